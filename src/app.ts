@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { parse as parseQuery } from 'node:querystring';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { type Database, openDatabase } from './db/database.js';
+import { migrateToLatest, readSecret } from './db/migrate.js';
+import { PageTokens } from './db/paging.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
+import healthRoutes from './modules/health/health.routes.js';
+import meRoutes from './modules/me/me.routes.js';
+import workspaceRoutes from './modules/workspaces/workspaces.routes.js';
+import auth from './plugins/auth.js';
+import errorHandling from './plugins/errors.js';
+import openapi from './plugins/openapi.js';
+import { installValidators } from './plugins/validation.js';
+
+export interface BuildOptions {
+  clock?: Clock;
+  /** An already open database (tests share one between app instances); otherwise opened from config. */
+  database?: Database;
+  /** Pino destination stream (tests capture logs); stdout by default. */
+  logStream?: NodeJS.WritableStream;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** An empty query value (`?companyId=`) means "no filter": the official SDK sends empty filters. */
+function parseQueryDroppingEmpty(text: string) {
+  const parsed = parseQuery(text);
+  for (const key of Object.keys(parsed)) if (parsed[key] === '') delete parsed[key];
+  return parsed;
+}
+
+/** Builds the whole service: storage (migrated), plugins, then every module, explicitly. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const database = options.database ?? openDatabase(config.databaseUrl);
+  const ownsDatabase = options.database === undefined;
+  await migrateToLatest(database);
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    clock: options.clock ?? systemClock,
+    pageTokens: new PageTokens(await readSecret(database, 'paging')),
+  };
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Credentials never reach the logs, whatever a serializer is later taught to print.
+      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'apiKey', 'token'], censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { querystringParser: parseQueryDroppingEmpty },
+  });
+  app.decorate('ctx', ctx);
+  if (ownsDatabase) app.addHook('onClose', async () => database.close());
+
+  installValidators(app);
+  app.removeContentTypeParser('text/plain');
+  app.addSchema(ErrorBody);
+  app.addSchema(QuotaExceededBody);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorHandling, { bodyLimit: config.bodyLimit });
+  await app.register(openapi);
+  await app.register(healthRoutes);
+  await app.register(
+    async (v1) => {
+      await v1.register(auth);
+      await v1.register(meRoutes);
+      await v1.register(workspaceRoutes);
+    },
+    { prefix: '/v1' },
+  );
+  return app;
+}

@@ -1,0 +1,93 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase } from '../db/database.js';
+import { MigrationError, migrateToLatest } from '../db/migrate.js';
+import { ApiError } from '../lib/errors.js';
+import { startServer } from '../server.js';
+import { keysCommand } from './keys.js';
+import { UsageError, printResult } from './output.js';
+import { workspacesCommand } from './workspaces.js';
+
+const USAGE = `Usage: portal <command> [options] [--json]
+
+  serve                                              run the server
+  migrate                                            apply pending migrations
+  workspaces create --name N [--daily-quota N]       create a workspace and its first key
+  keys create --workspace W [--app APP_ID]           create a workspace key (or an app key)
+  keys revoke --workspace W --key-id K               revoke a key
+
+The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
+
+/** Every command group: its sub-commands and their options. */
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  'daily-quota': { type: 'string' },
+  workspace: { type: 'string' },
+  app: { type: 'string' },
+  'key-id': { type: 'string' },
+} as const;
+
+export type CliValues = ReturnType<typeof parse>['values'];
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+async function withDatabase<T>(fn: (database: ReturnType<typeof openDatabase>) => Promise<T>): Promise<T> {
+  const database = openDatabase(loadConfig().databaseUrl);
+  try {
+    await migrateToLatest(database);
+    return await fn(database);
+  } finally {
+    await database.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let json = argv.includes('--json');
+  try {
+    const { values, positionals } = parse(argv);
+    json = values.json === true;
+    const [command, sub] = positionals;
+    if (values.help || !command) {
+      process.stdout.write(`${USAGE}\n`);
+      return command || values.help ? 0 : 2;
+    }
+    switch (command) {
+      case 'serve':
+        await startServer(loadConfig());
+        return -1; // keep running
+      case 'migrate': {
+        const database = openDatabase(loadConfig().databaseUrl);
+        try {
+          const applied = await migrateToLatest(database);
+          printResult(json, { applied }, applied.length ? `Applied: ${applied.join(', ')}` : 'Already up to date.');
+        } finally {
+          await database.close();
+        }
+        return 0;
+      }
+      case 'workspaces':
+        await withDatabase((database) => workspacesCommand(sub, values, database, json));
+        return 0;
+      case 'keys':
+        await withDatabase((database) => keysCommand(sub, values, database, json));
+        return 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const known = usage || error instanceof ApiError || error instanceof ConfigError || error instanceof MigrationError;
+    const message = known ? (error as Error).message : `unexpected error: ${(error as Error).stack ?? error}`;
+    if (json) {
+      const code = error instanceof ApiError ? error.code : usage ? 'usage' : 'error';
+      process.stdout.write(`${JSON.stringify({ error: { code, message: (error as Error).message } })}\n`);
+    } else {
+      process.stderr.write(`portal: ${message}\n${usage ? `\n${USAGE}\n` : ''}`);
+    }
+    return usage ? 2 : 1;
+  }
+}

@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { PageTokens } from './db/paging.js';
+import type { DB } from './db/schema.js';
+import type { Clock } from './lib/clock.js';
+import type { Principal } from './plugins/auth.js';
+
+/** What every module needs, built once by buildApp and reached as `app.ctx`. */
+export interface AppContext {
+  readonly config: Config;
+  readonly database: Database;
+  readonly db: Kysely<DB>;
+  readonly clock: Clock;
+  readonly pageTokens: PageTokens;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    /** Who is calling; set by the auth hook on every /v1 route. */
+    principal: Principal;
+  }
+}

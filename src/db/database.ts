@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Database {
+  readonly db: Kysely<DB>;
+  readonly dialect: DialectName;
+  /** PostgreSQL schema the tables live in (tests isolate each file in its own), if not the default. */
+  readonly schema: string | undefined;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * better-sqlite3 compiles a statement on every `prepare`; Kysely calls `prepare` for each query.
+ * Caching statements by SQL text makes every repeated query a prepared statement.
+ */
+function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement === undefined) {
+        statement = raw.prepare(text);
+        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+        cache.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+function openSqlite(url: string): Database {
+  const path = url.slice('sqlite:'.length) || ':memory:';
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const raw = new SqliteDatabase(path);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('foreign_keys = ON');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    schema: undefined,
+    async ping() {
+      raw.prepare('select 1').get();
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string): Database {
+  // `?schema=name` (ours, not libpq's) puts every table in that schema: used to isolate test runs.
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema') ?? undefined;
+  parsed.searchParams.delete('schema');
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+  const pool = new pg.Pool({
+    connectionString: parsed.toString(),
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    schema,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+export function openDatabase(url: string): Database {
+  return url.startsWith('sqlite:') ? openSqlite(url) : openPostgres(url);
+}
+
+/** True when an error from either driver is a unique-constraint violation. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** True when an error means the database cannot be reached (as opposed to a bad query). */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003', 'SQLITE_BUSY'].includes(code)) return true;
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated/i.test(message);
+}

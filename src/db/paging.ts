@@ -1,0 +1,94 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { SelectQueryBuilder } from 'kysely';
+import { errors } from '../lib/errors.js';
+
+/** Keyset position: the last row of the page just served. */
+interface Cursor {
+  createdAt: string;
+  id: string;
+}
+
+export interface PageRequest {
+  limit?: number;
+  nextToken?: string;
+}
+
+export interface PageResult<Row> {
+  rows: Row[];
+  nextToken?: string;
+}
+
+const DEFAULT_LIMIT = 100;
+
+/**
+ * Page tokens are base64 of JSON `{c, i, s}`: the keyset position and an HMAC over it and the list's
+ * scope (workspace, list name, filters). A token edited by hand, or made for another workspace or
+ * another list, fails the HMAC and is a 400.
+ */
+export class PageTokens {
+  constructor(private readonly secret: string) {}
+
+  private sign(scope: string, cursor: Cursor): string {
+    return createHmac('sha256', this.secret).update(`${scope}\n${cursor.createdAt}\n${cursor.id}`).digest('base64url');
+  }
+
+  encode(scope: string, cursor: Cursor): string {
+    return Buffer.from(JSON.stringify({ c: cursor.createdAt, i: cursor.id, s: this.sign(scope, cursor) })).toString('base64');
+  }
+
+  decode(scope: string, token: string): Cursor {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
+    } catch {
+      throw invalidToken();
+    }
+    const { c, i, s } = (parsed ?? {}) as Record<string, unknown>;
+    if (typeof c !== 'string' || typeof i !== 'string' || typeof s !== 'string') throw invalidToken();
+    const cursor = { createdAt: c, id: i };
+    const expected = Buffer.from(this.sign(scope, cursor));
+    const given = Buffer.from(s);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidToken();
+    return cursor;
+  }
+}
+
+const invalidToken = () => errors.invalidField('query.nextToken', 'is not a page token of this list');
+
+/**
+ * Runs `query` as one page, newest first by (created_at, id), resuming after the token's position.
+ * `table` qualifies the keyset columns; `scope` names the list and its filters (see PageTokens).
+ * Fetches one row more than the limit to know whether a next page exists, so no page is empty.
+ */
+export async function fetchPage<Row extends { created_at: string; id: string }>(
+  query: SelectQueryBuilder<any, any, Row>,
+  table: string,
+  page: PageRequest,
+  tokens: PageTokens,
+  scope: string,
+): Promise<PageResult<Row>> {
+  const limit = page.limit ?? DEFAULT_LIMIT;
+  const createdAt = `${table}.created_at`;
+  const id = `${table}.id`;
+  let q = query;
+  if (page.nextToken) {
+    const cursor = tokens.decode(scope, page.nextToken);
+    q = q.where((eb: any) =>
+      eb.or([eb(createdAt, '<', cursor.createdAt), eb.and([eb(createdAt, '=', cursor.createdAt), eb(id, '<', cursor.id)])]),
+    );
+  }
+  const rows = await q.orderBy(createdAt, 'desc').orderBy(id, 'desc').limit(limit + 1).execute();
+  if (rows.length <= limit) return { rows };
+  rows.length = limit;
+  const last = rows[limit - 1];
+  return { rows, nextToken: tokens.encode(scope, { createdAt: last.created_at, id: last.id }) };
+}
+
+/** A stable scope string for a list and its filters (undefined filters left out). */
+export function pageScope(workspaceId: string, list: string, filters: Record<string, unknown> = {}): string {
+  const parts = Object.keys(filters)
+    .filter((k) => filters[k] !== undefined)
+    .sort()
+    .map((k) => `${k}=${String(filters[k])}`);
+  return `${workspaceId}|${list}|${parts.join('&')}`;
+}

@@ -1,0 +1,35 @@
+/** The one error type the service throws on purpose; the error plugin turns it into contract §5's body. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly data: unknown = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+export const errors = {
+  badRequest: (message: string, data: FieldProblem[] = []) => new ApiError(400, 'bad_request', message, data),
+  invalidField: (path: string, message: string) => new ApiError(400, 'bad_request', `${path}: ${message}`, [{ path, message }]),
+  unauthorized: (message = 'Missing, unknown, revoked or expired credentials.') => new ApiError(401, 'unauthorized', message),
+  forbidden: (message = 'You are not allowed to do this.') => new ApiError(403, 'forbidden', message),
+  notFound: (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found.`),
+  conflict: (message: string) => new ApiError(409, 'conflict', message),
+  payloadTooLarge: (limit: number) => new ApiError(413, 'payload_too_large', `Request body is larger than ${limit} bytes.`),
+  unsupportedMediaType: () => new ApiError(415, 'unsupported_media_type', 'Request body must be JSON (Content-Type: application/json).'),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiError(429, 'rate_limit_exceeded', 'Too many requests; retry after the Retry-After delay.', null, {
+      'retry-after': String(retryAfterSeconds),
+    }),
+  unavailable: (message = 'The service is temporarily unavailable.', retryAfterSeconds = 1) =>
+    new ApiError(503, 'unavailable', message, null, { 'retry-after': String(retryAfterSeconds) }),
+};

@@ -1,0 +1,60 @@
+import { Type, type TSchema } from 'typebox';
+
+/** Shared TypeBox building blocks: every route schema is composed from these. */
+export const Id = Type.String({ format: 'uuid', description: 'UUID v4' });
+export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds' });
+
+export const ErrorBody = Type.Object(
+  {
+    code: Type.String({ description: 'stable, for programs: bad_request, unauthorized, forbidden, not_found, conflict, payload_too_large, unsupported_media_type, rate_limit_exceeded, internal_error, unavailable' }),
+    message: Type.String({ description: 'for humans' }),
+    data: Type.Any({ description: '400: array of {path, message}; 500: {requestId}; otherwise null' }),
+  },
+  { $id: 'Error', title: 'Error' },
+);
+
+export const QuotaExceededBody = Type.Object({ error: Type.Literal('quota limit reached') }, { $id: 'QuotaExceeded' });
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}`',
+  401: 'Missing, unknown, revoked or expired credentials',
+  403: 'Authenticated but not allowed',
+  404: 'No such route or object in this workspace',
+  409: 'Conflict with an existing object',
+  413: 'Body over 1 MiB',
+  415: 'Body is not JSON',
+  429: 'Burst limit (`rate_limit_exceeded`, with Retry-After) or daily quota (`{"error":"quota limit reached"}`)',
+  500: 'Internal error; `data.requestId` finds it in the logs',
+  503: 'Storage or limit state unavailable; with Retry-After',
+};
+
+const errorRef = Type.Ref('Error');
+
+/** Error responses for a route's schema: each status documented with the shared error body. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of statuses) {
+    const body = status === 429 ? Type.Union([errorRef, Type.Ref('QuotaExceeded')]) : errorRef;
+    out[status] = { ...body, description: ERROR_DESCRIPTIONS[status] } as TSchema;
+  }
+  return out;
+}
+
+/** The errors every authenticated route can answer. */
+export const AUTHENTICATED_ERRORS = [400, 401, 404, 429, 500, 503];
+
+/** `{data, nextToken}` page of the given item schema (contract §4). */
+export function Page<T extends TSchema>(item: T) {
+  return Type.Object({
+    data: Type.Array(item),
+    nextToken: Type.Optional(Type.String({ description: 'present only when more rows exist; pass back as `nextToken`' })),
+  });
+}
+
+/** Query parameters every list takes. */
+export const PageQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: '1–1000, default 100' })),
+  nextToken: Type.Optional(Type.String({ description: 'opaque token from the previous page' })),
+};
+
+export const DeletedBody = Type.Object({ id: Type.String(), object: Type.String(), deleted: Type.Literal(true) });

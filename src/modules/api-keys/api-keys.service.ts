@@ -1,0 +1,64 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { type Clock, isoAt } from '../../lib/clock.js';
+import { errors } from '../../lib/errors.js';
+import * as repo from './api-keys.repository.js';
+
+/**
+ * Key format: `ppk_` + 16-char lookup + 43-char secret (both base64url, 96 and 256 random bits).
+ * The lookup finds the row; only the SHA-256 of the secret is stored, compared in constant time.
+ * A plain hash suffices (no bcrypt/scrypt): the secret is 256 random bits, not a password.
+ */
+const PREFIX = 'ppk_';
+const LOOKUP_LENGTH = 16;
+const SECRET_LENGTH = 43;
+const KEY_PATTERN = /^ppk_[A-Za-z0-9_-]{59}$/;
+
+export type ApiKeyKind = 'workspace' | 'app';
+
+export interface CreatedApiKey {
+  apiKeyId: string;
+  apiKey: string;
+  kind: ApiKeyKind;
+  appId?: string;
+}
+
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest();
+
+export async function createApiKey(
+  db: Kysely<DB>,
+  workspaceId: string,
+  input: { kind: ApiKeyKind; appId?: string },
+  clock: Clock,
+): Promise<CreatedApiKey> {
+  const lookup = randomBytes(12).toString('base64url');
+  const secret = randomBytes(32).toString('base64url');
+  const apiKeyId = randomUUID();
+  await repo.insertApiKey(db, workspaceId, {
+    id: apiKeyId,
+    kind: input.kind,
+    app_id: input.appId ?? null,
+    lookup,
+    secret_hash: hashSecret(secret).toString('hex'),
+    created_at: isoAt(clock.now()),
+  });
+  return { apiKeyId, apiKey: `${PREFIX}${lookup}${secret}`, kind: input.kind, ...(input.appId ? { appId: input.appId } : {}) };
+}
+
+export async function revokeApiKey(db: Kysely<DB>, workspaceId: string, apiKeyId: string, clock: Clock): Promise<void> {
+  const revoked = await repo.revokeApiKey(db, workspaceId, apiKeyId, isoAt(clock.now()));
+  if (!revoked) throw errors.notFound('API key');
+}
+
+/** The active key row for a presented key string, or undefined (unknown, malformed or revoked). */
+export async function verifyApiKey(db: Kysely<DB>, presented: string) {
+  if (!KEY_PATTERN.test(presented)) return undefined;
+  const lookup = presented.slice(PREFIX.length, PREFIX.length + LOOKUP_LENGTH);
+  const secret = presented.slice(PREFIX.length + LOOKUP_LENGTH);
+  if (secret.length !== SECRET_LENGTH) return undefined;
+  const row = await repo.findActiveKeyByLookup(db, lookup);
+  if (!row) return undefined;
+  const ok = timingSafeEqual(hashSecret(secret), Buffer.from(row.secret_hash, 'hex'));
+  return ok ? row : undefined;
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { errorResponses } from '../../lib/schemas.js';
+import { errors } from '../../lib/errors.js';
+
+const Status = Type.Object({ status: Type.Literal('ok') });
+
+/** Liveness (the process answers) and readiness (the database answers), unauthenticated. */
+export default async function healthRoutes(app: FastifyInstance) {
+  app.get('/healthz', { schema: { tags: ['operations'], security: [], response: { 200: Status } } }, async () => ({ status: 'ok' as const }));
+
+  app.get(
+    '/readyz',
+    { schema: { tags: ['operations'], security: [], response: { 200: Status, ...errorResponses(503) } } },
+    async () => {
+      try {
+        await app.ctx.database.ping();
+      } catch (error) {
+        app.log.warn({ err: error }, 'readiness check failed');
+        throw errors.unavailable('Database is unreachable.');
+      }
+      return { status: 'ok' as const };
+    },
+  );
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { AUTHENTICATED_ERRORS, Id, errorResponses } from '../../lib/schemas.js';
+
+export const Me = Type.Object(
+  {
+    object: Type.Literal('me'),
+    workspaceId: Id,
+    type: Type.Union([Type.Literal('workspace'), Type.Literal('app'), Type.Literal('internalUser'), Type.Literal('client')], {
+      description: 'workspace key, app key (a bearer token is `app`), or the end user of a session',
+    }),
+    id: Type.String({ description: 'the acting identity: the key id for a workspace key, the app id for an app, the user id for a session' }),
+    apiKeyId: Id,
+    appId: Type.Optional(Type.String()),
+    companyId: Type.Optional(Type.String()),
+  },
+  { title: 'Me' },
+);
+
+export default async function meRoutes(app: FastifyInstance) {
+  app.get(
+    '/me',
+    {
+      schema: {
+        tags: ['me'],
+        summary: 'The caller',
+        response: { 200: Me, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const p = request.principal;
+      const id = p.internalUserId ?? p.clientId ?? (p.kind === 'app' && p.appId ? p.appId : p.apiKeyId);
+      return {
+        object: 'me' as const,
+        workspaceId: p.workspaceId,
+        type: p.kind,
+        id,
+        apiKeyId: p.apiKeyId,
+        ...(p.appId ? { appId: p.appId } : {}),
+        ...(p.companyId ? { companyId: p.companyId } : {}),
+      };
+    },
+  );
+}

@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { isConnectionError, isUniqueViolation } from '../db/database.js';
+import { ApiError, errors } from '../lib/errors.js';
+import { describeValidationErrors } from './validation.js';
+
+/** Fastify's own 4xx errors (body parsing, content type, bad URL) mapped to contract §5 codes. */
+function fromFastifyError(error: FastifyError, bodyLimit: number): ApiError | undefined {
+  if (error.validation) {
+    const data = describeValidationErrors(error.validation as any, error.validationContext);
+    const message = data.length === 1 ? `${data[0].path} ${data[0].message}` : `${data.length} fields are invalid`;
+    return errors.badRequest(message, data);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge(bodyLimit);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType();
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.badRequest('Request body is empty but Content-Type is application/json.', [{ path: 'body', message: 'is empty' }]);
+  }
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return errors.badRequest(`Malformed JSON body: ${error.message}`, [{ path: 'body', message: 'is not valid JSON' }]);
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return errors.badRequest(error.message);
+  return undefined;
+}
+
+/**
+ * One error handler for every path: coded errors, schema failures, body parsing, unique violations
+ * from either driver, unreachable storage, and anything else (500, message hidden, logged in full).
+ */
+export default fp(
+  async function errorHandling(app: FastifyInstance, opts: { bodyLimit: number }) {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      let apiError =
+        error instanceof ApiError
+          ? error
+          : isUniqueViolation(error)
+            ? errors.conflict('An object with these unique values already exists.')
+            : fromFastifyError(error, opts.bodyLimit);
+      if (!apiError && isConnectionError(error)) {
+        request.log.error({ err: error }, 'storage unavailable');
+        apiError = errors.unavailable('Storage is unavailable; retry shortly.');
+      }
+      if (!apiError) {
+        request.log.error({ err: error }, 'unhandled error');
+        return reply.code(500).send({ code: 'internal_error', message: 'Internal server error.', data: { requestId: request.id } });
+      }
+      if (apiError.statusCode >= 500) request.log.warn({ code: apiError.code }, apiError.message);
+      return reply.code(apiError.statusCode).headers(apiError.headers).send({ code: apiError.code, message: apiError.message, data: apiError.data });
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      const error = errors.notFound('Route');
+      reply.code(404).send({ code: error.code, message: `No route ${request.method} ${request.url.split('?')[0]}.`, data: null });
+    });
+  },
+  { name: 'errors' },
+);

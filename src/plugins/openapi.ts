@@ -1,0 +1,37 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+const DESCRIPTION = `Self-hosted Portal Platform API.
+
+**Authentication.** Send an API key in \`X-API-KEY\` (\`<key>\` or \`<workspaceId>/<key>\`).
+
+**Errors.** Every error body is \`{code, message, data}\`; a 400's \`data\` lists each failing field as
+\`{path, message}\` with dotted paths (\`body.email\`, \`query.limit\`). Unknown body and query fields are
+400s, so a typo never passes silently. Every response carries \`X-Request-Id\` (an incoming one is kept).
+
+**Lists.** \`{data, nextToken}\`, newest first; \`limit\` 1–1000 (default 100); \`nextToken\` is given only when
+another page exists, and is bound to its workspace, list and filters (any other use is a 400).`;
+
+/** OpenAPI 3.1 document generated from the route schemas, at /openapi.json, and a reference page at /docs. */
+export default fp(
+  async function openapi(app: FastifyInstance) {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: 'Portal Platform API', version: '1.0.0', description: DESCRIPTION },
+        components: {
+          securitySchemes: {
+            apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'workspace or app API key' },
+          },
+        },
+        security: [{ apiKey: [] }],
+      },
+      refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  },
+  { name: 'openapi' },
+);

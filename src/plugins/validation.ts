@@ -1,0 +1,55 @@
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import type { FieldProblem } from '../lib/errors.js';
+
+/**
+ * Two validators, compiled once per route at start-up:
+ * - bodies are never coerced (`"5"` is not a number) and unknown fields are errors, not silently dropped
+ *   (Fastify's default `removeAdditional` would hide typos);
+ * - query strings and path parameters are text on the wire, so they are coerced (`limit=5` → 5).
+ * Every failing path is reported (allErrors), not just the first.
+ */
+function makeAjv(coerce: boolean) {
+  const ajv = new Ajv.default({
+    allErrors: true,
+    removeAdditional: false,
+    useDefaults: true,
+    coerceTypes: coerce ? 'array' : false,
+    strict: false,
+  });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+export function installValidators(app: FastifyInstance) {
+  const bodyAjv = makeAjv(false);
+  const textAjv = makeAjv(true);
+  const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as any;
+  app.setValidatorCompiler(compiler);
+}
+
+const PART_PREFIX: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
+
+/** Ajv errors as `{path, message}` with dotted paths: `body.customFields.tier`, `query.limit`. */
+export function describeValidationErrors(validation: ErrorObject[], context: string | undefined): FieldProblem[] {
+  const prefix = PART_PREFIX[context ?? 'body'] ?? context ?? 'body';
+  const problems: FieldProblem[] = [];
+  for (const e of validation) {
+    const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'additionalProperties') {
+      segments.push(String((e.params as { additionalProperty: string }).additionalProperty));
+      message = 'is not a known field';
+    } else if (e.keyword === 'required') {
+      segments.push(String((e.params as { missingProperty: string }).missingProperty));
+      message = 'is required';
+    } else if (e.keyword === 'enum') {
+      message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    }
+    const path = [prefix, ...segments].join('.');
+    if (!problems.some((p) => p.path === path && p.message === message)) problems.push({ path, message });
+  }
+  return problems;
+}
