@@ -22,6 +22,8 @@ export interface BuildOptions {
   database?: Database;
   /** Pino destination stream (tests capture logs); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** Extra routes in the authenticated /v1 scope: tests of cross-cutting plugins use it. */
+  extraV1Routes?: (v1: FastifyInstance) => void | Promise<void>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -81,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(auth);
       await v1.register(meRoutes);
       await v1.register(workspaceRoutes);
+      if (options.extraV1Routes) await v1.register(async (scope) => options.extraV1Routes!(scope));
     },
     { prefix: '/v1' },
   );

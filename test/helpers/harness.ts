@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/app.js';
+import { type BuildOptions, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/database.js';
 import type { Clock } from '../../src/lib/clock.js';
@@ -58,11 +58,12 @@ export interface Harness {
 }
 
 /** Builds the app on a fresh database of the given backend; closed after the test. */
-export async function harness(t: TestContext, backend: Backend, opts: { clock?: TestClock; database?: Database } = {}): Promise<Harness> {
+export async function harness(t: TestContext, backend: Backend, opts: { clock?: TestClock; database?: Database; extraV1Routes?: BuildOptions['extraV1Routes']; logStream?: NodeJS.WritableStream; logLevel?: string } = {}): Promise<Harness> {
   const databaseUrl = await freshDatabaseUrl(t, backend);
   const clock = opts.clock ?? new TestClock();
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
-  const app = await buildApp(config, { clock, ...(opts.database ? { database: opts.database } : {}) });
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: opts.logLevel ?? 'silent' });
+  const { clock: _c, logLevel: _l, ...buildOptions } = opts;
+  const app = await buildApp(config, { clock, ...buildOptions });
   t.after(() => app.close());
   return {
     app,

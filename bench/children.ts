@@ -1,0 +1,120 @@
+// Child processes for the bench: start, wait until they answer, measure memory, stop.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+const OUTPUT_LIMIT = 20_000; // characters of a child's output kept for error messages
+const STOP_GRACE_MS = 5_000; // SIGTERM, then SIGKILL after this
+const POLL_INTERVAL_MS = 100;
+
+export interface Child {
+  readonly name: string;
+  readonly process: ChildProcess;
+  /** Resolves with the exit code (or signal name) once the process has exited. */
+  readonly exited: Promise<string>;
+  /** The tail of its stdout + stderr, for error messages. */
+  output(): string;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Rejects if `promise` is not settled within `ms`: every wait of the bench is bounded. */
+export async function withTimeout<T>(promise: PromiseLike<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A port free right now on 127.0.0.1 (the OS picks it; the tiny race before the child binds is acceptable). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Runs `node <args>` in `cwd`; output is kept (bounded) so a failed start can be explained. */
+export function startChild(name: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-OUTPUT_LIMIT);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(signal ?? String(code)));
+    child.once('error', (error) => resolve(`spawn error: ${error.message}`));
+  });
+  return { name, process: child, exited, output: () => output };
+}
+
+function isRunning(child: Child): boolean {
+  return child.process.exitCode === null && child.process.signalCode === null;
+}
+
+/** Polls `url` until `accept(status)` holds; fails early if the child exits, and after `timeoutMs`. */
+export async function waitForHttp(child: Child, url: string, accept: (status: number) => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (!isRunning(child)) {
+      throw new Error(`${child.name} exited (${await child.exited}) before answering ${url}:\n${child.output()}`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      await response.arrayBuffer();
+      if (accept(response.status)) return;
+      last = `status ${response.status}`;
+    } catch (error) {
+      last = (error as Error).message; // not listening yet
+    }
+    await sleep(POLL_INTERVAL_MS);
+  }
+  throw new Error(`${child.name} did not answer ${url} within ${timeoutMs / 1000} s (${last}):\n${child.output()}`);
+}
+
+/** SIGTERM, then SIGKILL if it is still there after 5 s. Never throws. */
+export async function stopChild(child: Child): Promise<void> {
+  if (!isRunning(child)) return;
+  child.process.kill('SIGTERM');
+  const gone = await Promise.race([child.exited.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
+  if (gone) return;
+  child.process.kill('SIGKILL');
+  await Promise.race([child.exited, sleep(STOP_GRACE_MS)]);
+}
+
+export interface Memory {
+  /** Resident set size now, MB. */
+  readonly rssMb: number;
+  /** Peak resident set size since the process started (VmHWM), MB. */
+  readonly peakRssMb: number;
+}
+
+/** Reads VmRSS / VmHWM from /proc (Linux only; null elsewhere or once the process is gone). */
+export function readMemory(pid: number | undefined): Memory | null {
+  if (pid === undefined) return null;
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return null;
+  }
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  const rss = kb('VmRSS');
+  const peak = kb('VmHWM');
+  if (Number.isNaN(rss) || Number.isNaN(peak)) return null;
+  return { rssMb: rss / 1024, peakRssMb: peak / 1024 };
+}

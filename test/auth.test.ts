@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { describe, test } from 'node:test';
+import { revokeApiKey } from '../src/modules/api-keys/api-keys.service.js';
+import { BACKENDS, harness } from './helpers/harness.js';
+
+const UNAUTHORIZED = { code: 'unauthorized', message: 'Missing, unknown, revoked or expired credentials.', data: null };
+
+for (const backend of BACKENDS) {
+  describe(`API-key authentication (contract §2) [${backend}]`, () => {
+    test('the key alone, in any header case, is accepted', async (t) => {
+      const h = await harness(t, backend);
+      const ws = await h.workspace();
+      for (const name of ['x-api-key', 'X-API-KEY', 'X-Api-Key']) {
+        const res = await h.app.inject({ method: 'GET', url: '/v1/me', headers: { [name]: ws.apiKey } });
+        assert.equal(res.statusCode, 200, name);
+        assert.deepEqual(res.json(), { object: 'me', workspaceId: ws.workspaceId, type: 'workspace', id: ws.apiKeyId, apiKeyId: ws.apiKeyId });
+      }
+    });
+
+    test('workspaceId/key is accepted when the workspace matches', async (t) => {
+      const h = await harness(t, backend);
+      const ws = await h.workspace();
+      const res = await h.as(`${ws.workspaceId}/${ws.apiKey}`, { method: 'GET', url: '/v1/me' });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.json().workspaceId, ws.workspaceId);
+    });
+
+    test('an app key is accepted and answers as the app', async (t) => {
+      const h = await harness(t, backend);
+      const ws = await h.workspace();
+      const appId = '7b0e4a7e-8c1f-4d55-9f3a-2d5c3a1e9b11';
+      const key = await h.appKey(ws.workspaceId, appId);
+      const res = await h.as(key.apiKey, { method: 'GET', url: '/v1/me' });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(res.json(), { object: 'me', workspaceId: ws.workspaceId, type: 'app', id: appId, apiKeyId: key.apiKeyId, appId });
+    });
+
+    test('refusals are 401 unauthorized with the structured body', async (t) => {
+      const h = await harness(t, backend);
+      const ws = await h.workspace();
+      const other = await h.workspace('Other');
+      const almost = `${ws.apiKey.slice(0, -1)}${ws.apiKey.endsWith('A') ? 'B' : 'A'}`;
+      const cases: Record<string, string> = {
+        'unknown key': `ppk_${'a'.repeat(59)}`,
+        'right lookup, wrong secret': almost,
+        'malformed key': 'not-a-key',
+        'another workspace named': `${other.workspaceId}/${ws.apiKey}`,
+        'a non-uuid workspace': `acme/${ws.apiKey}`,
+        'empty key after the workspace': `${ws.workspaceId}/`,
+        'a session form (not yet supported)': `${ws.workspaceId}/${ws.apiKey}/abc`,
+      };
+      for (const [name, header] of Object.entries(cases)) {
+        const res = await h.as(header, { method: 'GET', url: '/v1/me' });
+        assert.equal(res.statusCode, 401, name);
+        assert.equal(res.json().code, 'unauthorized', name);
+      }
+      assert.deepEqual((await h.as(almost, { method: 'GET', url: '/v1/me' })).json(), UNAUTHORIZED);
+      const missing = await h.app.inject({ method: 'GET', url: '/v1/me' });
+      assert.equal(missing.statusCode, 401);
+      assert.deepEqual(missing.json(), { code: 'unauthorized', message: 'Missing credentials: send your API key in the X-API-KEY header.', data: null });
+    });
+
+    test('a revoked key is refused at once; the workspace’s other keys still work', async (t) => {
+      const h = await harness(t, backend);
+      const ws = await h.workspace();
+      const second = await h.appKey(ws.workspaceId, '1d7f5c1e-0b1a-4c4e-8f7e-5b9a2c3d4e5f');
+      assert.equal((await h.as(ws.apiKey, { method: 'GET', url: '/v1/me' })).statusCode, 200);
+      await revokeApiKey(h.app.ctx.db, ws.workspaceId, ws.apiKeyId, h.clock);
+      const res = await h.as(ws.apiKey, { method: 'GET', url: '/v1/me' });
+      assert.equal(res.statusCode, 401);
+      assert.deepEqual(res.json(), UNAUTHORIZED);
+      assert.equal((await h.as(second.apiKey, { method: 'GET', url: '/v1/me' })).statusCode, 200);
+    });
+
+    test('revoking a key of another workspace is not found and changes nothing', async (t) => {
+      const h = await harness(t, backend);
+      const a = await h.workspace('A');
+      const b = await h.workspace('B');
+      await assert.rejects(revokeApiKey(h.app.ctx.db, b.workspaceId, a.apiKeyId, h.clock), { statusCode: 404, code: 'not_found' });
+      assert.equal((await h.as(a.apiKey, { method: 'GET', url: '/v1/me' })).statusCode, 200);
+    });
+
+    test("a key of one workspace never reaches another's data", async (t) => {
+      const h = await harness(t, backend);
+      const a = await h.workspace('A');
+      const b = await h.workspace('B');
+      const resA = await h.as(a.apiKey, { method: 'GET', url: '/v1/workspaces' });
+      const resB = await h.as(b.apiKey, { method: 'GET', url: '/v1/workspaces' });
+      assert.equal(resA.json().id, a.workspaceId);
+      assert.equal(resA.json().name, 'A');
+      assert.equal(resB.json().id, b.workspaceId);
+      assert.equal(resB.json().name, 'B');
+    });
+
+    test('keys never reach the logs', async (t) => {
+      const lines: string[] = [];
+      const logStream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+      const h = await harness(t, backend, { logStream, logLevel: 'trace' });
+      const ws = await h.workspace();
+      await h.as(ws.apiKey, { method: 'GET', url: '/v1/me' });
+      await h.as(`${ws.workspaceId}/${ws.apiKey}x`, { method: 'GET', url: '/v1/me' });
+      assert.ok(lines.length > 0);
+      const secret = ws.apiKey.slice(20);
+      assert.ok(!lines.some((line) => line.includes(secret)), 'a log line contains the key');
+      assert.ok(lines.some((line) => line.includes('"reqId"')), 'log lines carry the request id');
+    });
+  });
+}
