@@ -46,6 +46,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db: database.db,
     clock: options.clock ?? systemClock,
     pageTokens: new PageTokens(await readSecret(database, 'paging')),
+    lifecycle: { draining: false },
   };
 
   const app = Fastify({
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addSchema(QuotaExceededBody);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (ctx.lifecycle.draining) reply.header('connection', 'close');
   });
 
   await app.register(errorHandling, { bodyLimit: config.bodyLimit });

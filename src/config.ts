@@ -11,6 +11,8 @@ export interface Config {
   readonly bodyLimit: number;
   /** Trust X-Forwarded-For from a balancer in front (for the client ip in audit entries and limits). */
   readonly trustProxy: boolean;
+  /** On SIGTERM: how long to keep serving (readiness failing, connections closing) before closing. */
+  readonly shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -37,6 +39,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
     problems.push(`DATABASE_URL must start with sqlite: or postgres:// (got "${databaseUrl}")`);
   }
+  const shutdownGraceMs = intVar(env, 'SHUTDOWN_GRACE_MS', '1000', problems);
   const logLevel = env.LOG_LEVEL || DEFAULTS.LOG_LEVEL;
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
@@ -53,6 +56,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel,
     bodyLimit: 1024 * 1024,
     trustProxy: env.TRUST_PROXY === 'true',
+    shutdownGraceMs,
     ...overrides,
   });
 }

@@ -13,6 +13,8 @@ export interface AppContext {
   readonly db: Kysely<DB>;
   readonly clock: Clock;
   readonly pageTokens: PageTokens;
+  /** Set on SIGTERM: readiness fails and connections close after their response, so a balancer moves away. */
+  readonly lifecycle: { draining: boolean };
 }
 
 declare module 'fastify' {

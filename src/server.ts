@@ -6,8 +6,8 @@ import { createWorkspace } from './modules/workspaces/workspaces.service.js';
 
 /**
  * Starts the server. On the first start of an empty database it creates a workspace and prints its
- * API key once (to the terminal, never to the logs). SIGTERM/SIGINT drain in-flight requests, then
- * close the database.
+ * API key once (to the terminal, never to the logs). SIGTERM/SIGINT drain (see shutdown), then close
+ * the database.
  */
 export async function startServer(config: Config): Promise<FastifyInstance> {
   const app = await buildApp(config);
@@ -23,8 +23,12 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'draining in-flight requests, then closing');
-    app.close().then(
+    app.log.info({ signal, graceMs: config.shutdownGraceMs }, 'draining: readiness fails, in-flight requests finish, then closing');
+    // Keep serving through the grace period so requests already on their way are answered, not reset;
+    // then close: no new connections, in-flight requests finish, idle ones close, the database closes.
+    app.ctx.lifecycle.draining = true;
+    const grace = new Promise((resolve) => setTimeout(resolve, config.shutdownGraceMs));
+    grace.then(() => app.close()).then(
       () => process.exit(0),
       (error) => {
         app.log.error({ err: error }, 'error while closing');

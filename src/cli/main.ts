@@ -3,7 +3,6 @@ import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { ApiError } from '../lib/errors.js';
-import { startServer } from '../server.js';
 import { keysCommand } from './keys.js';
 import { UsageError, printResult } from './output.js';
 import { workspacesCommand } from './workspaces.js';
@@ -57,7 +56,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     switch (command) {
       case 'serve':
-        await startServer(loadConfig());
+        // Imported here: the server's dependencies would slow every other command's start.
+        await (await import('../server.js')).startServer(loadConfig());
         return -1; // keep running
       case 'migrate': {
         const database = openDatabase(loadConfig().databaseUrl);

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
@@ -28,8 +31,13 @@ export class TestClock implements Clock {
 }
 
 /** A fresh, empty database: in-memory SQLite, or its own PostgreSQL schema dropped after the test. */
-export async function freshDatabaseUrl(t: TestContext, backend: Backend): Promise<string> {
-  if (backend === 'sqlite') return 'sqlite::memory:';
+export async function freshDatabaseUrl(t: TestContext, backend: Backend, opts: { sqliteFile?: boolean } = {}): Promise<string> {
+  if (backend === 'sqlite') {
+    if (!opts.sqliteFile) return 'sqlite::memory:';
+    const dir = mkdtempSync(join(tmpdir(), 'portal-test-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    return `sqlite:${join(dir, 'portal.db')}`;
+  }
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();

@@ -13,6 +13,7 @@ export default async function healthRoutes(app: FastifyInstance) {
     '/readyz',
     { schema: { tags: ['operations'], security: [], response: { 200: Status, ...errorResponses(503) } } },
     async () => {
+      if (app.ctx.lifecycle.draining) throw errors.unavailable('Shutting down.');
       try {
         await app.ctx.database.ping();
       } catch (error) {

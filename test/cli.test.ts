@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { MIGRATIONS } from '../src/db/migrations/index.js';
+import { BACKENDS, freshDatabaseUrl } from './helpers/harness.js';
+
+const run = promisify(execFile);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const KEY = /^ppk_[A-Za-z0-9_-]{59}$/;
+
+/** Runs `portal …` as a user would; returns exit code and output. */
+async function portal(databaseUrl: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/portal.js', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** `--json` prints exactly one JSON object on stdout, nothing else. */
+function oneJson(stdout: string) {
+  const lines = stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `one line of output, got: ${stdout}`);
+  return JSON.parse(lines[0]);
+}
+
+for (const backend of BACKENDS) {
+  describe(`portal command (contract §7) [${backend}]`, () => {
+    test('migrate --json reports what it applied, then nothing', async (t) => {
+      const url = await freshDatabaseUrl(t, backend, { sqliteFile: true });
+      assert.deepEqual(oneJson((await portal(url, 'migrate', '--json')).stdout), { applied: Object.keys(MIGRATIONS) });
+      assert.deepEqual(oneJson((await portal(url, 'migrate', '--json')).stdout), { applied: [] });
+    });
+
+    test('workspaces create, keys create and keys revoke --json, and the keys work against the API', async (t) => {
+      const url = await freshDatabaseUrl(t, backend, { sqliteFile: true });
+      const ws = oneJson((await portal(url, 'workspaces', 'create', '--name', 'Acme', '--daily-quota', '500', '--json')).stdout);
+      assert.deepEqual(Object.keys(ws).sort(), ['apiKey', 'apiKeyId', 'workspaceId']);
+      assert.match(ws.workspaceId, UUID);
+      assert.match(ws.apiKeyId, UUID);
+      assert.match(ws.apiKey, KEY);
+
+      const key = oneJson((await portal(url, 'keys', 'create', '--workspace', ws.workspaceId, '--json')).stdout);
+      assert.deepEqual(Object.keys(key).sort(), ['apiKey', 'apiKeyId']);
+      const appId = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+      const appKey = oneJson((await portal(url, 'keys', 'create', '--workspace', ws.workspaceId, '--app', appId, '--json')).stdout);
+      assert.equal(appKey.appId, appId);
+      assert.match(appKey.apiKey, KEY);
+
+      const revoked = await portal(url, 'keys', 'revoke', '--workspace', ws.workspaceId, '--key-id', key.apiKeyId, '--json');
+      assert.equal(revoked.code, 0);
+      assert.deepEqual(oneJson(revoked.stdout), { apiKeyId: key.apiKeyId, revoked: true });
+
+      const app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }));
+      t.after(() => app.close());
+      const me = (k: string) => app.inject({ method: 'GET', url: '/v1/me', headers: { 'x-api-key': k } });
+      assert.equal((await me(ws.apiKey)).statusCode, 200);
+      assert.equal((await me(appKey.apiKey)).json().type, 'app');
+      assert.equal((await me(key.apiKey)).statusCode, 401);
+      assert.equal((await app.inject({ method: 'GET', url: '/v1/workspaces', headers: { 'x-api-key': ws.apiKey } })).json().dailyQuota, 500);
+    });
+
+    test('errors under --json are one JSON object and a non-zero exit', async (t) => {
+      const url = await freshDatabaseUrl(t, backend, { sqliteFile: true });
+      const missing = await portal(url, 'workspaces', 'create', '--json');
+      assert.equal(missing.code, 2);
+      assert.deepEqual(oneJson(missing.stdout), { error: { code: 'usage', message: '--name is required' } });
+      const unknown = await portal(url, 'keys', 'revoke', '--workspace', '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b', '--key-id', '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b', '--json');
+      assert.equal(unknown.code, 1);
+      assert.deepEqual(oneJson(unknown.stdout), { error: { code: 'not_found', message: 'Workspace not found.' } });
+      const human = await portal(url, 'workspaces', 'create', '--name', 'Human');
+      assert.equal(human.code, 0);
+      assert.match(human.stdout, /^Workspace [0-9a-f-]{36} created\.\nWorkspace API key \(shown only now\): ppk_/);
+    });
+  });
+}
