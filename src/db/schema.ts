@@ -29,8 +29,124 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
+export interface CompaniesTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  /** lower(trim(name)) for real companies, null for placeholders (unique per workspace). */
+  name_key: string | null;
+  fallback_color: string;
+  icon_image_url: string | null;
+  is_placeholder: number;
+  /** JSON object */
+  custom_fields: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ClientStatus = 'unknown' | 'deleted' | 'active' | 'notInvited' | 'invited';
+export type CreationMethod = 'client' | 'directSignUp' | 'import' | 'internalUser';
+
+export interface ClientsTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  /** lower(email): unique per workspace */
+  email_key: string;
+  given_name: string;
+  family_name: string;
+  /** primary company */
+  company_id: string;
+  /** every company of the client, primary first, comma-separated */
+  company_ids: string;
+  status: ClientStatus;
+  creation_method: CreationMethod;
+  avatar_image_url: string | null;
+  first_login_date: string | null;
+  last_login_date: string | null;
+  invited_by: string | null;
+  invite_token_hash: string | null;
+  /** JSON object */
+  custom_fields: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ClientCompaniesTable {
+  workspace_id: string;
+  client_id: string;
+  company_id: string;
+}
+
+export interface InternalUsersTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  email_key: string;
+  given_name: string;
+  family_name: string;
+  role: 'admin' | 'staff';
+  is_client_access_limited: number;
+  /** comma-separated company ids; empty when not limited */
+  company_access_list: string;
+  avatar_image_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type CustomFieldType = 'text' | 'number' | 'email' | 'url' | 'phoneNumber' | 'multiSelect' | 'address';
+export type CustomFieldEntity = 'client' | 'company';
+
+export interface CustomFieldsTable {
+  id: string;
+  workspace_id: string;
+  entity_type: CustomFieldEntity;
+  key: string;
+  name: string;
+  type: CustomFieldType;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CustomFieldOptionsTable {
+  id: string;
+  workspace_id: string;
+  custom_field_id: string;
+  key: string;
+  label: string;
+  created_at: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  workspace_id: string;
+  event_type: string;
+  event_description: string;
+  source: 'web' | 'platform' | 'automation' | 'system';
+  actor_id: string | null;
+  actor_type: 'internalUser' | 'clientUser' | null;
+  actor_role: string | null;
+  api_key_ref: string | null;
+  company_id: string | null;
+  /** JSON object */
+  context: string;
+  /** JSON object or null */
+  previous_attributes: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   server_secrets: ServerSecretsTable;
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
+  companies: CompaniesTable;
+  clients: ClientsTable;
+  client_companies: ClientCompaniesTable;
+  internal_users: InternalUsersTable;
+  custom_fields: CustomFieldsTable;
+  custom_field_options: CustomFieldOptionsTable;
+  audit_log: AuditLogTable;
 }

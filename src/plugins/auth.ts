@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errors } from '../lib/errors.js';
 import { verifyApiKey } from '../modules/api-keys/api-keys.service.js';
+import type { Actor } from '../modules/audit-log/audit-log.writer.js';
 
 /**
  * The authenticated caller. Every kind of credential (workspace key, app key, and later bearer tokens
@@ -58,3 +59,21 @@ export default fp(
   },
   { name: 'auth' },
 );
+
+/** The audit actor of an authenticated request (source `platform`, the key as `apiKeyRef`). */
+export function actorOf(request: FastifyRequest, at: number): Actor {
+  const p = request.principal;
+  const userAgent = request.headers['user-agent'];
+  return {
+    workspaceId: p.workspaceId,
+    source: 'platform',
+    actorId: p.internalUserId ?? p.clientId ?? null,
+    actorType: p.internalUserId ? 'internalUser' : p.clientId ? 'clientUser' : null,
+    actorRole: null,
+    apiKeyRef: p.apiKeyId,
+    companyId: p.clientId ? (p.companyId ?? null) : null,
+    ip: request.ip ?? null,
+    userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
+    at,
+  };
+}

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import type { DialectName } from '../database.js';
 import { foundation } from './2026-11-22-01-foundation.js';
+import { directory } from './2026-11-22-02-directory.js';
 
 /** A migration is built for the dialect it runs on (most ignore it: portable types are the default). */
 export type MigrationFactory = (dialect: DialectName) => Migration;
@@ -8,4 +9,5 @@ export type MigrationFactory = (dialect: DialectName) => Migration;
 /** Every migration, in order. Never edit one that has landed: add a new file. */
 export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-22-01-foundation': foundation,
+  '2026-11-22-02-directory': directory,
 };

@@ -1,6 +1,8 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
+import { recordAudit, systemActor } from '../audit-log/audit-log.writer.js';
 import { type Clock, isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import * as repo from './api-keys.repository.js';
@@ -35,20 +37,32 @@ export async function createApiKey(
   const lookup = randomBytes(12).toString('base64url');
   const secret = randomBytes(32).toString('base64url');
   const apiKeyId = randomUUID();
-  await repo.insertApiKey(db, workspaceId, {
-    id: apiKeyId,
-    kind: input.kind,
-    app_id: input.appId ?? null,
-    lookup,
-    secret_hash: hashSecret(secret).toString('hex'),
-    created_at: isoAt(clock.now()),
+  const at = clock.now();
+  await inTransaction(db, async (trx) => {
+    await repo.insertApiKey(trx, workspaceId, {
+      id: apiKeyId,
+      kind: input.kind,
+      app_id: input.appId ?? null,
+      lookup,
+      secret_hash: hashSecret(secret).toString('hex'),
+      created_at: isoAt(at),
+    });
+    await recordAudit(trx, systemActor(workspaceId, at), {
+      eventType: 'apiKeyCreated',
+      description: `${input.kind === 'app' ? 'App' : 'Workspace'} API key created`,
+      context: { apiKeyId, kind: input.kind, ...(input.appId ? { appId: input.appId } : {}) },
+    });
   });
   return { apiKeyId, apiKey: `${PREFIX}${lookup}${secret}`, kind: input.kind, ...(input.appId ? { appId: input.appId } : {}) };
 }
 
 export async function revokeApiKey(db: Kysely<DB>, workspaceId: string, apiKeyId: string, clock: Clock): Promise<void> {
-  const revoked = await repo.revokeApiKey(db, workspaceId, apiKeyId, isoAt(clock.now()));
-  if (!revoked) throw errors.notFound('API key');
+  const at = clock.now();
+  await inTransaction(db, async (trx) => {
+    const revoked = await repo.revokeApiKey(trx, workspaceId, apiKeyId, isoAt(at));
+    if (!revoked) throw errors.notFound('API key');
+    await recordAudit(trx, systemActor(workspaceId, at), { eventType: 'apiKeyDeleted', description: 'API key revoked', context: { apiKeyId } });
+  });
 }
 
 /** The active key row for a presented key string, or undefined (unknown, malformed or revoked). */
