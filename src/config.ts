@@ -11,6 +11,8 @@ export interface Config {
   readonly bodyLimit: number;
   /** Trust X-Forwarded-For from a balancer in front (for the client ip in audit entries and limits). */
   readonly trustProxy: boolean;
+  /** Public address of the portal, the base of invite links. */
+  readonly portalUrl: string;
   /** On SIGTERM: how long to keep serving (readiness failing, connections closing) before closing. */
   readonly shutdownGraceMs: number;
 }
@@ -46,6 +48,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const adminToken = env.PORTAL_ADMIN_TOKEN || undefined;
   if (adminToken !== undefined && adminToken.length < 16) problems.push('PORTAL_ADMIN_TOKEN must be at least 16 characters');
+  if (env.PORTAL_URL && !/^https?:\/\/[^\s]+$/.test(env.PORTAL_URL)) problems.push(`PORTAL_URL must be an http(s) URL (got "${env.PORTAL_URL}")`);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return Object.freeze({
     port,
@@ -57,6 +60,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimit: 1024 * 1024,
     trustProxy: env.TRUST_PROXY === 'true',
     shutdownGraceMs,
+    portalUrl: (env.PORTAL_URL || `http://${env.HOST || DEFAULTS.HOST}:${port}`).replace(/\/+$/, ''),
     ...overrides,
   });
 }

@@ -58,3 +58,22 @@ export const PageQuery = {
 };
 
 export const DeletedBody = Type.Object({ id: Type.String(), object: Type.String(), deleted: Type.Literal(true) });
+
+/**
+ * `customFields` as answered: key → string, array of option ids, or address object. Declared as an
+ * open object so the serializer copies it as is (a per-value anyOf would cost a validation each).
+ */
+export const CustomFieldsOutput = Type.Unsafe<Record<string, unknown>>({
+  type: 'object',
+  additionalProperties: true,
+  description: 'custom field key → string (text, number, email, url, phoneNumber), array of option ids (multiSelect) or address object',
+});
+
+/** `customFields` as given: validated against the workspace's definitions by the service. */
+export const CustomFieldsInput = Type.Unsafe<Record<string, unknown>>({
+  type: 'object',
+  additionalProperties: true,
+  description: 'custom field key → value; "", [] or null clears a field. Unknown keys and wrong types are 400s naming the key.',
+});
+
+export const IdParams = Type.Object({ id: Type.String() });
