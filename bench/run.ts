@@ -54,9 +54,8 @@ async function send(baseUrl: string, request: PreparedRequest): Promise<Sample> 
 }
 
 /** `node bin/portal.js <args> --json`: one JSON line on stdout. */
-function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<unknown> {
+function runCli(args: string[], env: NodeJS.ProcessEnv, argv = ['bin/portal.js', ...args, '--json']): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const argv = ['bin/portal.js', ...args, '--json'];
     execFile(process.execPath, argv, { cwd: ROOT, env, timeout: CLI_TIMEOUT_MS }, (error, stdout, stderr) => {
       const lines = stdout.trim().split('\n').filter(Boolean);
       if (error || lines.length !== 1) {
@@ -175,6 +174,7 @@ async function main(): Promise<number> {
         ...(body === undefined ? {} : { nextBody: () => JSON.stringify(body) }),
       }),
     cli: (args) => runCli(args, env),
+    script: (path, args) => runCli(args, env, ['--import', 'tsx', path, ...args]),
   };
 
   const scenarios: ScenarioResult[] = [];

@@ -22,6 +22,8 @@ export interface BenchContext {
   api(method: HttpMethod, path: string, body?: unknown): Promise<ApiResponse>;
   /** Runs `node bin/portal.js <args> --json` on the bench database and returns its parsed output. */
   cli(args: string[]): Promise<unknown>;
+  /** Runs `node --import tsx <script> <args>` on the bench database; its one JSON line, parsed. */
+  script(path: string, args: string[]): Promise<unknown>;
 }
 
 export interface Scenario {
@@ -40,6 +42,18 @@ export interface Scenario {
 
 const withKey = (ctx: BenchContext) => ({ 'x-api-key': ctx.apiKey });
 
+/** The directory scenarios run on a workspace seeded with this many clients (once, for all of them). */
+const SEEDED_CLIENTS = 10_000;
+
+async function seedClients(ctx: BenchContext): Promise<void> {
+  if (ctx.state.clientIds) return;
+  const seeded = (await ctx.script('bench/seed-clients.ts', [ctx.workspaceId, String(SEEDED_CLIENTS)])) as { clientIds: string[]; companyIds: string[] };
+  ctx.state.clientIds = seeded.clientIds;
+  ctx.state.companyIds = seeded.companyIds;
+}
+
+const runId = Date.now().toString(36);
+
 export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'GET /v1/me',
@@ -54,5 +68,39 @@ export const SCENARIOS: readonly Scenario[] = [
     path: () => '/v1/unknown-route',
     expectedStatus: 404,
     headers: withKey,
+  },
+  {
+    name: 'GET /v1/clients/{id} (10k clients)',
+    method: 'GET',
+    setup: seedClients,
+    path: (ctx) => {
+      const ids = ctx.state.clientIds as string[];
+      return `/v1/clients/${ids[Math.floor(ids.length / 2)]}`;
+    },
+    expectedStatus: 200,
+    headers: withKey,
+  },
+  {
+    name: 'GET /v1/clients?limit=100',
+    method: 'GET',
+    setup: seedClients,
+    path: () => '/v1/clients?limit=100',
+    expectedStatus: 200,
+    headers: withKey,
+  },
+  {
+    name: 'POST /v1/clients (+ audit entry)',
+    method: 'POST',
+    setup: seedClients,
+    path: () => '/v1/clients',
+    expectedStatus: 200,
+    headers: withKey,
+    body: (ctx, i) =>
+      JSON.stringify({
+        email: `bench-${runId}-${i}@example.com`,
+        givenName: 'Bench',
+        familyName: `Client ${i}`,
+        companyId: (ctx.state.companyIds as string[])[i % 100],
+      }),
   },
 ];
