@@ -8,7 +8,11 @@ import { migrateToLatest, readSecret } from './db/migrate.js';
 import { PageTokens } from './db/paging.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
+import clientRoutes from './modules/clients/clients.routes.js';
+import companyRoutes from './modules/companies/companies.routes.js';
+import customFieldRoutes from './modules/custom-fields/custom-fields.routes.js';
 import healthRoutes from './modules/health/health.routes.js';
+import internalUserRoutes from './modules/internal-users/internal-users.routes.js';
 import meRoutes from './modules/me/me.routes.js';
 import workspaceRoutes from './modules/workspaces/workspaces.routes.js';
 import auth from './plugins/auth.js';
@@ -85,6 +89,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(auth);
       await v1.register(meRoutes);
       await v1.register(workspaceRoutes);
+      await v1.register(clientRoutes);
+      await v1.register(companyRoutes);
+      await v1.register(internalUserRoutes);
+      await v1.register(customFieldRoutes);
       if (options.extraV1Routes) await v1.register(async (scope) => options.extraV1Routes!(scope));
     },
     { prefix: '/v1' },

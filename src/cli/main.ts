@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { ApiError } from '../lib/errors.js';
+import { customFieldsCommand } from './custom-fields.js';
+import { internalUsersCommand } from './internal-users.js';
 import { keysCommand } from './keys.js';
 import { UsageError, printResult } from './output.js';
 import { workspacesCommand } from './workspaces.js';
@@ -14,6 +16,11 @@ const USAGE = `Usage: portal <command> [options] [--json]
   workspaces create --name N [--daily-quota N]       create a workspace and its first key
   keys create --workspace W [--app APP_ID]           create a workspace key (or an app key)
   keys revoke --workspace W --key-id K               revoke a key
+  internal-users create --workspace W --email E --given-name G --family-name F
+                        [--role admin|staff] [--limit-to-companies ID,ID]
+                                                     create an internal user (staff by default)
+  custom-fields create --workspace W --entity client|company --key K --name N
+                       --type T [--options L1,L2]    define a custom field (labels for multiSelect)
 
 The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
 
@@ -26,6 +33,15 @@ const OPTIONS = {
   workspace: { type: 'string' },
   app: { type: 'string' },
   'key-id': { type: 'string' },
+  entity: { type: 'string' },
+  key: { type: 'string' },
+  type: { type: 'string' },
+  options: { type: 'string' },
+  email: { type: 'string' },
+  'given-name': { type: 'string' },
+  'family-name': { type: 'string' },
+  role: { type: 'string' },
+  'limit-to-companies': { type: 'string' },
 } as const;
 
 export type CliValues = ReturnType<typeof parse>['values'];
@@ -74,6 +90,12 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'keys':
         await withDatabase((database) => keysCommand(sub, values, database, json));
+        return 0;
+      case 'internal-users':
+        await withDatabase((database) => internalUsersCommand(sub, values, database, json));
+        return 0;
+      case 'custom-fields':
+        await withDatabase((database) => customFieldsCommand(sub, values, database, json));
         return 0;
       default:
         throw new UsageError(`unknown command "${command}"`);
