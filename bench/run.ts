@@ -152,6 +152,10 @@ async function main(): Promise<number> {
     warmupSeconds: envInt('BENCH_WARMUP_SECONDS', 2, 0),
   };
   const startedAt = new Date().toISOString();
+  // The server runs compiled, as `npm start` runs it (bin/portal.js picks dist/ when it is fresh).
+  await new Promise<void>((resolve, reject) =>
+    execFile(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, timeout: CLI_TIMEOUT_MS }, (error) => (error ? reject(error) : resolve())),
+  );
   tempDir = await mkdtemp(join(tmpdir(), 'portal-bench-'));
   const env = { ...process.env, DATABASE_URL: `sqlite:${join(tempDir, 'bench.db')}`, HOST: '127.0.0.1', LOG_LEVEL };
 

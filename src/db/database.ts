@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig, SqliteDriver, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 
@@ -14,7 +14,17 @@ export interface Database {
   readonly schema: string | undefined;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Runs a compiled read as a prepared statement, outside any transaction (see db/prepared.ts):
+   * SQLite runs the cached statement at once when no transaction holds the connection; PostgreSQL
+   * uses a named statement, parsed once per connection.
+   */
+  queryPrepared(name: string, text: string, values: readonly unknown[]): Promise<unknown[]>;
 }
+
+/** Which Database a Kysely instance belongs to: prepared queries find their fast path through it. */
+const databases = new WeakMap<Kysely<DB>, Database>();
+export const databaseOf = (db: Kysely<DB>): Database | undefined => databases.get(db);
 
 /**
  * better-sqlite3 compiles a statement on every `prepare`; Kysely calls `prepare` for each query.
@@ -36,6 +46,31 @@ function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
   };
 }
 
+/** Kysely's SQLite driver, counting who holds the one connection (a transaction holds it throughout). */
+class TrackedSqliteDriver extends SqliteDriver {
+  held = 0;
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.held++;
+    return connection;
+  }
+  override async releaseConnection(): Promise<void> {
+    this.held--;
+    await super.releaseConnection();
+  }
+}
+
+class TrackedSqliteDialect extends SqliteDialect {
+  readonly driver: TrackedSqliteDriver;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.driver = new TrackedSqliteDriver(config);
+  }
+  override createDriver() {
+    return this.driver;
+  }
+}
+
 function openSqlite(url: string): Database {
   const path = url.slice('sqlite:'.length) || ':memory:';
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -44,8 +79,10 @@ function openSqlite(url: string): Database {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
-  return {
+  const statements = withStatementCache(raw);
+  const dialect = new TrackedSqliteDialect({ database: statements });
+  const db = new Kysely<DB>({ dialect });
+  const database: Database = {
     db,
     dialect: 'sqlite',
     schema: undefined,
@@ -53,7 +90,15 @@ function openSqlite(url: string): Database {
       raw.prepare('select 1').get();
     },
     close: () => db.destroy(),
+    async queryPrepared(_name, text, values) {
+      // Synchronous, so nothing can start a transaction meanwhile; while one is open, wait for it
+      // like any other query (reading beside it would see its uncommitted rows).
+      if (dialect.driver.held === 0 && raw.open) return statements.prepare(text).all(...values);
+      return (await db.executeQuery(CompiledQuery.raw(text, [...values]))).rows;
+    },
   };
+  databases.set(db, database);
+  return database;
 }
 
 function openPostgres(url: string): Database {
@@ -71,7 +116,7 @@ function openPostgres(url: string): Database {
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return {
+  const database: Database = {
     db,
     dialect: 'postgres',
     schema,
@@ -79,7 +124,12 @@ function openPostgres(url: string): Database {
       await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
+    async queryPrepared(name, text, values) {
+      return (await pool.query({ name, text, values: [...values] })).rows;
+    },
   };
+  databases.set(db, database);
+  return database;
 }
 
 export function openDatabase(url: string): Database {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { preparedQuery } from '../../db/prepared.js';
 import type { ApiKeysTable, DB } from '../../db/schema.js';
 
 export async function insertApiKey(db: Kysely<DB>, workspaceId: string, row: Omit<ApiKeysTable, 'workspace_id' | 'revoked_at'>) {
@@ -16,9 +17,9 @@ export async function revokeApiKey(db: Kysely<DB>, workspaceId: string, apiKeyId
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** The key and its workspace's settings in one query: this runs on every authenticated request. */
-export function findActiveKeyByLookup(db: Kysely<DB>, lookup: string) {
-  return db
+/** The key and its workspace's settings in one prepared query: this runs on every authenticated request. */
+const activeKeyByLookup = preparedQuery('api_key_by_lookup', (db, p: { lookup: string }) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
     .select([
@@ -29,7 +30,10 @@ export function findActiveKeyByLookup(db: Kysely<DB>, lookup: string) {
       'api_keys.secret_hash',
       'workspaces.daily_quota',
     ])
-    .where('api_keys.lookup', '=', lookup)
-    .where('api_keys.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('api_keys.lookup', '=', p.lookup)
+    .where('api_keys.revoked_at', 'is', null),
+);
+
+export function findActiveKeyByLookup(db: Kysely<DB>, lookup: string) {
+  return activeKeyByLookup.first(db, { lookup });
 }

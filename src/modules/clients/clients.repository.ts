@@ -1,6 +1,7 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { nonEmpty } from '../../db/json.js';
 import { type PageRequest, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { ClientsTable, DB } from '../../db/schema.js';
 import type { Access } from '../../lib/access.js';
 import type { ClientListFilters } from './clients.schemas.js';
@@ -18,7 +19,12 @@ function visible(db: Kysely<DB>, access: Access): SelectQueryBuilder<DB, 'client
   return q;
 }
 
-export function findClient(db: Kysely<DB>, access: Access, id: string) {
+const clientById = preparedQuery('client_by_id', (db, p: { workspaceId: string; id: string }) =>
+  db.selectFrom('clients').selectAll().where('clients.workspace_id', '=', p.workspaceId).where('clients.id', '=', p.id),
+);
+
+export function findClient(db: Kysely<DB>, access: Access, id: string): Promise<ClientsTable | undefined> {
+  if (!access.companyIds && !access.clientId) return clientById.first(db, { workspaceId: access.workspaceId, id });
   return visible(db, access).where('clients.id', '=', id).executeTakeFirst();
 }
 

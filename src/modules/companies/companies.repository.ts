@@ -1,6 +1,7 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { nonEmpty } from '../../db/json.js';
 import { type PageRequest, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { CompaniesTable, DB } from '../../db/schema.js';
 import type { Access } from '../../lib/access.js';
 import type { CompanyListFilters } from './companies.schemas.js';
@@ -12,7 +13,12 @@ function visible(db: Kysely<DB>, access: Access): SelectQueryBuilder<DB, 'compan
   return q;
 }
 
-export function findCompany(db: Kysely<DB>, access: Access, id: string) {
+const companyById = preparedQuery('company_by_id', (db, p: { workspaceId: string; id: string }) =>
+  db.selectFrom('companies').selectAll().where('companies.workspace_id', '=', p.workspaceId).where('companies.id', '=', p.id),
+);
+
+export function findCompany(db: Kysely<DB>, access: Access, id: string): Promise<CompaniesTable | undefined> {
+  if (!access.companyIds) return companyById.first(db, { workspaceId: access.workspaceId, id });
   return visible(db, access).where('companies.id', '=', id).executeTakeFirst();
 }
 

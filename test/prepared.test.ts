@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { workspaceAccess } from '../src/lib/access.js';
+import { findClient } from '../src/modules/clients/clients.repository.js';
+import { BACKENDS, harness } from './helpers/harness.js';
+
+/** Prepared hot-path reads (src/db/prepared.ts) run outside transactions: they must never see uncommitted rows. */
+for (const backend of BACKENDS) {
+  describe(`prepared queries [${backend}]`, () => {
+    test('a read beside an open transaction does not see its uncommitted rows, and sees them once committed', async (t) => {
+      const h = await harness(t, backend);
+      const ws = await h.workspace();
+      const client = (await h.as(ws.apiKey, { method: 'POST', url: '/v1/clients', payload: { email: 'a@example.com', givenName: 'A', familyName: 'B' } })).json();
+      const db = h.app.ctx.db;
+      const access = workspaceAccess(ws.workspaceId);
+      const outcome = (rollback: boolean) =>
+        db.transaction().execute(async (trx) => {
+          await trx.updateTable('clients').set({ given_name: 'Uncommitted' }).where('id', '=', client.id).execute();
+          const outside = findClient(db, access, client.id); // started while the transaction is open
+          const inside = await findClient(trx, access, client.id);
+          assert.equal(inside?.given_name, 'Uncommitted', 'the transaction sees its own write');
+          await new Promise((r) => setTimeout(r, 20));
+          if (rollback) throw Object.assign(new Error('rollback'), { outside });
+          return { outside }; // wrapped: returning the promise itself would make the commit wait for it
+        });
+      const rolledBack = await outcome(true).catch((e: { outside: Promise<unknown> }) => e.outside);
+      assert.equal(((await rolledBack) as { given_name: string }).given_name, 'A');
+      const committed = await outcome(false);
+      const seen = ((await committed.outside) as { given_name: string }).given_name;
+      assert.ok(seen === 'A' || seen === 'Uncommitted', 'either the state before or after the commit, never a dirty read');
+      assert.equal((await findClient(db, access, client.id))?.given_name, 'Uncommitted');
+    });
+  });
+}
