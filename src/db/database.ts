@@ -20,6 +20,18 @@ export interface Database {
    * uses a named statement, parsed once per connection.
    */
   queryPrepared(name: string, text: string, values: readonly unknown[]): Promise<unknown[]>;
+  /**
+   * Runs compiled writes atomically (see db/batch.ts). SQLite runs them synchronously between
+   * BEGIN IMMEDIATE and COMMIT when no transaction holds the connection, so the one connection is
+   * held for microseconds rather than across event-loop turns; otherwise a Kysely transaction.
+   */
+  writeBatch(queries: readonly CompiledQuery[]): Promise<void>;
+}
+
+async function batchInTransaction(db: Kysely<DB>, queries: readonly CompiledQuery[]) {
+  await db.transaction().execute(async (trx) => {
+    for (const query of queries) await trx.executeQuery(query);
+  });
 }
 
 /** Which Database a Kysely instance belongs to: prepared queries find their fast path through it. */
@@ -96,6 +108,14 @@ function openSqlite(url: string): Database {
       if (dialect.driver.held === 0 && raw.open) return statements.prepare(text).all(...values);
       return (await db.executeQuery(CompiledQuery.raw(text, [...values]))).rows;
     },
+    async writeBatch(queries) {
+      if (dialect.driver.held > 0 || !raw.open) return batchInTransaction(db, queries);
+      raw
+        .transaction(() => {
+          for (const query of queries) statements.prepare(query.sql).run(...query.parameters);
+        })
+        .immediate();
+    },
   };
   databases.set(db, database);
   return database;
@@ -127,6 +147,7 @@ function openPostgres(url: string): Database {
     async queryPrepared(name, text, values) {
       return (await pool.query({ name, text, values: [...values] })).rows;
     },
+    writeBatch: (queries) => batchInTransaction(db, queries),
   };
   databases.set(db, database);
   return database;
@@ -137,6 +158,11 @@ export function openDatabase(url: string): Database {
 }
 
 /** True when an error from either driver is a unique-constraint violation. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';

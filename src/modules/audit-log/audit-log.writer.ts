@@ -36,8 +36,13 @@ export interface AuditEvent {
 
 /** Appends one audit entry; call it inside the transaction of the change it records. */
 export async function recordAudit(db: Kysely<DB>, actor: Actor, event: AuditEvent): Promise<void> {
+  await auditInsert(db, actor, event).execute();
+}
+
+/** The insert of one audit entry, for a write batch (db/batch.ts). */
+export function auditInsert(db: Kysely<DB>, actor: Actor, event: AuditEvent) {
   const at = isoAt(actor.at);
-  await db
+  return db
     .insertInto('audit_log')
     .values({
       id: randomUUID(),
@@ -56,6 +61,5 @@ export async function recordAudit(db: Kysely<DB>, actor: Actor, event: AuditEven
       user_agent: actor.userAgent,
       created_at: at,
       updated_at: at,
-    })
-    .execute();
+    });
 }

@@ -43,8 +43,12 @@ export function listClients(db: Kysely<DB>, access: Access, filters: ClientListF
   return fetchPage(q, 'clients', page, tokens, pageScope(access.workspaceId, 'clients', scopeFilters));
 }
 
-export async function insertClient(db: Kysely<DB>, row: ClientsTable) {
-  await db.insertInto('clients').values(row).execute();
+/** The insert of a client and its one membership, for a write batch. */
+export function clientInserts(db: Kysely<DB>, row: ClientsTable) {
+  return [
+    db.insertInto('clients').values(row),
+    db.insertInto('client_companies').values({ workspace_id: row.workspace_id, client_id: row.id, company_id: row.company_id }),
+  ];
 }
 
 export async function updateClient(db: Kysely<DB>, workspaceId: string, id: string, changes: Partial<ClientsTable>) {

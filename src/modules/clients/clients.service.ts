@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/database.js';
+import type { Compilable, Kysely } from 'kysely';
+import { writeBatch } from '../../db/batch.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/database.js';
 import { joinIds, parseObject, splitIds } from '../../db/json.js';
 import type { PageTokens } from '../../db/paging.js';
 import type { ClientsTable, DB } from '../../db/schema.js';
@@ -9,9 +10,9 @@ import type { Access } from '../../lib/access.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
-import { type Actor, recordAudit } from '../audit-log/audit-log.writer.js';
-import { existingCompanyIds, findCompany } from '../companies/companies.repository.js';
-import { createPlaceholderCompany } from '../companies/companies.service.js';
+import { type Actor, auditInsert, recordAudit } from '../audit-log/audit-log.writer.js';
+import { findCompany } from '../companies/companies.repository.js';
+import { createPlaceholderCompany, placeholderCompanyWrites } from '../companies/companies.service.js';
 import { type CustomFieldValues, mergeCustomFields, normalizeCustomFields } from '../custom-fields/custom-fields.values.js';
 import * as repo from './clients.repository.js';
 import type { ClientBody, ClientCreateInput, ClientListFilters, ClientPatchInput, ClientPutInput } from './clients.schemas.js';
@@ -40,10 +41,10 @@ export function toClient(row: ClientsTable): ClientBody {
 
 const fullName = (givenName: string, familyName: string) => `${givenName} ${familyName}`.trim();
 
+const noSuchCompany = () => errors.invalidField('body.companyId', 'is not a company of this workspace');
+
 async function requireCompany(db: Kysely<DB>, access: Access, companyId: string) {
-  if (!(await existingCompanyIds(db, access, [companyId])).has(companyId)) {
-    throw errors.invalidField('body.companyId', 'is not a company of this workspace');
-  }
+  if (!(await findCompany(db, access, companyId))) throw noSuchCompany();
 }
 
 function emailTaken(email: string) {
@@ -57,51 +58,58 @@ export interface CreateClientOptions {
   creationMethod?: ClientsTable['creation_method'];
 }
 
-/** Creates a client (in a new placeholder company when none is named), with its audit entries. */
+/**
+ * Creates a client (in a new placeholder company when none is named), with its audit entries: checks
+ * first, then every write in one batch. The foreign key guards a company deleted in between.
+ */
 export async function createClient(db: Kysely<DB>, access: Access, actor: Actor, input: ClientCreateInput, options: CreateClientOptions): Promise<ClientBody> {
   const fields = input.customFields ? mergeCustomFields({}, await normalizeCustomFields(db, access.workspaceId, 'client', input.customFields)) : {};
+  if (input.companyId) await requireCompany(db, access, input.companyId);
   const id = randomUUID();
   const at = isoAt(actor.at);
   const email = input.email.trim();
   const givenName = input.givenName.trim();
   const familyName = input.familyName.trim();
   const inviteToken = options.sendInvite ? randomBytes(32).toString('base64url') : undefined;
-  return inTransaction(db, async (trx) => {
-    let companyId = input.companyId;
-    if (companyId) await requireCompany(trx, access, companyId);
-    else companyId = await createPlaceholderCompany(trx, actor, fullName(givenName, familyName));
-    const row: ClientsTable = {
-      id,
-      workspace_id: access.workspaceId,
-      email,
-      email_key: email.toLowerCase(),
-      given_name: givenName,
-      family_name: familyName,
-      company_id: companyId,
-      company_ids: companyId,
-      status: inviteToken ? 'invited' : 'notInvited',
-      creation_method: options.creationMethod ?? 'internalUser',
-      avatar_image_url: null,
-      first_login_date: null,
-      last_login_date: null,
-      invited_by: inviteToken ? (actor.actorType === 'internalUser' ? actor.actorId : null) : null,
-      invite_token_hash: inviteToken ? createHash('sha256').update(inviteToken).digest('hex') : null,
-      custom_fields: JSON.stringify(fields),
-      created_at: at,
-      updated_at: at,
-    };
-    try {
-      await repo.insertClient(trx, row);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw emailTaken(email);
-      throw error;
-    }
-    await repo.setMemberships(trx, access.workspaceId, id, [companyId]);
-    await recordAudit(trx, actor, { eventType: 'clientCreated', description: `Client ${email} created`, context: { clientId: id, companyId } });
-    if (inviteToken) await recordAudit(trx, actor, { eventType: 'clientInvited', description: `Client ${email} invited`, context: { clientId: id } });
-    const client = toClient(row);
-    return inviteToken ? { ...client, inviteUrl: `${options.portalUrl}/invite/${inviteToken}` } : client;
-  });
+  const writes: Compilable<unknown>[] = [];
+  let companyId = input.companyId;
+  if (!companyId) {
+    const placeholder = placeholderCompanyWrites(db, actor, fullName(givenName, familyName));
+    companyId = placeholder.id;
+    writes.push(...placeholder.queries);
+  }
+  const row: ClientsTable = {
+    id,
+    workspace_id: access.workspaceId,
+    email,
+    email_key: email.toLowerCase(),
+    given_name: givenName,
+    family_name: familyName,
+    company_id: companyId,
+    company_ids: companyId,
+    status: inviteToken ? 'invited' : 'notInvited',
+    creation_method: options.creationMethod ?? 'internalUser',
+    avatar_image_url: null,
+    first_login_date: null,
+    last_login_date: null,
+    invited_by: inviteToken && actor.actorType === 'internalUser' ? actor.actorId : null,
+    invite_token_hash: inviteToken ? createHash('sha256').update(inviteToken).digest('hex') : null,
+    custom_fields: JSON.stringify(fields),
+    created_at: at,
+    updated_at: at,
+  };
+  writes.push(...repo.clientInserts(db, row));
+  writes.push(auditInsert(db, actor, { eventType: 'clientCreated', description: `Client ${email} created`, context: { clientId: id, companyId } }));
+  if (inviteToken) writes.push(auditInsert(db, actor, { eventType: 'clientInvited', description: `Client ${email} invited`, context: { clientId: id } }));
+  try {
+    await writeBatch(db, writes);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken(email);
+    if (isForeignKeyViolation(error)) throw noSuchCompany();
+    throw error;
+  }
+  const client = toClient(row);
+  return inviteToken ? { ...client, inviteUrl: `${options.portalUrl}/invite/${inviteToken}` } : client;
 }
 
 export async function getClient(db: Kysely<DB>, access: Access, id: string): Promise<ClientBody> {

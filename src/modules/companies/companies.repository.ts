@@ -30,8 +30,9 @@ export function listCompanies(db: Kysely<DB>, access: Access, filters: CompanyLi
   return fetchPage(q, 'companies', page, tokens, scope);
 }
 
-export async function insertCompany(db: Kysely<DB>, row: CompaniesTable) {
-  await db.insertInto('companies').values(row).execute();
+/** The insert of a company, for a write batch. */
+export function companyInsert(db: Kysely<DB>, row: CompaniesTable) {
+  return db.insertInto('companies').values(row);
 }
 
 export async function updateCompany(db: Kysely<DB>, workspaceId: string, id: string, changes: Partial<CompaniesTable>) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Compilable, Kysely } from 'kysely';
+import { writeBatch } from '../../db/batch.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { parseObject, splitIds, joinIds } from '../../db/json.js';
 import type { PageRequest, PageTokens } from '../../db/paging.js';
@@ -9,7 +10,7 @@ import type { Access } from '../../lib/access.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
-import { type Actor, recordAudit } from '../audit-log/audit-log.writer.js';
+import { type Actor, auditInsert, recordAudit } from '../audit-log/audit-log.writer.js';
 import { type CustomFieldValues, mergeCustomFields, normalizeCustomFields } from '../custom-fields/custom-fields.values.js';
 import * as repo from './companies.repository.js';
 import type { CompanyBody, CompanyCreateInput, CompanyListFilters, CompanyUpdateInput } from './companies.schemas.js';
@@ -30,12 +31,14 @@ export function toCompany(row: CompaniesTable): CompanyBody {
 
 const nameKey = (name: string) => name.trim().toLowerCase();
 
-/** Inserts a company, turning a duplicate name into a 409 that names it. */
-async function insert(db: Kysely<DB>, row: CompaniesTable) {
+const duplicateName = (name: string) => errors.conflict(`A company named "${name}" already exists.`);
+
+/** Runs a batch that inserts a company, turning a duplicate name into a 409 that names it. */
+async function writeWithName(db: Kysely<DB>, name: string, queries: Compilable<unknown>[]) {
   try {
-    await repo.insertCompany(db, row);
+    await writeBatch(db, queries);
   } catch (error) {
-    if (isUniqueViolation(error)) throw errors.conflict(`A company named "${row.name}" already exists.`);
+    if (isUniqueViolation(error)) throw duplicateName(name);
     throw error;
   }
 }
@@ -58,30 +61,39 @@ export async function createCompany(db: Kysely<DB>, access: Access, actor: Actor
     created_at: at,
     updated_at: at,
   };
-  await inTransaction(db, async (trx) => {
-    await insert(trx, row);
-    await recordAudit(trx, actor, { eventType: 'companyCreated', description: `Company "${name}" created`, context: { companyId: id, name } });
-  });
+  await writeWithName(db, name, [
+    repo.companyInsert(db, row),
+    auditInsert(db, actor, { eventType: 'companyCreated', description: `Company "${name}" created`, context: { companyId: id, name } }),
+  ]);
   return toCompany(row);
 }
 
-/** A placeholder company for a client without one (named after the client); inside the caller's transaction. */
-export async function createPlaceholderCompany(trx: Kysely<DB>, actor: Actor, name: string): Promise<string> {
+/** The writes that create a placeholder company for a client without one (named after the client). */
+export function placeholderCompanyWrites(db: Kysely<DB>, actor: Actor, name: string) {
   const id = randomUUID();
   const at = isoAt(actor.at);
-  await insert(trx, {
-    id,
-    workspace_id: actor.workspaceId,
-    name,
-    name_key: null,
-    fallback_color: fallbackColorFor(id),
-    icon_image_url: null,
-    is_placeholder: 1,
-    custom_fields: '{}',
-    created_at: at,
-    updated_at: at,
-  });
-  await recordAudit(trx, actor, { eventType: 'companyCreated', description: `Placeholder company "${name}" created`, context: { companyId: id, name, isPlaceholder: true } });
+  const queries: Compilable<unknown>[] = [
+    repo.companyInsert(db, {
+      id,
+      workspace_id: actor.workspaceId,
+      name,
+      name_key: null,
+      fallback_color: fallbackColorFor(id),
+      icon_image_url: null,
+      is_placeholder: 1,
+      custom_fields: '{}',
+      created_at: at,
+      updated_at: at,
+    }),
+    auditInsert(db, actor, { eventType: 'companyCreated', description: `Placeholder company "${name}" created`, context: { companyId: id, name, isPlaceholder: true } }),
+  ];
+  return { id, queries };
+}
+
+/** Creates a placeholder company within the caller's transaction; returns its id. */
+export async function createPlaceholderCompany(trx: Kysely<DB>, actor: Actor, name: string): Promise<string> {
+  const { id, queries } = placeholderCompanyWrites(trx, actor, name);
+  await writeBatch(trx, queries);
   return id;
 }
 
@@ -118,7 +130,7 @@ export async function updateCompany(db: Kysely<DB>, access: Access, actor: Actor
     try {
       await repo.updateCompany(trx, access.workspaceId, id, { name: next.name, name_key: next.name_key, custom_fields: next.custom_fields, updated_at: next.updated_at });
     } catch (error) {
-      if (isUniqueViolation(error)) throw errors.conflict(`A company named "${next.name}" already exists.`);
+      if (isUniqueViolation(error)) throw duplicateName(next.name);
       throw error;
     }
     if (renamed) {

@@ -18,12 +18,6 @@ export function listInternalUsers(db: Kysely<DB>, workspaceId: string, page: Pag
   return fetchPage(query, 'internal_users', page, tokens, pageScope(workspaceId, 'internalUsers'));
 }
 
-/** Which of `ids` (non-empty) are companies of the workspace. */
-export async function existingCompanyIds(db: Kysely<DB>, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
-  const rows = await db.selectFrom('companies').select('id').where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute();
-  return new Set(rows.map((r) => r.id));
-}
-
 /** A row as the API serves it: booleans and the id list decoded, the colour derived from the id. */
 export function toInternalUser(row: InternalUsersTable): InternalUser {
   return {

@@ -5,10 +5,11 @@ import { isUniqueViolation } from '../../db/database.js';
 import type { PageRequest, PageResult, PageTokens } from '../../db/paging.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { Access } from '../../lib/access.js';
+import { type Access, workspaceAccess } from '../../lib/access.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
 import { type Actor, recordAudit } from '../audit-log/audit-log.writer.js';
+import { existingCompanyIds } from '../companies/companies.repository.js';
 import * as repo from './internal-users.repository.js';
 import { type InternalUser, ROLES } from './internal-users.schemas.js';
 
@@ -46,7 +47,7 @@ export async function createInternalUser(db: Kysely<DB>, actor: Actor, input: In
   const at = isoAt(actor.at);
   return inTransaction(db, async (trx) => {
     if (companies) {
-      const known = await repo.existingCompanyIds(trx, workspaceId, companies);
+      const known = await existingCompanyIds(trx, workspaceAccess(workspaceId), companies);
       const unknown = companies.filter((c) => !known.has(c));
       if (unknown.length) {
         throw errors.badRequest(
