@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig, SqliteDriver, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -21,9 +22,9 @@ export interface Database {
    */
   queryPrepared(name: string, text: string, values: readonly unknown[]): Promise<unknown[]>;
   /**
-   * Runs compiled writes atomically (see db/batch.ts). SQLite runs them synchronously between
-   * BEGIN IMMEDIATE and COMMIT when no transaction holds the connection, so the one connection is
-   * held for microseconds rather than across event-loop turns; otherwise a Kysely transaction.
+   * Runs compiled writes atomically (see db/batch.ts). SQLite commits the batches of one event-loop
+   * turn together, synchronously (see groupCommit), so the one connection is held for microseconds
+   * rather than across event-loop turns; PostgreSQL runs each in a transaction.
    */
   writeBatch(queries: readonly CompiledQuery[]): Promise<void>;
 }
@@ -83,6 +84,61 @@ class TrackedSqliteDialect extends SqliteDialect {
   }
 }
 
+interface PendingBatch {
+  queries: readonly CompiledQuery[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit for SQLite: the write batches of every request handled in one event-loop turn are
+ * committed together, each inside its own savepoint (a failing batch rolls back alone and rejects
+ * only its caller). One commit then writes each shared page (index tails, the WAL header) once per
+ * group instead of once per request. Callers are answered only after the commit.
+ */
+function groupCommit(
+  raw: SqliteDatabase.Database,
+  statements: ReturnType<typeof withStatementCache>,
+  driver: TrackedSqliteDriver,
+  fallback: (queries: readonly CompiledQuery[]) => Promise<void>,
+) {
+  let pending: PendingBatch[] = [];
+  const flush = () => {
+    const group = pending;
+    pending = [];
+    // A Kysely transaction holds the connection now: queue behind it like any other query.
+    if (driver.held > 0 || !raw.open) {
+      for (const batch of group) fallback(batch.queries).then(batch.resolve, batch.reject);
+      return;
+    }
+    const failures = new Map<PendingBatch, unknown>();
+    try {
+      raw.exec('BEGIN IMMEDIATE');
+      for (const batch of group) {
+        raw.exec('SAVEPOINT batch');
+        try {
+          for (const query of batch.queries) statements.prepare(query.sql).run(...query.parameters);
+          raw.exec('RELEASE batch');
+        } catch (error) {
+          raw.exec('ROLLBACK TO batch');
+          raw.exec('RELEASE batch');
+          failures.set(batch, error);
+        }
+      }
+      raw.exec('COMMIT');
+    } catch (error) {
+      if (raw.inTransaction) raw.exec('ROLLBACK');
+      for (const batch of group) batch.reject(error);
+      return;
+    }
+    for (const batch of group) (failures.has(batch) ? batch.reject(failures.get(batch)) : batch.resolve());
+  };
+  return (queries: readonly CompiledQuery[]) =>
+    new Promise<void>((resolve, reject) => {
+      if (pending.push({ queries, resolve, reject }) === 1) setImmediate(flush);
+    });
+}
+
 function openSqlite(url: string): Database {
   const path = url.slice('sqlite:'.length) || ':memory:';
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -91,6 +147,7 @@ function openSqlite(url: string): Database {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
+  const checkpointer = path === ':memory:' ? undefined : (raw.pragma('wal_autocheckpoint = 0'), startCheckpointer(path));
   const statements = withStatementCache(raw);
   const dialect = new TrackedSqliteDialect({ database: statements });
   const db = new Kysely<DB>({ dialect });
@@ -101,21 +158,17 @@ function openSqlite(url: string): Database {
     async ping() {
       raw.prepare('select 1').get();
     },
-    close: () => db.destroy(),
+    async close() {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
     async queryPrepared(_name, text, values) {
       // Synchronous, so nothing can start a transaction meanwhile; while one is open, wait for it
       // like any other query (reading beside it would see its uncommitted rows).
       if (dialect.driver.held === 0 && raw.open) return statements.prepare(text).all(...values);
       return (await db.executeQuery(CompiledQuery.raw(text, [...values]))).rows;
     },
-    async writeBatch(queries) {
-      if (dialect.driver.held > 0 || !raw.open) return batchInTransaction(db, queries);
-      raw
-        .transaction(() => {
-          for (const query of queries) statements.prepare(query.sql).run(...query.parameters);
-        })
-        .immediate();
-    },
+    writeBatch: groupCommit(raw, statements, dialect.driver, (queries) => batchInTransaction(db, queries)),
   };
   databases.set(db, database);
   return database;
