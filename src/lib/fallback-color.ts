@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto';
-
 /**
- * The background colour of an object without an image, derived from its id: a hue from the id's hash
- * at fixed saturation and lightness, so every colour is readable under white initials.
+ * The background colour of an object without an image, derived from its id: a hue from the id's
+ * FNV-1a hash (cheap: it runs for every row served) at fixed saturation and lightness, so every
+ * colour is readable under white initials.
  */
 export function fallbackColorFor(id: string): string {
-  const hue = createHash('sha256').update(id).digest().readUInt16BE(0) % 360;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  const hue = (hash >>> 0) % 360;
   const s = 0.55;
   const l = 0.45;
   const a = s * Math.min(l, 1 - l);
