@@ -73,6 +73,22 @@ for (const backend of BACKENDS) {
       assert.equal((await h.as(second.apiKey, { method: 'GET', url: '/v1/me' })).statusCode, 200);
     });
 
+    test('creating and revoking keys are audited (apiKeyCreated, apiKeyDeleted, source system)', async (t) => {
+      const h = await harness(t, backend);
+      const ws = await h.workspace();
+      const appId = '1d7f5c1e-0b1a-4c4e-8f7e-5b9a2c3d4e5f';
+      const app = await h.appKey(ws.workspaceId, appId);
+      await revokeApiKey(h.app.ctx.db, ws.workspaceId, app.apiKeyId, h.clock);
+      const rows = await h.app.ctx.db.selectFrom('audit_log').selectAll().where('workspace_id', '=', ws.workspaceId).orderBy('event_type').execute();
+      const entries = rows.map((r) => JSON.stringify([r.event_type, r.source, r.actor_id, JSON.parse(r.context)])).sort();
+      const expected = [
+        ['apiKeyCreated', 'system', null, { apiKeyId: ws.apiKeyId, kind: 'workspace' }],
+        ['apiKeyCreated', 'system', null, { apiKeyId: app.apiKeyId, kind: 'app', appId }],
+        ['apiKeyDeleted', 'system', null, { apiKeyId: app.apiKeyId }],
+      ].map((e) => JSON.stringify(e));
+      assert.deepEqual(entries, expected.sort());
+    });
+
     test('revoking a key of another workspace is not found and changes nothing', async (t) => {
       const h = await harness(t, backend);
       const a = await h.workspace('A');

@@ -11,12 +11,17 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
   assert.deepEqual(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'workspace or app API key' });
   assert.deepEqual(doc.security, [{ apiKey: [] }]);
   assert.ok(doc.components.schemas.Error, 'shared error schema');
-  const routes = h.app.printRoutes({ commonPrefix: false });
-  for (const path of ['/v1/me', '/v1/workspaces']) {
-    assert.ok(routes.includes(path.split('/').pop()!), path);
-    const op = doc.paths[path].get;
-    for (const status of ['200', '400', '401', '404', '429', '500', '503']) assert.ok(op.responses[status], `${path} documents ${status}`);
-    assert.equal(op.security, undefined, `${path} uses the global security`);
+  const expected = ['/v1/me', '/v1/workspaces', '/v1/clients', '/v1/clients/{id}', '/v1/companies', '/v1/companies/{id}', '/v1/internal-users', '/v1/internal-users/{id}', '/v1/custom-fields', '/v1/custom-fields/{id}/options'];
+  assert.deepEqual(Object.keys(doc.paths).filter((p) => p.startsWith('/v1/')).sort(), expected.sort(), 'every route is listed');
+  for (const path of expected) {
+    for (const [method, op] of Object.entries<any>(doc.paths[path])) {
+      for (const status of ['200', '400', '401', '404', '429', '500', '503']) assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
+      assert.equal(op.security, undefined, `${method} ${path} uses the global security`);
+      assert.ok(op.summary, `${method} ${path} has a summary`);
+    }
+  }
+  for (const [path, method] of [['/v1/clients', 'post'], ['/v1/clients/{id}', 'patch'], ['/v1/companies', 'post']]) {
+    for (const status of ['409', '413', '415']) assert.ok(doc.paths[path][method].responses[status], `${method} ${path} documents ${status}`);
   }
   assert.deepEqual(doc.paths['/healthz'].get.security, [], 'health checks are public');
   assert.equal(doc.paths['/openapi.json'], undefined, 'the document itself is hidden');

@@ -12,7 +12,14 @@ const DESCRIPTION = `Self-hosted Portal Platform API.
 400s, so a typo never passes silently. Every response carries \`X-Request-Id\` (an incoming one is kept).
 
 **Lists.** \`{data, nextToken}\`, newest first; \`limit\` 1–1000 (default 100); \`nextToken\` is given only when
-another page exists, and is bound to its workspace, list and filters (any other use is a 400).`;
+another page exists, and is bound to its workspace, list and filters (any other use is a 400).
+
+**Choices where the specification is silent.** A client created without \`companyId\` gets a new placeholder
+company named after it; deleting a company moves each client with no other company into a new placeholder.
+\`PUT /clients/{id}\` without \`companyId\` keeps the client's own placeholder, else makes one. API-created clients
+have \`creationMethod: internalUser\`. Server-managed fields sent in a body are a 400 ("is read-only"); \`email\`
+cannot be changed. Company names and client emails are unique per workspace, case-insensitively (409).
+Custom fields: \`""\`, \`[]\` or \`null\` clears one; multiSelect takes option ids or keys and stores ids.`;
 
 /** OpenAPI 3.1 document generated from the route schemas, at /openapi.json, and a reference page at /docs. */
 export default fp(
