@@ -44,5 +44,9 @@ if (answer === true) {
   }
 }
 
+// The CLI and server tests run `bin/portal.js`, which starts faster from a fresh dist/.
+const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...files], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);
