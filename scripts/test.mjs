@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // `npm test`: every *.test.ts under src/ and test/, through tsx and node:test. The API suites are
 // parametrised by backend: SQLite always, PostgreSQL when it answers. Without PostgreSQL the run says
-// so plainly; PORTAL_TEST_REQUIRE_POSTGRES=1 (set by CI) turns that skip into a failure.
+// so plainly; PORTAL_TEST_REQUIRE_POSTGRES=1 (set by CI) turns that skip into a failure. Likewise Redis
+// (the shared limit store's tests) and PORTAL_TEST_REQUIRE_REDIS=1.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 
 const pgUrl = process.env.PORTAL_TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const requirePostgres = process.env.PORTAL_TEST_REQUIRE_POSTGRES === '1';
+const redisUrl = process.env.PORTAL_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+const requireRedis = process.env.PORTAL_TEST_REQUIRE_REDIS === '1';
 
 async function postgresAnswers(url) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
@@ -23,12 +27,32 @@ async function postgresAnswers(url) {
   }
 }
 
+async function redisAnswers(url) {
+  const client = new Redis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  let cause; // the socket's error says more than the rejection ("Connection is closed.")
+  client.on('error', (error) => (cause ??= error));
+  try {
+    await client.connect();
+    await client.ping();
+    return true;
+  } catch (error) {
+    return (cause ?? error).message;
+  } finally {
+    client.disconnect();
+  }
+}
+
 const filter = process.argv.slice(2);
 const files = ['src', 'test']
   .flatMap((dir) => readdirSync(dir, { recursive: true }).map((f) => join(dir, String(f))))
   .filter((f) => f.endsWith('.test.ts'))
   .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
   .sort();
+
+if (files.length === 0) {
+  console.error(`No test file matches ${filter.join(', ')}.`);
+  process.exit(1);
+}
 
 const env = { ...process.env };
 const answer = await postgresAnswers(pgUrl);
@@ -40,6 +64,19 @@ if (answer === true) {
   console.log(`\n*** PostgreSQL run SKIPPED: ${pgUrl} did not answer (${answer}). Only SQLite was tested. ***\n`);
   if (requirePostgres) {
     console.error('PORTAL_TEST_REQUIRE_POSTGRES=1: a skipped PostgreSQL run is a failure.');
+    process.exit(1);
+  }
+}
+
+const redisAnswer = await redisAnswers(redisUrl);
+if (redisAnswer === true) {
+  env.PORTAL_TEST_REDIS_URL = redisUrl;
+  console.log(`Redis: ${redisUrl.replace(/\/\/[^@]*@/, '//')}`);
+} else {
+  delete env.PORTAL_TEST_REDIS_URL;
+  console.log(`\n*** Redis tests SKIPPED: ${redisUrl} did not answer (${redisAnswer}). ***\n`);
+  if (requireRedis) {
+    console.error('PORTAL_TEST_REQUIRE_REDIS=1: skipped Redis tests are a failure.');
     process.exit(1);
   }
 }

@@ -16,6 +16,9 @@ import internalUserRoutes from './modules/internal-users/internal-users.routes.j
 import meRoutes from './modules/me/me.routes.js';
 import workspaceRoutes from './modules/workspaces/workspaces.routes.js';
 import auth from './plugins/auth.js';
+import limits from './plugins/limits.js';
+import { createLimitStore } from './limits/index.js';
+import type { LimitStore } from './limits/limit-store.js';
 import errorHandling from './plugins/errors.js';
 import openapi from './plugins/openapi.js';
 import { installValidators } from './plugins/validation.js';
@@ -26,6 +29,8 @@ export interface BuildOptions {
   database?: Database;
   /** Pino destination stream (tests capture logs); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** Limit state (tests share one between app instances); otherwise made from config. */
+  limitStore?: LimitStore;
   /** Extra routes in the authenticated /v1 scope: tests of cross-cutting plugins use it. */
   extraV1Routes?: (v1: FastifyInstance) => void | Promise<void>;
 }
@@ -51,6 +56,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock: options.clock ?? systemClock,
     pageTokens: new PageTokens(await readSecret(database, 'paging')),
     lifecycle: { draining: false },
+    limitStore: options.limitStore ?? (await createLimitStore(config, database.db)),
   };
 
   const app = Fastify({
@@ -70,7 +76,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: { querystringParser: parseQueryDroppingEmpty },
   });
   app.decorate('ctx', ctx);
-  if (ownsDatabase) app.addHook('onClose', async () => database.close());
+  app.addHook('onClose', async () => {
+    await ctx.limitStore.close(); // first: the in-process store writes its counts to the database
+    if (ownsDatabase) await database.close();
+  });
 
   installValidators(app);
   app.removeContentTypeParser('text/plain');
@@ -87,6 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(
     async (v1) => {
       await v1.register(auth);
+      if (config.limits.enabled) await v1.register(limits);
       await v1.register(meRoutes);
       await v1.register(workspaceRoutes);
       await v1.register(clientRoutes);

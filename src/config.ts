@@ -11,10 +11,29 @@ export interface Config {
   readonly bodyLimit: number;
   /** Trust X-Forwarded-For from a balancer in front (for the client ip in audit entries and limits). */
   readonly trustProxy: boolean;
+  readonly limits: LimitsConfig;
   /** Public address of the portal, the base of invite links. */
   readonly portalUrl: string;
   /** On SIGTERM: how long to keep serving (readiness failing, connections closing) before closing. */
   readonly shutdownGraceMs: number;
+}
+
+export interface BucketConfig {
+  readonly capacity: number;
+  readonly refillPerSecond: number;
+}
+
+export interface LimitsConfig {
+  /** false turns burst and quota limits off (benchmarks compare against it); auth failures stay limited. */
+  readonly enabled: boolean;
+  /** GET and HEAD */
+  readonly read: BucketConfig;
+  /** every other method */
+  readonly write: BucketConfig;
+  /** failed authentications allowed per client IP per minute */
+  readonly authFailuresPerMinute: number;
+  /** prefix of every Redis key (several deployments may share one Redis) */
+  readonly redisKeyPrefix: string;
 }
 
 export class ConfigError extends Error {}
@@ -42,6 +61,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`DATABASE_URL must start with sqlite: or postgres:// (got "${databaseUrl}")`);
   }
   const shutdownGraceMs = intVar(env, 'SHUTDOWN_GRACE_MS', '1000', problems);
+  const limits: LimitsConfig = {
+    enabled: env.LIMITS_ENABLED !== 'false',
+    read: { capacity: intVar(env, 'RATE_LIMIT_GET_CAPACITY', '20', problems), refillPerSecond: intVar(env, 'RATE_LIMIT_GET_REFILL', '100', problems) },
+    write: { capacity: intVar(env, 'RATE_LIMIT_WRITE_CAPACITY', '5', problems), refillPerSecond: intVar(env, 'RATE_LIMIT_WRITE_REFILL', '20', problems) },
+    authFailuresPerMinute: intVar(env, 'AUTH_FAILURES_PER_MINUTE', '30', problems),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'portal:',
+  };
+  for (const [name, bucket] of [['GET', limits.read], ['WRITE', limits.write]] as const) {
+    if (bucket.capacity < 1 || bucket.refillPerSecond < 1) problems.push(`RATE_LIMIT_${name}_CAPACITY and RATE_LIMIT_${name}_REFILL must be at least 1`);
+  }
   const logLevel = env.LOG_LEVEL || DEFAULTS.LOG_LEVEL;
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
@@ -60,6 +89,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimit: 1024 * 1024,
     trustProxy: env.TRUST_PROXY === 'true',
     shutdownGraceMs,
+    limits,
     portalUrl: (env.PORTAL_URL || `http://${env.HOST || DEFAULTS.HOST}:${port}`).replace(/\/+$/, ''),
     ...overrides,
   });

@@ -4,6 +4,7 @@ import type { Database } from './db/database.js';
 import type { PageTokens } from './db/paging.js';
 import type { DB } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
+import type { LimitStore } from './limits/limit-store.js';
 import type { Principal } from './plugins/auth.js';
 
 /** What every module needs, built once by buildApp and reached as `app.ctx`. */
@@ -15,6 +16,8 @@ export interface AppContext {
   readonly pageTokens: PageTokens;
   /** Set on SIGTERM: readiness fails and connections close after their response, so a balancer moves away. */
   readonly lifecycle: { draining: boolean };
+  /** Burst, quota and failed-authentication state: in-process, or Redis when REDIS_URL is set. */
+  readonly limitStore: LimitStore;
 }
 
 declare module 'fastify' {

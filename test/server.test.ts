@@ -9,7 +9,7 @@ import { test } from 'node:test';
 /** Starts `portal serve` on a free port; resolves once it listens, with its stdout so far. */
 function serve(databaseUrl: string): Promise<{ child: ChildProcess; base: string; output: () => string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, ['bin/portal.js', 'serve'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_GET_CAPACITY: '1000' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

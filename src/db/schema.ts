@@ -138,6 +138,13 @@ export interface AuditLogTable {
   updated_at: string;
 }
 
+export interface QuotaUsageTable {
+  workspace_id: string;
+  /** UTC day, YYYY-MM-DD */
+  day: string;
+  used: number;
+}
+
 export interface DB {
   server_secrets: ServerSecretsTable;
   workspaces: WorkspacesTable;
@@ -149,4 +156,5 @@ export interface DB {
   custom_fields: CustomFieldsTable;
   custom_field_options: CustomFieldOptionsTable;
   audit_log: AuditLogTable;
+  quota_usage: QuotaUsageTable;
 }

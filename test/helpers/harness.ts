@@ -66,11 +66,31 @@ export interface Harness {
 }
 
 /** Builds the app on a fresh database of the given backend; closed after the test. */
-export async function harness(t: TestContext, backend: Backend, opts: { clock?: TestClock; database?: Database; extraV1Routes?: BuildOptions['extraV1Routes']; logStream?: NodeJS.WritableStream; logLevel?: string } = {}): Promise<Harness> {
-  const databaseUrl = await freshDatabaseUrl(t, backend);
+/**
+ * Burst buckets so large that tests making many requests at one instant of the test clock are never
+ * limited (the headers are still there); the limit tests set the contract's values through `env`.
+ */
+const ROOMY_LIMITS = {
+  RATE_LIMIT_GET_CAPACITY: '1000000',
+  RATE_LIMIT_GET_REFILL: '1000000',
+  RATE_LIMIT_WRITE_CAPACITY: '1000000',
+  RATE_LIMIT_WRITE_REFILL: '1000000',
+};
+
+export interface HarnessOptions extends Omit<BuildOptions, 'clock'> {
+  clock?: TestClock;
+  logLevel?: string;
+  /** Extra environment for loadConfig (limits, …). */
+  env?: Record<string, string>;
+  /** Reuse this database URL instead of a fresh one (restart tests). */
+  databaseUrl?: string;
+}
+
+export async function harness(t: TestContext, backend: Backend, opts: HarnessOptions = {}): Promise<Harness> {
+  const databaseUrl = opts.databaseUrl ?? (await freshDatabaseUrl(t, backend));
   const clock = opts.clock ?? new TestClock();
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: opts.logLevel ?? 'silent' });
-  const { clock: _c, logLevel: _l, ...buildOptions } = opts;
+  const config = loadConfig({ ...ROOMY_LIMITS, DATABASE_URL: databaseUrl, LOG_LEVEL: opts.logLevel ?? 'silent', ...opts.env });
+  const { clock: _c, logLevel: _l, env: _e, databaseUrl: _d, ...buildOptions } = opts;
   const app = await buildApp(config, { clock, ...buildOptions });
   t.after(() => app.close());
   return {

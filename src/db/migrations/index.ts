@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import type { DialectName } from '../database.js';
 import { foundation } from './2026-11-22-01-foundation.js';
 import { directory } from './2026-11-22-02-directory.js';
+import { limits } from './2026-11-22-03-limits.js';
 
 /** A migration is built for the dialect it runs on (most ignore it: portable types are the default). */
 export type MigrationFactory = (dialect: DialectName) => Migration;
@@ -10,4 +11,5 @@ export type MigrationFactory = (dialect: DialectName) => Migration;
 export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-22-01-foundation': foundation,
   '2026-11-22-02-directory': directory,
+  '2026-11-22-03-limits': limits,
 };

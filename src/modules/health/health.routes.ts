@@ -20,6 +20,12 @@ export default async function healthRoutes(app: FastifyInstance) {
         app.log.warn({ err: error }, 'readiness check failed');
         throw errors.unavailable('Database is unreachable.');
       }
+      try {
+        await app.ctx.limitStore.ping();
+      } catch (error) {
+        app.log.warn({ err: error }, 'readiness check failed');
+        throw errors.unavailable('Limit state (Redis) is unreachable.');
+      }
       return { status: 'ok' as const };
     },
   );

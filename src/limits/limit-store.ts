@@ -1,0 +1,40 @@
+/**
+ * Where limit state lives. Two implementations behind this one interface: in-process (one server
+ * process; the day's quota counts persisted in the database) and Redis (shared by every process;
+ * atomic Lua scripts). Every method takes the time, so tests move a clock instead of sleeping.
+ */
+export interface BucketResult {
+  /** Whether a token was there (and, when taking, was taken). */
+  allowed: boolean;
+  /** Tokens left after this call (fractional: refill is continuous). */
+  tokens: number;
+}
+
+export interface QuotaResult {
+  /** Whether a unit was reserved (false: the day's limit is reached). */
+  allowed: boolean;
+  /** Units counted in the day after this call. */
+  used: number;
+}
+
+export interface LimitStore {
+  /**
+   * A token bucket: refills continuously at `refillPerSecond` up to `capacity` (full when new);
+   * takes one token when `take` and one is there. `take: false` only looks.
+   */
+  bucket(key: string, capacity: number, refillPerSecond: number, nowMs: number, take: boolean): Promise<BucketResult>;
+  /** Reserves one unit of a workspace's count for a UTC day unless `limit` is reached. */
+  reserveQuota(workspaceId: string, day: string, limit: number): Promise<QuotaResult>;
+  /** Gives back a unit reserved by a request that did not end 2xx; returns the day's count after. */
+  releaseQuota(workspaceId: string, day: string): Promise<number>;
+  /** The day's count without changing it. */
+  quotaUsed(workspaceId: string, day: string): Promise<number>;
+  /** Throws when the state cannot be reached (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Tokens after refilling from `at` to `now`, capped. */
+export function refill(tokens: number, at: number, now: number, capacity: number, refillPerSecond: number): number {
+  return now > at ? Math.min(capacity, tokens + ((now - at) / 1000) * refillPerSecond) : tokens;
+}

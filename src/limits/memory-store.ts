@@ -1,0 +1,123 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { type BucketResult, type LimitStore, type QuotaResult, refill } from './limit-store.js';
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+const FLUSH_INTERVAL_MS = 200;
+const BUCKET_SWEEP_SIZE = 100_000;
+
+/**
+ * Limit state for one server process. Buckets live in memory only (a restart refills them, as a
+ * moment's pause would). Quota counts are exact in memory and written to the `quota_usage` table
+ * within a fifth of a second, and on close, so a restart keeps the day's count.
+ */
+export class MemoryLimitStore implements LimitStore {
+  private readonly buckets = new Map<string, Bucket>();
+  /** workspace → its count for `day`; loaded from the database on first use. */
+  private readonly quotas = new Map<string, { day: string; used: number }>();
+  private readonly loading = new Map<string, Promise<void>>();
+  private readonly dirty = new Set<string>();
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Kysely<DB>) {
+    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async bucket(key: string, capacity: number, refillPerSecond: number, nowMs: number, take: boolean): Promise<BucketResult> {
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      if (this.buckets.size >= BUCKET_SWEEP_SIZE) this.sweep(nowMs, capacity, refillPerSecond);
+      bucket = { tokens: capacity, at: nowMs };
+      this.buckets.set(key, bucket);
+    }
+    bucket.tokens = refill(bucket.tokens, bucket.at, nowMs, capacity, refillPerSecond);
+    bucket.at = Math.max(bucket.at, nowMs);
+    const allowed = bucket.tokens >= 1;
+    if (allowed && take) bucket.tokens -= 1;
+    return { allowed, tokens: bucket.tokens };
+  }
+
+  /** Drops buckets that have refilled completely: they equal a new one. */
+  private sweep(nowMs: number, capacity: number, refillPerSecond: number) {
+    for (const [key, b] of this.buckets) if (refill(b.tokens, b.at, nowMs, capacity, refillPerSecond) >= capacity) this.buckets.delete(key);
+  }
+
+  private async counter(workspaceId: string, day: string) {
+    let entry = this.quotas.get(workspaceId);
+    if (!entry || entry.day < day) {
+      // Concurrent first requests share one load; the count itself is then changed synchronously.
+      let load = this.loading.get(workspaceId);
+      if (!load) {
+        load = this.db
+          .selectFrom('quota_usage')
+          .select('used')
+          .where('workspace_id', '=', workspaceId)
+          .where('day', '=', day)
+          .executeTakeFirst()
+          .then((row) => {
+            const current = this.quotas.get(workspaceId);
+            if (!current || current.day < day) this.quotas.set(workspaceId, { day, used: row?.used ?? 0 });
+          })
+          .finally(() => this.loading.delete(workspaceId));
+        this.loading.set(workspaceId, load);
+      }
+      await load;
+      entry = this.quotas.get(workspaceId)!;
+    }
+    return entry;
+  }
+
+  async reserveQuota(workspaceId: string, day: string, limit: number): Promise<QuotaResult> {
+    const entry = await this.counter(workspaceId, day);
+    if (entry.day !== day || entry.used >= limit) return { allowed: false, used: entry.used };
+    entry.used += 1;
+    this.dirty.add(workspaceId);
+    return { allowed: true, used: entry.used };
+  }
+
+  async releaseQuota(workspaceId: string, day: string): Promise<number> {
+    const entry = await this.counter(workspaceId, day);
+    if (entry.day === day && entry.used > 0) {
+      entry.used -= 1;
+      this.dirty.add(workspaceId);
+    }
+    return entry.used;
+  }
+
+  async quotaUsed(workspaceId: string, day: string): Promise<number> {
+    const entry = await this.counter(workspaceId, day);
+    return entry.day === day ? entry.used : 0;
+  }
+
+  /** Writes the changed counts; one flush at a time. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (this.dirty.size === 0) return;
+      const rows = [...this.dirty].map((workspaceId) => ({ workspace_id: workspaceId, ...this.quotas.get(workspaceId)! }));
+      this.dirty.clear();
+      try {
+        await this.db
+          .insertInto('quota_usage')
+          .values(rows)
+          .onConflict((oc) => oc.columns(['workspace_id', 'day']).doUpdateSet((eb) => ({ used: eb.ref('excluded.used') })))
+          .execute();
+      } catch {
+        for (const row of rows) this.dirty.add(row.workspace_id); // try again at the next tick
+      }
+    });
+    return this.flushing;
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

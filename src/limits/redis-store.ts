@@ -1,0 +1,146 @@
+import { Redis } from 'ioredis';
+import type { BucketResult, LimitStore, QuotaResult } from './limit-store.js';
+
+/** Redis could not be reached (or did not answer in time); the limits plugin answers 503 `unavailable`. */
+export class LimitStoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`Limit state (Redis) is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'LimitStoreUnavailableError';
+  }
+}
+
+const CONNECT_TIMEOUT_MS = 1000;
+/** A limit operation takes microseconds; one slower than this means Redis is stalled, not busy. */
+const COMMAND_TIMEOUT_MS = 500;
+const RECONNECT_MAX_DELAY_MS = 1000;
+/** Kept beyond the full-refill time: after it an absent key (a full bucket) is the same bucket. */
+const BUCKET_TTL_MARGIN_MS = 10_000;
+/** A day's count outlives its UTC day, whatever the time zone of Redis's clock. */
+const QUOTA_TTL_SECONDS = 48 * 3600;
+
+// The time comes in as ARGV (the app's clock, injectable in tests), never Redis TIME. Tokens go back
+// as a string: Redis turns a Lua number reply into a truncated integer. Mirrors MemoryLimitStore.bucket.
+const BUCKET_LUA = `
+local capacity = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+if tokens == nil or at == nil then tokens = capacity; at = now end
+if now > at then
+  tokens = math.min(capacity, tokens + (now - at) / 1000 * rate)
+  at = now
+end
+local allowed = tokens >= 1
+if allowed and ARGV[4] == '1' then tokens = tokens - 1 end
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', at))
+redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + tonumber(ARGV[5]))
+return { allowed and 1 or 0, string.format('%.17g', tokens) }
+`;
+
+const RESERVE_LUA = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used >= tonumber(ARGV[1]) then return { 0, used } end
+used = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return { 1, used }
+`;
+
+// Never below 0, and never creates the key.
+const RELEASE_LUA = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used <= 0 then return 0 end
+return redis.call('DECR', KEYS[1])
+`;
+
+interface Scripts {
+  limitBucket(key: string, capacity: number, refillPerSecond: number, nowMs: number, take: 0 | 1, marginMs: number): Promise<[number, string]>;
+  limitReserve(key: string, limit: number, ttlSeconds: number): Promise<[number, number]>;
+  limitRelease(key: string): Promise<number>;
+}
+
+/**
+ * Limit state shared by every server process through Redis; each operation is one atomic Lua script.
+ * Fails fast: while Redis is unreachable every method rejects at once with LimitStoreUnavailableError
+ * (no offline queue, no retried commands), and the client reconnects in the background.
+ */
+export class RedisLimitStore implements LimitStore {
+  private readonly redis: Redis & Scripts;
+  /** Pending until the first connection attempt ends (either way), so the first requests don't race it. */
+  private starting: Promise<void> | null;
+
+  constructor(url: string, private readonly keyPrefix: string) {
+    this.redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      retryStrategy: (times) => Math.min(times * 100, RECONNECT_MAX_DELAY_MS),
+    }) as Redis & Scripts;
+    // Failures reach callers as rejections; without a listener ioredis would print each one.
+    this.redis.on('error', () => {});
+    this.redis.defineCommand('limitBucket', { numberOfKeys: 1, lua: BUCKET_LUA });
+    this.redis.defineCommand('limitReserve', { numberOfKeys: 1, lua: RESERVE_LUA });
+    this.redis.defineCommand('limitRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
+    this.starting = new Promise<void>((resolve) => {
+      const done = () => {
+        this.redis.off('ready', done).off('error', done).off('end', done);
+        this.starting = null;
+        resolve();
+      };
+      this.redis.once('ready', done).once('error', done).once('end', done);
+    });
+  }
+
+  /** Resolves once connected; rejects with LimitStoreUnavailableError when the first attempt failed. */
+  async ready(): Promise<void> {
+    await this.call(async () => {
+      if (this.redis.status !== 'ready') throw new Error(`connection ${this.redis.status}`);
+    });
+  }
+
+  async bucket(key: string, capacity: number, refillPerSecond: number, nowMs: number, take: boolean): Promise<BucketResult> {
+    const [allowed, tokens] = await this.call(() =>
+      this.redis.limitBucket(`${this.keyPrefix}bucket:${key}`, capacity, refillPerSecond, nowMs, take ? 1 : 0, BUCKET_TTL_MARGIN_MS),
+    );
+    return { allowed: allowed === 1, tokens: Number(tokens) };
+  }
+
+  async reserveQuota(workspaceId: string, day: string, limit: number): Promise<QuotaResult> {
+    const [allowed, used] = await this.call(() => this.redis.limitReserve(this.quotaKey(workspaceId, day), limit, QUOTA_TTL_SECONDS));
+    return { allowed: allowed === 1, used };
+  }
+
+  releaseQuota(workspaceId: string, day: string): Promise<number> {
+    return this.call(() => this.redis.limitRelease(this.quotaKey(workspaceId, day)));
+  }
+
+  async quotaUsed(workspaceId: string, day: string): Promise<number> {
+    return Number((await this.call(() => this.redis.get(this.quotaKey(workspaceId, day)))) ?? 0);
+  }
+
+  async ping(): Promise<void> {
+    await this.call(() => this.redis.ping());
+  }
+
+  async close(): Promise<void> {
+    if (this.redis.status === 'end') return;
+    if (this.redis.status !== 'ready') return this.redis.disconnect();
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  private quotaKey(workspaceId: string, day: string) {
+    return `${this.keyPrefix}quota:${workspaceId}:${day}`;
+  }
+
+  /** Runs a command once the first connection attempt is over; every failure is "unavailable". */
+  private async call<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      if (this.starting) await this.starting;
+      return await command();
+    } catch (error) {
+      throw new LimitStoreUnavailableError(error);
+    }
+  }
+}

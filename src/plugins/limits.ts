@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { BucketConfig } from '../config.js';
+import { errors } from '../lib/errors.js';
+import type { LimitStore } from '../limits/limit-store.js';
+
+const DAY_MS = 86_400_000;
+
+/** UTC day (YYYY-MM-DD) of a time: the quota window. */
+export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** Unix seconds of the next UTC midnight after a time: X-Service-Quota-Reset. */
+export const nextUtcMidnight = (ms: number) => (Math.floor(ms / DAY_MS) + 1) * (DAY_MS / 1000);
+
+/** Whole seconds until a bucket holding `tokens` has one again (at least 1): Retry-After. */
+export const secondsUntilToken = (tokens: number, refillPerSecond: number) => Math.max(1, Math.ceil((1 - tokens) / refillPerSecond));
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The daily-quota unit this request reserved, given back in onSend unless the response is 2xx. */
+    quotaReservation: { day: string } | null;
+  }
+}
+
+const QUOTA_EXCEEDED = '{"error":"quota limit reached"}';
+
+/** The store with its failures turned into 503 `unavailable`: no request goes through unlimited. */
+function guarded(store: LimitStore): LimitStore {
+  const unavailable = () => {
+    throw errors.unavailable('Limit state is unavailable; retry shortly.');
+  };
+  return {
+    bucket: (...args) => store.bucket(...args).catch(unavailable),
+    reserveQuota: (...args) => store.reserveQuota(...args).catch(unavailable),
+    releaseQuota: (...args) => store.releaseQuota(...args).catch(unavailable),
+    quotaUsed: (...args) => store.quotaUsed(...args).catch(unavailable),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
+}
+
+/**
+ * Contract §6, after authentication, on every /v1 route: the burst bucket of the principal and method
+ * class, then the workspace's daily quota (a unit reserved before the operation, given back when the
+ * response is not 2xx, so concurrent requests never count past the limit). Headers on every response.
+ */
+export default fp(
+  async function limits(app: FastifyInstance) {
+    const { clock, config, limitStore } = app.ctx;
+    const store = guarded(limitStore);
+    const { read, write } = config.limits;
+    app.decorateRequest('quotaReservation', null);
+
+    const setQuotaHeaders = (reply: FastifyReply, limit: number, used: number) =>
+      reply.header('x-service-quota-remaining', Math.max(0, limit - used));
+
+    app.addHook('onRequest', async function applyLimits(request: FastifyRequest, reply: FastifyReply) {
+      const p = request.principal;
+      const now = clock.now();
+      const isRead = request.method === 'GET' || request.method === 'HEAD';
+      const bucket: BucketConfig = isRead ? read : write;
+      const day = utcDay(now);
+      const taken = await store.bucket(`${isRead ? 'r' : 'w'}:${p.rateLimitKey}`, bucket.capacity, bucket.refillPerSecond, now, true);
+      reply.header('x-ratelimit-limit', bucket.capacity);
+      reply.header('x-ratelimit-remaining', Math.floor(taken.tokens));
+      reply.header('x-service-quota-limit', p.dailyQuota);
+      reply.header('x-service-quota-reset', nextUtcMidnight(now));
+      if (!taken.allowed || p.quotaExempt) {
+        setQuotaHeaders(reply, p.dailyQuota, await store.quotaUsed(p.workspaceId, day));
+        if (!taken.allowed) throw errors.rateLimited(secondsUntilToken(taken.tokens, bucket.refillPerSecond));
+        return;
+      }
+      const quota = await store.reserveQuota(p.workspaceId, day, p.dailyQuota);
+      setQuotaHeaders(reply, p.dailyQuota, quota.used);
+      if (!quota.allowed) {
+        reply.header('x-service-quota-remaining', 0);
+        return reply.code(429).type('application/json; charset=utf-8').send(QUOTA_EXCEEDED);
+      }
+      request.quotaReservation = { day };
+    });
+
+    app.addHook('onSend', async function returnUnusedQuota(request, reply, payload) {
+      const reservation = request.quotaReservation;
+      if (reservation && (reply.statusCode < 200 || reply.statusCode >= 300)) {
+        request.quotaReservation = null;
+        try {
+          setQuotaHeaders(reply, request.principal.dailyQuota, await limitStore.releaseQuota(request.principal.workspaceId, reservation.day));
+        } catch (error) {
+          // The unit stays counted: erring on the side of the limit.
+          request.log.error({ err: error }, 'could not give back a quota unit');
+        }
+      }
+      return payload;
+    });
+  },
+  { name: 'limits', dependencies: ['auth'] },
+);

@@ -1,0 +1,154 @@
+// Contract §6 across processes: two `portal serve` processes sharing one PostgreSQL schema and one Redis
+// never count more than a workspace's daily quota between them, and see a revoked key at once.
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { type TestContext, test } from 'node:test';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { freshDatabaseUrl } from './helpers/harness.js';
+
+const postgresUrl = process.env.PORTAL_TEST_POSTGRES_URL;
+const redisUrl = process.env.PORTAL_TEST_REDIS_URL;
+const skip = !postgresUrl ? 'PORTAL_TEST_POSTGRES_URL is not set' : !redisUrl ? 'PORTAL_TEST_REDIS_URL is not set' : false;
+const run = promisify(execFile);
+
+/** `portal … --json` against the database; its one JSON object. */
+async function portal(env: Record<string, string>, ...args: string[]) {
+  const { stdout } = await run(process.execPath, ['bin/portal.js', ...args, '--json'], { env: { ...process.env, ...env }, timeout: 30_000 });
+  return JSON.parse(stdout);
+}
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+  output: () => string;
+}
+
+/** Starts `portal serve` on a free port; resolves once it listens. */
+function serve(env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, ['bin/portal.js', 'serve'], {
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  child.stderr!.on('data', (chunk) => (out += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in 20 s:\n${out}`));
+    }, 20_000);
+    const check = () => {
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      resolve({ child, base: match[1], output: () => out });
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`server exited early:\n${out}`));
+    });
+  });
+}
+
+/** SIGTERM, then SIGKILL after 5 s; resolves once the process is gone (at most 10 s). */
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    const giveUp = setTimeout(done, 10_000);
+    function done() {
+      clearTimeout(kill);
+      clearTimeout(giveUp);
+      resolve();
+    }
+    child.once('exit', done);
+    child.kill('SIGTERM');
+  });
+}
+
+interface Answer {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** GET on its own connection, bounded by 15 s. */
+function get(base: string, path: string, apiKey: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { headers: { 'x-api-key': apiKey }, agent: false, timeout: 15_000 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${base}${path} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Two servers on one fresh PostgreSQL schema and one Redis prefix (deleted afterwards). */
+async function twoServers(t: TestContext) {
+  const databaseUrl = await freshDatabaseUrl(t, 'postgres');
+  const prefix = `portal-test:${randomBytes(6).toString('hex')}:`;
+  t.after(async () => {
+    const admin = new Redis(redisUrl!);
+    const keys = await admin.keys(`${prefix}*`);
+    if (keys.length > 0) await admin.del(...keys);
+    await admin.quit();
+  });
+  const env = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl!,
+    REDIS_KEY_PREFIX: prefix,
+    // Bursts far above 200 requests, so only the daily quota limits.
+    RATE_LIMIT_GET_CAPACITY: '100000',
+    RATE_LIMIT_GET_REFILL: '100000',
+  };
+  return { env, start: () => Promise.all([serve(env), serve(env)]) };
+}
+
+test('two processes sharing Redis count exactly the daily quota between them', { skip, timeout: 120_000 }, async (t) => {
+  const { env, start } = await twoServers(t);
+  // Created (and migrated) before the servers start, so they neither migrate concurrently nor make a first workspace.
+  const ws = await portal(env, 'workspaces', 'create', '--name', 'M', '--daily-quota', '50');
+  const servers = await start();
+  t.after(() => Promise.all(servers.map((s) => stop(s.child))));
+
+  const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => get(servers[i % 2].base, '/v1/me', ws.apiKey)));
+  const ok = answers.filter((a) => a.status === 200);
+  const refused = answers.filter((a) => a.status !== 200);
+  assert.equal(ok.length, 50, `statuses: ${JSON.stringify(answers.map((a) => a.status))}`);
+  assert.equal(refused.length, 150);
+  for (const a of refused) {
+    assert.equal(a.status, 429);
+    assert.equal(a.body, '{"error":"quota limit reached"}');
+    assert.equal(a.headers['x-service-quota-remaining'], '0');
+  }
+  // Each counted request saw its own count: the shared counter handed every value out once.
+  assert.deepEqual(ok.map((a) => Number(a.headers['x-service-quota-remaining'])).sort((x, y) => x - y), Array.from({ length: 50 }, (_, i) => i));
+  for (const name of ['x-service-quota-limit', 'x-service-quota-remaining', 'x-service-quota-reset', 'x-ratelimit-limit', 'x-ratelimit-remaining']) {
+    assert.ok(answers.every((a) => a.headers[name] !== undefined), `${name} on every response`);
+  }
+  assert.ok(answers.every((a) => a.headers['x-service-quota-limit'] === '50'));
+  assert.ok(answers.every((a) => a.headers['x-ratelimit-limit'] === '100000'));
+});
+
+test('a key revoked with the portal command is refused by both processes', { skip, timeout: 120_000 }, async (t) => {
+  const { env, start } = await twoServers(t);
+  const ws = await portal(env, 'workspaces', 'create', '--name', 'R');
+  const key = await portal(env, 'keys', 'create', '--workspace', ws.workspaceId);
+  const servers = await start();
+  t.after(() => Promise.all(servers.map((s) => stop(s.child))));
+
+  for (const s of servers) assert.equal((await get(s.base, '/v1/me', key.apiKey)).status, 200, s.output());
+  assert.deepEqual(await portal(env, 'keys', 'revoke', '--workspace', ws.workspaceId, '--key-id', key.apiKeyId), { apiKeyId: key.apiKeyId, revoked: true });
+  for (const s of servers) assert.equal((await get(s.base, '/v1/me', key.apiKey)).status, 401);
+  for (const s of servers) assert.equal((await get(s.base, '/v1/me', ws.apiKey)).status, 200, 'the workspace key still works');
+});
