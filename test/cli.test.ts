@@ -62,7 +62,16 @@ for (const backend of BACKENDS) {
       assert.equal((await me(ws.apiKey)).statusCode, 200);
       assert.equal((await me(appKey.apiKey)).json().type, 'app');
       assert.equal((await me(key.apiKey)).statusCode, 401);
-      assert.equal((await app.inject({ method: 'GET', url: '/v1/workspaces', headers: { 'x-api-key': ws.apiKey } })).json().dailyQuota, 500);
+      const before = await app.inject({ method: 'GET', url: '/v1/workspaces', headers: { 'x-api-key': ws.apiKey } });
+      assert.equal(before.json().dailyQuota, 500);
+      assert.equal(before.headers['x-service-quota-limit'], '500');
+
+      const updated = await portal(url, 'workspaces', 'update', '--workspace', ws.workspaceId, '--daily-quota', '750', '--json');
+      assert.deepEqual(oneJson(updated.stdout), { workspaceId: ws.workspaceId, name: 'Acme', dailyQuota: 750 });
+      const after = await app.inject({ method: 'GET', url: '/v1/workspaces', headers: { 'x-api-key': ws.apiKey } });
+      assert.equal(after.headers['x-service-quota-limit'], '750', 'the new quota applies from the next request');
+      const bad = await portal(url, 'workspaces', 'update', '--workspace', ws.workspaceId, '--daily-quota', 'lots', '--json');
+      assert.deepEqual([bad.code, oneJson(bad.stdout)], [2, { error: { code: 'usage', message: '--daily-quota must be a non-negative integer' } }]);
     });
 
     test('errors under --json are one JSON object and a non-zero exit', async (t) => {

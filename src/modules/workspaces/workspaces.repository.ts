@@ -13,3 +13,8 @@ export async function countWorkspaces(db: Kysely<DB>): Promise<number> {
   const row = await db.selectFrom('workspaces').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+export async function updateWorkspace(db: Kysely<DB>, workspaceId: string, changes: Partial<WorkspacesTable>) {
+  await db.updateTable('workspaces').set(changes).where('id', '=', workspaceId).execute();
+  return findWorkspace(db, workspaceId);
+}

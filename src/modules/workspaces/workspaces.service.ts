@@ -14,16 +14,22 @@ export interface CreatedWorkspace {
   apiKey: string;
 }
 
+function checkInput(input: { name?: string; dailyQuota?: number }) {
+  if (input.name !== undefined && !input.name.trim()) throw errors.invalidField('name', 'must not be empty');
+  if (input.dailyQuota !== undefined && (!Number.isInteger(input.dailyQuota) || input.dailyQuota < 0)) {
+    throw errors.invalidField('dailyQuota', 'must be a non-negative integer');
+  }
+}
+
 /** Creates a workspace and its first workspace key, in one transaction. */
 export async function createWorkspace(
   db: Kysely<DB>,
   input: { name: string; dailyQuota?: number },
   clock: Clock,
 ): Promise<CreatedWorkspace> {
+  checkInput(input);
   const name = input.name.trim();
-  if (!name) throw errors.invalidField('name', 'must not be empty');
   const dailyQuota = input.dailyQuota ?? DEFAULT_DAILY_QUOTA;
-  if (!Number.isInteger(dailyQuota) || dailyQuota < 0) throw errors.invalidField('dailyQuota', 'must be a non-negative integer');
   return db.transaction().execute(async (trx) => {
     const workspaceId = randomUUID();
     const at = isoAt(clock.now());
@@ -31,4 +37,17 @@ export async function createWorkspace(
     const key: CreatedApiKey = await createApiKey(trx, workspaceId, { kind: 'workspace' }, clock);
     return { workspaceId, apiKeyId: key.apiKeyId, apiKey: key.apiKey };
   });
+}
+
+/** Renames a workspace or changes its daily quota (effective from the next request). */
+export async function updateWorkspace(db: Kysely<DB>, workspaceId: string, input: { name?: string; dailyQuota?: number }, clock: Clock) {
+  checkInput(input);
+  const changes = {
+    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+    ...(input.dailyQuota !== undefined ? { daily_quota: input.dailyQuota } : {}),
+    updated_at: isoAt(clock.now()),
+  };
+  const row = await repo.updateWorkspace(db, workspaceId, changes);
+  if (!row) throw errors.notFound('Workspace');
+  return { workspaceId: row.id, name: row.name, dailyQuota: row.daily_quota };
 }
