@@ -16,6 +16,63 @@ const START_TIMEOUT_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 const CLI_TIMEOUT_MS = 30_000;
 
+const ROOMY_LIMITS = {
+  RATE_LIMIT_GET_CAPACITY: '1000000000',
+  RATE_LIMIT_GET_REFILL: '1000000000',
+  RATE_LIMIT_WRITE_CAPACITY: '1000000000',
+  RATE_LIMIT_WRITE_REFILL: '1000000000',
+};
+
+/** The limiter's cost: the same request against servers differing only in their limit state. */
+const LIMITER_VARIANTS: { name: string; env: Record<string, string> }[] = [
+  { name: 'limits off', env: { LIMITS_ENABLED: 'false' } },
+  { name: 'in-process limits', env: {} },
+  { name: 'Redis limits', env: { REDIS_URL: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `bench-${Date.now()}:` } },
+];
+
+interface LimiterResult {
+  readonly variant: string;
+  readonly requestsPerSec: number;
+  readonly latencyP99Ms: number;
+  readonly unexpected: number;
+}
+
+/** Runs `request` against one server per variant, one after the other; rounds interleave to spread noise. */
+async function measureLimiter(request: PreparedRequest, env: NodeJS.ProcessEnv, settings: LoadSettings, rounds: number): Promise<LimiterResult[]> {
+  const samples = new Map<string, LimiterResult[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const variant of LIMITER_VARIANTS) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const child = startChild(`server (${variant.name})`, ['bin/portal.js', 'serve'], ROOT, { ...env, ...variant.env, PORT: String(port) });
+      children.add(child);
+      try {
+        await waitForHttp(child, `${url}/readyz`, (status) => status === 200, START_TIMEOUT_MS);
+        const stats = await measure(url, request, 200, settings);
+        const list = samples.get(variant.name) ?? [];
+        list.push({ variant: variant.name, requestsPerSec: stats.requestsPerSec, latencyP99Ms: stats.latencyP99Ms, unexpected: stats.unexpected });
+        samples.set(variant.name, list);
+      } finally {
+        await stopChild(child);
+        children.delete(child);
+      }
+    }
+  }
+  // The median round of each variant.
+  return [...samples.values()].map((list) => [...list].sort((a, b) => a.requestsPerSec - b.requestsPerSec)[Math.floor(list.length / 2)]);
+}
+
+function formatLimiter(results: LimiterResult[]): string {
+  const off = results[0].requestsPerSec;
+  const lines = results.map(
+    (r) =>
+      `${r.variant.padEnd(18)} | ${r.requestsPerSec.toFixed(0).padStart(9)} | ${String(r.latencyP99Ms).padStart(7)} | ${
+        r === results[0] ? '        —' : `${(((off - r.requestsPerSec) / off) * 100).toFixed(1).padStart(8)}%`
+      } | ${r.unexpected}`,
+  );
+  return ['limiter cost on GET /v1/clients/{id} | req/s | p99 ms | cost vs off | unexpected', ...lines].join('\n');
+}
+
 function envInt(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
   const value = raw === undefined || raw === '' ? fallback : Number(raw);
@@ -157,7 +214,8 @@ async function main(): Promise<number> {
     execFile(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, timeout: CLI_TIMEOUT_MS }, (error) => (error ? reject(error) : resolve())),
   );
   tempDir = await mkdtemp(join(tmpdir(), 'portal-bench-'));
-  const env = { ...process.env, DATABASE_URL: `sqlite:${join(tempDir, 'bench.db')}`, HOST: '127.0.0.1', LOG_LEVEL };
+  // Limits on, but roomy enough never to refuse the load generator: their cost is measured, not their effect.
+  const env = { ...process.env, DATABASE_URL: `sqlite:${join(tempDir, 'bench.db')}`, HOST: '127.0.0.1', LOG_LEVEL, ...ROOMY_LIMITS };
 
   const workspace = seededWorkspace(await runCli(['workspaces', 'create', '--name', 'Bench', '--daily-quota', '100000000'], env));
   const port = await freePort();
@@ -187,6 +245,10 @@ async function main(): Promise<number> {
     scenarios.push(await runScenario(scenario, ctx, server, settings));
   }
 
+  const limiterRequest = prepare(SCENARIOS.find((s) => s.name.startsWith('GET /v1/clients/{id}'))!, ctx);
+  process.stderr.write('bench: limiter cost …\n');
+  const limiter = await measureLimiter(limiterRequest, env, settings, envInt('BENCH_LIMITER_ROUNDS', 3, 1));
+
   const baselinePeaks = scenarios.flatMap((r) => (r.baseline.memory ? [r.baseline.memory.peakRssMb] : []));
   const results: BenchResults = {
     startedAt,
@@ -198,9 +260,9 @@ async function main(): Promise<number> {
       baseline: baselinePeaks.length > 0 ? Math.max(...baselinePeaks) : null,
     },
   };
-  process.stdout.write(`\n${formatReport(results)}\n`);
+  process.stdout.write(`\n${formatReport(results)}\n\n${formatLimiter(limiter)}\n`);
   await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
-  await writeFile(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(RESULTS_FILE, `${JSON.stringify({ ...results, limiter }, null, 2)}\n`);
   process.stdout.write(`Results written to ${RESULTS_FILE}\n`);
 
   const flagged = scenarios.filter((r) => r.flagged).length;

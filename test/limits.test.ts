@@ -161,7 +161,7 @@ for (const backend of BACKENDS) {
 
     test('limit state unavailable: 503 unavailable and /readyz fails, never unlimited', async (t) => {
       const down = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' }));
-      const unreachable: LimitStore = { bucket: down, reserveQuota: down, releaseQuota: down, quotaUsed: down, ping: down, close: async () => {} };
+      const unreachable: LimitStore = { admit: down, bucket: down, reserveQuota: down, releaseQuota: down, quotaUsed: down, ping: down, close: async () => {} };
       const h = await harness(t, backend, { limitStore: unreachable });
       const ws = await h.workspace();
       const res = await get(h, ws.apiKey);

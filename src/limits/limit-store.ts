@@ -17,7 +17,31 @@ export interface QuotaResult {
   used: number;
 }
 
+/** One request's admission: its burst token, then its quota unit. */
+export interface Admission {
+  bucket: BucketResult;
+  /** `allowed`: a unit was reserved (only asked when a token was there and the request counts). */
+  quota: QuotaResult;
+}
+
+export interface AdmitRequest {
+  bucketKey: string;
+  capacity: number;
+  refillPerSecond: number;
+  nowMs: number;
+  workspaceId: string;
+  day: string;
+  limit: number;
+  /** false for requests exempt from the quota (sessions): the count is only read. */
+  reserve: boolean;
+}
+
 export interface LimitStore {
+  /**
+   * Takes a burst token and, when one was there and `reserve`, reserves a quota unit: the whole
+   * admission of a request in one step (one round trip to Redis). `quota.used` is the day's count after.
+   */
+  admit(request: AdmitRequest): Promise<Admission>;
   /**
    * A token bucket: refills continuously at `refillPerSecond` up to `capacity` (full when new);
    * takes one token when `take` and one is there. `take: false` only looks.

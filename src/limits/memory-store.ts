@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { type BucketResult, type LimitStore, type QuotaResult, refill } from './limit-store.js';
+import { type Admission, type AdmitRequest, type BucketResult, type LimitStore, type QuotaResult, refill } from './limit-store.js';
 
 interface Bucket {
   tokens: number;
@@ -27,6 +27,12 @@ export class MemoryLimitStore implements LimitStore {
   constructor(private readonly db: Kysely<DB>) {
     this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
     this.timer.unref();
+  }
+
+  async admit(r: AdmitRequest): Promise<Admission> {
+    const bucket = await this.bucket(r.bucketKey, r.capacity, r.refillPerSecond, r.nowMs, true);
+    if (bucket.allowed && r.reserve) return { bucket, quota: await this.reserveQuota(r.workspaceId, r.day, r.limit) };
+    return { bucket, quota: { allowed: false, used: await this.quotaUsed(r.workspaceId, r.day) } };
   }
 
   async bucket(key: string, capacity: number, refillPerSecond: number, nowMs: number, take: boolean): Promise<BucketResult> {

@@ -37,6 +37,18 @@ export function limitStoreContract(name: string, open: (t: TestContext) => Promi
       assert.deepEqual(await store.bucket('get', 20, 100, T0, true), { allowed: true, tokens: 19 }, 'contract defaults');
     });
 
+    test('admit: a token then a quota unit in one step; no unit without a token; exempt requests only read the count', async (t) => {
+      const { store, workspace } = await open(t);
+      const workspaceId = await workspace();
+      const base = { capacity: 2, refillPerSecond: 1, nowMs: T0, workspaceId, day: DAY, limit: 3, reserve: true };
+      assert.deepEqual(await store.admit({ ...base, bucketKey: 'a' }), { bucket: { allowed: true, tokens: 1 }, quota: { allowed: true, used: 1 } });
+      assert.deepEqual(await store.admit({ ...base, bucketKey: 'a' }), { bucket: { allowed: true, tokens: 0 }, quota: { allowed: true, used: 2 } });
+      assert.deepEqual(await store.admit({ ...base, bucketKey: 'a' }), { bucket: { allowed: false, tokens: 0 }, quota: { allowed: false, used: 2 } }, 'no token: nothing reserved');
+      assert.deepEqual(await store.admit({ ...base, bucketKey: 'b', reserve: false }), { bucket: { allowed: true, tokens: 1 }, quota: { allowed: false, used: 2 } }, 'exempt');
+      assert.deepEqual(await store.admit({ ...base, bucketKey: 'c' }), { bucket: { allowed: true, tokens: 1 }, quota: { allowed: true, used: 3 } });
+      assert.deepEqual(await store.admit({ ...base, bucketKey: 'd' }), { bucket: { allowed: true, tokens: 1 }, quota: { allowed: false, used: 3 } }, 'quota reached');
+    });
+
     test('bucket: take:false only looks', async (t) => {
       const { store } = await open(t);
       await store.bucket('k', 5, 2, T0, true);

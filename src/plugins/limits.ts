@@ -29,6 +29,7 @@ function guarded(store: LimitStore): LimitStore {
     throw errors.unavailable('Limit state is unavailable; retry shortly.');
   };
   return {
+    admit: (request) => store.admit(request).catch(unavailable),
     bucket: (...args) => store.bucket(...args).catch(unavailable),
     reserveQuota: (...args) => store.reserveQuota(...args).catch(unavailable),
     releaseQuota: (...args) => store.releaseQuota(...args).catch(unavailable),
@@ -50,27 +51,31 @@ export default fp(
     const { read, write } = config.limits;
     app.decorateRequest('quotaReservation', null);
 
-    const setQuotaHeaders = (reply: FastifyReply, limit: number, used: number) =>
-      reply.header('x-service-quota-remaining', Math.max(0, limit - used));
-
     app.addHook('onRequest', async function applyLimits(request: FastifyRequest, reply: FastifyReply) {
       const p = request.principal;
       const now = clock.now();
       const isRead = request.method === 'GET' || request.method === 'HEAD';
       const bucket: BucketConfig = isRead ? read : write;
       const day = utcDay(now);
-      const taken = await store.bucket(`${isRead ? 'r' : 'w'}:${p.rateLimitKey}`, bucket.capacity, bucket.refillPerSecond, now, true);
-      reply.header('x-ratelimit-limit', bucket.capacity);
-      reply.header('x-ratelimit-remaining', Math.floor(taken.tokens));
-      reply.header('x-service-quota-limit', p.dailyQuota);
-      reply.header('x-service-quota-reset', nextUtcMidnight(now));
-      if (!taken.allowed || p.quotaExempt) {
-        setQuotaHeaders(reply, p.dailyQuota, await store.quotaUsed(p.workspaceId, day));
-        if (!taken.allowed) throw errors.rateLimited(secondsUntilToken(taken.tokens, bucket.refillPerSecond));
-        return;
-      }
-      const quota = await store.reserveQuota(p.workspaceId, day, p.dailyQuota);
-      setQuotaHeaders(reply, p.dailyQuota, quota.used);
+      const { bucket: taken, quota } = await store.admit({
+        bucketKey: `${isRead ? 'r' : 'w'}:${p.rateLimitKey}`,
+        capacity: bucket.capacity,
+        refillPerSecond: bucket.refillPerSecond,
+        nowMs: now,
+        workspaceId: p.workspaceId,
+        day,
+        limit: p.dailyQuota,
+        reserve: !p.quotaExempt,
+      });
+      reply.headers({
+        'x-ratelimit-limit': bucket.capacity,
+        'x-ratelimit-remaining': Math.floor(taken.tokens),
+        'x-service-quota-limit': p.dailyQuota,
+        'x-service-quota-remaining': Math.max(0, p.dailyQuota - quota.used),
+        'x-service-quota-reset': nextUtcMidnight(now),
+      });
+      if (!taken.allowed) throw errors.rateLimited(secondsUntilToken(taken.tokens, bucket.refillPerSecond));
+      if (p.quotaExempt) return;
       if (!quota.allowed) {
         reply.header('x-service-quota-remaining', 0);
         return reply.code(429).type('application/json; charset=utf-8').send(QUOTA_EXCEEDED);
@@ -83,7 +88,8 @@ export default fp(
       if (reservation && (reply.statusCode < 200 || reply.statusCode >= 300)) {
         request.quotaReservation = null;
         try {
-          setQuotaHeaders(reply, request.principal.dailyQuota, await limitStore.releaseQuota(request.principal.workspaceId, reservation.day));
+          const used = await limitStore.releaseQuota(request.principal.workspaceId, reservation.day);
+          reply.header('x-service-quota-remaining', Math.max(0, request.principal.dailyQuota - used));
         } catch (error) {
           // The unit stays counted: erring on the side of the limit.
           request.log.error({ err: error }, 'could not give back a quota unit');
