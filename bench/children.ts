@@ -118,3 +118,23 @@ export function readMemory(pid: number | undefined): Memory | null {
   if (Number.isNaN(rss) || Number.isNaN(peak)) return null;
   return { rssMb: rss / 1024, peakRssMb: peak / 1024 };
 }
+
+/**
+ * CPU time (user + system, ms) a process has used, from /proc (Linux only; null elsewhere). CPU per
+ * request is far steadier than requests/s on a shared machine: scheduling noise moves throughput,
+ * not the work each request costs.
+ */
+export function readCpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat times: 100 on every mainstream kernel. */
+const CLOCK_TICKS_PER_SECOND = 100;

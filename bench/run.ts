@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Child, freePort, readMemory, startChild, stopChild, waitForHttp } from './children.js';
+import { type Child, freePort, readCpuMs, readMemory, startChild, stopChild, waitForHttp } from './children.js';
 import { type LoadSettings, type PreparedRequest, measure } from './load.js';
 import { type BenchResults, type ScenarioResult, type TargetResult, formatReport } from './report.js';
 import { type BenchContext, type HttpMethod, SCENARIOS, type Scenario } from './scenarios.js';
@@ -32,6 +32,8 @@ const LIMITER_VARIANTS: { name: string; env: Record<string, string> }[] = [
 
 interface LimiterResult {
   readonly variant: string;
+  /** Server CPU time per response, µs: the steady measure of the limiter's cost. */
+  readonly cpuUsPerRequest: number;
   readonly requestsPerSec: number;
   readonly latencyP99Ms: number;
   readonly unexpected: number;
@@ -48,9 +50,12 @@ async function measureLimiter(request: PreparedRequest, env: NodeJS.ProcessEnv, 
       children.add(child);
       try {
         await waitForHttp(child, `${url}/readyz`, (status) => status === 200, START_TIMEOUT_MS);
-        const stats = await measure(url, request, 200, settings);
+        await measure(url, request, 200, { ...settings, seconds: settings.warmupSeconds || 1, warmupSeconds: 0 }); // warm-up, CPU not counted
+        const cpuBefore = readCpuMs(child.process.pid) ?? 0;
+        const stats = await measure(url, request, 200, { ...settings, warmupSeconds: 0 });
+        const cpuUsPerRequest = (((readCpuMs(child.process.pid) ?? 0) - cpuBefore) * 1000) / Math.max(1, stats.responses);
         const list = samples.get(variant.name) ?? [];
-        list.push({ variant: variant.name, requestsPerSec: stats.requestsPerSec, latencyP99Ms: stats.latencyP99Ms, unexpected: stats.unexpected });
+        list.push({ variant: variant.name, cpuUsPerRequest, requestsPerSec: stats.requestsPerSec, latencyP99Ms: stats.latencyP99Ms, unexpected: stats.unexpected });
         samples.set(variant.name, list);
       } finally {
         await stopChild(child);
@@ -58,19 +63,29 @@ async function measureLimiter(request: PreparedRequest, env: NodeJS.ProcessEnv, 
       }
     }
   }
-  // The median round of each variant.
-  return [...samples.values()].map((list) => [...list].sort((a, b) => a.requestsPerSec - b.requestsPerSec)[Math.floor(list.length / 2)]);
+  // The median round of each variant, by CPU per request.
+  return [...samples.values()].map((list) => [...list].sort((a, b) => a.cpuUsPerRequest - b.cpuUsPerRequest)[Math.floor(list.length / 2)]);
 }
 
 function formatLimiter(results: LimiterResult[]): string {
-  const off = results[0].requestsPerSec;
-  const lines = results.map(
-    (r) =>
-      `${r.variant.padEnd(18)} | ${r.requestsPerSec.toFixed(0).padStart(9)} | ${String(r.latencyP99Ms).padStart(7)} | ${
-        r === results[0] ? '        —' : `${(((off - r.requestsPerSec) / off) * 100).toFixed(1).padStart(8)}%`
-      } | ${r.unexpected}`,
+  const off = results[0];
+  const percent = (value: number, base: number) => `${(((value - base) / base) * 100).toFixed(1)}%`;
+  const lines = results.map((r) =>
+    [
+      r.variant.padEnd(18),
+      r.cpuUsPerRequest.toFixed(1).padStart(14),
+      (r === off ? '—' : percent(r.cpuUsPerRequest, off.cpuUsPerRequest)).padStart(11),
+      r.requestsPerSec.toFixed(0).padStart(9),
+      (r === off ? '—' : percent(off.requestsPerSec, r.requestsPerSec)).padStart(12),
+      String(r.latencyP99Ms).padStart(6),
+      String(r.unexpected).padStart(10),
+    ].join(' | '),
   );
-  return ['limiter cost on GET /v1/clients/{id} | req/s | p99 ms | cost vs off | unexpected', ...lines].join('\n');
+  return [
+    'Limiter cost on GET /v1/clients/{id} (median of the rounds; CPU per request is the steady measure, req/s moves with machine noise)',
+    'variant            | server CPU µs/req | CPU vs off |     req/s | req/s vs off | p99 ms | unexpected',
+    ...lines,
+  ].join('\n');
 }
 
 function envInt(name: string, fallback: number, min: number): number {

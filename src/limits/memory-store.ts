@@ -29,13 +29,25 @@ export class MemoryLimitStore implements LimitStore {
     this.timer.unref();
   }
 
-  async admit(r: AdmitRequest): Promise<Admission> {
-    const bucket = await this.bucket(r.bucketKey, r.capacity, r.refillPerSecond, r.nowMs, true);
-    if (bucket.allowed && r.reserve) return { bucket, quota: await this.reserveQuota(r.workspaceId, r.day, r.limit) };
-    return { bucket, quota: { allowed: false, used: await this.quotaUsed(r.workspaceId, r.day) } };
+  /** Synchronous once the workspace's count is loaded: this runs on every request. */
+  admit(r: AdmitRequest): Promise<Admission> {
+    const entry = this.quotas.get(r.workspaceId);
+    if (!entry || entry.day < r.day) return this.counter(r.workspaceId, r.day).then(() => this.admit(r));
+    const bucket = this.take(r.bucketKey, r.capacity, r.refillPerSecond, r.nowMs, true);
+    const current = entry.day === r.day;
+    const reserve = bucket.allowed && r.reserve && current && entry.used < r.limit;
+    if (reserve) {
+      entry.used += 1;
+      this.dirty.add(r.workspaceId);
+    }
+    return Promise.resolve({ bucket, quota: { allowed: reserve, used: current ? entry.used : 0 } });
   }
 
   async bucket(key: string, capacity: number, refillPerSecond: number, nowMs: number, take: boolean): Promise<BucketResult> {
+    return this.take(key, capacity, refillPerSecond, nowMs, take);
+  }
+
+  private take(key: string, capacity: number, refillPerSecond: number, nowMs: number, take: boolean): BucketResult {
     let bucket = this.buckets.get(key);
     if (!bucket) {
       if (this.buckets.size >= BUCKET_SWEEP_SIZE) this.sweep(nowMs, capacity, refillPerSecond);

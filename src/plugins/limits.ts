@@ -83,19 +83,22 @@ export default fp(
       request.quotaReservation = { day };
     });
 
-    app.addHook('onSend', async function returnUnusedQuota(request, reply, payload) {
+    // Callback style: most responses are 2xx and leave at once, without a promise.
+    app.addHook('onSend', function returnUnusedQuota(request, reply, payload, done) {
       const reservation = request.quotaReservation;
-      if (reservation && (reply.statusCode < 200 || reply.statusCode >= 300)) {
-        request.quotaReservation = null;
-        try {
-          const used = await limitStore.releaseQuota(request.principal.workspaceId, reservation.day);
+      if (!reservation || (reply.statusCode >= 200 && reply.statusCode < 300)) return done(null, payload);
+      request.quotaReservation = null;
+      limitStore.releaseQuota(request.principal.workspaceId, reservation.day).then(
+        (used) => {
           reply.header('x-service-quota-remaining', Math.max(0, request.principal.dailyQuota - used));
-        } catch (error) {
+          done(null, payload);
+        },
+        (error) => {
           // The unit stays counted: erring on the side of the limit.
           request.log.error({ err: error }, 'could not give back a quota unit');
-        }
-      }
-      return payload;
+          done(null, payload);
+        },
+      );
     });
   },
   { name: 'limits', dependencies: ['auth'] },
