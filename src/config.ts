@@ -16,6 +16,8 @@ export interface Config {
   readonly portalUrl: string;
   /** On SIGTERM: how long to keep serving (readiness failing, connections closing) before closing. */
   readonly shutdownGraceMs: number;
+  /** Lifetime of an end-user session token (admin surface, `portal sessions create`), in seconds. */
+  readonly sessionLifetimeSeconds: number;
 }
 
 export interface BucketConfig {
@@ -61,6 +63,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`DATABASE_URL must start with sqlite: or postgres:// (got "${databaseUrl}")`);
   }
   const shutdownGraceMs = intVar(env, 'SHUTDOWN_GRACE_MS', '1000', problems);
+  const sessionLifetimeSeconds = intVar(env, 'SESSION_LIFETIME_SECONDS', '86400', problems);
+  if (sessionLifetimeSeconds === 0) problems.push('SESSION_LIFETIME_SECONDS must be at least 1');
   const limits: LimitsConfig = {
     enabled: env.LIMITS_ENABLED !== 'false',
     read: { capacity: intVar(env, 'RATE_LIMIT_GET_CAPACITY', '20', problems), refillPerSecond: intVar(env, 'RATE_LIMIT_GET_REFILL', '100', problems) },
@@ -89,6 +93,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimit: 1024 * 1024,
     trustProxy: env.TRUST_PROXY === 'true',
     shutdownGraceMs,
+    sessionLifetimeSeconds,
     limits,
     portalUrl: (env.PORTAL_URL || `http://${env.HOST || DEFAULTS.HOST}:${port}`).replace(/\/+$/, ''),
     ...overrides,

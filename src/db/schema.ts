@@ -145,6 +145,33 @@ export interface QuotaUsageTable {
   used: number;
 }
 
+export interface BearerTokensTable {
+  id: string;
+  workspace_id: string;
+  api_key_id: string;
+  /** SHA-256 of the token, hex: the token itself is never stored. */
+  token_hash: string;
+  created_at: string;
+  /** Whole second (the `tokenExpiresAt` answered); refused from this instant on. */
+  expires_at: string;
+}
+
+/** An end-user session: the `tokenId` of a session token and the principal it names. */
+export interface SessionsTable {
+  /** The tokenId. */
+  id: string;
+  workspace_id: string;
+  /** The app key the session was minted for: only it may present the session. */
+  api_key_id: string;
+  /** Exactly one of internal_user_id and client_id is set; company_id only with client_id. */
+  internal_user_id: string | null;
+  client_id: string | null;
+  company_id: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface DB {
   server_secrets: ServerSecretsTable;
   workspaces: WorkspacesTable;
@@ -157,4 +184,6 @@ export interface DB {
   custom_field_options: CustomFieldOptionsTable;
   audit_log: AuditLogTable;
   quota_usage: QuotaUsageTable;
+  bearer_tokens: BearerTokensTable;
+  sessions: SessionsTable;
 }

@@ -14,6 +14,11 @@ const DESCRIPTION = `Self-hosted Portal Platform API.
 **Lists.** \`{data, nextToken}\`, newest first; \`limit\` 1–1000 (default 100); \`nextToken\` is given only when
 another page exists, and is bound to its workspace, list and filters (any other use is a 400).
 
+**Limits.** Burst buckets per key and method class (GET/HEAD 20 at 100/s; others 5 at 20/s): 429
+\`rate_limit_exceeded\` with Retry-After. Daily quota per workspace (only 2xx count): 429 \`{"error":"quota limit reached"}\`.
+Every authenticated response carries X-RateLimit-Limit, X-RateLimit-Remaining, X-Service-Quota-Limit,
+X-Service-Quota-Remaining and X-Service-Quota-Reset. Failed authentication is limited per client IP (30 a minute).
+
 **Choices where the specification is silent.** A client created without \`companyId\` gets a new placeholder
 company named after it; deleting a company moves each client with no other company into a new placeholder.
 \`PUT /clients/{id}\` without \`companyId\` keeps the client's own placeholder, else makes one. API-created clients

@@ -3,6 +3,7 @@ import type { DialectName } from '../database.js';
 import { foundation } from './2026-11-22-01-foundation.js';
 import { directory } from './2026-11-22-02-directory.js';
 import { limits } from './2026-11-22-03-limits.js';
+import { identity } from './2026-11-22-04-identity.js';
 
 /** A migration is built for the dialect it runs on (most ignore it: portable types are the default). */
 export type MigrationFactory = (dialect: DialectName) => Migration;
@@ -12,4 +13,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-22-01-foundation': foundation,
   '2026-11-22-02-directory': directory,
   '2026-11-22-03-limits': limits,
+  '2026-11-22-04-identity': identity,
 };

@@ -65,14 +65,24 @@ export async function revokeApiKey(db: Kysely<DB>, workspaceId: string, apiKeyId
   });
 }
 
-/** The active key row for a presented key string, or undefined (unknown, malformed or revoked). */
-export async function verifyApiKey(db: Kysely<DB>, presented: string) {
+/** The lookup and secret parts of a presented key string, or undefined when it is not a key. */
+export function parseApiKey(presented: string): { lookup: string; secret: string } | undefined {
   if (!KEY_PATTERN.test(presented)) return undefined;
   const lookup = presented.slice(PREFIX.length, PREFIX.length + LOOKUP_LENGTH);
   const secret = presented.slice(PREFIX.length + LOOKUP_LENGTH);
-  if (secret.length !== SECRET_LENGTH) return undefined;
-  const row = await repo.findActiveKeyByLookup(db, lookup);
+  return secret.length === SECRET_LENGTH ? { lookup, secret } : undefined;
+}
+
+/** Whether a key's secret part matches a stored `secret_hash`, in constant time. */
+export function secretMatches(secret: string, secretHash: string): boolean {
+  return timingSafeEqual(hashSecret(secret), Buffer.from(secretHash, 'hex'));
+}
+
+/** The active key row for a presented key string, or undefined (unknown, malformed or revoked). */
+export async function verifyApiKey(db: Kysely<DB>, presented: string) {
+  const parts = parseApiKey(presented);
+  if (!parts) return undefined;
+  const row = await repo.findActiveKeyByLookup(db, parts.lookup);
   if (!row) return undefined;
-  const ok = timingSafeEqual(hashSecret(secret), Buffer.from(row.secret_hash, 'hex'));
-  return ok ? row : undefined;
+  return secretMatches(parts.secret, row.secret_hash) ? row : undefined;
 }

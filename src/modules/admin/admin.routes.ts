@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import sessionAdminRoutes from '../sessions/sessions.routes.js';
+import { adminGuard } from './admin.guard.js';
+
+/**
+ * The admin surface (contract §7), registered under /admin only when PORTAL_ADMIN_TOKEN is set:
+ * without it the surface does not exist, and every /admin path is a 404 like any unknown route.
+ */
+export default async function adminRoutes(app: FastifyInstance, opts: { adminToken: string }) {
+  app.addHook('onRequest', adminGuard(app, opts.adminToken));
+  await app.register(sessionAdminRoutes);
+}
