@@ -1,33 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { promisify } from 'node:util';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { MIGRATIONS } from '../src/db/migrations/index.js';
 import { BACKENDS, freshDatabaseUrl } from './helpers/harness.js';
+import { oneJson, portal } from './helpers/cli.js';
 
-const run = promisify(execFile);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const KEY = /^ppk_[A-Za-z0-9_-]{59}$/;
-
-/** Runs `portal …` as a user would; returns exit code and output. */
-async function portal(databaseUrl: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/portal.js', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 30_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-/** `--json` prints exactly one JSON object on stdout, nothing else. */
-function oneJson(stdout: string) {
-  const lines = stdout.trim().split('\n');
-  assert.equal(lines.length, 1, `one line of output, got: ${stdout}`);
-  return JSON.parse(lines[0]);
-}
 
 for (const backend of BACKENDS) {
   describe(`portal command (contract §7) [${backend}]`, () => {

@@ -1,13 +1,13 @@
 // Contract §6 across processes: two `portal serve` processes sharing one PostgreSQL schema and one Redis
 // never count more than a workspace's daily quota between them, and see a revoked key at once.
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { request } from 'node:http';
 import { type TestContext, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { freshDatabaseUrl } from './helpers/harness.js';
+import { type Answer, httpGet as get, serve, stop } from './helpers/server.js';
 
 const postgresUrl = process.env.PORTAL_TEST_POSTGRES_URL;
 const redisUrl = process.env.PORTAL_TEST_REDIS_URL;
@@ -18,79 +18,6 @@ const run = promisify(execFile);
 async function portal(env: Record<string, string>, ...args: string[]) {
   const { stdout } = await run(process.execPath, ['bin/portal.js', ...args, '--json'], { env: { ...process.env, ...env }, timeout: 30_000 });
   return JSON.parse(stdout);
-}
-
-interface Server {
-  child: ChildProcess;
-  base: string;
-  output: () => string;
-}
-
-/** Starts `portal serve` on a free port; resolves once it listens. */
-function serve(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['bin/portal.js', 'serve'], {
-    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (chunk) => (out += chunk));
-  child.stderr!.on('data', (chunk) => (out += chunk));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start in 20 s:\n${out}`));
-    }, 20_000);
-    const check = () => {
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (!match) return;
-      clearTimeout(timer);
-      child.stdout!.off('data', check);
-      resolve({ child, base: match[1], output: () => out });
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      reject(new Error(`server exited early:\n${out}`));
-    });
-  });
-}
-
-/** SIGTERM, then SIGKILL after 5 s; resolves once the process is gone (at most 10 s). */
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-    const giveUp = setTimeout(done, 10_000);
-    function done() {
-      clearTimeout(kill);
-      clearTimeout(giveUp);
-      resolve();
-    }
-    child.once('exit', done);
-    child.kill('SIGTERM');
-  });
-}
-
-interface Answer {
-  status: number;
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-/** GET on its own connection, bounded by 15 s. */
-function get(base: string, path: string, apiKey: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { headers: { 'x-api-key': apiKey }, agent: false, timeout: 15_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`GET ${base}${path} timed out`)));
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 /** Two servers on one fresh PostgreSQL schema and one Redis prefix (deleted afterwards). */

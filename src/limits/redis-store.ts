@@ -20,7 +20,8 @@ const QUOTA_TTL_SECONDS = 48 * 3600;
 
 // The time comes in as ARGV (the app's clock, injectable in tests), never Redis TIME. Tokens go back
 // as a string: Redis turns a Lua number reply into a truncated integer. Mirrors MemoryLimitStore.bucket.
-const BUCKET_LUA = `
+// Refills KEYS[1]'s bucket to `now` (ARGV 1-3: capacity, rate, now) into locals `tokens` and `at`.
+const REFILL_LUA = `
 local capacity = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
@@ -32,10 +33,19 @@ if now > at then
   tokens = math.min(capacity, tokens + (now - at) / 1000 * rate)
   at = now
 end
-local allowed = tokens >= 1
-if allowed and ARGV[4] == '1' then tokens = tokens - 1 end
+`;
+
+// Stores `tokens` and `at` back, expiring after a full refill plus ARGV[4] ms.
+const SAVE_LUA = `
 redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', at))
-redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + tonumber(ARGV[5]))
+redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + tonumber(ARGV[4]))
+`;
+
+// ARGV: capacity, rate, now, ttl margin, take (1/0).
+const BUCKET_LUA = `${REFILL_LUA}
+local allowed = tokens >= 1
+if allowed and ARGV[5] == '1' then tokens = tokens - 1 end
+${SAVE_LUA}
 return { allowed and 1 or 0, string.format('%.17g', tokens) }
 `;
 
@@ -56,22 +66,10 @@ return redis.call('DECR', KEYS[1])
 
 // The admission of one request in one round trip: BUCKET_LUA, then RESERVE_LUA when a token was
 // there and ARGV[5] asks to reserve (else the count is only read). KEYS: bucket, quota.
-const ADMIT_LUA = `
-local capacity = tonumber(ARGV[1])
-local rate = tonumber(ARGV[2])
-local now = tonumber(ARGV[3])
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(state[1])
-local at = tonumber(state[2])
-if tokens == nil or at == nil then tokens = capacity; at = now end
-if now > at then
-  tokens = math.min(capacity, tokens + (now - at) / 1000 * rate)
-  at = now
-end
+const ADMIT_LUA = `${REFILL_LUA}
 local allowed = tokens >= 1
 if allowed then tokens = tokens - 1 end
-redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', at))
-redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + tonumber(ARGV[4]))
+${SAVE_LUA}
 local used = tonumber(redis.call('GET', KEYS[2]) or '0')
 local reserved = 0
 if allowed and ARGV[5] == '1' and used < tonumber(ARGV[6]) then
@@ -81,10 +79,9 @@ if allowed and ARGV[5] == '1' and used < tonumber(ARGV[6]) then
 end
 return { allowed and 1 or 0, string.format('%.17g', tokens), reserved, used }
 `;
-
 interface Scripts {
   limitAdmit(bucketKey: string, quotaKey: string, capacity: number, refillPerSecond: number, nowMs: number, marginMs: number, reserve: 0 | 1, limit: number, ttlSeconds: number): Promise<[number, string, number, number]>;
-  limitBucket(key: string, capacity: number, refillPerSecond: number, nowMs: number, take: 0 | 1, marginMs: number): Promise<[number, string]>;
+  limitBucket(key: string, capacity: number, refillPerSecond: number, nowMs: number, marginMs: number, take: 0 | 1): Promise<[number, string]>;
   limitReserve(key: string, limit: number, ttlSeconds: number): Promise<[number, number]>;
   limitRelease(key: string): Promise<number>;
 }
@@ -151,7 +148,7 @@ export class RedisLimitStore implements LimitStore {
 
   async bucket(key: string, capacity: number, refillPerSecond: number, nowMs: number, take: boolean): Promise<BucketResult> {
     const [allowed, tokens] = await this.call(() =>
-      this.redis.limitBucket(`${this.keyPrefix}bucket:${key}`, capacity, refillPerSecond, nowMs, take ? 1 : 0, BUCKET_TTL_MARGIN_MS),
+      this.redis.limitBucket(`${this.keyPrefix}bucket:${key}`, capacity, refillPerSecond, nowMs, BUCKET_TTL_MARGIN_MS, take ? 1 : 0),
     );
     return { allowed: allowed === 1, tokens: Number(tokens) };
   }

@@ -104,3 +104,12 @@ export async function harness(t: TestContext, backend: Backend, opts: HarnessOpt
 }
 
 export { openDatabase };
+
+/** A harness with one workspace, and `call` making requests with its key. */
+export async function workspaceHarness(t: TestContext, backend: Backend, opts: HarnessOptions = {}) {
+  const h = await harness(t, backend, opts);
+  const ws = await h.workspace();
+  const call = (method: string, url: string, payload?: unknown) =>
+    h.as(ws.apiKey, { method: method as InjectOptions['method'], url, ...(payload !== undefined ? { payload: payload as InjectOptions['payload'] } : {}) });
+  return { h, ws, call };
+}

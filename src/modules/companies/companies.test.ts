@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { auditEntries, defineCustomField } from '../../../test/helpers/factories.js';
-import { BACKENDS, harness } from '../../../test/helpers/harness.js';
+import { BACKENDS, workspaceHarness } from '../../../test/helpers/harness.js';
 
 const NOW = '2026-01-15T12:00:00.000Z';
 
-async function setup(t: Parameters<typeof harness>[0], backend: (typeof BACKENDS)[number]) {
-  const h = await harness(t, backend);
-  const ws = await h.workspace();
-  const call = (method: string, url: string, payload?: unknown) => h.as(ws.apiKey, { method: method as any, url, ...(payload !== undefined ? { payload: payload as any } : {}) });
-  return { h, ws, call };
-}
+const setup = workspaceHarness;
 
 for (const backend of BACKENDS) {
   describe(`companies [${backend}]`, () => {

@@ -1,33 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { promisify } from 'node:util';
 import { BACKENDS, type Harness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { type CustomFieldInput, createCustomField } from './custom-fields.service.js';
 import { mergeCustomFields, normalizeCustomFields } from './custom-fields.values.js';
+import { oneJson, portal } from '../../../test/helpers/cli.js';
 
-const run = promisify(execFile);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const NOT_FOUND = { code: 'not_found', message: 'Custom field not found.', data: null };
-
-async function portal(databaseUrl: string, ...args: string[]) {
-  try {
-    const { stdout } = await run(process.execPath, ['bin/portal.js', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 30_000 });
-    return { code: 0, stdout };
-  } catch (error) {
-    const e = error as { code: number; stdout: string };
-    return { code: e.code, stdout: e.stdout };
-  }
-}
-
-/** `--json` prints exactly one JSON object on stdout. */
-function oneJson(stdout: string) {
-  const lines = stdout.trim().split('\n');
-  assert.equal(lines.length, 1, `one line of output, got: ${stdout}`);
-  return JSON.parse(lines[0]);
-}
 
 /** Creates a definition one second after the previous one, so list order is predictable. */
 async function define(h: Harness, workspaceId: string, input: CustomFieldInput) {

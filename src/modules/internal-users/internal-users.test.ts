@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { promisify } from 'node:util';
 import type { Kysely } from 'kysely';
 import { BACKENDS, type Harness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
 import { buildApp } from '../../app.js';
@@ -13,29 +11,11 @@ import { isoAt } from '../../lib/clock.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
 import { systemActor } from '../audit-log/audit-log.writer.js';
 import { type InternalUserInput, createInternalUser } from './internal-users.service.js';
+import { oneJson, portal } from '../../../test/helpers/cli.js';
 
-const run = promisify(execFile);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const NOT_FOUND = { code: 'not_found', message: 'Internal user not found.', data: null };
-
-/** Runs `portal …` as a user would; returns exit code and output. */
-async function portal(databaseUrl: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/portal.js', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 30_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-/** `--json` prints exactly one JSON object on stdout, nothing else. */
-function oneJson(stdout: string) {
-  const lines = stdout.trim().split('\n');
-  assert.equal(lines.length, 1, `one line of output, got: ${stdout}`);
-  return JSON.parse(lines[0]);
-}
 
 /** A company row written directly: the companies module is not needed to have something to limit to. */
 async function insertCompany(db: Kysely<DB>, workspaceId: string, name: string): Promise<string> {
