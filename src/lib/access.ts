@@ -3,7 +3,8 @@ import type { Principal } from '../plugins/auth.js';
 /**
  * What a principal may see, applied by every repository query (the first argument of each), so a
  * new resource gets visibility rules by construction. Keys and bearer tokens see the whole workspace;
- * sessions narrow it (identity issue).
+ * an internal user limited to some companies sees those and their clients; a client sees itself and
+ * its companies.
  */
 export interface Access {
   workspaceId: string;
@@ -14,7 +15,10 @@ export interface Access {
 }
 
 export function accessOf(principal: Principal): Access {
-  return { workspaceId: principal.workspaceId, companyIds: null, clientId: null };
+  const { workspaceId } = principal;
+  if (principal.kind === 'client') return { workspaceId, companyIds: principal.clientCompanyIds ?? [], clientId: principal.clientId ?? null };
+  if (principal.kind === 'internalUser') return { workspaceId, companyIds: principal.companyAccessList ?? null, clientId: null };
+  return { workspaceId, companyIds: null, clientId: null };
 }
 
 /** Full access to one workspace: the `portal` command and internal bookkeeping. */

@@ -19,13 +19,14 @@ export default async function clientRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/clients',
-    { schema: { tags, summary: 'List clients', querystring: ClientListQuery, response: { 200: Page(Client), ...READ_ERRORS } } },
+    { config: { clientSession: true }, schema: { tags, summary: 'List clients', querystring: ClientListQuery, response: { 200: Page(Client), ...READ_ERRORS } } },
     async (request) => service.listClients(db, accessOf(request.principal), request.query, pageTokens),
   );
 
   app.post(
     '/clients',
     {
+      config: { clientSession: true },
       preValidation: readOnly,
       schema: { tags, summary: 'Create a client', querystring: ClientCreateQuery, body: ClientCreate, response: { 200: Client, ...WRITE_ERRORS } },
     },
@@ -38,13 +39,14 @@ export default async function clientRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/clients/:id',
-    { schema: { tags, summary: 'Retrieve a client', params: IdParams, response: { 200: Client, ...READ_ERRORS } } },
+    { config: { clientSession: true }, schema: { tags, summary: 'Retrieve a client', params: IdParams, response: { 200: Client, ...READ_ERRORS } } },
     async (request) => service.getClient(db, accessOf(request.principal), request.params.id),
   );
 
   app.patch(
     '/clients/:id',
     {
+      config: { clientSession: true },
       preValidation: [readOnly, emailReadOnly],
       schema: { tags, summary: 'Update a client: given fields merged, customFields key by key', params: IdParams, body: ClientPatch, response: { 200: Client, ...WRITE_ERRORS } },
     },
@@ -54,6 +56,7 @@ export default async function clientRoutes(fastify: FastifyInstance) {
   app.put(
     '/clients/:id',
     {
+      config: { clientSession: true },
       preValidation: [readOnly, emailReadOnly],
       schema: { tags, summary: 'Replace every writable field of a client', params: IdParams, body: ClientPut, response: { 200: Client, ...WRITE_ERRORS } },
     },
@@ -62,7 +65,7 @@ export default async function clientRoutes(fastify: FastifyInstance) {
 
   app.delete(
     '/clients/:id',
-    { schema: { tags, summary: 'Delete a client permanently', params: IdParams, response: { 200: DeletedBody, ...errorResponses(...AUTHENTICATED_ERRORS, 403) } } },
+    { config: { action: 'clients:delete', clientSession: true }, schema: { tags, summary: 'Delete a client permanently', params: IdParams, response: { 200: DeletedBody, ...errorResponses(...AUTHENTICATED_ERRORS, 403) } } },
     async (request) => service.deleteClient(db, accessOf(request.principal), actorOf(request, clock.now()), request.params.id),
   );
 }

@@ -16,25 +16,26 @@ export default async function companyRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/companies',
-    { schema: { tags, summary: 'List companies', querystring: CompanyListQuery, response: { 200: Page(Company), ...errorResponses(...AUTHENTICATED_ERRORS) } } },
+    { config: { clientSession: true }, schema: { tags, summary: 'List companies', querystring: CompanyListQuery, response: { 200: Page(Company), ...errorResponses(...AUTHENTICATED_ERRORS) } } },
     async (request) => service.listCompanies(db, accessOf(request.principal), request.query, pageTokens),
   );
 
   app.post(
     '/companies',
-    { schema: { tags, summary: 'Create a company', body: CompanyCreate, response: { 200: Company, ...WRITE_ERRORS } } },
+    { config: { clientSession: true }, schema: { tags, summary: 'Create a company', body: CompanyCreate, response: { 200: Company, ...WRITE_ERRORS } } },
     async (request) => service.createCompany(db, accessOf(request.principal), actorOf(request, clock.now()), request.body),
   );
 
   app.get(
     '/companies/:id',
-    { schema: { tags, summary: 'Retrieve a company', params: IdParams, response: { 200: Company, ...errorResponses(...AUTHENTICATED_ERRORS) } } },
+    { config: { clientSession: true }, schema: { tags, summary: 'Retrieve a company', params: IdParams, response: { 200: Company, ...errorResponses(...AUTHENTICATED_ERRORS) } } },
     async (request) => service.getCompany(db, accessOf(request.principal), request.params.id),
   );
 
   app.patch(
     '/companies/:id',
     {
+      config: { clientSession: true },
       preValidation: rejectReadOnly(COMPANY_READ_ONLY),
       schema: { tags, summary: 'Update a company (customFields merged key by key)', params: IdParams, body: CompanyUpdate, response: { 200: Company, ...WRITE_ERRORS } },
     },
@@ -45,6 +46,7 @@ export default async function companyRoutes(fastify: FastifyInstance) {
   app.delete(
     '/companies/:id',
     {
+      config: { action: 'companies:delete', clientSession: true },
       schema: {
         tags,
         summary: 'Delete a company; its clients without another company move to new placeholder companies',
