@@ -8,12 +8,14 @@ import { migrateToLatest, readSecret } from './db/migrate.js';
 import { PageTokens } from './db/paging.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
+import adminRoutes from './modules/admin/admin.routes.js';
 import clientRoutes from './modules/clients/clients.routes.js';
 import companyRoutes from './modules/companies/companies.routes.js';
 import customFieldRoutes from './modules/custom-fields/custom-fields.routes.js';
 import healthRoutes from './modules/health/health.routes.js';
 import internalUserRoutes from './modules/internal-users/internal-users.routes.js';
 import meRoutes from './modules/me/me.routes.js';
+import tokenRoutes from './modules/tokens/tokens.routes.js';
 import workspaceRoutes from './modules/workspaces/workspaces.routes.js';
 import auth from './plugins/auth.js';
 import limits from './plugins/limits.js';
@@ -98,6 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(auth);
       if (config.limits.enabled) await v1.register(limits);
       await v1.register(meRoutes);
+      await v1.register(tokenRoutes);
       await v1.register(workspaceRoutes);
       await v1.register(clientRoutes);
       await v1.register(companyRoutes);
@@ -107,5 +110,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     { prefix: '/v1' },
   );
+  // Without an admin token the admin surface does not exist: /admin paths are 404s like any unknown route.
+  if (config.adminToken) await app.register(adminRoutes, { prefix: '/admin', adminToken: config.adminToken });
   return app;
 }

@@ -48,7 +48,7 @@ for (const backend of BACKENDS) {
         'another workspace named': `${other.workspaceId}/${ws.apiKey}`,
         'a non-uuid workspace': `acme/${ws.apiKey}`,
         'empty key after the workspace': `${ws.workspaceId}/`,
-        'a session form (not yet supported)': `${ws.workspaceId}/${ws.apiKey}/abc`,
+        'a session form with a malformed tokenId': `${ws.workspaceId}/${ws.apiKey}/abc`,
       };
       for (const [name, header] of Object.entries(cases)) {
         const res = await h.as(header, { method: 'GET', url: '/v1/me' });

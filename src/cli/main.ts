@@ -7,6 +7,7 @@ import { customFieldsCommand } from './custom-fields.js';
 import { internalUsersCommand } from './internal-users.js';
 import { keysCommand } from './keys.js';
 import { UsageError, printResult } from './output.js';
+import { sessionsCommand } from './sessions.js';
 import { workspacesCommand } from './workspaces.js';
 
 const USAGE = `Usage: portal <command> [options] [--json]
@@ -23,6 +24,9 @@ const USAGE = `Usage: portal <command> [options] [--json]
                                                      create an internal user (staff by default)
   custom-fields create --workspace W --entity client|company --key K --name N
                        --type T [--options L1,L2]    define a custom field (labels for multiSelect)
+  sessions create --workspace W --api-key KEY (--client C [--company X] | --internal-user U)
+                                                     mint an end-user session token for an app key
+  sessions revoke --workspace W --token-id T         revoke a session
 
 The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
 
@@ -44,6 +48,11 @@ const OPTIONS = {
   'family-name': { type: 'string' },
   role: { type: 'string' },
   'limit-to-companies': { type: 'string' },
+  'api-key': { type: 'string' },
+  client: { type: 'string' },
+  company: { type: 'string' },
+  'internal-user': { type: 'string' },
+  'token-id': { type: 'string' },
 } as const;
 
 export type CliValues = ReturnType<typeof parse>['values'];
@@ -98,6 +107,9 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'custom-fields':
         await withDatabase((database) => customFieldsCommand(sub, values, database, json));
+        return 0;
+      case 'sessions':
+        await withDatabase((database) => sessionsCommand(sub, values, database, json));
         return 0;
       default:
         throw new UsageError(`unknown command "${command}"`);

@@ -5,7 +5,14 @@ import fp from 'fastify-plugin';
 
 const DESCRIPTION = `Self-hosted Portal Platform API.
 
-**Authentication.** Send an API key in \`X-API-KEY\` (\`<key>\` or \`<workspaceId>/<key>\`).
+**Authentication.** Send an API key in \`X-API-KEY\` (\`<key>\` or \`<workspaceId>/<key>\`), or a bearer token from
+\`POST /v1/token\` as \`Authorization: Bearer <token>\` (an app key's rights, one hour, dies with its key). An app acts for
+an end user with \`X-API-KEY: <workspaceId>/<appKey>/<tokenId>\`, the \`tokenId\` of a session token minted on the admin
+surface for that app key (refused once expired, revoked, or its user deleted); session requests are exempt from the daily
+quota and have the end user's own burst bucket. Missing, unknown, revoked or expired credentials are 401s.
+
+**Admin surface.** \`/admin\` routes take \`Authorization: Bearer <PORTAL_ADMIN_TOKEN>\`; without that setting the surface
+does not exist (every \`/admin\` path is a 404).
 
 **Errors.** Every error body is \`{code, message, data}\`; a 400's \`data\` lists each failing field as
 \`{path, message}\` with dotted paths (\`body.email\`, \`query.limit\`). Unknown body and query fields are
@@ -36,9 +43,11 @@ export default fp(
         components: {
           securitySchemes: {
             apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'workspace or app API key' },
+            bearerToken: { type: 'http', scheme: 'bearer', description: 'token from POST /v1/token (one hour, an app key’s rights)' },
+            adminToken: { type: 'http', scheme: 'bearer', description: 'PORTAL_ADMIN_TOKEN: the /admin surface only' },
           },
         },
-        security: [{ apiKey: [] }],
+        security: [{ apiKey: [] }, { bearerToken: [] }],
       },
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     });

@@ -9,10 +9,11 @@ export const Me = Type.Object(
     type: Type.Union([Type.Literal('workspace'), Type.Literal('app'), Type.Literal('internalUser'), Type.Literal('client')], {
       description: 'workspace key, app key (a bearer token is `app`), or the end user of a session',
     }),
-    id: Type.String({ description: 'the acting identity: the key id for a workspace key, the app id for an app, the user id for a session' }),
-    apiKeyId: Id,
-    appId: Type.Optional(Type.String()),
-    companyId: Type.Optional(Type.String()),
+    id: Type.String({ description: 'the acting identity: the key id for a workspace key, the app id for an app (or its bearer token), the user id for a session' }),
+    apiKeyId: Type.String({ format: 'uuid', description: 'the API key behind the request (a bearer token’s or session’s key included)' }),
+    appId: Type.Optional(Type.String({ description: 'the app of an app key, bearer token or session' })),
+    companyId: Type.Optional(Type.String({ description: 'client session: the company the session is for' })),
+    tokenId: Type.Optional(Type.String({ description: 'session: its tokenId' })),
   },
   { title: 'Me' },
 );
@@ -21,6 +22,7 @@ export default async function meRoutes(app: FastifyInstance) {
   app.get(
     '/me',
     {
+      config: { clientSession: true },
       schema: {
         tags: ['me'],
         summary: 'The caller',
@@ -38,6 +40,7 @@ export default async function meRoutes(app: FastifyInstance) {
         apiKeyId: p.apiKeyId,
         ...(p.appId ? { appId: p.appId } : {}),
         ...(p.companyId ? { companyId: p.companyId } : {}),
+        ...(p.sessionId ? { tokenId: p.sessionId } : {}),
       };
     },
   );

@@ -27,6 +27,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
   app.post(
     '/token',
     {
+      config: { clientSession: true }, // so that a client session is told 403 (not 404), like every other non-key caller
       preParsing: async (request, _reply, payload) => {
         await refuseBody(request);
         return payload;
