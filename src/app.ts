@@ -18,6 +18,7 @@ import meRoutes from './modules/me/me.routes.js';
 import tokenRoutes from './modules/tokens/tokens.routes.js';
 import workspaceRoutes from './modules/workspaces/workspaces.routes.js';
 import auth from './plugins/auth.js';
+import authorization from './plugins/authorization.js';
 import limits from './plugins/limits.js';
 import { createLimitStore } from './limits/index.js';
 import type { LimitStore } from './limits/limit-store.js';
@@ -99,6 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     async (v1) => {
       await v1.register(auth);
       if (config.limits.enabled) await v1.register(limits);
+      await v1.register(authorization);
       await v1.register(meRoutes);
       await v1.register(tokenRoutes);
       await v1.register(workspaceRoutes);
