@@ -2,12 +2,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { BucketConfig } from '../config.js';
 import { errors } from '../lib/errors.js';
-import type { LimitStore } from '../limits/limit-store.js';
+import type { Admission } from '../limits/limit-store.js';
 
 const DAY_MS = 86_400_000;
 
-/** UTC day (YYYY-MM-DD) of a time: the quota window. */
-export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** UTC day (YYYY-MM-DD) of a time: the quota window. The last day is kept: it runs on every request. */
+let cachedDay = { start: 0, end: 0, text: '' };
+export function utcDay(ms: number): string {
+  if (ms < cachedDay.start || ms >= cachedDay.end) {
+    const start = Math.floor(ms / DAY_MS) * DAY_MS;
+    cachedDay = { start, end: start + DAY_MS, text: new Date(start).toISOString().slice(0, 10) };
+  }
+  return cachedDay.text;
+}
 /** Unix seconds of the next UTC midnight after a time: X-Service-Quota-Reset. */
 export const nextUtcMidnight = (ms: number) => (Math.floor(ms / DAY_MS) + 1) * (DAY_MS / 1000);
 
@@ -23,22 +30,6 @@ declare module 'fastify' {
 
 const QUOTA_EXCEEDED = '{"error":"quota limit reached"}';
 
-/** The store with its failures turned into 503 `unavailable`: no request goes through unlimited. */
-function guarded(store: LimitStore): LimitStore {
-  const unavailable = () => {
-    throw errors.unavailable('Limit state is unavailable; retry shortly.');
-  };
-  return {
-    admit: (request) => store.admit(request).catch(unavailable),
-    bucket: (...args) => store.bucket(...args).catch(unavailable),
-    reserveQuota: (...args) => store.reserveQuota(...args).catch(unavailable),
-    releaseQuota: (...args) => store.releaseQuota(...args).catch(unavailable),
-    quotaUsed: (...args) => store.quotaUsed(...args).catch(unavailable),
-    ping: () => store.ping(),
-    close: () => store.close(),
-  };
-}
-
 /**
  * Contract §6, after authentication, on every /v1 route: the burst bucket of the principal and method
  * class, then the workspace's daily quota (a unit reserved before the operation, given back when the
@@ -46,8 +37,7 @@ function guarded(store: LimitStore): LimitStore {
  */
 export default fp(
   async function limits(app: FastifyInstance) {
-    const { clock, config, limitStore } = app.ctx;
-    const store = guarded(limitStore);
+    const { clock, config, limitStore: store } = app.ctx;
     const { read, write } = config.limits;
     app.decorateRequest('quotaReservation', null);
 
@@ -57,16 +47,22 @@ export default fp(
       const isRead = request.method === 'GET' || request.method === 'HEAD';
       const bucket: BucketConfig = isRead ? read : write;
       const day = utcDay(now);
-      const { bucket: taken, quota } = await store.admit({
-        bucketKey: `${isRead ? 'r' : 'w'}:${p.rateLimitKey}`,
-        capacity: bucket.capacity,
-        refillPerSecond: bucket.refillPerSecond,
-        nowMs: now,
-        workspaceId: p.workspaceId,
-        day,
-        limit: p.dailyQuota,
-        reserve: !p.quotaExempt,
-      });
+      let admission: Admission;
+      try {
+        admission = await store.admit({
+          bucketKey: `${isRead ? 'r' : 'w'}:${p.rateLimitKey}`,
+          capacity: bucket.capacity,
+          refillPerSecond: bucket.refillPerSecond,
+          nowMs: now,
+          workspaceId: p.workspaceId,
+          day,
+          limit: p.dailyQuota,
+          reserve: !p.quotaExempt,
+        });
+      } catch {
+        throw errors.unavailable('Limit state is unavailable; retry shortly.'); // never let a request through unlimited
+      }
+      const { bucket: taken, quota } = admission;
       reply.headers({
         'x-ratelimit-limit': bucket.capacity,
         'x-ratelimit-remaining': Math.floor(taken.tokens),
@@ -88,7 +84,7 @@ export default fp(
       const reservation = request.quotaReservation;
       if (!reservation || (reply.statusCode >= 200 && reply.statusCode < 300)) return done(null, payload);
       request.quotaReservation = null;
-      limitStore.releaseQuota(request.principal.workspaceId, reservation.day).then(
+      store.releaseQuota(request.principal.workspaceId, reservation.day).then(
         (used) => {
           reply.header('x-service-quota-remaining', Math.max(0, request.principal.dailyQuota - used));
           done(null, payload);
