@@ -74,6 +74,11 @@ for (const backend of BACKENDS) {
       await expectStatus(w.staffA, 'PATCH', `/v1/companies/${w.companyB.id}`, 404, { name: 'X' });
       await expectStatus(w.staffA, 'PATCH', `/v1/clients/${w.a1.id}`, 200, { givenName: 'Ay' });
       await expectStatus(w.staffA, 'POST', '/v1/clients', 400, { email: 'n@x.test', givenName: 'N', familyName: 'N', companyId: w.companyB.id });
+      const noCompany = await expectStatus(w.staffA, 'POST', '/v1/clients', 400, { email: 'n@x.test', givenName: 'N', familyName: 'N' });
+      assert.deepEqual(noCompany.json().data, [{ path: 'body.companyId', message: 'is required: you may only add clients to your companies' }]);
+      await expectStatus(w.staffA, 'POST', '/v1/clients', 200, { email: 'n@x.test', givenName: 'N', familyName: 'N', companyId: w.companyA.id });
+      await expectStatus(w.staffA, 'PUT', `/v1/clients/${w.a1.id}`, 400, { givenName: 'A', familyName: 'One' });
+      await expectStatus(w.staffA, 'PUT', `/v1/clients/${w.a1.id}`, 200, { givenName: 'A', familyName: 'One', companyId: w.companyA.id });
       const denied = await expectStatus(w.staffA, 'DELETE', `/v1/clients/${w.a1.id}`, 403);
       assert.deepEqual(denied.json(), { code: 'forbidden', message: 'Staff may not do this; an admin may.', data: null });
       await expectStatus(w.staffA, 'DELETE', `/v1/companies/${w.companyA.id}`, 403);

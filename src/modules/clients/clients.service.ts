@@ -42,6 +42,8 @@ export function toClient(row: ClientsTable): ClientBody {
 const fullName = (givenName: string, familyName: string) => `${givenName} ${familyName}`.trim();
 
 const noSuchCompany = () => errors.invalidField('body.companyId', 'is not a company of this workspace');
+/** A placeholder company would lie outside a limited user's companies: the client would vanish from its view. */
+const companyRequired = () => errors.invalidField('body.companyId', 'is required: you may only add clients to your companies');
 
 async function requireCompany(db: Kysely<DB>, access: Access, companyId: string) {
   if (!(await findCompany(db, access, companyId))) throw noSuchCompany();
@@ -65,6 +67,7 @@ export interface CreateClientOptions {
 export async function createClient(db: Kysely<DB>, access: Access, actor: Actor, input: ClientCreateInput, options: CreateClientOptions): Promise<ClientBody> {
   const fields = input.customFields ? mergeCustomFields({}, await normalizeCustomFields(db, access.workspaceId, 'client', input.customFields)) : {};
   if (input.companyId) await requireCompany(db, access, input.companyId);
+  else if (access.companyIds) throw companyRequired();
   const id = randomUUID();
   const at = isoAt(actor.at);
   const email = input.email.trim();
@@ -207,6 +210,8 @@ export async function replaceClient(db: Kysely<DB>, access: Access, actor: Actor
     let companyId = input.companyId;
     if (companyId !== undefined) {
       if (companyId !== row.company_id) await requireCompany(trx, access, companyId);
+    } else if (access.companyIds) {
+      throw companyRequired();
     } else {
       const current = row.company_ids === row.company_id ? await findCompany(trx, access, row.company_id) : undefined;
       companyId = current?.is_placeholder === 1 ? current.id : await createPlaceholderCompany(trx, actor, fullName(givenName, familyName));
