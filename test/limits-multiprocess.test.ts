@@ -2,12 +2,11 @@
 // never count more than a workspace's daily quota between them, and see a revoked key at once.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { type TestContext, test } from 'node:test';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
 import { freshDatabaseUrl } from './helpers/harness.js';
 import { type Answer, httpGet as get, serve, stop } from './helpers/server.js';
+import { redisPrefixFor } from './helpers/redis.js';
 
 const postgresUrl = process.env.PORTAL_TEST_POSTGRES_URL;
 const redisUrl = process.env.PORTAL_TEST_REDIS_URL;
@@ -23,13 +22,7 @@ async function portal(env: Record<string, string>, ...args: string[]) {
 /** Two servers on one fresh PostgreSQL schema and one Redis prefix (deleted afterwards). */
 async function twoServers(t: TestContext) {
   const databaseUrl = await freshDatabaseUrl(t, 'postgres');
-  const prefix = `portal-test:${randomBytes(6).toString('hex')}:`;
-  t.after(async () => {
-    const admin = new Redis(redisUrl!);
-    const keys = await admin.keys(`${prefix}*`);
-    if (keys.length > 0) await admin.del(...keys);
-    await admin.quit();
-  });
+  const prefix = redisPrefixFor(t);
   const env = {
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl!,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { openDatabase } from '../db/database.js';
+import { type Database, openDatabase } from '../db/database.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { ApiError } from '../lib/errors.js';
 import { customFieldsCommand } from './custom-fields.js';
@@ -57,11 +57,22 @@ const OPTIONS = {
 
 export type CliValues = ReturnType<typeof parse>['values'];
 
+type CommandGroup = (sub: string | undefined, values: CliValues, database: Database, json: boolean) => Promise<void>;
+
+/** The command groups that work on the database (migrated first), by name. */
+const GROUPS: Record<string, CommandGroup> = {
+  workspaces: workspacesCommand,
+  keys: keysCommand,
+  'internal-users': internalUsersCommand,
+  'custom-fields': customFieldsCommand,
+  sessions: sessionsCommand,
+};
+
 function parse(argv: string[]) {
   return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
 }
 
-async function withDatabase<T>(fn: (database: ReturnType<typeof openDatabase>) => Promise<T>): Promise<T> {
+async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
   const database = openDatabase(loadConfig().databaseUrl);
   try {
     await migrateToLatest(database);
@@ -96,23 +107,12 @@ export async function main(argv: string[]): Promise<number> {
         }
         return 0;
       }
-      case 'workspaces':
-        await withDatabase((database) => workspacesCommand(sub, values, database, json));
+      default: {
+        const group = Object.hasOwn(GROUPS, command) ? GROUPS[command] : undefined;
+        if (!group) throw new UsageError(`unknown command "${command}"`);
+        await withDatabase((database) => group(sub, values, database, json));
         return 0;
-      case 'keys':
-        await withDatabase((database) => keysCommand(sub, values, database, json));
-        return 0;
-      case 'internal-users':
-        await withDatabase((database) => internalUsersCommand(sub, values, database, json));
-        return 0;
-      case 'custom-fields':
-        await withDatabase((database) => customFieldsCommand(sub, values, database, json));
-        return 0;
-      case 'sessions':
-        await withDatabase((database) => sessionsCommand(sub, values, database, json));
-        return 0;
-      default:
-        throw new UsageError(`unknown command "${command}"`);
+      }
     }
   } catch (error) {
     const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');

@@ -1,27 +1,18 @@
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { type AddressInfo, createServer, connect, type Socket } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { LimitStoreUnavailableError, RedisLimitStore } from './redis-store.js';
 import { limitStoreContract } from './store-contract.test.js';
+import { redisPrefixFor } from '../../test/helpers/redis.js';
 
 /** Set by `npm test` when Redis answered (scripts/test.mjs). */
 const redisUrl = process.env.PORTAL_TEST_REDIS_URL;
 const skip = redisUrl ? false : 'PORTAL_TEST_REDIS_URL is not set (Redis did not answer)';
 const DAY = '2026-01-15';
 
-/** A random key prefix for the test; its keys are deleted afterwards. */
-function prefixFor(t: TestContext): string {
-  const prefix = `portal-test:${randomBytes(6).toString('hex')}:`;
-  t.after(async () => {
-    const admin = new Redis(redisUrl!);
-    const keys = await admin.keys(`${prefix}*`);
-    if (keys.length > 0) await admin.del(...keys);
-    await admin.quit();
-  });
-  return prefix;
-}
+const prefixFor = redisPrefixFor;
 
 function openStore(t: TestContext, prefix: string, url = redisUrl!): RedisLimitStore {
   const store = new RedisLimitStore(url, prefix);
