@@ -20,6 +20,7 @@ import workspaceRoutes from './modules/workspaces/workspaces.routes.js';
 import auth from './plugins/auth.js';
 import authorization from './plugins/authorization.js';
 import limits from './plugins/limits.js';
+import { AuthFailureLimiter } from './limits/auth-failures.js';
 import { createLimitStore } from './limits/index.js';
 import type { LimitStore } from './limits/limit-store.js';
 import errorHandling from './plugins/errors.js';
@@ -52,6 +53,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const database = options.database ?? openDatabase(config.databaseUrl);
   const ownsDatabase = options.database === undefined;
   await migrateToLatest(database);
+  const limitStore = options.limitStore ?? (await createLimitStore(config, database.db));
   const ctx: AppContext = {
     config,
     database,
@@ -59,7 +61,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock: options.clock ?? systemClock,
     pageTokens: new PageTokens(await readSecret(database, 'paging')),
     lifecycle: { draining: false },
-    limitStore: options.limitStore ?? (await createLimitStore(config, database.db)),
+    limitStore,
+    authFailures: new AuthFailureLimiter(limitStore, config.limits.authFailuresPerMinute),
   };
 
   const app = Fastify({

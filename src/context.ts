@@ -4,6 +4,7 @@ import type { Database } from './db/database.js';
 import type { PageTokens } from './db/paging.js';
 import type { DB } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
+import type { AuthFailureLimiter } from './limits/auth-failures.js';
 import type { LimitStore } from './limits/limit-store.js';
 import type { Principal } from './plugins/auth.js';
 
@@ -18,6 +19,8 @@ export interface AppContext {
   readonly lifecycle: { draining: boolean };
   /** Burst, quota and failed-authentication state: in-process, or Redis when REDIS_URL is set. */
   readonly limitStore: LimitStore;
+  /** Failed authentications per client IP, for every credential the service checks. */
+  readonly authFailures: AuthFailureLimiter;
 }
 
 declare module 'fastify' {

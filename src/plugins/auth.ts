@@ -37,44 +37,9 @@ export interface Principal {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * Failed authentications are limited per client IP (a bucket of `authFailuresPerMinute`, shared
- * through the limit store), so keys cannot be guessed at speed. Only failures touch the store; each
- * process remembers which IPs are out of tries and refuses them before verifying anything.
- */
-export class AuthFailureLimiter {
-  private readonly blockedUntil = new Map<string, number>();
-  constructor(private readonly app: FastifyInstance) {}
-
-  /** Throws 429 while this IP has no tries left. */
-  check(ip: string, now: number) {
-    const until = this.blockedUntil.get(ip);
-    if (until === undefined) return;
-    if (until > now) throw errors.rateLimited(Math.max(1, Math.ceil((until - now) / 1000)));
-    this.blockedUntil.delete(ip);
-  }
-
-  /** Counts a failure; the error to answer with (429 once the IP is out of tries, else 401). */
-  async fail(ip: string, now: number, error: ApiError): Promise<ApiError> {
-    const perMinute = this.app.ctx.config.limits.authFailuresPerMinute;
-    const perSecond = perMinute / 60;
-    let result;
-    try {
-      result = await this.app.ctx.limitStore.bucket(`authfail:${ip}`, perMinute, perSecond, now, true);
-    } catch {
-      return errors.unavailable('Limit state is unavailable; retry shortly.');
-    }
-    if (result.tokens >= 1) return error;
-    if (this.blockedUntil.size > 100_000) this.blockedUntil.clear();
-    const waitMs = Math.ceil(((1 - result.tokens) / perSecond) * 1000);
-    this.blockedUntil.set(ip, now + waitMs);
-    return result.allowed ? error : errors.rateLimited(Math.max(1, Math.ceil(waitMs / 1000)));
-  }
-}
-
 /** Reads the credentials of contract §2 and sets `request.principal`, or answers 401. */
 async function authenticate(this: FastifyInstance, request: FastifyRequest): Promise<void> {
-  const limiter = (this as unknown as { authFailures: AuthFailureLimiter }).authFailures;
+  const limiter = this.ctx.authFailures;
   const now = this.ctx.clock.now();
   limiter.check(request.ip, now);
   try {
@@ -163,7 +128,6 @@ async function principalOfSession(app: FastifyInstance, presented: { workspaceId
 export default fp(
   async function auth(app: FastifyInstance) {
     app.decorateRequest('principal', null as unknown as Principal);
-    app.decorate('authFailures', new AuthFailureLimiter(app));
     app.addHook('onRequest', authenticate);
   },
   { name: 'auth' },

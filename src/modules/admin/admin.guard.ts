@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../../lib/errors.js';
-import { AuthFailureLimiter } from '../../plugins/auth.js';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -9,13 +8,13 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 /**
  * The /admin surface's onRequest hook: `Authorization: Bearer <PORTAL_ADMIN_TOKEN>`, compared in
  * constant time (as SHA-256 digests, so the length leaks nothing either). Failures are 401s, counted
- * against the client IP's failed-authentication budget shared with the API (contract §6).
+ * by the same per-IP limiter as the API's (contract §6).
  */
 export function adminGuard(app: FastifyInstance, adminToken: string) {
   const expected = digest(adminToken);
-  const limiter = new AuthFailureLimiter(app);
   return async function requireAdminToken(request: FastifyRequest) {
     const now = app.ctx.clock.now();
+    const limiter = app.ctx.authFailures;
     limiter.check(request.ip, now);
     const header = request.headers.authorization;
     const presented = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;

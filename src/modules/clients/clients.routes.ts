@@ -12,6 +12,8 @@ const READ_ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 const WRITE_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 403, 409, 413, 415);
 const readOnly = rejectReadOnly(CLIENT_READ_ONLY);
 const emailReadOnly = rejectReadOnly(['email'], 'cannot be changed');
+/** PATCH and PUT: reachable by client sessions (to answer them 403), server-managed fields and email refused. */
+const CHANGE = { config: { clientSession: true }, preValidation: [readOnly, emailReadOnly] };
 
 export default async function clientRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -46,8 +48,7 @@ export default async function clientRoutes(fastify: FastifyInstance) {
   app.patch(
     '/clients/:id',
     {
-      config: { clientSession: true },
-      preValidation: [readOnly, emailReadOnly],
+      ...CHANGE,
       schema: { tags, summary: 'Update a client: given fields merged, customFields key by key', params: IdParams, body: ClientPatch, response: { 200: Client, ...WRITE_ERRORS } },
     },
     async (request) => service.patchClient(db, accessOf(request.principal), actorOf(request, clock.now()), request.params.id, request.body),
@@ -56,8 +57,7 @@ export default async function clientRoutes(fastify: FastifyInstance) {
   app.put(
     '/clients/:id',
     {
-      config: { clientSession: true },
-      preValidation: [readOnly, emailReadOnly],
+      ...CHANGE,
       schema: { tags, summary: 'Replace every writable field of a client', params: IdParams, body: ClientPut, response: { 200: Client, ...WRITE_ERRORS } },
     },
     async (request) => service.replaceClient(db, accessOf(request.principal), actorOf(request, clock.now()), request.params.id, request.body),
