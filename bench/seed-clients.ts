@@ -1,10 +1,9 @@
 // Seeds clients for the benchmark: `node --import tsx bench/seed-clients.ts <workspaceId> <count>` with
-// DATABASE_URL set. One transaction, through the same service code as the API (audit entries included),
-// spread over 100 companies. Prints one JSON line: {"clientIds": [...], "companyIds": [...]}.
-import { openDatabase } from '../src/db/database.js';
+// DATABASE_URL set. Through the same service code as the API (audit entries included), 100 creates at a
+// time (group-committed on SQLite), spread over 100 companies. Prints one JSON line: {"clientIds": [...], "companyIds": [...]}.
 import { migrateToLatest } from '../src/db/migrate.js';
-import { workspaceAccess } from '../src/lib/access.js';
-import { systemActor } from '../src/modules/audit-log/audit-log.writer.js';
+import { openDatabase } from '../src/db/open.js';
+import { systemCaller } from '../src/lib/caller.js';
 import { createClient } from '../src/modules/clients/clients.service.js';
 import { createCompany } from '../src/modules/companies/companies.service.js';
 
@@ -16,25 +15,25 @@ if (!workspaceId || !Number.isInteger(count) || count < 1 || count > 1_000_000) 
 }
 const database = openDatabase(process.env.DATABASE_URL ?? '');
 await migrateToLatest(database);
-const access = workspaceAccess(workspaceId);
 const start = Date.now();
-const { clientIds, companyIds } = await database.db.transaction().execute(async (trx) => {
-  const actor = systemActor(workspaceId, start);
-  const companies: string[] = [];
-  for (let i = 0; i < 100; i++) companies.push((await createCompany(trx, access, actor, { name: `Seed company ${i}` })).id);
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const client = await createClient(
-      trx,
-      access,
-      { ...actor, at: start + i },
-      { email: `seed-${i}@example.com`, givenName: `Given${i}`, familyName: `Family${i}`, companyId: companies[i % companies.length] },
-      { portalUrl: 'http://127.0.0.1' },
-    );
-    ids.push(client.id);
-  }
-  return { clientIds: ids, companyIds: companies };
-});
+const companyIds: string[] = [];
+for (let i = 0; i < 100; i++) companyIds.push((await createCompany(database, systemCaller(workspaceId, start), { name: `Seed company ${i}` })).id);
+const clientIds: string[] = [];
+const CHUNK = 100;
+for (let first = 0; first < count; first += CHUNK) {
+  const chunk = Array.from({ length: Math.min(CHUNK, count - first) }, (_, k) => first + k);
+  const created = await Promise.all(
+    chunk.map((i) =>
+      createClient(
+        database,
+        systemCaller(workspaceId, start + i),
+        { email: `seed-${i}@example.com`, givenName: `Given${i}`, familyName: `Family${i}`, companyId: companyIds[i % companyIds.length] },
+        { portalUrl: 'http://127.0.0.1' },
+      ),
+    ),
+  );
+  clientIds.push(...created.map((client) => client.id));
+}
 await database.close();
 // A sample of 100 client ids is enough for the scenarios.
 process.stdout.write(`${JSON.stringify({ clientIds: clientIds.filter((_, i) => i % Math.ceil(count / 100) === 0), companyIds })}\n`);

@@ -6,7 +6,6 @@ import type { DB } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
 import type { AuthFailureLimiter } from './limits/auth-failures.js';
 import type { LimitStore } from './limits/limit-store.js';
-import type { Principal } from './plugins/auth.js';
 
 /** What every module needs, built once by buildApp and reached as `app.ctx`. */
 export interface AppContext {
@@ -26,9 +25,5 @@ export interface AppContext {
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
-  }
-  interface FastifyRequest {
-    /** Who is calling; set by the auth hook on every /v1 route. */
-    principal: Principal;
   }
 }

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { countWorkspaces } from './modules/workspaces/workspaces.repository.js';
-import { createWorkspace } from './modules/workspaces/workspaces.service.js';
+import { createFirstWorkspace } from './modules/workspaces/workspaces.service.js';
 
 /**
  * Starts the server. On the first start of an empty database it creates a workspace and prints its
@@ -11,8 +10,8 @@ import { createWorkspace } from './modules/workspaces/workspaces.service.js';
  */
 export async function startServer(config: Config): Promise<FastifyInstance> {
   const app = await buildApp(config);
-  if ((await countWorkspaces(app.ctx.db)) === 0) {
-    const created = await createWorkspace(app.ctx.db, { name: 'My workspace' }, app.ctx.clock);
+  const created = await createFirstWorkspace(app.ctx.database, app.ctx.clock.now());
+  if (created) {
     process.stdout.write(
       `\nCreated workspace ${created.workspaceId} with a workspace API key (shown only now):\n\n` +
         `  ${created.apiKey}\n\n` +

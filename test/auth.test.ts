@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { revokeApiKey } from '../src/modules/api-keys/api-keys.service.js';
+import { systemCaller } from '../src/lib/caller.js';
 import { BACKENDS, harness } from './helpers/harness.js';
 
 const UNAUTHORIZED = { code: 'unauthorized', message: 'Missing, unknown, revoked or expired credentials.', data: null };
@@ -66,7 +67,7 @@ for (const backend of BACKENDS) {
       const ws = await h.workspace();
       const second = await h.appKey(ws.workspaceId, '1d7f5c1e-0b1a-4c4e-8f7e-5b9a2c3d4e5f');
       assert.equal((await h.as(ws.apiKey, { method: 'GET', url: '/v1/me' })).statusCode, 200);
-      await revokeApiKey(h.app.ctx.db, ws.workspaceId, ws.apiKeyId, h.clock);
+      await revokeApiKey(h.app.ctx.database, systemCaller(ws.workspaceId, h.clock.now()), ws.apiKeyId);
       const res = await h.as(ws.apiKey, { method: 'GET', url: '/v1/me' });
       assert.equal(res.statusCode, 401);
       assert.deepEqual(res.json(), UNAUTHORIZED);
@@ -78,7 +79,7 @@ for (const backend of BACKENDS) {
       const ws = await h.workspace();
       const appId = '1d7f5c1e-0b1a-4c4e-8f7e-5b9a2c3d4e5f';
       const app = await h.appKey(ws.workspaceId, appId);
-      await revokeApiKey(h.app.ctx.db, ws.workspaceId, app.apiKeyId, h.clock);
+      await revokeApiKey(h.app.ctx.database, systemCaller(ws.workspaceId, h.clock.now()), app.apiKeyId);
       const rows = await h.app.ctx.db.selectFrom('audit_log').selectAll().where('workspace_id', '=', ws.workspaceId).orderBy('event_type').execute();
       const entries = rows.map((r) => JSON.stringify([r.event_type, r.source, r.actor_id, JSON.parse(r.context)])).sort();
       const expected = [
@@ -93,7 +94,7 @@ for (const backend of BACKENDS) {
       const h = await harness(t, backend);
       const a = await h.workspace('A');
       const b = await h.workspace('B');
-      await assert.rejects(revokeApiKey(h.app.ctx.db, b.workspaceId, a.apiKeyId, h.clock), { statusCode: 404, code: 'not_found' });
+      await assert.rejects(revokeApiKey(h.app.ctx.database, systemCaller(b.workspaceId, h.clock.now()), a.apiKeyId), { statusCode: 404, code: 'not_found' });
       assert.equal((await h.as(a.apiKey, { method: 'GET', url: '/v1/me' })).statusCode, 200);
     });
 

@@ -16,7 +16,7 @@ function echoRoutes(v1: FastifyInstance) {
   });
   v1.post('/duplicate', async (request) => {
     const db = v1.ctx.db;
-    const row = { id: 'dup', workspace_id: request.principal.workspaceId, kind: 'app' as const, app_id: null, lookup: 'same-lookup', secret_hash: 'x', created_at: 'now', revoked_at: null };
+    const row = { id: 'dup', workspace_id: request.caller.principal.workspaceId, kind: 'app' as const, app_id: null, lookup: 'same-lookup', secret_hash: 'x', created_at: 'now', revoked_at: null };
     await db.insertInto('api_keys').values(row).execute();
     await db.insertInto('api_keys').values({ ...row, id: 'dup2' }).execute();
     return {};

@@ -6,9 +6,10 @@ import { type TestContext, describe, test } from 'node:test';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { revokeApiKey } from '../src/modules/api-keys/api-keys.service.js';
-import { recordAudit, systemActor } from '../src/modules/audit-log/audit-log.writer.js';
+import { unitOfWork } from '../src/db/unit-of-work.js';
+import { systemCaller } from '../src/lib/caller.js';
+import { recordAudit } from '../src/modules/audit-log/audit-log.writer.js';
 import { createInternalUser } from '../src/modules/internal-users/internal-users.service.js';
-import { actorOf } from '../src/plugins/auth.js';
 import { type Backend, BACKENDS, type Harness, type HarnessOptions, TestClock, freshDatabaseUrl, harness } from './helpers/harness.js';
 import { oneJson, portal } from './helpers/cli.js';
 
@@ -47,7 +48,7 @@ const admin = (h: Harness, method: 'POST' | 'DELETE', url: string, payload?: obj
 async function fixture(h: Harness, name = 'Acme') {
   const ws = await h.workspace(name);
   const app = await h.appKey(ws.workspaceId, APP_ID);
-  const user = await createInternalUser(h.app.ctx.db, systemActor(ws.workspaceId, h.clock.now()), { email: `staff@${name}.test`, givenName: 'Sam', familyName: 'Staff' });
+  const user = await createInternalUser(h.app.ctx.database, systemCaller(ws.workspaceId, h.clock.now()), { email: `staff@${name}.test`, givenName: 'Sam', familyName: 'Staff' });
   const company = (await h.as(ws.apiKey, { method: 'POST', url: '/v1/companies', payload: { name: `${name} Co` } })).json();
   const client = (await h.as(ws.apiKey, { method: 'POST', url: '/v1/clients', payload: { email: `ada@${name}.test`, givenName: 'Ada', familyName: 'L', companyId: company.id } })).json();
   return { ws, app, user, company, client };
@@ -139,7 +140,7 @@ for (const backend of BACKENDS) {
       const s = await session(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: user.id });
       assert.equal((await mintToken(h, sessionKey(ws.workspaceId, app.apiKey, s.tokenId))).statusCode, 403);
 
-      await revokeApiKey(h.app.ctx.db, ws.workspaceId, app.apiKeyId, h.clock);
+      await revokeApiKey(h.app.ctx.database, systemCaller(ws.workspaceId, h.clock.now()), app.apiKeyId);
       const revoked = await mintToken(h, app.apiKey);
       assert.equal(revoked.statusCode, 401);
       assert.deepEqual(revoked.json(), UNAUTHORIZED);
@@ -171,7 +172,7 @@ for (const backend of BACKENDS) {
       const both = await h.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${token}`, 'x-api-key': ws.apiKey } });
       assert.equal(both.json().type, 'workspace');
 
-      await revokeApiKey(h.app.ctx.db, ws.workspaceId, app.apiKeyId, h.clock);
+      await revokeApiKey(h.app.ctx.database, systemCaller(ws.workspaceId, h.clock.now()), app.apiKeyId);
       const revoked = await withBearer(h, token, 'GET', '/v1/me');
       assert.equal(revoked.statusCode, 401);
       assert.deepEqual(revoked.json(), UNAUTHORIZED);
@@ -201,7 +202,7 @@ for (const backend of BACKENDS) {
         assert.deepEqual((await h.as(asUser, { method: 'GET', url: '/v1/me' })).json(), UNAUTHORIZED, 'the revoked session');
         assert.equal((await h.as(asClient, { method: 'GET', url: '/v1/me' })).statusCode, 200, 'the other session');
       }
-      await revokeApiKey(b.app.ctx.db, ws.workspaceId, app.apiKeyId, b.clock);
+      await revokeApiKey(b.app.ctx.database, systemCaller(ws.workspaceId, b.clock.now()), app.apiKeyId);
       for (const h of [a, b]) {
         assert.deepEqual((await withBearer(h, token, 'GET', '/v1/me')).json(), UNAUTHORIZED, 'the bearer token of the revoked key');
         assert.deepEqual((await h.as(asClient, { method: 'GET', url: '/v1/me' })).json(), UNAUTHORIZED, 'the session of the revoked key');
@@ -318,7 +319,7 @@ for (const backend of BACKENDS) {
 
       // The key revoked.
       const o = await session(h, other.ws.workspaceId, { apiKey: other.app.apiKey, clientId: other.client.id });
-      await revokeApiKey(h.app.ctx.db, other.ws.workspaceId, other.app.apiKeyId, h.clock);
+      await revokeApiKey(h.app.ctx.database, systemCaller(other.ws.workspaceId, h.clock.now()), other.app.apiKeyId);
       assert.deepEqual((await me(sessionKey(other.ws.workspaceId, other.app.apiKey, o.tokenId))).json(), UNAUTHORIZED);
     });
 
@@ -458,7 +459,7 @@ for (const backend of BACKENDS) {
       const h = await identityHarness(t, backend, { env: CONTRACT_LIMITS });
       const ws = await h.workspace('Q', 3);
       const app = await h.appKey(ws.workspaceId, APP_ID);
-      const user = await createInternalUser(h.app.ctx.db, systemActor(ws.workspaceId, NOON), { email: 'u@q.test', givenName: 'U', familyName: 'Q' });
+      const user = await createInternalUser(h.app.ctx.database, systemCaller(ws.workspaceId, NOON), { email: 'u@q.test', givenName: 'U', familyName: 'Q' });
       const client = (await h.as(ws.apiKey, { method: 'POST', url: '/v1/clients', payload: { email: 'c@q.test', givenName: 'C', familyName: 'Q' } })).json();
       const remaining = (res: { headers: Record<string, unknown> }) => [String(res.headers['x-ratelimit-remaining']), String(res.headers['x-service-quota-remaining'])];
       // The client create counted one unit (the workspace key): 2 left.
@@ -509,9 +510,9 @@ for (const backend of BACKENDS) {
     test('audit entries of session writes carry the end user as actor', async (t) => {
       const h = await identityHarness(t, backend, {
         extraV1Routes: (v1) => {
-          // Any route a client session may reach records what actorOf gives (so this holds whatever a client may write).
-          v1.get('/test-audit', { config: { clientSession: true } }, async (request) => {
-            await recordAudit(v1.ctx.db, actorOf(request, v1.ctx.clock.now()), { eventType: 'customEvent', description: 'test' });
+          // Any route a client session may reach records the caller's actor (so this holds whatever a client may write).
+          v1.get('/test-audit', { config: { policy: { clientSession: 'read' } } }, async (request) => {
+            await unitOfWork(v1.ctx.database, async (work) => recordAudit(work, request.caller.actor, { eventType: 'customEvent', description: 'test' }));
             return { ok: true };
           });
         },

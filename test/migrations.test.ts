@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { openDatabase } from '../src/db/database.js';
+import { openDatabase } from '../src/db/open.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { MIGRATIONS } from '../src/db/migrations/index.js';
 import { BACKENDS, freshDatabaseUrl } from './helpers/harness.js';

@@ -21,7 +21,7 @@ async function insertKeys(h: Harness, workspaceId: string, count: number, atMs: 
 
 function page(h: Harness, workspaceId: string, request: { limit?: number; nextToken?: string }) {
   const query = h.app.ctx.db.selectFrom('api_keys').select(['id', 'created_at']).where('workspace_id', '=', workspaceId);
-  return fetchPage(query, 'api_keys', request, h.app.ctx.pageTokens, pageScope(workspaceId, 'keys'));
+  return fetchPage(query, 'api_keys', request, h.app.ctx.pageTokens, pageScope(workspaceId, 'keys'), (row) => row);
 }
 
 for (const backend of BACKENDS) {
@@ -35,10 +35,10 @@ for (const backend of BACKENDS) {
       let token: string | undefined;
       for (let round = 0; round < 20; round++) {
         const result = await page(h, ws.workspaceId, { limit: 5, nextToken: token });
-        assert.ok(result.rows.length > 0, 'no page is empty');
-        seen.push(...result.rows.map((r) => r.id));
-        for (let i = 1; i < result.rows.length; i++) {
-          const [prev, cur] = [result.rows[i - 1], result.rows[i]];
+        assert.ok(result.data.length > 0, 'no page is empty');
+        seen.push(...result.data.map((r) => r.id));
+        for (let i = 1; i < result.data.length; i++) {
+          const [prev, cur] = [result.data[i - 1], result.data[i]];
           assert.ok(prev.created_at > cur.created_at || (prev.created_at === cur.created_at && prev.id > cur.id), 'ordered newest first');
         }
         // Concurrent writers: newer rows arrive between every two pages.
@@ -56,14 +56,14 @@ for (const backend of BACKENDS) {
       const ws = await h.workspace();
       await insertKeys(h, ws.workspaceId, 4, h.clock.now()); // 5 rows with the workspace key
       const exact = await page(h, ws.workspaceId, { limit: 5 });
-      assert.equal(exact.rows.length, 5);
+      assert.equal(exact.data.length, 5);
       assert.equal(exact.nextToken, undefined);
       const first = await page(h, ws.workspaceId, { limit: 4 });
       assert.equal(typeof first.nextToken, 'string');
       const decoded = JSON.parse(Buffer.from(first.nextToken!, 'base64').toString());
       assert.deepEqual(Object.keys(decoded), ['c', 'i', 's'], 'base64 of a JSON object');
       const second = await page(h, ws.workspaceId, { limit: 4, nextToken: first.nextToken });
-      assert.equal(second.rows.length, 1);
+      assert.equal(second.data.length, 1);
       assert.equal(second.nextToken, undefined);
     });
 
@@ -81,7 +81,7 @@ for (const backend of BACKENDS) {
       }
       await assert.rejects(page(h, b.workspaceId, { nextToken: token }), { statusCode: 400 }, "another workspace's token");
       const otherList = h.app.ctx.db.selectFrom('api_keys').select(['id', 'created_at']).where('workspace_id', '=', a.workspaceId);
-      await assert.rejects(fetchPage(otherList, 'api_keys', { nextToken: token }, h.app.ctx.pageTokens, pageScope(a.workspaceId, 'keys', { kind: 'app' })), { statusCode: 400 }, 'same workspace, other filters');
+      await assert.rejects(fetchPage(otherList, 'api_keys', { nextToken: token }, h.app.ctx.pageTokens, pageScope(a.workspaceId, 'keys', { kind: 'app' }), (row) => row), { statusCode: 400 }, 'same workspace, other filters');
     });
   });
 }

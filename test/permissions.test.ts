@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { systemActor } from '../src/modules/audit-log/audit-log.writer.js';
+import { systemCaller } from '../src/lib/caller.js';
 import { createInternalUser } from '../src/modules/internal-users/internal-users.service.js';
 import { BACKENDS, type Backend, type Harness, TestClock, harness } from './helpers/harness.js';
 
@@ -19,9 +19,9 @@ async function world(t: Parameters<typeof harness>[0], backend: Backend) {
   const companyB = (await byKey('POST', '/v1/companies', { name: 'B' })).json();
   const a1 = (await byKey('POST', '/v1/clients', { email: 'a1@x.test', givenName: 'A', familyName: 'One', companyId: companyA.id })).json();
   const b1 = (await byKey('POST', '/v1/clients', { email: 'b1@x.test', givenName: 'B', familyName: 'One', companyId: companyB.id })).json();
-  const actor = systemActor(ws.workspaceId, h.clock.now());
-  const admin = await createInternalUser(h.app.ctx.db, actor, { email: 'admin@x.test', givenName: 'Ad', familyName: 'Min', role: 'admin' });
-  const staffA = await createInternalUser(h.app.ctx.db, actor, { email: 'staff@x.test', givenName: 'St', familyName: 'Aff', role: 'staff', companyAccessList: [companyA.id] });
+  const actor = systemCaller(ws.workspaceId, h.clock.now());
+  const admin = await createInternalUser(h.app.ctx.database, actor, { email: 'admin@x.test', givenName: 'Ad', familyName: 'Min', role: 'admin' });
+  const staffA = await createInternalUser(h.app.ctx.database, actor, { email: 'staff@x.test', givenName: 'St', familyName: 'Aff', role: 'staff', companyAccessList: [companyA.id] });
   const session = async (body: Record<string, string>) => {
     const res = await h.app.inject({ method: 'POST', url: `/admin/workspaces/${ws.workspaceId}/sessions`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { apiKey: app.apiKey, ...body } });
     assert.equal(res.statusCode, 200, res.body);

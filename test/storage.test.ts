@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { workspaceAccess } from '../src/lib/access.js';
+import { workspaceAccess } from '../src/lib/caller.js';
 import { findClient } from '../src/modules/clients/clients.repository.js';
 import { BACKENDS, harness } from './helpers/harness.js';
 
@@ -18,17 +18,17 @@ for (const backend of BACKENDS) {
           await trx.updateTable('clients').set({ given_name: 'Uncommitted' }).where('id', '=', client.id).execute();
           const outside = findClient(db, access, client.id); // started while the transaction is open
           const inside = await findClient(trx, access, client.id);
-          assert.equal(inside?.given_name, 'Uncommitted', 'the transaction sees its own write');
+          assert.equal(inside?.givenName, 'Uncommitted', 'the transaction sees its own write');
           await new Promise((r) => setTimeout(r, 20));
           if (rollback) throw Object.assign(new Error('rollback'), { outside });
           return { outside }; // wrapped: returning the promise itself would make the commit wait for it
         });
       const rolledBack = await outcome(true).catch((e: { outside: Promise<unknown> }) => e.outside);
-      assert.equal(((await rolledBack) as { given_name: string }).given_name, 'A');
+      assert.equal(((await rolledBack) as { givenName: string }).givenName, 'A');
       const committed = await outcome(false);
-      const seen = ((await committed.outside) as { given_name: string }).given_name;
+      const seen = ((await committed.outside) as { givenName: string }).givenName;
       assert.ok(seen === 'A' || seen === 'Uncommitted', 'either the state before or after the commit, never a dirty read');
-      assert.equal((await findClient(db, access, client.id))?.given_name, 'Uncommitted');
+      assert.equal((await findClient(db, access, client.id))?.givenName, 'Uncommitted');
     });
   });
 }

@@ -1,10 +1,7 @@
 import type { Database } from '../db/database.js';
-import { systemClock } from '../lib/clock.js';
-import { errors } from '../lib/errors.js';
 import { createCustomField } from '../modules/custom-fields/custom-fields.service.js';
-import { findWorkspace } from '../modules/workspaces/workspaces.repository.js';
 import type { CliValues } from './main.js';
-import { UsageError, printResult, requireOption } from './output.js';
+import { UsageError, printResult, requireOption, workspaceCaller } from './output.js';
 
 const USAGE = 'usage: portal custom-fields create --workspace W --entity client|company --key K --name N --type T [--options L1,L2]';
 
@@ -18,9 +15,7 @@ export async function customFieldsCommand(sub: string | undefined, values: CliVa
     options: values.options?.split(','),
   };
   const workspaceId = requireOption(values, 'workspace');
-  // Ids are text columns: a malformed id simply finds no workspace.
-  if (!(await findWorkspace(database.db, workspaceId))) throw errors.notFound('Workspace');
-  const field = await createCustomField(database.db, workspaceId, input, systemClock);
+  const field = await createCustomField(database, await workspaceCaller(database, workspaceId), input);
   const optionLines = (field.options ?? []).map((o) => `\n  ${o.key}  ${o.label}  (${o.id})`).join('');
   printResult(
     json,

@@ -1,13 +1,8 @@
 import type { Database } from '../db/database.js';
-import { systemClock } from '../lib/clock.js';
-import { errors } from '../lib/errors.js';
-import { systemActor } from '../modules/audit-log/audit-log.writer.js';
 import { createInternalUser } from '../modules/internal-users/internal-users.service.js';
-import { findWorkspace } from '../modules/workspaces/workspaces.repository.js';
 import type { CliValues } from './main.js';
-import { UsageError, printResult, requireOption } from './output.js';
+import { UsageError, printResult, requireOption, workspaceCaller } from './output.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const USAGE =
   'usage: portal internal-users create --workspace W --email E --given-name G --family-name F [--role admin|staff] [--limit-to-companies ID,ID]';
 
@@ -20,9 +15,7 @@ export async function internalUsersCommand(sub: string | undefined, values: CliV
   const limitTo = values['limit-to-companies'];
   const companyAccessList = limitTo === undefined ? undefined : limitTo.split(',').map((s) => s.trim()).filter(Boolean);
   if (companyAccessList?.length === 0) throw new UsageError('--limit-to-companies needs at least one company id');
-  if (!UUID.test(workspaceId) || !(await findWorkspace(database.db, workspaceId))) throw errors.notFound('Workspace');
-
-  const user = await createInternalUser(database.db, systemActor(workspaceId, systemClock.now()), {
+  const user = await createInternalUser(database, await workspaceCaller(database, workspaceId), {
     email,
     givenName,
     familyName,

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { type Database, openDatabase } from '../db/database.js';
+import type { Database } from '../db/database.js';
+import { openDatabase } from '../db/open.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { ApiError } from '../lib/errors.js';
 import { customFieldsCommand } from './custom-fields.js';

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.js';
+import { systemCaller } from '../lib/caller.js';
 import { systemClock } from '../lib/clock.js';
 import { createWorkspace, updateWorkspace } from '../modules/workspaces/workspaces.service.js';
 import type { CliValues } from './main.js';
@@ -16,7 +17,7 @@ function dailyQuotaOption(values: CliValues): number | undefined {
 
 export async function workspacesCommand(sub: string | undefined, values: CliValues, database: Database, json: boolean) {
   if (sub === 'create') {
-    const created = await createWorkspace(database.db, { name: requireOption(values, 'name'), dailyQuota: dailyQuotaOption(values) }, systemClock);
+    const created = await createWorkspace(database, { name: requireOption(values, 'name'), dailyQuota: dailyQuotaOption(values) }, systemClock.now());
     printResult(
       json,
       { ...created },
@@ -28,8 +29,8 @@ export async function workspacesCommand(sub: string | undefined, values: CliValu
     const workspaceId = requireOption(values, 'workspace');
     const dailyQuota = dailyQuotaOption(values);
     if (values.name === undefined && dailyQuota === undefined) throw new UsageError('give --name or --daily-quota to change');
-    const updated = await updateWorkspace(database.db, workspaceId, { name: values.name, dailyQuota }, systemClock);
-    printResult(json, updated, `Workspace ${updated.workspaceId}: name "${updated.name}", daily quota ${updated.dailyQuota}.`);
+    const updated = await updateWorkspace(database, systemCaller(workspaceId, systemClock.now()), { name: values.name, dailyQuota });
+    printResult(json, { workspaceId: updated.id, name: updated.name, dailyQuota: updated.dailyQuota }, `Workspace ${updated.id}: name "${updated.name}", daily quota ${updated.dailyQuota}.`);
     return;
   }
   throw new UsageError(USAGE);

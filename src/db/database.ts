@@ -1,13 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig, SqliteDriver, sql } from 'kysely';
-import pg from 'pg';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { DB } from './schema.js';
-import { startCheckpointer } from './sqlite-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** One open database of either dialect (db/sqlite.ts, db/postgres.ts; opened by db/open.ts). */
 export interface Database {
   readonly db: Kysely<DB>;
   readonly dialect: DialectName;
@@ -22,209 +18,16 @@ export interface Database {
    */
   queryPrepared(name: string, text: string, values: readonly unknown[]): Promise<unknown[]>;
   /**
-   * Runs compiled writes atomically (see db/batch.ts). SQLite commits the batches of one event-loop
-   * turn together, synchronously (see groupCommit), so the one connection is held for microseconds
-   * rather than across event-loop turns; PostgreSQL runs each in a transaction.
+   * Runs compiled writes atomically (the commit of a unit of work, db/unit-of-work.ts). SQLite commits
+   * the batches of one event-loop turn together, synchronously, so the one connection is held for
+   * microseconds rather than across event-loop turns; PostgreSQL runs each in a transaction.
    */
   writeBatch(queries: readonly CompiledQuery[]): Promise<void>;
 }
 
-async function batchInTransaction(db: Kysely<DB>, queries: readonly CompiledQuery[]) {
+/** Runs compiled writes in one Kysely transaction: PostgreSQL's batches, and SQLite's while a transaction holds the connection. */
+export async function batchInTransaction(db: Kysely<DB>, queries: readonly CompiledQuery[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
     for (const query of queries) await trx.executeQuery(query);
   });
-}
-
-/** Which Database a Kysely instance belongs to: prepared queries find their fast path through it. */
-const databases = new WeakMap<Kysely<DB>, Database>();
-export const databaseOf = (db: Kysely<DB>): Database | undefined => databases.get(db);
-
-/**
- * better-sqlite3 compiles a statement on every `prepare`; Kysely calls `prepare` for each query.
- * Caching statements by SQL text makes every repeated query a prepared statement.
- */
-function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
-  const cache = new Map<string, SqliteDatabase.Statement>();
-  return {
-    close: () => raw.close(),
-    prepare(text: string) {
-      let statement = cache.get(text);
-      if (statement === undefined) {
-        statement = raw.prepare(text);
-        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-        cache.set(text, statement);
-      }
-      return statement;
-    },
-  };
-}
-
-/** Kysely's SQLite driver, counting who holds the one connection (a transaction holds it throughout). */
-class TrackedSqliteDriver extends SqliteDriver {
-  held = 0;
-  override async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await super.acquireConnection();
-    this.held++;
-    return connection;
-  }
-  override async releaseConnection(): Promise<void> {
-    this.held--;
-    await super.releaseConnection();
-  }
-}
-
-class TrackedSqliteDialect extends SqliteDialect {
-  readonly driver: TrackedSqliteDriver;
-  constructor(config: SqliteDialectConfig) {
-    super(config);
-    this.driver = new TrackedSqliteDriver(config);
-  }
-  override createDriver() {
-    return this.driver;
-  }
-}
-
-interface PendingBatch {
-  queries: readonly CompiledQuery[];
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
-/**
- * Group commit for SQLite: the write batches of every request handled in one event-loop turn are
- * committed together, each inside its own savepoint (a failing batch rolls back alone and rejects
- * only its caller). One commit then writes each shared page (index tails, the WAL header) once per
- * group instead of once per request. Callers are answered only after the commit.
- */
-function groupCommit(
-  raw: SqliteDatabase.Database,
-  statements: ReturnType<typeof withStatementCache>,
-  driver: TrackedSqliteDriver,
-  fallback: (queries: readonly CompiledQuery[]) => Promise<void>,
-) {
-  let pending: PendingBatch[] = [];
-  const flush = () => {
-    const group = pending;
-    pending = [];
-    // A Kysely transaction holds the connection now: queue behind it like any other query.
-    if (driver.held > 0 || !raw.open) {
-      for (const batch of group) fallback(batch.queries).then(batch.resolve, batch.reject);
-      return;
-    }
-    const failures = new Map<PendingBatch, unknown>();
-    try {
-      raw.exec('BEGIN IMMEDIATE');
-      for (const batch of group) {
-        raw.exec('SAVEPOINT batch');
-        try {
-          for (const query of batch.queries) statements.prepare(query.sql).run(...query.parameters);
-          raw.exec('RELEASE batch');
-        } catch (error) {
-          raw.exec('ROLLBACK TO batch');
-          raw.exec('RELEASE batch');
-          failures.set(batch, error);
-        }
-      }
-      raw.exec('COMMIT');
-    } catch (error) {
-      if (raw.inTransaction) raw.exec('ROLLBACK');
-      for (const batch of group) batch.reject(error);
-      return;
-    }
-    for (const batch of group) (failures.has(batch) ? batch.reject(failures.get(batch)) : batch.resolve());
-  };
-  return (queries: readonly CompiledQuery[]) =>
-    new Promise<void>((resolve, reject) => {
-      if (pending.push({ queries, resolve, reject }) === 1) setImmediate(flush);
-    });
-}
-
-function openSqlite(url: string): Database {
-  const path = url.slice('sqlite:'.length) || ':memory:';
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const raw = new SqliteDatabase(path);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = NORMAL');
-  raw.pragma('busy_timeout = 5000');
-  raw.pragma('foreign_keys = ON');
-  const checkpointer = path === ':memory:' ? undefined : (raw.pragma('wal_autocheckpoint = 0'), startCheckpointer(path));
-  const statements = withStatementCache(raw);
-  const dialect = new TrackedSqliteDialect({ database: statements });
-  const db = new Kysely<DB>({ dialect });
-  const database: Database = {
-    db,
-    dialect: 'sqlite',
-    schema: undefined,
-    async ping() {
-      raw.prepare('select 1').get();
-    },
-    async close() {
-      await checkpointer?.stop();
-      await db.destroy();
-    },
-    async queryPrepared(_name, text, values) {
-      // Synchronous, so nothing can start a transaction meanwhile; while one is open, wait for it
-      // like any other query (reading beside it would see its uncommitted rows).
-      if (dialect.driver.held === 0 && raw.open) return statements.prepare(text).all(...values);
-      return (await db.executeQuery(CompiledQuery.raw(text, [...values]))).rows;
-    },
-    writeBatch: groupCommit(raw, statements, dialect.driver, (queries) => batchInTransaction(db, queries)),
-  };
-  databases.set(db, database);
-  return database;
-}
-
-function openPostgres(url: string): Database {
-  // `?schema=name` (ours, not libpq's) puts every table in that schema: used to isolate test runs.
-  const parsed = new URL(url);
-  const schema = parsed.searchParams.get('schema') ?? undefined;
-  parsed.searchParams.delete('schema');
-  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
-  const pool = new pg.Pool({
-    connectionString: parsed.toString(),
-    max: 10,
-    connectionTimeoutMillis: 5000,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  const database: Database = {
-    db,
-    dialect: 'postgres',
-    schema,
-    async ping() {
-      await sql`select 1`.execute(db);
-    },
-    close: () => db.destroy(),
-    async queryPrepared(name, text, values) {
-      return (await pool.query({ name, text, values: [...values] })).rows;
-    },
-    writeBatch: (queries) => batchInTransaction(db, queries),
-  };
-  databases.set(db, database);
-  return database;
-}
-
-export function openDatabase(url: string): Database {
-  return url.startsWith('sqlite:') ? openSqlite(url) : openPostgres(url);
-}
-
-/** True when an error from either driver is a unique-constraint violation. */
-export function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
-/** True when an error means the database cannot be reached (as opposed to a bad query). */
-export function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003', 'SQLITE_BUSY'].includes(code)) return true;
-  const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated/i.test(message);
 }

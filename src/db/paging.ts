@@ -13,8 +13,9 @@ export interface PageRequest {
   nextToken?: string;
 }
 
-export interface PageResult<Row> {
-  rows: Row[];
+/** A page as the API answers it (contract §4): `nextToken` only when another page exists. */
+export interface Page<T> {
+  data: T[];
   nextToken?: string;
 }
 
@@ -59,14 +60,16 @@ const invalidToken = () => errors.invalidField('query.nextToken', 'is not a page
  * Runs `query` as one page, newest first by (created_at, id), resuming after the token's position.
  * `table` qualifies the keyset columns; `scope` names the list and its filters (see PageTokens).
  * Fetches one row more than the limit to know whether a next page exists, so no page is empty.
+ * `toItem` maps each row to what the page serves.
  */
-export async function fetchPage<Row extends { created_at: string; id: string }>(
+export async function fetchPage<Row extends { created_at: string; id: string }, Item>(
   query: SelectQueryBuilder<any, any, Row>,
   table: string,
   page: PageRequest,
   tokens: PageTokens,
   scope: string,
-): Promise<PageResult<Row>> {
+  toItem: (row: Row) => Item,
+): Promise<Page<Item>> {
   const limit = page.limit ?? DEFAULT_LIMIT;
   const createdAt = `${table}.created_at`;
   const id = `${table}.id`;
@@ -78,10 +81,10 @@ export async function fetchPage<Row extends { created_at: string; id: string }>(
     );
   }
   const rows = await q.orderBy(createdAt, 'desc').orderBy(id, 'desc').limit(limit + 1).execute();
-  if (rows.length <= limit) return { rows };
+  if (rows.length <= limit) return { data: rows.map(toItem) };
   rows.length = limit;
   const last = rows[limit - 1];
-  return { rows, nextToken: tokens.encode(scope, { createdAt: last.created_at, id: last.id }) };
+  return { data: rows.map(toItem), nextToken: tokens.encode(scope, { createdAt: last.created_at, id: last.id }) };
 }
 
 /** A stable scope string for a list and its filters (undefined filters left out). */

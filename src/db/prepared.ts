@@ -1,5 +1,5 @@
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
-import { databaseOf } from './database.js';
+import { databaseOf } from './open.js';
 import type { DB } from './schema.js';
 
 /**

@@ -1,3 +1,8 @@
+import type { AuditActorType, AuditSource, InternalUserRole } from '../lib/caller.js';
+import type { ApiKeyKind } from '../modules/api-keys/api-keys.schemas.js';
+import type { ClientStatus, CreationMethod } from '../modules/clients/clients.schemas.js';
+import type { CustomFieldEntity, CustomFieldType } from '../modules/custom-fields/custom-fields.schemas.js';
+
 /**
  * Row types of every table, composed into one `DB` type for Kysely.
  * Portable column types: text ids, ISO-8601 text timestamps (sort as strings), 0/1 integer booleans,
@@ -19,7 +24,7 @@ export interface WorkspacesTable {
 export interface ApiKeysTable {
   id: string;
   workspace_id: string;
-  kind: 'workspace' | 'app';
+  kind: ApiKeyKind;
   app_id: string | null;
   /** Public, non-secret part of the key: the index used to find the row. */
   lookup: string;
@@ -43,9 +48,6 @@ export interface CompaniesTable {
   created_at: string;
   updated_at: string;
 }
-
-export type ClientStatus = 'unknown' | 'deleted' | 'active' | 'notInvited' | 'invited';
-export type CreationMethod = 'client' | 'directSignUp' | 'import' | 'internalUser';
 
 export interface ClientsTable {
   id: string;
@@ -85,7 +87,7 @@ export interface InternalUsersTable {
   email_key: string;
   given_name: string;
   family_name: string;
-  role: 'admin' | 'staff';
+  role: InternalUserRole;
   is_client_access_limited: number;
   /** comma-separated company ids; empty when not limited */
   company_access_list: string;
@@ -93,9 +95,6 @@ export interface InternalUsersTable {
   created_at: string;
   updated_at: string;
 }
-
-export type CustomFieldType = 'text' | 'number' | 'email' | 'url' | 'phoneNumber' | 'multiSelect' | 'address';
-export type CustomFieldEntity = 'client' | 'company';
 
 export interface CustomFieldsTable {
   id: string;
@@ -122,9 +121,9 @@ export interface AuditLogTable {
   workspace_id: string;
   event_type: string;
   event_description: string;
-  source: 'web' | 'platform' | 'automation' | 'system';
+  source: AuditSource;
   actor_id: string | null;
-  actor_type: 'internalUser' | 'clientUser' | null;
+  actor_type: AuditActorType | null;
   actor_role: string | null;
   api_key_ref: string | null;
   company_id: string | null;

@@ -63,7 +63,11 @@ export const DeletedBody = Type.Object({ id: Type.String(), object: Type.String(
  * `customFields` as answered: key → string, array of option ids, or address object. Declared as an
  * open object so the serializer copies it as is (a per-value anyOf would cost a validation each).
  */
-export const CustomFieldsOutput = Type.Unsafe<Record<string, unknown>>({
+/** A stored custom-field value: string (text, number as numeric string, email, url, phoneNumber), option ids, or an address. */
+export type CustomFieldValue = string | string[] | Record<string, string>;
+export type CustomFieldValues = Record<string, CustomFieldValue>;
+
+export const CustomFieldsOutput = Type.Unsafe<CustomFieldValues>({
   type: 'object',
   additionalProperties: true,
   description: 'custom field key → string (text, number, email, url, phoneNumber), array of option ids (multiSelect) or address object',
@@ -76,4 +80,5 @@ export const CustomFieldsInput = Type.Unsafe<Record<string, unknown>>({
   description: 'custom field key → value; "", [] or null clears a field. Unknown keys and wrong types are 400s naming the key.',
 });
 
-export const IdParams = Type.Object({ id: Type.String() });
+/** The `{id}` of every route: any string, so an id that is not a UUID is a 404 like an unknown one, not a 400. */
+export const IdParams = Type.Object({ id: Type.String({ description: 'object id (UUID)' }) }, { additionalProperties: false });

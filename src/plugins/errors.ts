@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { isConnectionError, isUniqueViolation } from '../db/database.js';
+import { isConnectionError, isUniqueViolation } from '../db/errors.js';
 import { ApiError, errors } from '../lib/errors.js';
 import { describeValidationErrors } from './validation.js';
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { BucketConfig } from '../config.js';
+import { isQuotaExempt, rateLimitKeyOf } from '../lib/caller.js';
 import { errors } from '../lib/errors.js';
 import type { Admission } from '../limits/limit-store.js';
 
@@ -42,7 +43,8 @@ export default fp(
     app.decorateRequest('quotaReservation', null);
 
     app.addHook('onRequest', async function applyLimits(request: FastifyRequest, reply: FastifyReply) {
-      const p = request.principal;
+      const p = request.caller.principal;
+      const quotaExempt = isQuotaExempt(p);
       const now = clock.now();
       const isRead = request.method === 'GET' || request.method === 'HEAD';
       const bucket: BucketConfig = isRead ? read : write;
@@ -50,14 +52,14 @@ export default fp(
       let admission: Admission;
       try {
         admission = await store.admit({
-          bucketKey: `${isRead ? 'r' : 'w'}:${p.rateLimitKey}`,
+          bucketKey: `${isRead ? 'r' : 'w'}:${rateLimitKeyOf(p)}`,
           capacity: bucket.capacity,
           refillPerSecond: bucket.refillPerSecond,
           nowMs: now,
           workspaceId: p.workspaceId,
           day,
           limit: p.dailyQuota,
-          reserve: !p.quotaExempt,
+          reserve: !quotaExempt,
         });
       } catch {
         throw errors.unavailable('Limit state is unavailable; retry shortly.'); // never let a request through unlimited
@@ -71,7 +73,7 @@ export default fp(
         'x-service-quota-reset': nextUtcMidnight(now),
       });
       if (!taken.allowed) throw errors.rateLimited(secondsUntilToken(taken.tokens, bucket.refillPerSecond));
-      if (p.quotaExempt) return;
+      if (quotaExempt) return;
       if (!quota.allowed) {
         reply.header('x-service-quota-remaining', 0);
         return reply.code(429).type('application/json; charset=utf-8').send(QUOTA_EXCEEDED);
@@ -84,9 +86,9 @@ export default fp(
       const reservation = request.quotaReservation;
       if (!reservation || (reply.statusCode >= 200 && reply.statusCode < 300)) return done(null, payload);
       request.quotaReservation = null;
-      store.releaseQuota(request.principal.workspaceId, reservation.day).then(
+      store.releaseQuota(request.caller.principal.workspaceId, reservation.day).then(
         (used) => {
-          reply.header('x-service-quota-remaining', Math.max(0, request.principal.dailyQuota - used));
+          reply.header('x-service-quota-remaining', Math.max(0, request.caller.principal.dailyQuota - used));
           done(null, payload);
         },
         (error) => {

@@ -7,7 +7,9 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { type BuildOptions, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { type Database, openDatabase } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
+import { openDatabase } from '../../src/db/open.js';
+import { systemCaller } from '../../src/lib/caller.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
 import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
@@ -97,8 +99,8 @@ export async function harness(t: TestContext, backend: Backend, opts: HarnessOpt
     app,
     clock,
     databaseUrl,
-    workspace: (name = 'Acme', dailyQuota) => createWorkspace(app.ctx.db, { name, dailyQuota }, clock),
-    appKey: (workspaceId, appId) => createApiKey(app.ctx.db, workspaceId, { kind: 'app', appId }, clock),
+    workspace: (name = 'Acme', dailyQuota) => createWorkspace(app.ctx.database, { name, dailyQuota }, clock.now()),
+    appKey: (workspaceId, appId) => createApiKey(app.ctx.database, systemCaller(workspaceId, clock.now()), { kind: 'app', appId }),
     as: (apiKey, options) => app.inject({ ...options, headers: { 'x-api-key': apiKey, ...(options.headers ?? {}) } }),
   };
 }

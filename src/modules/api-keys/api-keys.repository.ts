@@ -1,20 +1,49 @@
 import type { Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
-import type { ApiKeysTable, DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { Access } from '../../lib/caller.js';
+import type { ApiKeyKind } from './api-keys.schemas.js';
 
-export async function insertApiKey(db: Kysely<DB>, workspaceId: string, row: Omit<ApiKeysTable, 'workspace_id' | 'revoked_at'>) {
-  await db.insertInto('api_keys').values({ ...row, workspace_id: workspaceId, revoked_at: null }).execute();
+export interface NewApiKey {
+  id: string;
+  kind: ApiKeyKind;
+  appId: string | null;
+  lookup: string;
+  /** SHA-256 of the secret part, hex. */
+  secretHash: string;
+  createdAt: string;
 }
 
-export async function revokeApiKey(db: Kysely<DB>, workspaceId: string, apiKeyId: string, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: at })
-    .where('workspace_id', '=', workspaceId)
+export function insertApiKey(work: UnitOfWork, access: Access, key: NewApiKey): void {
+  work.write(
+    work.db.insertInto('api_keys').values({
+      id: key.id,
+      workspace_id: access.workspaceId,
+      kind: key.kind,
+      app_id: key.appId,
+      lookup: key.lookup,
+      secret_hash: key.secretHash,
+      created_at: key.createdAt,
+      revoked_at: null,
+    }),
+  );
+}
+
+/** Whether the workspace has this key, unrevoked. */
+export async function isActiveKey(db: Kysely<DB>, access: Access, apiKeyId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('workspace_id', '=', access.workspaceId)
     .where('id', '=', apiKeyId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return row !== undefined;
+}
+
+export function revokeApiKey(work: UnitOfWork, access: Access, apiKeyId: string, at: string): void {
+  work.write(work.db.updateTable('api_keys').set({ revoked_at: at }).where('workspace_id', '=', access.workspaceId).where('id', '=', apiKeyId).where('revoked_at', 'is', null));
 }
 
 /** The key and its workspace's settings in one prepared query: this runs on every authenticated request. */
@@ -22,18 +51,12 @@ const activeKeyByLookup = preparedQuery('api_key_by_lookup', (db, p: { lookup: s
   db
     .selectFrom('api_keys')
     .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
-    .select([
-      'api_keys.id',
-      'api_keys.workspace_id',
-      'api_keys.kind',
-      'api_keys.app_id',
-      'api_keys.secret_hash',
-      'workspaces.daily_quota',
-    ])
+    .select(['api_keys.id', 'api_keys.workspace_id', 'api_keys.kind', 'api_keys.app_id', 'api_keys.secret_hash', 'workspaces.daily_quota'])
     .where('api_keys.lookup', '=', p.lookup)
     .where('api_keys.revoked_at', 'is', null),
 );
 
+/** Before authentication there is no access scope: the lookup is the credential. */
 export function findActiveKeyByLookup(db: Kysely<DB>, lookup: string) {
   return activeKeyByLookup.first(db, { lookup });
 }

@@ -1,11 +1,14 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
-import { recordAudit, systemActor } from '../audit-log/audit-log.writer.js';
-import { type Clock, isoAt } from '../../lib/clock.js';
+import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
+import type { Caller } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
+import { recordAudit } from '../audit-log/audit-log.writer.js';
 import * as repo from './api-keys.repository.js';
+import type { ApiKeyKind } from './api-keys.schemas.js';
 
 /**
  * Key format: `ppk_` + 16-char lookup + 43-char secret (both base64url, 96 and 256 random bits).
@@ -17,8 +20,6 @@ const LOOKUP_LENGTH = 16;
 const SECRET_LENGTH = 43;
 const KEY_PATTERN = /^ppk_[A-Za-z0-9_-]{59}$/;
 
-export type ApiKeyKind = 'workspace' | 'app';
-
 export interface CreatedApiKey {
   apiKeyId: string;
   apiKey: string;
@@ -28,41 +29,41 @@ export interface CreatedApiKey {
 
 const hashSecret = (secret: string) => createHash('sha256').update(secret).digest();
 
-export async function createApiKey(
-  db: Kysely<DB>,
-  workspaceId: string,
-  input: { kind: ApiKeyKind; appId?: string },
-  clock: Clock,
-): Promise<CreatedApiKey> {
+/** Adds a new key of the caller's workspace, and its `apiKeyCreated` entry, to a unit of work; the key is shown only now. */
+export function addApiKey(work: UnitOfWork, caller: Caller, input: { kind: ApiKeyKind; appId?: string }): CreatedApiKey {
   const lookup = randomBytes(12).toString('base64url');
   const secret = randomBytes(32).toString('base64url');
   const apiKeyId = randomUUID();
-  const at = clock.now();
-  await inTransaction(db, async (trx) => {
-    await repo.insertApiKey(trx, workspaceId, {
-      id: apiKeyId,
-      kind: input.kind,
-      app_id: input.appId ?? null,
-      lookup,
-      secret_hash: hashSecret(secret).toString('hex'),
-      created_at: isoAt(at),
-    });
-    await recordAudit(trx, systemActor(workspaceId, at), {
-      eventType: 'apiKeyCreated',
-      description: `${input.kind === 'app' ? 'App' : 'Workspace'} API key created`,
-      context: { apiKeyId, kind: input.kind, ...(input.appId ? { appId: input.appId } : {}) },
-    });
+  repo.insertApiKey(work, caller.access, {
+    id: apiKeyId,
+    kind: input.kind,
+    appId: input.appId ?? null,
+    lookup,
+    secretHash: hashSecret(secret).toString('hex'),
+    createdAt: isoAt(caller.actor.at),
+  });
+  recordAudit(work, caller.actor, {
+    eventType: 'apiKeyCreated',
+    description: `${input.kind === 'app' ? 'App' : 'Workspace'} API key created`,
+    context: { apiKeyId, kind: input.kind, ...(input.appId ? { appId: input.appId } : {}) },
   });
   return { apiKeyId, apiKey: `${PREFIX}${lookup}${secret}`, kind: input.kind, ...(input.appId ? { appId: input.appId } : {}) };
 }
 
-export async function revokeApiKey(db: Kysely<DB>, workspaceId: string, apiKeyId: string, clock: Clock): Promise<void> {
-  const at = clock.now();
-  await inTransaction(db, async (trx) => {
-    const revoked = await repo.revokeApiKey(trx, workspaceId, apiKeyId, isoAt(at));
-    if (!revoked) throw errors.notFound('API key');
-    await recordAudit(trx, systemActor(workspaceId, at), { eventType: 'apiKeyDeleted', description: 'API key revoked', context: { apiKeyId } });
-  });
+export function createApiKey(database: Database, caller: Caller, input: { kind: ApiKeyKind; appId?: string }): Promise<CreatedApiKey> {
+  return unitOfWork(database, async (work) => addApiKey(work, caller, input));
+}
+
+export async function revokeApiKey(database: Database, caller: Caller, apiKeyId: string): Promise<void> {
+  await unitOfWork(
+    database,
+    async (work) => {
+      if (!(await repo.isActiveKey(work.db, caller.access, apiKeyId))) throw errors.notFound('API key');
+      repo.revokeApiKey(work, caller.access, apiKeyId, isoAt(caller.actor.at));
+      recordAudit(work, caller.actor, { eventType: 'apiKeyDeleted', description: 'API key revoked', context: { apiKeyId } });
+    },
+    { transaction: true },
+  );
 }
 
 /** The lookup and secret parts of a presented key string, or undefined when it is not a key. */

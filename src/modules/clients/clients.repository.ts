@@ -1,10 +1,40 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { nonEmpty } from '../../db/json.js';
-import { type PageRequest, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { joinIds, nonEmpty, parseObject, splitIds } from '../../db/json.js';
+import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { ClientsTable, DB } from '../../db/schema.js';
-import type { Access } from '../../lib/access.js';
-import type { ClientListFilters } from './clients.schemas.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { Access } from '../../lib/caller.js';
+import { fallbackColorFor } from '../../lib/fallback-color.js';
+import type { Client, ClientListQuery } from './clients.schemas.js';
+
+/**
+ * Clients' storage. A client's companies are the `client_companies` rows; `clients.company_ids` is
+ * their ordered copy (primary first) so that one row answers a read. Both are written here only, by
+ * `insertClient` and `updateClient`, in the same unit of work.
+ */
+
+function toClient(row: ClientsTable): Client {
+  return {
+    id: row.id,
+    object: 'client',
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    givenName: row.given_name,
+    familyName: row.family_name,
+    email: row.email,
+    companyId: row.company_id,
+    companyIds: splitIds(row.company_ids),
+    customFields: parseObject(row.custom_fields),
+    fallbackColor: fallbackColorFor(row.id),
+    status: row.status,
+    creationMethod: row.creation_method,
+    ...(row.avatar_image_url ? { avatarImageUrl: row.avatar_image_url } : {}),
+    firstLoginDate: row.first_login_date,
+    lastLoginDate: row.last_login_date,
+    ...(row.invited_by ? { invitedBy: row.invited_by } : {}),
+  };
+}
 
 /** Clients this access may see: its workspace's; a limited principal only those of its companies; a client only itself. */
 function visible(db: Kysely<DB>, access: Access): SelectQueryBuilder<DB, 'clients', ClientsTable> {
@@ -23,12 +53,16 @@ const clientById = preparedQuery('client_by_id', (db, p: { workspaceId: string; 
   db.selectFrom('clients').selectAll().where('clients.workspace_id', '=', p.workspaceId).where('clients.id', '=', p.id),
 );
 
-export function findClient(db: Kysely<DB>, access: Access, id: string): Promise<ClientsTable | undefined> {
-  if (!access.companyIds && !access.clientId) return clientById.first(db, { workspaceId: access.workspaceId, id });
-  return visible(db, access).where('clients.id', '=', id).executeTakeFirst();
+export async function findClient(db: Kysely<DB>, access: Access, id: string): Promise<Client | undefined> {
+  const row =
+    !access.companyIds && !access.clientId
+      ? await clientById.first(db, { workspaceId: access.workspaceId, id })
+      : await visible(db, access).where('clients.id', '=', id).executeTakeFirst();
+  return row && toClient(row);
 }
 
-export function listClients(db: Kysely<DB>, access: Access, filters: ClientListFilters, tokens: PageTokens, page: PageRequest) {
+export function listClients(db: Kysely<DB>, access: Access, query: ClientListQuery, tokens: PageTokens): Promise<Page<Client>> {
+  const { limit, nextToken, ...filters } = query;
   let q = visible(db, access);
   if (filters.email !== undefined) q = q.where('clients.email_key', '=', filters.email.trim().toLowerCase());
   if (filters.givenName !== undefined) q = q.where('clients.given_name', '=', filters.givenName);
@@ -39,29 +73,74 @@ export function listClients(db: Kysely<DB>, access: Access, filters: ClientListF
       exists(selectFrom('client_companies as m').select('m.client_id').whereRef('m.client_id', '=', 'clients.id').where('m.company_id', '=', companyId)),
     );
   }
-  const { limit: _l, nextToken: _n, ...scopeFilters } = filters;
-  return fetchPage(q, 'clients', page, tokens, pageScope(access.workspaceId, 'clients', scopeFilters));
+  return fetchPage(q, 'clients', { limit, nextToken }, tokens, pageScope(access.workspaceId, 'clients', filters), toClient);
 }
 
-/** The insert of a client and its one membership, for a write batch. */
-export function clientInserts(db: Kysely<DB>, row: ClientsTable) {
-  return [
-    db.insertInto('clients').values(row),
-    db.insertInto('client_companies').values({ workspace_id: row.workspace_id, client_id: row.id, company_id: row.company_id }),
-  ];
+/** Every client with a membership in the company. */
+export async function clientsOfCompany(db: Kysely<DB>, access: Access, companyId: string): Promise<Client[]> {
+  const rows = await visible(db, access)
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom('client_companies as m').select('m.client_id').whereRef('m.client_id', '=', 'clients.id').where('m.company_id', '=', companyId)),
+    )
+    .execute();
+  return rows.map(toClient);
 }
 
-export async function updateClient(db: Kysely<DB>, workspaceId: string, id: string, changes: Partial<ClientsTable>) {
-  await db.updateTable('clients').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+const membershipRows = (access: Access, client: Client) =>
+  client.companyIds.map((company_id) => ({ workspace_id: access.workspaceId, client_id: client.id, company_id }));
+
+/** A new client and its memberships; a taken email or a vanished company is its API error. */
+export function insertClient(work: UnitOfWork, access: Access, client: Client, secrets: { inviteTokenHash: string | null }): void {
+  work.write(
+    work.db.insertInto('clients').values({
+      id: client.id,
+      workspace_id: access.workspaceId,
+      email: client.email,
+      email_key: client.email.toLowerCase(),
+      given_name: client.givenName,
+      family_name: client.familyName,
+      company_id: client.companyId,
+      company_ids: joinIds(client.companyIds),
+      status: client.status,
+      creation_method: client.creationMethod,
+      avatar_image_url: client.avatarImageUrl ?? null,
+      first_login_date: client.firstLoginDate,
+      last_login_date: client.lastLoginDate,
+      invited_by: client.invitedBy ?? null,
+      invite_token_hash: secrets.inviteTokenHash,
+      custom_fields: JSON.stringify(client.customFields),
+      created_at: client.createdAt,
+      updated_at: client.updatedAt,
+    }),
+    { clients_email_unique: client.email, clients_company_id_fkey: 'body.companyId' },
+  );
+  work.write(work.db.insertInto('client_companies').values(membershipRows(access, client)), { client_companies_company_id_fkey: 'body.companyId' });
 }
 
-export async function deleteClient(db: Kysely<DB>, workspaceId: string, id: string) {
-  await db.deleteFrom('client_companies').where('workspace_id', '=', workspaceId).where('client_id', '=', id).execute();
-  await db.deleteFrom('clients').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+/** Writes a client's changed fields; its memberships too when its companies changed. */
+export function updateClient(work: UnitOfWork, access: Access, client: Client, previous: Client): void {
+  const companiesChanged = joinIds(client.companyIds) !== joinIds(previous.companyIds);
+  work.write(
+    work.db
+      .updateTable('clients')
+      .set({
+        given_name: client.givenName,
+        family_name: client.familyName,
+        company_id: client.companyId,
+        company_ids: joinIds(client.companyIds),
+        custom_fields: JSON.stringify(client.customFields),
+        updated_at: client.updatedAt,
+      })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', client.id),
+    { clients_company_id_fkey: 'body.companyId' },
+  );
+  if (!companiesChanged) return;
+  work.write(work.db.deleteFrom('client_companies').where('workspace_id', '=', access.workspaceId).where('client_id', '=', client.id));
+  work.write(work.db.insertInto('client_companies').values(membershipRows(access, client)), { client_companies_company_id_fkey: 'body.companyId' });
 }
 
-/** Replaces the client's memberships with exactly these companies. */
-export async function setMemberships(db: Kysely<DB>, workspaceId: string, clientId: string, companyIds: readonly string[]) {
-  await db.deleteFrom('client_companies').where('workspace_id', '=', workspaceId).where('client_id', '=', clientId).execute();
-  await db.insertInto('client_companies').values(companyIds.map((company_id) => ({ workspace_id: workspaceId, client_id: clientId, company_id }))).execute();
+export function deleteClient(work: UnitOfWork, access: Access, id: string): void {
+  work.write(work.db.deleteFrom('client_companies').where('workspace_id', '=', access.workspaceId).where('client_id', '=', id));
+  work.write(work.db.deleteFrom('clients').where('workspace_id', '=', access.workspaceId).where('id', '=', id));
 }

@@ -1,71 +1,76 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { accessOf } from '../../lib/access.js';
+import type { RoutePolicy } from '../../lib/policy.js';
 import { rejectReadOnly } from '../../lib/read-only.js';
 import { AUTHENTICATED_ERRORS, DeletedBody, IdParams, Page, errorResponses } from '../../lib/schemas.js';
-import { actorOf } from '../../plugins/auth.js';
-import { CLIENT_READ_ONLY, Client, ClientCreate, ClientCreateQuery, ClientListQuery, ClientPatch, ClientPut } from './clients.schemas.js';
+import { CLIENT_READ_ONLY, Client, ClientCreate, ClientCreateQuery, ClientListQuery, ClientReplace, ClientUpdate } from './clients.schemas.js';
 import * as service from './clients.service.js';
+
+/** Client sessions see themselves (writes answer them 403); staff may not delete a client. */
+const POLICY = {
+  read: { clientSession: 'read' },
+  change: { clientSession: 'read' },
+  delete: { clientSession: 'read', staff: false },
+} satisfies Record<string, RoutePolicy>;
 
 const tags = ['clients'];
 const READ_ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 const WRITE_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 403, 409, 413, 415);
 const readOnly = rejectReadOnly(CLIENT_READ_ONLY);
 const emailReadOnly = rejectReadOnly(['email'], 'cannot be changed');
-/** PATCH and PUT: reachable by client sessions (to answer them 403), server-managed fields and email refused. */
-const CHANGE = { config: { clientSession: true }, preValidation: [readOnly, emailReadOnly] };
 
 export default async function clientRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, clock, pageTokens, config } = app.ctx;
+  const { database, pageTokens, config } = app.ctx;
 
   app.get(
     '/clients',
-    { config: { clientSession: true }, schema: { tags, summary: 'List clients', querystring: ClientListQuery, response: { 200: Page(Client), ...READ_ERRORS } } },
-    async (request) => service.listClients(db, accessOf(request.principal), request.query, pageTokens),
+    { config: { policy: POLICY.read }, schema: { tags, summary: 'List clients', querystring: ClientListQuery, response: { 200: Page(Client), ...READ_ERRORS } } },
+    async (request) => service.listClients(database, request.caller, request.query, pageTokens),
   );
 
   app.post(
     '/clients',
     {
-      config: { clientSession: true },
+      config: { policy: POLICY.change },
       preValidation: readOnly,
       schema: { tags, summary: 'Create a client', querystring: ClientCreateQuery, body: ClientCreate, response: { 200: Client, ...WRITE_ERRORS } },
     },
-    async (request) =>
-      service.createClient(db, accessOf(request.principal), actorOf(request, clock.now()), request.body, {
-        sendInvite: request.query.sendInvite,
-        portalUrl: config.portalUrl,
-      }),
+    async (request) => service.createClient(database, request.caller, request.body, { sendInvite: request.query.sendInvite, portalUrl: config.portalUrl }),
   );
 
   app.get(
     '/clients/:id',
-    { config: { clientSession: true }, schema: { tags, summary: 'Retrieve a client', params: IdParams, response: { 200: Client, ...READ_ERRORS } } },
-    async (request) => service.getClient(db, accessOf(request.principal), request.params.id),
+    { config: { policy: POLICY.read }, schema: { tags, summary: 'Retrieve a client', params: IdParams, response: { 200: Client, ...READ_ERRORS } } },
+    async (request) => service.getClient(database, request.caller, request.params.id),
   );
 
   app.patch(
     '/clients/:id',
     {
-      ...CHANGE,
-      schema: { tags, summary: 'Update a client: given fields merged, customFields key by key', params: IdParams, body: ClientPatch, response: { 200: Client, ...WRITE_ERRORS } },
+      config: { policy: POLICY.change },
+      preValidation: [readOnly, emailReadOnly],
+      schema: { tags, summary: 'Update a client: given fields merged, customFields key by key', params: IdParams, body: ClientUpdate, response: { 200: Client, ...WRITE_ERRORS } },
     },
-    async (request) => service.patchClient(db, accessOf(request.principal), actorOf(request, clock.now()), request.params.id, request.body),
+    async (request) => service.updateClient(database, request.caller, request.params.id, request.body),
   );
 
   app.put(
     '/clients/:id',
     {
-      ...CHANGE,
-      schema: { tags, summary: 'Replace every writable field of a client', params: IdParams, body: ClientPut, response: { 200: Client, ...WRITE_ERRORS } },
+      config: { policy: POLICY.change },
+      preValidation: [readOnly, emailReadOnly],
+      schema: { tags, summary: 'Replace every writable field of a client', params: IdParams, body: ClientReplace, response: { 200: Client, ...WRITE_ERRORS } },
     },
-    async (request) => service.replaceClient(db, accessOf(request.principal), actorOf(request, clock.now()), request.params.id, request.body),
+    async (request) => service.replaceClient(database, request.caller, request.params.id, request.body),
   );
 
   app.delete(
     '/clients/:id',
-    { config: { action: 'clients:delete', clientSession: true }, schema: { tags, summary: 'Delete a client permanently', params: IdParams, response: { 200: DeletedBody, ...errorResponses(...AUTHENTICATED_ERRORS, 403) } } },
-    async (request) => service.deleteClient(db, accessOf(request.principal), actorOf(request, clock.now()), request.params.id),
+    {
+      config: { policy: POLICY.delete },
+      schema: { tags, summary: 'Delete a client permanently', params: IdParams, response: { 200: DeletedBody, ...errorResponses(...AUTHENTICATED_ERRORS, 403) } },
+    },
+    async (request) => service.deleteClient(database, request.caller, request.params.id),
   );
 }

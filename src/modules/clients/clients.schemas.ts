@@ -29,7 +29,9 @@ export const Client = Type.Object(
   },
   { title: 'Client' },
 );
-export type ClientBody = Static<typeof Client>;
+export type Client = Static<typeof Client>;
+export type ClientStatus = (typeof CLIENT_STATUSES)[number];
+export type CreationMethod = (typeof CREATION_METHODS)[number];
 
 const Writable = {
   givenName: Name,
@@ -48,34 +50,35 @@ export const ClientCreate = Type.Object(
   },
   { additionalProperties: false, title: 'ClientCreate' },
 );
-export type ClientCreateInput = Static<typeof ClientCreate>;
+export type ClientCreate = Static<typeof ClientCreate>;
 
 export const ClientCreateQuery = Type.Object(
   { sendInvite: Type.Optional(Type.Boolean({ description: 'send an invite: status `invited` and `inviteUrl` in this response' })) },
   { additionalProperties: false },
 );
+export type ClientCreateQuery = Static<typeof ClientCreateQuery>;
 
-export const ClientPatch = Type.Object(
+export const ClientUpdate = Type.Object(
   {
     givenName: Type.Optional(Writable.givenName),
     familyName: Type.Optional(Writable.familyName),
     companyId: Type.Optional({ ...Writable.companyId, description: 'moves the client to this company (replacing its primary company)' }),
     customFields: Type.Optional(Writable.customFields),
   },
-  { additionalProperties: false, title: 'ClientPatch' },
+  { additionalProperties: false, title: 'ClientUpdate' },
 );
-export type ClientPatchInput = Static<typeof ClientPatch>;
+export type ClientUpdate = Static<typeof ClientUpdate>;
 
-export const ClientPut = Type.Object(
+export const ClientReplace = Type.Object(
   {
     givenName: Writable.givenName,
     familyName: Writable.familyName,
     companyId: Type.Optional({ ...Writable.companyId, description: 'absent: the client is left in a placeholder company of its own' }),
     customFields: Type.Optional({ ...Writable.customFields, description: 'replaces every custom field; absent clears them all' }),
   },
-  { additionalProperties: false, title: 'ClientPut' },
+  { additionalProperties: false, title: 'ClientReplace' },
 );
-export type ClientPutInput = Static<typeof ClientPut>;
+export type ClientReplace = Static<typeof ClientReplace>;
 
 export const ClientListQuery = Type.Object(
   {
@@ -87,7 +90,7 @@ export const ClientListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-export type ClientListFilters = Static<typeof ClientListQuery>;
+export type ClientListQuery = Static<typeof ClientListQuery>;
 
 /** Server-managed: sending one on create or update is a 400 saying it is read-only. */
 export const CLIENT_READ_ONLY = ['id', 'object', 'createdAt', 'updatedAt', 'creationMethod', 'status', 'avatarImageUrl', 'firstLoginDate', 'lastLoginDate', 'invitedBy', 'inviteUrl', 'companyIds', 'fallbackColor'] as const;

@@ -1,10 +1,28 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { nonEmpty } from '../../db/json.js';
-import { type PageRequest, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { nonEmpty, parseObject } from '../../db/json.js';
+import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { CompaniesTable, DB } from '../../db/schema.js';
-import type { Access } from '../../lib/access.js';
-import type { CompanyListFilters } from './companies.schemas.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { Access } from '../../lib/caller.js';
+import type { Company, CompanyListQuery } from './companies.schemas.js';
+
+function toCompany(row: CompaniesTable): Company {
+  return {
+    id: row.id,
+    object: 'company',
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    name: row.name,
+    customFields: parseObject(row.custom_fields),
+    fallbackColor: row.fallback_color,
+    ...(row.icon_image_url ? { iconImageUrl: row.icon_image_url } : {}),
+    isPlaceholder: row.is_placeholder === 1,
+  };
+}
+
+/** Names are unique per workspace case-insensitively; placeholders (null key) are exempt. */
+const nameKeyOf = (company: Company) => (company.isPlaceholder ? null : company.name.trim().toLowerCase());
 
 /** Companies this access may see: its workspace's, narrowed to its companies for limited principals. */
 function visible(db: Kysely<DB>, access: Access): SelectQueryBuilder<DB, 'companies', CompaniesTable> {
@@ -17,46 +35,59 @@ const companyById = preparedQuery('company_by_id', (db, p: { workspaceId: string
   db.selectFrom('companies').selectAll().where('companies.workspace_id', '=', p.workspaceId).where('companies.id', '=', p.id),
 );
 
-export function findCompany(db: Kysely<DB>, access: Access, id: string): Promise<CompaniesTable | undefined> {
-  if (!access.companyIds) return companyById.first(db, { workspaceId: access.workspaceId, id });
-  return visible(db, access).where('companies.id', '=', id).executeTakeFirst();
+export async function findCompany(db: Kysely<DB>, access: Access, id: string): Promise<Company | undefined> {
+  const row = !access.companyIds
+    ? await companyById.first(db, { workspaceId: access.workspaceId, id })
+    : await visible(db, access).where('companies.id', '=', id).executeTakeFirst();
+  return row && toCompany(row);
 }
 
-export function listCompanies(db: Kysely<DB>, access: Access, filters: CompanyListFilters, tokens: PageTokens, page: PageRequest) {
+export function listCompanies(db: Kysely<DB>, access: Access, query: CompanyListQuery, tokens: PageTokens): Promise<Page<Company>> {
+  const { limit, nextToken, name, isPlaceholder } = query;
   let q = visible(db, access);
-  if (filters.name !== undefined) q = q.where('companies.name', '=', filters.name);
-  if (filters.isPlaceholder !== undefined) q = q.where('companies.is_placeholder', '=', filters.isPlaceholder ? 1 : 0);
-  const scope = pageScope(access.workspaceId, 'companies', { name: filters.name, isPlaceholder: filters.isPlaceholder });
-  return fetchPage(q, 'companies', page, tokens, scope);
+  if (name !== undefined) q = q.where('companies.name', '=', name);
+  if (isPlaceholder !== undefined) q = q.where('companies.is_placeholder', '=', isPlaceholder ? 1 : 0);
+  return fetchPage(q, 'companies', { limit, nextToken }, tokens, pageScope(access.workspaceId, 'companies', { name, isPlaceholder }), toCompany);
 }
 
-/** The insert of a company, for a write batch. */
-export function companyInsert(db: Kysely<DB>, row: CompaniesTable) {
-  return db.insertInto('companies').values(row);
-}
-
-export async function updateCompany(db: Kysely<DB>, workspaceId: string, id: string, changes: Partial<CompaniesTable>) {
-  await db.updateTable('companies').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
-}
-
-export async function deleteCompany(db: Kysely<DB>, workspaceId: string, id: string) {
-  await db.deleteFrom('client_companies').where('workspace_id', '=', workspaceId).where('company_id', '=', id).execute();
-  await db.deleteFrom('companies').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
-}
-
-/** Every client with a membership in the company, with what a move needs. */
-export function clientsOfCompany(db: Kysely<DB>, workspaceId: string, companyId: string) {
-  return db
-    .selectFrom('client_companies')
-    .innerJoin('clients', 'clients.id', 'client_companies.client_id')
-    .select(['clients.id', 'clients.company_id', 'clients.company_ids', 'clients.given_name', 'clients.family_name'])
-    .where('client_companies.workspace_id', '=', workspaceId)
-    .where('client_companies.company_id', '=', companyId)
-    .execute();
-}
-
-/** Which of the given ids are companies of the workspace visible to this access. */
+/** Which of the given ids are companies visible to this access. */
 export async function existingCompanyIds(db: Kysely<DB>, access: Access, ids: readonly string[]): Promise<Set<string>> {
   const rows = await visible(db, access).clearSelect().select('companies.id').where('companies.id', 'in', nonEmpty(ids)).execute();
   return new Set(rows.map((r) => r.id));
+}
+
+/** A new company; a taken name is its API error. */
+export function insertCompany(work: UnitOfWork, access: Access, company: Company): void {
+  work.write(
+    work.db.insertInto('companies').values({
+      id: company.id,
+      workspace_id: access.workspaceId,
+      name: company.name,
+      name_key: nameKeyOf(company),
+      fallback_color: company.fallbackColor,
+      icon_image_url: company.iconImageUrl ?? null,
+      is_placeholder: company.isPlaceholder ? 1 : 0,
+      custom_fields: JSON.stringify(company.customFields),
+      created_at: company.createdAt,
+      updated_at: company.updatedAt,
+    }),
+    { companies_name_unique: company.name },
+  );
+}
+
+export function updateCompany(work: UnitOfWork, access: Access, company: Company): void {
+  work.write(
+    work.db
+      .updateTable('companies')
+      .set({ name: company.name, name_key: nameKeyOf(company), custom_fields: JSON.stringify(company.customFields), updated_at: company.updatedAt })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', company.id),
+    { companies_name_unique: company.name },
+  );
+}
+
+/** Deletes a company and its memberships (move its clients first: see the service). */
+export function deleteCompany(work: UnitOfWork, access: Access, id: string): void {
+  work.write(work.db.deleteFrom('client_companies').where('workspace_id', '=', access.workspaceId).where('company_id', '=', id));
+  work.write(work.db.deleteFrom('companies').where('workspace_id', '=', access.workspaceId).where('id', '=', id));
 }

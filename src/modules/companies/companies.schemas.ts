@@ -18,7 +18,7 @@ export const Company = Type.Object(
   },
   { title: 'Company' },
 );
-export type CompanyBody = Static<typeof Company>;
+export type Company = Static<typeof Company>;
 
 export const CompanyCreate = Type.Object(
   {
@@ -30,13 +30,13 @@ export const CompanyCreate = Type.Object(
   },
   { additionalProperties: false, title: 'CompanyCreate' },
 );
-export type CompanyCreateInput = Static<typeof CompanyCreate>;
+export type CompanyCreate = Static<typeof CompanyCreate>;
 
 export const CompanyUpdate = Type.Object(
   { name: Type.Optional(Name), customFields: Type.Optional(CustomFieldsInput) },
   { additionalProperties: false, title: 'CompanyUpdate' },
 );
-export type CompanyUpdateInput = Static<typeof CompanyUpdate>;
+export type CompanyUpdate = Static<typeof CompanyUpdate>;
 
 export const CompanyListQuery = Type.Object(
   {
@@ -46,7 +46,7 @@ export const CompanyListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-export type CompanyListFilters = Static<typeof CompanyListQuery>;
+export type CompanyListQuery = Static<typeof CompanyListQuery>;
 
 /** Server-managed on update: sending one is a 400 saying it is read-only. */
 export const COMPANY_READ_ONLY = ['id', 'object', 'createdAt', 'updatedAt', 'isPlaceholder'] as const;

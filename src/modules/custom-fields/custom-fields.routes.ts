@@ -1,50 +1,34 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
-import { accessOf } from '../../lib/access.js';
-import { AUTHENTICATED_ERRORS, Page, errorResponses } from '../../lib/schemas.js';
-import {
-  CustomField,
-  CustomFieldListQuery,
-  CustomFieldOption,
-  CustomFieldOptionListQuery,
-  CustomFieldParams,
-} from './custom-fields.schemas.js';
-import { listCustomFields, listOptions } from './custom-fields.service.js';
+import { AUTHENTICATED_ERRORS, IdParams, Page, errorResponses } from '../../lib/schemas.js';
+import { CustomField, CustomFieldListQuery, CustomFieldOption, CustomFieldOptionListQuery } from './custom-fields.schemas.js';
+import * as service from './custom-fields.service.js';
 
-/** Read-only: definitions are created with `portal custom-fields create` (contract §7). */
-export default async function customFieldRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: Static<typeof CustomFieldListQuery> }>(
+const tags = ['custom-fields'];
+const READ_ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
+
+/** Read-only: definitions are created with `portal custom-fields create` (contract §7). Keys and staff only. */
+export default async function customFieldRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, pageTokens } = app.ctx;
+
+  app.get(
     '/custom-fields',
-    {
-      schema: {
-        tags: ['custom-fields'],
-        summary: 'List custom field definitions',
-        querystring: CustomFieldListQuery,
-        response: { 200: Page(CustomField), ...errorResponses(...AUTHENTICATED_ERRORS) },
-      },
-    },
-    async (request) => {
-      const { limit, nextToken, entityType } = request.query;
-      const { workspaceId } = accessOf(request.principal);
-      return listCustomFields(app.ctx.db, workspaceId, { entityType }, app.ctx.pageTokens, { limit, nextToken });
-    },
+    { schema: { tags, summary: 'List custom field definitions', querystring: CustomFieldListQuery, response: { 200: Page(CustomField), ...READ_ERRORS } } },
+    async (request) => service.listCustomFields(database, request.caller, request.query, pageTokens),
   );
 
-  app.get<{ Params: Static<typeof CustomFieldParams>; Querystring: Static<typeof CustomFieldOptionListQuery> }>(
+  app.get(
     '/custom-fields/:id/options',
     {
       schema: {
-        tags: ['custom-fields'],
+        tags,
         summary: "List a custom field's options",
-        params: CustomFieldParams,
+        params: IdParams,
         querystring: CustomFieldOptionListQuery,
-        response: { 200: Page(CustomFieldOption), ...errorResponses(...AUTHENTICATED_ERRORS) },
+        response: { 200: Page(CustomFieldOption), ...READ_ERRORS },
       },
     },
-    async (request) => {
-      const { limit, nextToken, label } = request.query;
-      const { workspaceId } = accessOf(request.principal);
-      return listOptions(app.ctx.db, workspaceId, request.params.id, { label }, app.ctx.pageTokens, { limit, nextToken });
-    },
+    async (request) => service.listOptions(database, request.caller, request.params.id, request.query, pageTokens),
   );
 }

@@ -1,13 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/database.js';
-import type { PageRequest, PageTokens } from '../../db/paging.js';
-import type { CustomFieldEntity, CustomFieldType, CustomFieldsTable, DB } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
-import { type Clock, isoAt } from '../../lib/clock.js';
+import type { Database } from '../../db/database.js';
+import type { Page, PageTokens } from '../../db/paging.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import type { Caller } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
 import * as repo from './custom-fields.repository.js';
-import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES, type CustomFieldBody, type CustomFieldOptionRefBody } from './custom-fields.schemas.js';
+import {
+  CUSTOM_FIELD_ENTITIES,
+  CUSTOM_FIELD_TYPES,
+  type CustomField,
+  type CustomFieldEntity,
+  type CustomFieldListQuery,
+  type CustomFieldOption,
+  type CustomFieldOptionListQuery,
+  type CustomFieldType,
+} from './custom-fields.schemas.js';
 
 export interface CustomFieldInput {
   entityType: string;
@@ -65,73 +73,42 @@ function checkInput(input: CustomFieldInput): FieldProblem[] {
   return problems;
 }
 
-/** The API object of a definition; `options` are given for multiSelect fields only. */
-export function toCustomField(row: CustomFieldsTable, options: CustomFieldOptionRefBody[]): CustomFieldBody {
-  return {
-    id: row.id,
-    object: 'customField',
-    key: row.key,
-    name: row.name,
-    type: row.type,
-    entityType: row.entity_type,
-    ...(row.type === 'multiSelect' ? { options } : {}),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-/** Creates a custom field (and its options) in one transaction; a key already used for the entity is a 409. */
-export async function createCustomField(db: Kysely<DB>, workspaceId: string, input: CustomFieldInput, clock: Clock): Promise<CustomFieldBody> {
+/** Creates a custom field and its options in one unit of work; a key already used for the entity is a 409. */
+export async function createCustomField(database: Database, caller: Caller, input: CustomFieldInput): Promise<CustomField> {
   const problems = checkInput(input);
   if (problems.length > 0) {
     throw errors.badRequest(problems.length === 1 ? `${problems[0].path} ${problems[0].message}` : `${problems.length} fields are invalid`, problems);
   }
-  const at = isoAt(clock.now());
-  const row: CustomFieldsTable = {
-    id: randomUUID(),
-    workspace_id: workspaceId,
-    entity_type: input.entityType as CustomFieldEntity,
-    key: input.key,
-    name: input.name.trim(),
-    type: input.type as CustomFieldType,
-    created_at: at,
-    updated_at: at,
-  };
+  const at = isoAt(caller.actor.at);
   const labels = (input.options ?? []).map((label) => label.trim());
   const keys = optionKeys(labels);
   // Options share created_at; ids ascending in the given order make the keyset order (created_at, id) that order.
   const ids = labels.map(() => randomUUID()).sort();
-  const options = labels.map((label, i) => ({ id: ids[i], key: keys[i], label }));
-  await inTransaction(db, async (trx) => {
-    try {
-      await repo.insertCustomField(trx, workspaceId, row);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw errors.conflict(`A ${row.entity_type} custom field with key "${row.key}" already exists.`);
-      throw error;
-    }
-    await repo.insertOptions(trx, workspaceId, options.map((o) => ({ ...o, custom_field_id: row.id, created_at: at })));
+  const type = input.type as CustomFieldType;
+  const field: CustomField = {
+    id: randomUUID(),
+    object: 'customField',
+    key: input.key,
+    name: input.name.trim(),
+    type,
+    entityType: input.entityType as CustomFieldEntity,
+    ...(type === 'multiSelect' ? { options: labels.map((label, i) => ({ id: ids[i], key: keys[i], label })) } : {}),
+    createdAt: at,
+    updatedAt: at,
+  };
+  return unitOfWork(database, async (work) => {
+    repo.insertCustomField(work, caller.access, field);
+    return field;
   });
-  return toCustomField(row, options);
 }
 
-/** One page of definitions with the options of its multiSelect fields, read in one more query. */
-export async function listCustomFields(db: Kysely<DB>, workspaceId: string, filters: { entityType?: CustomFieldEntity }, tokens: PageTokens, page: PageRequest) {
-  const { rows, nextToken } = await repo.listCustomFields(db, workspaceId, filters, tokens, page);
-  const multiSelectIds = rows.filter((row) => row.type === 'multiSelect').map((row) => row.id);
-  const options = multiSelectIds.length > 0 ? await repo.optionsOfFields(db, workspaceId, multiSelectIds) : [];
-  const byField = new Map<string, CustomFieldOptionRefBody[]>();
-  for (const { custom_field_id, ...option } of options) {
-    if (!byField.has(custom_field_id)) byField.set(custom_field_id, []);
-    byField.get(custom_field_id)!.push(option);
-  }
-  const data = rows.map((row) => toCustomField(row, byField.get(row.id) ?? []));
-  return { data, ...(nextToken ? { nextToken } : {}) };
+export function listCustomFields(database: Database, caller: Caller, query: CustomFieldListQuery, tokens: PageTokens): Promise<Page<CustomField>> {
+  return repo.listCustomFields(database.db, caller.access, query, tokens);
 }
 
 /** One page of a field's options; the field is looked up only when the page is empty, to tell "none" from "no such field". */
-export async function listOptions(db: Kysely<DB>, workspaceId: string, fieldId: string, filters: { label?: string }, tokens: PageTokens, page: PageRequest) {
-  const { rows, nextToken } = await repo.listOptions(db, workspaceId, fieldId, filters, tokens, page);
-  if (rows.length === 0 && !(await repo.findCustomField(db, workspaceId, fieldId))) throw errors.notFound('Custom field');
-  const data = rows.map((row) => ({ id: row.id, object: 'customFieldOption' as const, key: row.key, label: row.label }));
-  return { data, ...(nextToken ? { nextToken } : {}) };
+export async function listOptions(database: Database, caller: Caller, fieldId: string, query: CustomFieldOptionListQuery, tokens: PageTokens): Promise<Page<CustomFieldOption>> {
+  const page = await repo.listOptions(database.db, caller.access, fieldId, query, tokens);
+  if (page.data.length === 0 && !(await repo.findCustomField(database.db, caller.access, fieldId))) throw errors.notFound('Custom field');
+  return page;
 }

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { BACKENDS, type Harness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
+import { systemCaller, workspaceAccess } from '../../lib/caller.js';
 import { type CustomFieldInput, createCustomField } from './custom-fields.service.js';
 import { mergeCustomFields, normalizeCustomFields } from './custom-fields.values.js';
 import { oneJson, portal } from '../../../test/helpers/cli.js';
@@ -13,7 +14,7 @@ const NOT_FOUND = { code: 'not_found', message: 'Custom field not found.', data:
 /** Creates a definition one second after the previous one, so list order is predictable. */
 async function define(h: Harness, workspaceId: string, input: CustomFieldInput) {
   h.clock.advance(1000);
-  return createCustomField(h.app.ctx.db, workspaceId, input, h.clock);
+  return createCustomField(h.app.ctx.database, systemCaller(workspaceId, h.clock.now()), input);
 }
 
 for (const backend of BACKENDS) {
@@ -157,7 +158,7 @@ for (const backend of BACKENDS) {
       for (const [key, type] of [['note', 'text'], ['score', 'number'], ['mail', 'email'], ['site', 'url'], ['phone', 'phoneNumber'], ['home', 'address']]) await def(key, type);
       const colors = await def('colors', 'multiSelect', ['Red', 'Green', 'Blue']);
       await define(h, ws.workspaceId, { entityType: 'company', key: 'size', name: 'Size', type: 'text' });
-      const normalize = (input: Record<string, unknown>, prefix?: string) => normalizeCustomFields(h.app.ctx.db, ws.workspaceId, 'client', input, prefix);
+      const normalize = (input: Record<string, unknown>, prefix?: string) => normalizeCustomFields(h.app.ctx.db, workspaceAccess(ws.workspaceId), 'client', input, prefix);
       /** The `data` of the 400 the input is refused with. */
       const refusal = async (input: Record<string, unknown>) => {
         const error = await normalize(input).then(() => assert.fail('accepted'), (e) => e);
@@ -250,7 +251,7 @@ for (const backend of BACKENDS) {
       const { normalize } = await setup(t);
       assert.deepEqual(await normalize({ note: '', colors: [], home: null, score: null, site: '' }), { note: null, colors: null, home: null, score: null, site: null });
       // No database at all: an empty input must not query.
-      assert.deepEqual(await normalizeCustomFields(undefined as never, 'w', 'company', {}), {});
+      assert.deepEqual(await normalizeCustomFields(undefined as never, workspaceAccess('w'), 'company', {}), {});
     });
   });
 }

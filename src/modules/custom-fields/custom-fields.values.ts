@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { CustomFieldType, DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema.js';
+import type { Access } from '../../lib/caller.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
+import type { CustomFieldValue, CustomFieldValues } from '../../lib/schemas.js';
 import { findDefinitions, optionsOfFields } from './custom-fields.repository.js';
+import type { CustomFieldType } from './custom-fields.schemas.js';
 
-/** A stored custom-field value: string (text, number as numeric string, email, url, phoneNumber), option ids, or an address. */
-export type CustomFieldValue = string | string[] | Record<string, string>;
-export type CustomFieldValues = Record<string, CustomFieldValue>;
 
 const ADDRESS_PROPERTIES = new Set(['addressLine1', 'addressLine2', 'city', 'country', 'fullAddress', 'postalCode', 'region']);
 const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -72,22 +72,18 @@ const clears = (value: unknown) => value === null || value === '' || (Array.isAr
  */
 export async function normalizeCustomFields(
   db: Kysely<DB>,
-  workspaceId: string,
+  access: Access,
   entity: 'client' | 'company',
   input: Record<string, unknown>,
   pathPrefix = 'body.customFields',
 ): Promise<Record<string, CustomFieldValue | null>> {
   const keys = Object.keys(input);
   if (keys.length === 0) return {};
-  const definitions = new Map((await findDefinitions(db, workspaceId, entity, keys)).map((d) => [d.key, d]));
+  const definitions = new Map((await findDefinitions(db, access, entity, keys)).map((d) => [d.key, d]));
   // Options are read only for multiSelect fields given a value (not cleared).
   const selectIds = [...definitions.values()].filter((d) => d.type === 'multiSelect' && !clears(input[d.key])).map((d) => d.id);
   const optionsByField = new Map<string, OptionIds>(selectIds.map((id) => [id, new Map()]));
-  if (selectIds.length > 0) {
-    for (const o of await optionsOfFields(db, workspaceId, selectIds)) {
-      optionsByField.get(o.custom_field_id)!.set(o.id, o.id).set(o.key, o.id);
-    }
-  }
+  for (const o of await optionsOfFields(db, access, selectIds)) optionsByField.get(o.custom_field_id)?.set(o.id, o.id).set(o.key, o.id);
 
   const result: Record<string, CustomFieldValue | null> = {};
   const problems: FieldProblem[] = [];

@@ -1,25 +1,13 @@
 import type { Kysely } from 'kysely';
-import { type PageRequest, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
 import type { DB, InternalUsersTable } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { Access } from '../../lib/caller.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
-import type { InternalUser } from './internal-users.schemas.js';
-
-export async function insertInternalUser(db: Kysely<DB>, workspaceId: string, row: Omit<InternalUsersTable, 'workspace_id'>) {
-  await db.insertInto('internal_users').values({ ...row, workspace_id: workspaceId }).execute();
-}
-
-/** The internal user of this workspace, or undefined (another workspace's id is simply not found). */
-export function findInternalUser(db: Kysely<DB>, workspaceId: string, id: string) {
-  return db.selectFrom('internal_users').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
-}
-
-export function listInternalUsers(db: Kysely<DB>, workspaceId: string, page: PageRequest, tokens: PageTokens) {
-  const query = db.selectFrom('internal_users').selectAll().where('workspace_id', '=', workspaceId);
-  return fetchPage(query, 'internal_users', page, tokens, pageScope(workspaceId, 'internalUsers'));
-}
+import type { InternalUser, InternalUserListQuery } from './internal-users.schemas.js';
 
 /** A row as the API serves it: booleans and the id list decoded, the colour derived from the id. */
-export function toInternalUser(row: InternalUsersTable): InternalUser {
+function toInternalUser(row: InternalUsersTable): InternalUser {
   return {
     id: row.id,
     object: 'internalUser',
@@ -34,4 +22,36 @@ export function toInternalUser(row: InternalUsersTable): InternalUser {
     fallbackColor: fallbackColorFor(row.id),
     ...(row.avatar_image_url ? { avatarImageUrl: row.avatar_image_url } : {}),
   };
+}
+
+export function insertInternalUser(work: UnitOfWork, access: Access, user: InternalUser): void {
+  work.write(
+    work.db.insertInto('internal_users').values({
+      id: user.id,
+      workspace_id: access.workspaceId,
+      email: user.email,
+      email_key: user.email.toLowerCase(),
+      given_name: user.givenName,
+      family_name: user.familyName,
+      role: user.role,
+      is_client_access_limited: user.isClientAccessLimited ? 1 : 0,
+      company_access_list: user.companyAccessList.join(','),
+      avatar_image_url: user.avatarImageUrl ?? null,
+      created_at: user.createdAt,
+      updated_at: user.updatedAt,
+    }),
+    // The unique index decides, so two concurrent creates cannot both pass.
+    { internal_users_email_unique: user.email },
+  );
+}
+
+/** The internal user of this workspace, or undefined (another workspace's id is simply not found). */
+export async function findInternalUser(db: Kysely<DB>, access: Access, id: string): Promise<InternalUser | undefined> {
+  const row = await db.selectFrom('internal_users').selectAll().where('workspace_id', '=', access.workspaceId).where('id', '=', id).executeTakeFirst();
+  return row && toInternalUser(row);
+}
+
+export function listInternalUsers(db: Kysely<DB>, access: Access, query: InternalUserListQuery, tokens: PageTokens): Promise<Page<InternalUser>> {
+  const q = db.selectFrom('internal_users').selectAll().where('workspace_id', '=', access.workspaceId);
+  return fetchPage(q, 'internal_users', { limit: query.limit, nextToken: query.nextToken }, tokens, pageScope(access.workspaceId, 'internalUsers'), toInternalUser);
 }

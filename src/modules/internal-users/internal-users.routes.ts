@@ -1,43 +1,26 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { accessOf } from '../../lib/access.js';
-import { AUTHENTICATED_ERRORS, errorResponses } from '../../lib/schemas.js';
-import {
-  InternalUser,
-  InternalUserListQuery,
-  InternalUserPage,
-  InternalUserParams,
-} from './internal-users.schemas.js';
-import { getInternalUser, listInternalUsers } from './internal-users.service.js';
+import { AUTHENTICATED_ERRORS, IdParams, Page, errorResponses } from '../../lib/schemas.js';
+import { InternalUser, InternalUserListQuery } from './internal-users.schemas.js';
+import * as service from './internal-users.service.js';
+
+const tags = ['internal users'];
+const READ_ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 
 /** Read-only: internal users are created with `portal internal-users create` (contract §3, §7). */
-export default async function internalUserRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: InternalUserListQuery }>(
+export default async function internalUserRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, pageTokens } = app.ctx;
+
+  app.get(
     '/internal-users',
-    {
-      schema: {
-        tags: ['internal users'],
-        summary: 'List internal users, newest first',
-        querystring: InternalUserListQuery,
-        response: { 200: InternalUserPage, ...errorResponses(...AUTHENTICATED_ERRORS) },
-      },
-    },
-    async (request) => {
-      const { limit, nextToken } = request.query;
-      const page = await listInternalUsers(app.ctx.db, accessOf(request.principal), { limit, nextToken }, app.ctx.pageTokens);
-      return { data: page.rows, ...(page.nextToken ? { nextToken: page.nextToken } : {}) };
-    },
+    { schema: { tags, summary: 'List internal users, newest first', querystring: InternalUserListQuery, response: { 200: Page(InternalUser), ...READ_ERRORS } } },
+    async (request) => service.listInternalUsers(database, request.caller, request.query, pageTokens),
   );
 
-  app.get<{ Params: InternalUserParams }>(
+  app.get(
     '/internal-users/:id',
-    {
-      schema: {
-        tags: ['internal users'],
-        summary: 'Get an internal user',
-        params: InternalUserParams,
-        response: { 200: InternalUser, ...errorResponses(...AUTHENTICATED_ERRORS) },
-      },
-    },
-    async (request) => getInternalUser(app.ctx.db, accessOf(request.principal), request.params.id),
+    { schema: { tags, summary: 'Get an internal user', params: IdParams, response: { 200: InternalUser, ...READ_ERRORS } } },
+    async (request) => service.getInternalUser(database, request.caller, request.params.id),
   );
 }

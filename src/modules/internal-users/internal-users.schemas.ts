@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Id, Page, PageQuery, Timestamp } from '../../lib/schemas.js';
-
-export const ROLES = ['admin', 'staff'] as const;
+import { INTERNAL_USER_ROLES } from '../../lib/caller.js';
+import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
 
 export const InternalUser = Type.Object(
   {
@@ -12,7 +11,7 @@ export const InternalUser = Type.Object(
     email: Type.String({ format: 'email', description: 'unique login identifier within the workspace' }),
     givenName: Type.String(),
     familyName: Type.String(),
-    role: Type.Union([Type.Literal('admin'), Type.Literal('staff')]),
+    role: Type.Enum([...INTERNAL_USER_ROLES]),
     isClientAccessLimited: Type.Boolean({ description: 'true: only the companies in companyAccessList (and their clients)' }),
     companyAccessList: Type.Array(Id, { description: 'company ids accessible when isClientAccessLimited; empty when access is to all companies' }),
     fallbackColor: Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'background colour when no avatar is set, derived from the id' }),
@@ -22,11 +21,6 @@ export const InternalUser = Type.Object(
 );
 export type InternalUser = Static<typeof InternalUser>;
 
-export const InternalUserPage = Type.Object(Page(InternalUser).properties, { title: 'InternalUserPage', additionalProperties: false });
-
 export const InternalUserListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 export type InternalUserListQuery = Static<typeof InternalUserListQuery>;
 
-// A plain string, not `format: uuid`: a malformed id is a 404 like any unknown one, not a 400.
-export const InternalUserParams = Type.Object({ id: Type.String({ description: 'internal user id (UUID)' }) }, { additionalProperties: false });
-export type InternalUserParams = Static<typeof InternalUserParams>;

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import addFormats from 'ajv-formats';
-import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/database.js';
-import type { PageRequest, PageResult, PageTokens } from '../../db/paging.js';
-import type { DB } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
-import { type Access, workspaceAccess } from '../../lib/access.js';
+import type { Database } from '../../db/database.js';
+import type { Page, PageTokens } from '../../db/paging.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import { type Access, type Caller, INTERNAL_USER_ROLES as ROLES } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
-import { type Actor, recordAudit } from '../audit-log/audit-log.writer.js';
+import { fallbackColorFor } from '../../lib/fallback-color.js';
+import { recordAudit } from '../audit-log/audit-log.writer.js';
 import { existingCompanyIds } from '../companies/companies.repository.js';
 import * as repo from './internal-users.repository.js';
-import { type InternalUser, ROLES } from './internal-users.schemas.js';
+import type { InternalUser, InternalUserListQuery } from './internal-users.schemas.js';
 
 // The rule of `format: 'email'` in request bodies, so every way in accepts the same addresses.
 const EMAIL = addFormats.default.get('email') as RegExp;
@@ -27,9 +26,9 @@ export interface InternalUserInput {
   companyAccessList?: readonly string[];
 }
 
-/** Creates an internal user of `actor.workspaceId` and its `internalUserCreated` audit entry, in one transaction. */
-export async function createInternalUser(db: Kysely<DB>, actor: Actor, input: InternalUserInput): Promise<InternalUser> {
-  const workspaceId = actor.workspaceId;
+/** Creates an internal user of the caller's workspace and its `internalUserCreated` audit entry, in one unit of work. */
+export async function createInternalUser(database: Database, caller: Caller, input: InternalUserInput): Promise<InternalUser> {
+  const { access, actor } = caller;
   const email = input.email.trim();
   const givenName = input.givenName.trim();
   const familyName = input.familyName.trim();
@@ -43,59 +42,52 @@ export async function createInternalUser(db: Kysely<DB>, actor: Actor, input: In
   if (companies?.length === 0) problems.push({ path: 'companyAccessList', message: 'must name at least one company' });
   if (problems.length) throw errors.badRequest(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
 
-  const id = randomUUID();
+  if (companies) {
+    const known = await existingCompanyIds(database.db, access, companies);
+    const unknown = companies.filter((c) => !known.has(c));
+    if (unknown.length) {
+      throw errors.badRequest(
+        `companyAccessList: not a company of this workspace: ${unknown.join(', ')}`,
+        unknown.map((c) => ({ path: 'companyAccessList', message: `${c} is not a company of this workspace` })),
+      );
+    }
+  }
   const at = isoAt(actor.at);
-  return inTransaction(db, async (trx) => {
-    if (companies) {
-      const known = await existingCompanyIds(trx, workspaceAccess(workspaceId), companies);
-      const unknown = companies.filter((c) => !known.has(c));
-      if (unknown.length) {
-        throw errors.badRequest(
-          `companyAccessList: not a company of this workspace: ${unknown.join(', ')}`,
-          unknown.map((c) => ({ path: 'companyAccessList', message: `${c} is not a company of this workspace` })),
-        );
-      }
-    }
-    const row = {
-      id,
-      email,
-      email_key: email.toLowerCase(),
-      given_name: givenName,
-      family_name: familyName,
-      role: role as InternalUser['role'],
-      is_client_access_limited: companies ? 1 : 0,
-      company_access_list: companies ? companies.join(',') : '',
-      avatar_image_url: null,
-      created_at: at,
-      updated_at: at,
-    };
-    try {
-      await repo.insertInternalUser(trx, workspaceId, row);
-    } catch (error) {
-      // The unique index on (workspace_id, email_key) decides, so two concurrent creates cannot both pass.
-      if (isUniqueViolation(error)) throw errors.conflict(`An internal user with email ${email} already exists in this workspace.`);
-      throw error;
-    }
-    await recordAudit(trx, actor, {
+  const id = randomUUID();
+  const user: InternalUser = {
+    id,
+    object: 'internalUser',
+    createdAt: at,
+    updatedAt: at,
+    email,
+    givenName,
+    familyName,
+    role: role as InternalUser['role'],
+    isClientAccessLimited: companies !== undefined,
+    companyAccessList: companies ?? [],
+    fallbackColor: fallbackColorFor(id),
+  };
+  return unitOfWork(database, async (work) => {
+    repo.insertInternalUser(work, access, user);
+    recordAudit(work, actor, {
       eventType: 'internalUserCreated',
       description: `Internal user ${email} created`,
-      context: { internalUserId: id, email, role, ...(companies ? { companyAccessList: companies } : {}) },
+      context: { internalUserId: user.id, email, role, ...(companies ? { companyAccessList: companies } : {}) },
     });
-    return repo.toInternalUser({ ...row, workspace_id: workspaceId });
+    return user;
   });
 }
 
 // A client session sees no staff (contract §1: everything but itself, its companies, installs and notifications is 404).
 const seesInternalUsers = (access: Access) => access.clientId === null;
 
-export async function getInternalUser(db: Kysely<DB>, access: Access, id: string): Promise<InternalUser> {
-  const row = UUID.test(id) && seesInternalUsers(access) ? await repo.findInternalUser(db, access.workspaceId, id.toLowerCase()) : undefined;
-  if (!row) throw errors.notFound('Internal user');
-  return repo.toInternalUser(row);
+export async function getInternalUser(database: Database, caller: Caller, id: string): Promise<InternalUser> {
+  const user = UUID.test(id) && seesInternalUsers(caller.access) ? await repo.findInternalUser(database.db, caller.access, id.toLowerCase()) : undefined;
+  if (!user) throw errors.notFound('Internal user');
+  return user;
 }
 
-export async function listInternalUsers(db: Kysely<DB>, access: Access, page: PageRequest, tokens: PageTokens): Promise<PageResult<InternalUser>> {
-  if (!seesInternalUsers(access)) return { rows: [] };
-  const result = await repo.listInternalUsers(db, access.workspaceId, page, tokens);
-  return { rows: result.rows.map(repo.toInternalUser), ...(result.nextToken ? { nextToken: result.nextToken } : {}) };
+export async function listInternalUsers(database: Database, caller: Caller, query: InternalUserListQuery, tokens: PageTokens): Promise<Page<InternalUser>> {
+  if (!seesInternalUsers(caller.access)) return { data: [] };
+  return repo.listInternalUsers(database.db, caller.access, query, tokens);
 }

@@ -5,11 +5,11 @@ import type { Kysely } from 'kysely';
 import { BACKENDS, type Harness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
-import { openDatabase } from '../../db/database.js';
+import { openDatabase } from '../../db/open.js';
 import type { DB } from '../../db/schema.js';
 import { isoAt } from '../../lib/clock.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
-import { systemActor } from '../audit-log/audit-log.writer.js';
+import { systemCaller } from '../../lib/caller.js';
 import { type InternalUserInput, createInternalUser } from './internal-users.service.js';
 import { oneJson, portal } from '../../../test/helpers/cli.js';
 
@@ -41,7 +41,7 @@ function auditRows(db: Kysely<DB>) {
 /** Creates through the service as the `portal` command does, at the harness clock's time. */
 function create(h: Harness, workspaceId: string, input: Partial<InternalUserInput> = {}) {
   const n = randomUUID().slice(0, 8);
-  return createInternalUser(h.app.ctx.db, systemActor(workspaceId, h.clock.now()), { email: `user-${n}@example.com`, givenName: 'Grace', familyName: 'Hopper', ...input });
+  return createInternalUser(h.app.ctx.database, systemCaller(workspaceId, h.clock.now()), { email: `user-${n}@example.com`, givenName: 'Grace', familyName: 'Hopper', ...input });
 }
 
 for (const backend of BACKENDS) {

@@ -1,24 +1,58 @@
 import type { Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
-import type { DB, SessionsTable } from '../../db/schema.js';
+import type { DB } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { Access } from '../../lib/caller.js';
 
-/** The insert of a new session, and the removal of its key's expired sessions (so they do not pile up), for one write batch. */
-export function sessionWrites(db: Kysely<DB>, workspaceId: string, row: Omit<SessionsTable, 'workspace_id' | 'revoked_at'>, nowIso: string) {
-  return [
-    db.deleteFrom('sessions').where('workspace_id', '=', workspaceId).where('api_key_id', '=', row.api_key_id).where('expires_at', '<=', nowIso),
-    db.insertInto('sessions').values({ ...row, workspace_id: workspaceId, revoked_at: null }),
-  ];
+export interface NewSession {
+  /** The tokenId. */
+  id: string;
+  apiKeyId: string;
+  internalUserId: string | null;
+  clientId: string | null;
+  companyId: string | null;
+  createdAt: string;
+  expiresAt: string;
 }
 
-export async function revokeSession(db: Kysely<DB>, workspaceId: string, tokenId: string, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('sessions')
-    .set({ revoked_at: at })
-    .where('workspace_id', '=', workspaceId)
+/** A new session, and the removal of its key's expired sessions (so they do not pile up). */
+export function insertSession(work: UnitOfWork, access: Access, session: NewSession): void {
+  work.write(
+    work.db
+      .deleteFrom('sessions')
+      .where('workspace_id', '=', access.workspaceId)
+      .where('api_key_id', '=', session.apiKeyId)
+      .where('expires_at', '<=', session.createdAt),
+  );
+  work.write(
+    work.db.insertInto('sessions').values({
+      id: session.id,
+      workspace_id: access.workspaceId,
+      api_key_id: session.apiKeyId,
+      internal_user_id: session.internalUserId,
+      client_id: session.clientId,
+      company_id: session.companyId,
+      created_at: session.createdAt,
+      expires_at: session.expiresAt,
+      revoked_at: null,
+    }),
+  );
+}
+
+/** Whether the workspace has this session, unrevoked. */
+export async function isLiveSession(db: Kysely<DB>, access: Access, tokenId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('workspace_id', '=', access.workspaceId)
     .where('id', '=', tokenId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return row !== undefined;
+}
+
+export function revokeSession(work: UnitOfWork, access: Access, tokenId: string, at: string): void {
+  work.write(work.db.updateTable('sessions').set({ revoked_at: at }).where('workspace_id', '=', access.workspaceId).where('id', '=', tokenId).where('revoked_at', 'is', null));
 }
 
 /**

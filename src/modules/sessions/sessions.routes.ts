@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { systemCaller } from '../../lib/caller.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { CreatedSession, RevokedSession, SessionCreate, SessionParams, WorkspaceParams } from './sessions.schemas.js';
 import * as service from './sessions.service.js';
@@ -11,7 +12,9 @@ const ADMIN_ERRORS = [400, 401, 404, 429, 500, 503];
 /** Session tokens on the admin surface (registered under /admin by the admin plugin, behind its guard). */
 export default async function sessionAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, clock, config } = app.ctx;
+  const { database, clock, config } = app.ctx;
+  // The operator acts on the named workspace as the system; an id of no workspace is a 404.
+  const operatorOn = (workspaceId: string) => systemCaller(workspaceId.toLowerCase(), clock.now());
 
   app.post(
     '/workspaces/:workspaceId/sessions',
@@ -29,7 +32,7 @@ export default async function sessionAdminRoutes(fastify: FastifyInstance) {
         response: { 200: CreatedSession, ...errorResponses(...ADMIN_ERRORS, 413, 415) },
       },
     },
-    async (request) => service.createSession(db, request.params.workspaceId, request.body, clock, config.sessionLifetimeSeconds),
+    async (request) => service.createSession(database, operatorOn(request.params.workspaceId), request.body, config.sessionLifetimeSeconds),
   );
 
   app.delete(
@@ -45,7 +48,7 @@ export default async function sessionAdminRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await service.revokeSession(db, request.params.workspaceId, request.params.tokenId, clock);
+      await service.revokeSession(database, operatorOn(request.params.workspaceId), request.params.tokenId);
       return { tokenId: request.params.tokenId.toLowerCase(), revoked: true as const };
     },
   );

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { writeBatch } from '../../db/batch.js';
+import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
-import { workspaceAccess } from '../../lib/access.js';
-import { type Clock, isoAt } from '../../lib/clock.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import type { Caller, ClientSessionPrincipal, InternalUserSessionPrincipal } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
 import { parseApiKey, secretMatches, verifyApiKey } from '../api-keys/api-keys.service.js';
 import { findClient } from '../clients/clients.repository.js';
 import { findInternalUser } from '../internal-users/internal-users.repository.js';
-import { findWorkspace } from '../workspaces/workspaces.repository.js';
+import { getWorkspace } from '../workspaces/workspaces.service.js';
 import { type SessionTokenPayload, encryptSessionToken } from './sessions.crypto.js';
 import * as repo from './sessions.repository.js';
 import type { CreatedSession } from './sessions.schemas.js';
@@ -25,18 +26,12 @@ export interface SessionInput {
 }
 
 /**
- * Mints a session token for an end user of `workspaceId` (an internal user, or a client in one of its
- * companies) on behalf of an app key, and records its `tokenId` with the principal and the expiry.
+ * Mints a session token for an end user of the caller's workspace (an internal user, or a client in
+ * one of its companies) on behalf of an app key, and records its `tokenId` with the end user and the expiry.
  */
-export async function createSession(
-  db: Kysely<DB>,
-  workspaceId: string,
-  input: SessionInput,
-  clock: Clock,
-  lifetimeSeconds: number,
-): Promise<CreatedSession> {
-  if (!UUID.test(workspaceId) || !(await findWorkspace(db, workspaceId.toLowerCase()))) throw errors.notFound('Workspace');
-  workspaceId = workspaceId.toLowerCase();
+export async function createSession(database: Database, caller: Caller, input: SessionInput, lifetimeSeconds: number): Promise<CreatedSession> {
+  const { access } = caller;
+  const workspaceId = (await getWorkspace(database, caller)).id;
   const problems: FieldProblem[] = [];
   const forClient = input.clientId !== undefined;
   if (forClient === (input.internalUserId !== undefined)) problems.push({ path: 'clientId', message: 'give exactly one of clientId and internalUserId' });
@@ -45,91 +40,81 @@ export async function createSession(
     const value = input[field];
     if (value !== undefined && !UUID.test(value)) problems.push({ path: field, message: 'must be a UUID' });
   }
-  const key = await verifyApiKey(db, input.apiKey);
+  const key = await verifyApiKey(database.db, input.apiKey);
   if (!key || key.workspace_id !== workspaceId) problems.push({ path: 'apiKey', message: 'is not an active API key of this workspace' });
   else if (key.kind !== 'app') problems.push({ path: 'apiKey', message: 'must be an app key (sessions are an installed app acting for an end user)' });
-  if (problems.length) throw errors.badRequest(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
+  if (!key || problems.length) throw errors.badRequest(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
 
   const payload: SessionTokenPayload = { workspaceId, tokenId: randomUUID() };
-  const access = workspaceAccess(workspaceId);
   if (input.clientId !== undefined) {
-    const client = await findClient(db, access, input.clientId.toLowerCase());
+    const client = await findClient(database.db, access, input.clientId.toLowerCase());
     if (!client) throw errors.notFound('Client');
-    const companyId = input.companyId?.toLowerCase() ?? client.company_id;
-    if (!client.company_ids.split(',').includes(companyId)) throw errors.invalidField('companyId', 'is not a company of this client');
+    const companyId = input.companyId?.toLowerCase() ?? client.companyId;
+    if (!client.companyIds.includes(companyId)) throw errors.invalidField('companyId', 'is not a company of this client');
     payload.clientId = client.id;
     payload.companyId = companyId;
   } else {
-    const user = await findInternalUser(db, workspaceId, input.internalUserId!.toLowerCase());
+    const user = await findInternalUser(database.db, access, (input.internalUserId ?? '').toLowerCase());
     if (!user) throw errors.notFound('Internal user');
     payload.internalUserId = user.id;
   }
 
-  const now = clock.now();
+  const now = caller.actor.at;
   const expiresAt = Math.floor(now / 1000) + lifetimeSeconds;
-  await writeBatch(
-    db,
-    repo.sessionWrites(
-      db,
-      workspaceId,
-      {
-        id: payload.tokenId,
-        api_key_id: key!.id,
-        internal_user_id: payload.internalUserId ?? null,
-        client_id: payload.clientId ?? null,
-        company_id: payload.companyId ?? null,
-        created_at: isoAt(now),
-        expires_at: isoAt(expiresAt * 1000),
-      },
-      isoAt(now),
-    ),
+  await unitOfWork(database, async (work) =>
+    repo.insertSession(work, access, {
+      id: payload.tokenId,
+      apiKeyId: key.id,
+      internalUserId: payload.internalUserId ?? null,
+      clientId: payload.clientId ?? null,
+      companyId: payload.companyId ?? null,
+      createdAt: isoAt(now),
+      expiresAt: isoAt(expiresAt * 1000),
+    }),
   );
   return { token: encryptSessionToken(input.apiKey, payload), tokenId: payload.tokenId, expiresAt };
 }
 
-/** Revokes a live session of this workspace: 404 when there is none (unknown, another workspace's, already revoked or expired and swept). */
-export async function revokeSession(db: Kysely<DB>, workspaceId: string, tokenId: string, clock: Clock): Promise<void> {
-  const found = UUID.test(workspaceId) && UUID.test(tokenId) && (await repo.revokeSession(db, workspaceId.toLowerCase(), tokenId.toLowerCase(), isoAt(clock.now())));
-  if (!found) throw errors.notFound('Session');
+/** Revokes a live session of the caller's workspace: 404 when there is none (unknown, another workspace's, already revoked or expired and swept). */
+export async function revokeSession(database: Database, caller: Caller, tokenId: string): Promise<void> {
+  await unitOfWork(
+    database,
+    async (work) => {
+      const live = UUID.test(tokenId) && (await repo.isLiveSession(work.db, caller.access, tokenId.toLowerCase()));
+      if (!live) throw errors.notFound('Session');
+      repo.revokeSession(work, caller.access, tokenId.toLowerCase(), isoAt(caller.actor.at));
+    },
+    { transaction: true },
+  );
 }
 
-/** The end user a session request acts as, once everything checks out. */
-export interface VerifiedSession {
-  tokenId: string;
-  workspaceId: string;
-  apiKeyId: string;
-  appId: string | null;
-  dailyQuota: number;
-  internalUser?: { id: string; role: 'admin' | 'staff'; companyAccessList: string[] | null };
-  client?: { id: string; companyId: string; companyIds: string[] };
-}
+/** What a session principal carries beyond its kind: everything the auth plugin needs. */
+type SessionPrincipal = InternalUserSessionPrincipal | ClientSessionPrincipal;
 
 /**
- * A session presented as `X-API-KEY: <workspaceId>/<appKey>/<tokenId>`, or undefined: the key must be
- * active and the one the session was minted for, the workspace the session's, the session unexpired
- * and unrevoked, and its end user still there (a client still in the session's company).
+ * The principal of a session presented as `X-API-KEY: <workspaceId>/<appKey>/<tokenId>`, or undefined:
+ * the key must be active and the one the session was minted for, the workspace the session's, the
+ * session unexpired and unrevoked, and its end user still there (a client still in the session's company).
  */
 export async function verifySession(
   db: Kysely<DB>,
   presented: { workspaceId: string; apiKey: string; tokenId: string },
   now: number,
-): Promise<VerifiedSession | undefined> {
+): Promise<SessionPrincipal | undefined> {
   const key = parseApiKey(presented.apiKey);
   if (!key || !UUID.test(presented.tokenId) || !UUID.test(presented.workspaceId)) return undefined;
   const row = await repo.findSessionForRequest(db, presented.tokenId.toLowerCase(), key.lookup);
   if (!row || !secretMatches(key.secret, row.secret_hash)) return undefined;
   if (row.workspace_id !== presented.workspaceId.toLowerCase() || Date.parse(row.expires_at) <= now) return undefined;
-  const base = { tokenId: row.id, workspaceId: row.workspace_id, apiKeyId: row.api_key_id, appId: row.app_id, dailyQuota: row.daily_quota };
+  const base = { workspaceId: row.workspace_id, apiKeyId: row.api_key_id, appId: row.app_id, dailyQuota: row.daily_quota, sessionId: row.id };
   if (row.internal_user_id !== null) {
     if (row.role === null) return undefined;
     const limited = row.is_client_access_limited === 1;
-    return {
-      ...base,
-      internalUser: { id: row.internal_user_id, role: row.role, companyAccessList: limited && row.company_access_list ? row.company_access_list.split(',') : limited ? [] : null },
-    };
+    const companyAccessList = limited ? (row.company_access_list ? row.company_access_list.split(',') : []) : null;
+    return { ...base, kind: 'internalUserSession', internalUserId: row.internal_user_id, role: row.role, companyAccessList };
   }
   if (row.client_id === null || row.company_id === null || row.client_company_ids === null) return undefined;
-  const companyIds = row.client_company_ids.split(',');
-  if (!companyIds.includes(row.company_id)) return undefined;
-  return { ...base, client: { id: row.client_id, companyId: row.company_id, companyIds } };
+  const clientCompanyIds = row.client_company_ids.split(',');
+  if (!clientCompanyIds.includes(row.company_id)) return undefined;
+  return { ...base, kind: 'clientSession', clientId: row.client_id, companyId: row.company_id, clientCompanyIds };
 }

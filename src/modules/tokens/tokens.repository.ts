@@ -1,13 +1,37 @@
 import type { Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
-import type { BearerTokensTable, DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { Access } from '../../lib/caller.js';
 
-/** The insert of a new token, and the removal of its key's expired tokens (so they do not pile up), for one write batch. */
-export function bearerTokenWrites(db: Kysely<DB>, workspaceId: string, row: Omit<BearerTokensTable, 'workspace_id'>, nowIso: string) {
-  return [
-    db.deleteFrom('bearer_tokens').where('workspace_id', '=', workspaceId).where('api_key_id', '=', row.api_key_id).where('expires_at', '<=', nowIso),
-    db.insertInto('bearer_tokens').values({ ...row, workspace_id: workspaceId }),
-  ];
+export interface NewBearerToken {
+  id: string;
+  apiKeyId: string;
+  /** SHA-256 of the token, hex: the token itself is never stored. */
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** A new token, and the removal of its key's expired tokens (so they do not pile up). */
+export function insertBearerToken(work: UnitOfWork, access: Access, token: NewBearerToken): void {
+  work.write(
+    work.db
+      .deleteFrom('bearer_tokens')
+      .where('workspace_id', '=', access.workspaceId)
+      .where('api_key_id', '=', token.apiKeyId)
+      .where('expires_at', '<=', token.createdAt),
+  );
+  work.write(
+    work.db.insertInto('bearer_tokens').values({
+      id: token.id,
+      workspace_id: access.workspaceId,
+      api_key_id: token.apiKeyId,
+      token_hash: token.tokenHash,
+      created_at: token.createdAt,
+      expires_at: token.expiresAt,
+    }),
+  );
 }
 
 /**
@@ -19,19 +43,12 @@ const tokenByHash = preparedQuery('bearer_token_by_hash', (db, p: { tokenHash: s
     .selectFrom('bearer_tokens')
     .innerJoin('api_keys', 'api_keys.id', 'bearer_tokens.api_key_id')
     .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
-    .select([
-      'bearer_tokens.id',
-      'bearer_tokens.expires_at',
-      'api_keys.id as api_key_id',
-      'api_keys.workspace_id',
-      'api_keys.kind',
-      'api_keys.app_id',
-      'workspaces.daily_quota',
-    ])
+    .select(['bearer_tokens.id', 'bearer_tokens.expires_at', 'api_keys.id as api_key_id', 'api_keys.workspace_id', 'api_keys.kind', 'api_keys.app_id', 'workspaces.daily_quota'])
     .where('bearer_tokens.token_hash', '=', p.tokenHash)
     .where('api_keys.revoked_at', 'is', null),
 );
 
+/** Before authentication there is no access scope: the hash is the credential. */
 export function findTokenByHash(db: Kysely<DB>, tokenHash: string) {
   return tokenByHash.first(db, { tokenHash });
 }

@@ -18,7 +18,7 @@ async function refuseBody(request: FastifyRequest) {
 
 /** POST /v1/token (an encapsulated plugin: it accepts a bodiless request whatever its Content-Type). */
 export default async function tokenRoutes(app: FastifyInstance) {
-  const { db, clock } = app.ctx;
+  const { database } = app.ctx;
   // Bodies are refused before parsing; an empty one with `Content-Type: application/json` (as HTTP clients
   // often send on a bodiless POST) is then no body at all rather than a JSON error.
   app.removeAllContentTypeParsers();
@@ -27,7 +27,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
   app.post(
     '/token',
     {
-      config: { clientSession: true }, // so that a client session is told 403 (not 404), like every other non-key caller
+      config: { policy: { clientSession: 'read' } }, // so that a client session is told 403 (not 404), like every other non-key caller
       preParsing: async (request, _reply, payload) => {
         await refuseBody(request);
         return payload;
@@ -49,6 +49,6 @@ export default async function tokenRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request) => mintBearerToken(db, request.principal, clock),
+    async (request) => mintBearerToken(database, request.caller),
   );
 }

@@ -1,10 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { writeBatch } from '../../db/batch.js';
+import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
-import { type Clock, isoAt } from '../../lib/clock.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import type { Caller } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
-import type { Principal } from '../../plugins/auth.js';
 import * as repo from './tokens.repository.js';
 import type { BearerToken } from './tokens.schemas.js';
 
@@ -15,28 +16,29 @@ import type { BearerToken } from './tokens.schemas.js';
  */
 const PREFIX = 'ppt_';
 const TOKEN_PATTERN = /^ppt_[A-Za-z0-9_-]{43}$/;
-export const BEARER_TOKEN_LIFETIME_SECONDS = 3600;
+const BEARER_TOKEN_LIFETIME_SECONDS = 3600;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Mints a token for the app key behind `principal`: only an app key presented as such may (403 otherwise). */
-export async function mintBearerToken(db: Kysely<DB>, principal: Principal, clock: Clock): Promise<BearerToken> {
-  if (principal.kind === 'workspace') throw errors.forbidden('Only app API keys mint tokens; this is a workspace key.');
-  if (principal.credential !== 'apiKey') throw errors.forbidden('Tokens are minted with an app API key in X-API-KEY, not with a token or a session.');
-  const now = clock.now();
+/** Mints a token for the caller's app key: only an app key presented as such may (403 otherwise). */
+export async function mintBearerToken(database: Database, caller: Caller): Promise<BearerToken> {
+  const { principal } = caller;
+  if (principal.kind === 'workspaceKey') throw errors.forbidden('Only app API keys mint tokens; this is a workspace key.');
+  if (principal.kind !== 'appKey') throw errors.forbidden('Tokens are minted with an app API key in X-API-KEY, not with a token or a session.');
+  const now = caller.actor.at;
   // A whole second, so that the stored expiry and the answered `tokenExpiresAt` are the same instant.
   const tokenExpiresAt = Math.floor(now / 1000) + BEARER_TOKEN_LIFETIME_SECONDS;
   const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
-  await writeBatch(
-    db,
-    repo.bearerTokenWrites(
-      db,
-      principal.workspaceId,
-      { id: randomUUID(), api_key_id: principal.apiKeyId, token_hash: hashToken(token), created_at: isoAt(now), expires_at: isoAt(tokenExpiresAt * 1000) },
-      isoAt(now),
-    ),
-  );
-  return { token, tokenExpiresAt };
+  return unitOfWork(database, async (work) => {
+    repo.insertBearerToken(work, caller.access, {
+      id: randomUUID(),
+      apiKeyId: principal.apiKeyId,
+      tokenHash: hashToken(token),
+      createdAt: isoAt(now),
+      expiresAt: isoAt(tokenExpiresAt * 1000),
+    });
+    return { token, tokenExpiresAt };
+  });
 }
 
 /** The token's row with its active key and workspace, or undefined (malformed, unknown, expired, or key revoked). */

@@ -1,12 +1,34 @@
 import type { Kysely } from 'kysely';
 import type { DB, WorkspacesTable } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { Access } from '../../lib/caller.js';
+import type { Workspace } from './workspaces.schemas.js';
 
-export async function insertWorkspace(db: Kysely<DB>, row: WorkspacesTable) {
-  await db.insertInto('workspaces').values(row).execute();
+const toWorkspace = (row: WorkspacesTable): Workspace => ({
+  id: row.id,
+  object: 'workspace',
+  name: row.name,
+  dailyQuota: row.daily_quota,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export function insertWorkspace(work: UnitOfWork, workspace: Workspace): void {
+  work.write(
+    work.db.insertInto('workspaces').values({
+      id: workspace.id,
+      name: workspace.name,
+      daily_quota: workspace.dailyQuota,
+      created_at: workspace.createdAt,
+      updated_at: workspace.updatedAt,
+    }),
+  );
 }
 
-export function findWorkspace(db: Kysely<DB>, workspaceId: string) {
-  return db.selectFrom('workspaces').selectAll().where('id', '=', workspaceId).executeTakeFirst();
+/** The workspace of this access (ids are text: a malformed one simply finds nothing). */
+export async function findWorkspace(db: Kysely<DB>, access: Access): Promise<Workspace | undefined> {
+  const row = await db.selectFrom('workspaces').selectAll().where('id', '=', access.workspaceId).executeTakeFirst();
+  return row && toWorkspace(row);
 }
 
 export async function countWorkspaces(db: Kysely<DB>): Promise<number> {
@@ -14,7 +36,11 @@ export async function countWorkspaces(db: Kysely<DB>): Promise<number> {
   return Number(row.n);
 }
 
-export async function updateWorkspace(db: Kysely<DB>, workspaceId: string, changes: Partial<WorkspacesTable>) {
-  await db.updateTable('workspaces').set(changes).where('id', '=', workspaceId).execute();
-  return findWorkspace(db, workspaceId);
+export function updateWorkspace(work: UnitOfWork, access: Access, workspace: Workspace): void {
+  work.write(
+    work.db
+      .updateTable('workspaces')
+      .set({ name: workspace.name, daily_quota: workspace.dailyQuota, updated_at: workspace.updatedAt })
+      .where('id', '=', access.workspaceId),
+  );
 }

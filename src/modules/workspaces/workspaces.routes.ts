@@ -1,42 +1,16 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import { errors } from '../../lib/errors.js';
-import { AUTHENTICATED_ERRORS, Id, Timestamp, errorResponses } from '../../lib/schemas.js';
-import { findWorkspace } from './workspaces.repository.js';
+import { AUTHENTICATED_ERRORS, errorResponses } from '../../lib/schemas.js';
+import { Workspace } from './workspaces.schemas.js';
+import * as service from './workspaces.service.js';
 
-export const Workspace = Type.Object(
-  {
-    id: Id,
-    object: Type.Literal('workspace'),
-    name: Type.String(),
-    dailyQuota: Type.Integer({ description: 'counted (2xx) requests allowed per UTC day' }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  },
-  { title: 'Workspace' },
-);
+export default async function workspaceRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database } = app.ctx;
 
-export default async function workspaceRoutes(app: FastifyInstance) {
   app.get(
     '/workspaces',
-    {
-      schema: {
-        tags: ['workspaces'],
-        summary: "The caller's workspace",
-        response: { 200: Workspace, ...errorResponses(...AUTHENTICATED_ERRORS) },
-      },
-    },
-    async (request) => {
-      const row = await findWorkspace(app.ctx.db, request.principal.workspaceId);
-      if (!row) throw errors.notFound('Workspace');
-      return {
-        id: row.id,
-        object: 'workspace' as const,
-        name: row.name,
-        dailyQuota: row.daily_quota,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      };
-    },
+    { schema: { tags: ['workspaces'], summary: "The caller's workspace", response: { 200: Workspace, ...errorResponses(...AUTHENTICATED_ERRORS) } } },
+    async (request) => service.getWorkspace(database, request.caller),
   );
 }

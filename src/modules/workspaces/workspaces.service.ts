@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
-import { type Clock, isoAt } from '../../lib/clock.js';
+import type { Database } from '../../db/database.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import { type Caller, systemCaller } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
-import { type CreatedApiKey, createApiKey } from '../api-keys/api-keys.service.js';
+import { addApiKey } from '../api-keys/api-keys.service.js';
 import * as repo from './workspaces.repository.js';
+import type { Workspace } from './workspaces.schemas.js';
 
 export const DEFAULT_DAILY_QUOTA = 2000;
 
@@ -21,33 +23,55 @@ function checkInput(input: { name?: string; dailyQuota?: number }) {
   }
 }
 
-/** Creates a workspace and its first workspace key, in one transaction. */
-export async function createWorkspace(
-  db: Kysely<DB>,
-  input: { name: string; dailyQuota?: number },
-  clock: Clock,
-): Promise<CreatedWorkspace> {
+/** Creates a workspace and its first workspace key, in one unit of work (the system acting on the new workspace). */
+export async function createWorkspace(database: Database, input: { name: string; dailyQuota?: number }, now: number): Promise<CreatedWorkspace> {
   checkInput(input);
-  const name = input.name.trim();
-  const dailyQuota = input.dailyQuota ?? DEFAULT_DAILY_QUOTA;
-  return db.transaction().execute(async (trx) => {
-    const workspaceId = randomUUID();
-    const at = isoAt(clock.now());
-    await repo.insertWorkspace(trx, { id: workspaceId, name, daily_quota: dailyQuota, created_at: at, updated_at: at });
-    const key: CreatedApiKey = await createApiKey(trx, workspaceId, { kind: 'workspace' }, clock);
-    return { workspaceId, apiKeyId: key.apiKeyId, apiKey: key.apiKey };
+  const caller = systemCaller(randomUUID(), now);
+  const at = isoAt(now);
+  const workspace: Workspace = {
+    id: caller.access.workspaceId,
+    object: 'workspace',
+    name: input.name.trim(),
+    dailyQuota: input.dailyQuota ?? DEFAULT_DAILY_QUOTA,
+    createdAt: at,
+    updatedAt: at,
+  };
+  return unitOfWork(database, async (work) => {
+    repo.insertWorkspace(work, workspace);
+    const key = addApiKey(work, caller, { kind: 'workspace' });
+    return { workspaceId: workspace.id, apiKeyId: key.apiKeyId, apiKey: key.apiKey };
   });
 }
 
+export async function getWorkspace(database: Database, caller: Caller): Promise<Workspace> {
+  const workspace = await repo.findWorkspace(database.db, caller.access);
+  if (!workspace) throw errors.notFound('Workspace');
+  return workspace;
+}
+
 /** Renames a workspace or changes its daily quota (effective from the next request). */
-export async function updateWorkspace(db: Kysely<DB>, workspaceId: string, input: { name?: string; dailyQuota?: number }, clock: Clock) {
+export async function updateWorkspace(database: Database, caller: Caller, input: { name?: string; dailyQuota?: number }): Promise<Workspace> {
   checkInput(input);
-  const changes = {
-    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-    ...(input.dailyQuota !== undefined ? { daily_quota: input.dailyQuota } : {}),
-    updated_at: isoAt(clock.now()),
-  };
-  const row = await repo.updateWorkspace(db, workspaceId, changes);
-  if (!row) throw errors.notFound('Workspace');
-  return { workspaceId: row.id, name: row.name, dailyQuota: row.daily_quota };
+  return unitOfWork(
+    database,
+    async (work) => {
+      const previous = await repo.findWorkspace(work.db, caller.access);
+      if (!previous) throw errors.notFound('Workspace');
+      const workspace: Workspace = {
+        ...previous,
+        name: input.name?.trim() ?? previous.name,
+        dailyQuota: input.dailyQuota ?? previous.dailyQuota,
+        updatedAt: isoAt(caller.actor.at),
+      };
+      repo.updateWorkspace(work, caller.access, workspace);
+      return workspace;
+    },
+    { transaction: true },
+  );
+}
+
+/** The first start of an empty database creates a workspace to begin with; undefined when one exists. */
+export async function createFirstWorkspace(database: Database, now: number): Promise<CreatedWorkspace | undefined> {
+  if ((await repo.countWorkspaces(database.db)) > 0) return undefined;
+  return createWorkspace(database, { name: 'My workspace' }, now);
 }

@@ -1,0 +1,56 @@
+import { type ApiError, errors } from '../lib/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from './errors.js';
+
+/**
+ * Every constraint a write can violate on purpose, how each driver names it, and the API error it
+ * means. A repository that writes a guarded row names the constraint and its subject (the value
+ * the error message quotes); the unit of work turns a violation into this error.
+ */
+const CONSTRAINTS = {
+  clients_email_unique: {
+    sqlite: 'clients.workspace_id, clients.email_key',
+    error: (email: string) => errors.conflict(`A client with email "${email}" already exists in this workspace.`),
+  },
+  companies_name_unique: {
+    sqlite: 'companies.workspace_id, companies.name_key',
+    error: (name: string) => errors.conflict(`A company named "${name}" already exists.`),
+  },
+  internal_users_email_unique: {
+    sqlite: 'internal_users.workspace_id, internal_users.email_key',
+    error: (email: string) => errors.conflict(`An internal user with email ${email} already exists in this workspace.`),
+  },
+  custom_fields_key_unique: {
+    sqlite: 'custom_fields.workspace_id, custom_fields.entity_type, custom_fields.key',
+    error: (field: string) => errors.conflict(`A ${field} already exists.`),
+  },
+  // A client's company deleted between the check and the write (SQLite names no foreign key).
+  clients_company_id_fkey: {
+    sqlite: undefined,
+    error: (path: string) => errors.invalidField(path, 'is not a company of this workspace'),
+  },
+  client_companies_company_id_fkey: {
+    sqlite: undefined,
+    error: (path: string) => errors.invalidField(path, 'is not a company of this workspace'),
+  },
+} satisfies Record<string, { sqlite: string | undefined; error: (subject: string) => ApiError }>;
+
+export type ConstraintName = keyof typeof CONSTRAINTS;
+
+/** What a write declares it may violate: constraint → the subject its error names. */
+export type ConstraintGuards = Partial<Record<ConstraintName, string>>;
+
+function violated(error: unknown, guards: ConstraintGuards): ConstraintName | undefined {
+  const declared = Object.keys(guards) as ConstraintName[];
+  const pgName = (error as { constraint?: unknown }).constraint;
+  if (typeof pgName === 'string') return declared.find((name) => name === pgName);
+  if (isForeignKeyViolation(error)) return declared.find((name) => CONSTRAINTS[name].sqlite === undefined);
+  const message = String((error as { message?: unknown }).message ?? '');
+  return declared.find((name) => CONSTRAINTS[name].sqlite !== undefined && message.endsWith(`: ${CONSTRAINTS[name].sqlite}`));
+}
+
+/** The API error a violation of a declared constraint means, or undefined (not a violation, or not declared). */
+export function constraintError(error: unknown, guards: ConstraintGuards): ApiError | undefined {
+  if (!isUniqueViolation(error) && !isForeignKeyViolation(error)) return undefined;
+  const name = violated(error, guards);
+  return name === undefined ? undefined : CONSTRAINTS[name].error(guards[name] as string);
+}

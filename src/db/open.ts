@@ -1,0 +1,16 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './database.js';
+import { openPostgres } from './postgres.js';
+import type { DB } from './schema.js';
+import { openSqlite } from './sqlite.js';
+
+/** Which Database a Kysely instance belongs to: prepared queries find their fast path through it. */
+const databases = new WeakMap<Kysely<DB>, Database>();
+export const databaseOf = (db: Kysely<DB>): Database | undefined => databases.get(db);
+
+/** `sqlite:<path>` (`sqlite::memory:`) or a `postgres://` URL. */
+export function openDatabase(url: string): Database {
+  const database = url.startsWith('sqlite:') ? openSqlite(url) : openPostgres(url);
+  databases.set(database.db, database);
+  return database;
+}

@@ -1,0 +1,34 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { type Database, batchInTransaction } from './database.js';
+import type { DB } from './schema.js';
+
+export function openPostgres(url: string): Database {
+  // `?schema=name` (ours, not libpq's) puts every table in that schema: used to isolate test runs.
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema') ?? undefined;
+  parsed.searchParams.delete('schema');
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+  const pool = new pg.Pool({
+    connectionString: parsed.toString(),
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    schema,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+    async queryPrepared(name, text, values) {
+      return (await pool.query({ name, text, values: [...values] })).rows;
+    },
+    writeBatch: (queries) => batchInTransaction(db, queries),
+  };
+}

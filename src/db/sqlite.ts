@@ -1,0 +1,140 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { CompiledQuery, type DatabaseConnection, Kysely, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
+import { type Database, batchInTransaction } from './database.js';
+import type { DB } from './schema.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
+
+/**
+ * better-sqlite3 compiles a statement on every `prepare`; Kysely calls `prepare` for each query.
+ * Caching statements by SQL text makes every repeated query a prepared statement.
+ */
+function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement === undefined) {
+        statement = raw.prepare(text);
+        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+        cache.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+/** Kysely's SQLite driver, counting who holds the one connection (a transaction holds it throughout). */
+class TrackedSqliteDriver extends SqliteDriver {
+  held = 0;
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.held++;
+    return connection;
+  }
+  override async releaseConnection(): Promise<void> {
+    this.held--;
+    await super.releaseConnection();
+  }
+}
+
+class TrackedSqliteDialect extends SqliteDialect {
+  readonly driver: TrackedSqliteDriver;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.driver = new TrackedSqliteDriver(config);
+  }
+  override createDriver() {
+    return this.driver;
+  }
+}
+
+interface PendingBatch {
+  queries: readonly CompiledQuery[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit for SQLite: the write batches of every request handled in one event-loop turn are
+ * committed together, each inside its own savepoint (a failing batch rolls back alone and rejects
+ * only its caller). One commit then writes each shared page (index tails, the WAL header) once per
+ * group instead of once per request. Callers are answered only after the commit.
+ */
+function groupCommit(
+  raw: SqliteDatabase.Database,
+  statements: ReturnType<typeof withStatementCache>,
+  driver: TrackedSqliteDriver,
+  fallback: (queries: readonly CompiledQuery[]) => Promise<void>,
+) {
+  let pending: PendingBatch[] = [];
+  const flush = () => {
+    const group = pending;
+    pending = [];
+    // A Kysely transaction holds the connection now: queue behind it like any other query.
+    if (driver.held > 0 || !raw.open) {
+      for (const batch of group) fallback(batch.queries).then(batch.resolve, batch.reject);
+      return;
+    }
+    const failures = new Map<PendingBatch, unknown>();
+    try {
+      raw.exec('BEGIN IMMEDIATE');
+      for (const batch of group) {
+        raw.exec('SAVEPOINT batch');
+        try {
+          for (const query of batch.queries) statements.prepare(query.sql).run(...query.parameters);
+          raw.exec('RELEASE batch');
+        } catch (error) {
+          raw.exec('ROLLBACK TO batch');
+          raw.exec('RELEASE batch');
+          failures.set(batch, error);
+        }
+      }
+      raw.exec('COMMIT');
+    } catch (error) {
+      if (raw.inTransaction) raw.exec('ROLLBACK');
+      for (const batch of group) batch.reject(error);
+      return;
+    }
+    for (const batch of group) (failures.has(batch) ? batch.reject(failures.get(batch)) : batch.resolve());
+  };
+  return (queries: readonly CompiledQuery[]) =>
+    new Promise<void>((resolve, reject) => {
+      if (pending.push({ queries, resolve, reject }) === 1) setImmediate(flush);
+    });
+}
+
+export function openSqlite(url: string): Database {
+  const path = url.slice('sqlite:'.length) || ':memory:';
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const raw = new SqliteDatabase(path);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('foreign_keys = ON');
+  const checkpointer = path === ':memory:' ? undefined : (raw.pragma('wal_autocheckpoint = 0'), startCheckpointer(path));
+  const statements = withStatementCache(raw);
+  const dialect = new TrackedSqliteDialect({ database: statements });
+  const db = new Kysely<DB>({ dialect });
+  return {
+    db,
+    dialect: 'sqlite',
+    schema: undefined,
+    async ping() {
+      raw.prepare('select 1').get();
+    },
+    async close() {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+    async queryPrepared(_name, text, values) {
+      // Synchronous, so nothing can start a transaction meanwhile; while one is open, wait for it
+      // like any other query (reading beside it would see its uncommitted rows).
+      if (dialect.driver.held === 0 && raw.open) return statements.prepare(text).all(...values);
+      return (await db.executeQuery(CompiledQuery.raw(text, [...values]))).rows;
+    },
+    writeBatch: groupCommit(raw, statements, dialect.driver, (queries) => batchInTransaction(db, queries)),
+  };
+}

@@ -1,0 +1,65 @@
+import type { Compilable, Kysely } from 'kysely';
+import { type ConstraintGuards, constraintError } from './constraints.js';
+import type { Database } from './database.js';
+import type { DB } from './schema.js';
+
+/**
+ * One change, whole or not at all: what a service uses for every write. Reads go through `db`;
+ * writes are queued with `write` and committed together when the service's function returns (or
+ * none, when it throws); `onCommit` callbacks run only after a successful commit (outbox wake-ups).
+ */
+export interface UnitOfWork {
+  /** Reads: inside the unit's transaction when it has one, else the shared handle (prepared reads). */
+  readonly db: Kysely<DB>;
+  /** Queues a write; `guards` name the constraints it may violate and the subject their error quotes. */
+  write(query: Compilable<unknown>, guards?: ConstraintGuards): void;
+  /** Runs after the commit succeeded; never for a change that was rolled back. */
+  onCommit(fn: () => void): void;
+}
+
+export interface UnitOptions {
+  /**
+   * Read-modify-write: run the reads inside the transaction too, so what was read cannot change
+   * before the commit (PATCH, PUT, DELETE). Without it the reads run first, outside, and the writes
+   * commit as one batch (group commit on SQLite); constraints guard what could change in between.
+   */
+  transaction?: boolean;
+}
+
+class Work implements UnitOfWork {
+  readonly writes: Compilable<unknown>[] = [];
+  readonly guards: ConstraintGuards = {};
+  readonly callbacks: (() => void)[] = [];
+  constructor(readonly db: Kysely<DB>) {}
+  write(query: Compilable<unknown>, guards?: ConstraintGuards) {
+    this.writes.push(query);
+    if (guards) Object.assign(this.guards, guards);
+  }
+  onCommit(fn: () => void) {
+    this.callbacks.push(fn);
+  }
+}
+
+/** Runs `fn` as one unit of work and commits its writes; a declared constraint's violation becomes its API error. */
+export async function unitOfWork<T>(database: Database, fn: (work: UnitOfWork) => Promise<T>, options: UnitOptions = {}): Promise<T> {
+  let work: Work | undefined;
+  let result: T;
+  try {
+    if (options.transaction) {
+      result = await database.db.transaction().execute(async (trx) => {
+        work = new Work(trx);
+        const value = await fn(work);
+        for (const query of work.writes) await trx.executeQuery(query.compile());
+        return value;
+      });
+    } else {
+      work = new Work(database.db);
+      result = await fn(work);
+      if (work.writes.length > 0) await database.writeBatch(work.writes.map((query) => query.compile()));
+    }
+  } catch (error) {
+    throw (work && constraintError(error, work.guards)) ?? error;
+  }
+  for (const callback of work?.callbacks ?? []) callback();
+  return result;
+}

@@ -1,0 +1,170 @@
+/**
+ * Who is calling, in one value: the principal (what authenticated), what it may see (`Access`) and
+ * how its changes are recorded (`Actor`). Built once per request by the auth plugin (or by the
+ * `portal` command for the system) and handed to services. Imports nothing from plugins/ or modules/.
+ */
+
+export const INTERNAL_USER_ROLES = ['admin', 'staff'] as const;
+export type InternalUserRole = (typeof INTERNAL_USER_ROLES)[number];
+
+interface KeyBacked {
+  workspaceId: string;
+  /** The API key behind the request (a bearer token's or session's key included). */
+  apiKeyId: string;
+  /** The workspace's daily quota, read with the credential. */
+  dailyQuota: number;
+}
+
+/** A workspace API key: the whole workspace. */
+export interface WorkspaceKeyPrincipal extends KeyBacked {
+  kind: 'workspaceKey';
+}
+
+/** An app API key presented in X-API-KEY: the whole workspace, as that app. */
+export interface AppKeyPrincipal extends KeyBacked {
+  kind: 'appKey';
+  appId: string | null;
+}
+
+/** A bearer token from POST /v1/token: its app key's rights, bucket and quota. */
+export interface BearerPrincipal extends KeyBacked {
+  kind: 'bearer';
+  appId: string | null;
+}
+
+interface SessionBacked extends KeyBacked {
+  appId: string | null;
+  /** The session's tokenId. */
+  sessionId: string;
+}
+
+/** An app acting for an internal user; `companyAccessList` null means every company. */
+export interface InternalUserSessionPrincipal extends SessionBacked {
+  kind: 'internalUserSession';
+  internalUserId: string;
+  role: InternalUserRole;
+  companyAccessList: readonly string[] | null;
+}
+
+/** An app acting for a client in one of its companies. */
+export interface ClientSessionPrincipal extends SessionBacked {
+  kind: 'clientSession';
+  clientId: string;
+  /** The company the session is for. */
+  companyId: string;
+  /** Every company of the client. */
+  clientCompanyIds: readonly string[];
+}
+
+/** The `portal` command (and internal bookkeeping): the whole workspace, recorded as source `system`. */
+export interface SystemPrincipal {
+  kind: 'system';
+  workspaceId: string;
+}
+
+export type ApiPrincipal = WorkspaceKeyPrincipal | AppKeyPrincipal | BearerPrincipal | InternalUserSessionPrincipal | ClientSessionPrincipal;
+export type Principal = ApiPrincipal | SystemPrincipal;
+
+/**
+ * What a caller may see, applied by every repository query (its first argument after the handle):
+ * keys and bearer tokens see the whole workspace; an internal user limited to some companies sees
+ * those and their clients; a client sees itself and its companies.
+ */
+export interface Access {
+  workspaceId: string;
+  /** null: every company; otherwise only these companies and their clients. */
+  companyIds: readonly string[] | null;
+  /** A client session: only this client (and `companyIds` are its companies). */
+  clientId: string | null;
+}
+
+export type AuditSource = 'web' | 'platform' | 'automation' | 'system';
+export type AuditActorType = 'internalUser' | 'clientUser';
+
+/** Who made a change and from where: recorded with the change, in the same unit of work. */
+export interface Actor {
+  workspaceId: string;
+  source: AuditSource;
+  actorId: string | null;
+  actorType: AuditActorType | null;
+  actorRole: InternalUserRole | null;
+  apiKeyRef: string | null;
+  /** Company of the actor when the actor is a client user. */
+  companyId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  /** The request's time (ms): every row written by one request shares it. */
+  at: number;
+}
+
+export interface Caller<P extends Principal = Principal> {
+  readonly principal: P;
+  readonly access: Access;
+  readonly actor: Actor;
+}
+
+/** Where a request came from, for the audit actor. */
+export interface Origin {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** Full access to one workspace: keys, bearer tokens and the system. */
+export function workspaceAccess(workspaceId: string): Access {
+  return { workspaceId, companyIds: null, clientId: null };
+}
+
+export function accessOf(principal: Principal): Access {
+  switch (principal.kind) {
+    case 'clientSession':
+      return { workspaceId: principal.workspaceId, companyIds: principal.clientCompanyIds, clientId: principal.clientId };
+    case 'internalUserSession':
+      return { workspaceId: principal.workspaceId, companyIds: principal.companyAccessList, clientId: null };
+    default:
+      return workspaceAccess(principal.workspaceId);
+  }
+}
+
+export function actorOf(principal: Principal, at: number, origin: Origin): Actor {
+  const actor: Actor = {
+    workspaceId: principal.workspaceId,
+    source: principal.kind === 'system' ? 'system' : 'platform',
+    actorId: null,
+    actorType: null,
+    actorRole: null,
+    apiKeyRef: principal.kind === 'system' ? null : principal.apiKeyId,
+    companyId: null,
+    ip: origin.ip,
+    userAgent: origin.userAgent,
+    at,
+  };
+  if (principal.kind === 'internalUserSession') {
+    actor.actorId = principal.internalUserId;
+    actor.actorType = 'internalUser';
+    actor.actorRole = principal.role;
+  } else if (principal.kind === 'clientSession') {
+    actor.actorId = principal.clientId;
+    actor.actorType = 'clientUser';
+    actor.companyId = principal.companyId;
+  }
+  return actor;
+}
+
+export function callerOf<P extends Principal>(principal: P, at: number, origin: Origin): Caller<P> {
+  return { principal, access: accessOf(principal), actor: actorOf(principal, at, origin) };
+}
+
+/** The `portal` command acting on a workspace. */
+export function systemCaller(workspaceId: string, at: number): Caller {
+  return callerOf({ kind: 'system', workspaceId }, at, { ip: null, userAgent: null });
+}
+
+/** Identity of the burst bucket: the key (a bearer token's key too), or the end user for a session. */
+export function rateLimitKeyOf(principal: ApiPrincipal): string {
+  if (principal.kind === 'internalUserSession') return `internalUser:${principal.internalUserId}`;
+  if (principal.kind === 'clientSession') return `client:${principal.clientId}`;
+  return `key:${principal.apiKeyId}`;
+}
+
+/** Session requests (an app acting for an end user) are exempt from the daily quota (contract §6). */
+export const isQuotaExempt = (principal: ApiPrincipal): boolean => principal.kind === 'internalUserSession' || principal.kind === 'clientSession';
