@@ -49,7 +49,8 @@ export interface CompaniesTable {
   updated_at: string;
 }
 
-export interface ClientsTable {
+/** The columns of a person of a workspace: a client or an internal user. */
+export interface PersonColumns {
   id: string;
   workspace_id: string;
   email: string;
@@ -57,21 +58,24 @@ export interface ClientsTable {
   email_key: string;
   given_name: string;
   family_name: string;
+  avatar_image_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ClientsTable extends PersonColumns {
   /** primary company */
   company_id: string;
   /** every company of the client, primary first, comma-separated */
   company_ids: string;
   status: ClientStatus;
   creation_method: CreationMethod;
-  avatar_image_url: string | null;
   first_login_date: string | null;
   last_login_date: string | null;
   invited_by: string | null;
   invite_token_hash: string | null;
   /** JSON object */
   custom_fields: string;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface ClientCompaniesTable {
@@ -80,20 +84,11 @@ export interface ClientCompaniesTable {
   company_id: string;
 }
 
-export interface InternalUsersTable {
-  id: string;
-  workspace_id: string;
-  email: string;
-  email_key: string;
-  given_name: string;
-  family_name: string;
+export interface InternalUsersTable extends PersonColumns {
   role: InternalUserRole;
   is_client_access_limited: number;
   /** comma-separated company ids; empty when not limited */
   company_access_list: string;
-  avatar_image_url: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface CustomFieldsTable {

@@ -33,3 +33,9 @@ export const errors = {
   unavailable: (message = 'The service is temporarily unavailable.', retryAfterSeconds = 1) =>
     new ApiError(503, 'unavailable', message, null, { 'retry-after': String(retryAfterSeconds) }),
 };
+
+/** The object found, or a 404 naming what was looked for. */
+export function orNotFound<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw errors.notFound(what);
+  return value;
+}

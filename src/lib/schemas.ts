@@ -82,3 +82,8 @@ export const CustomFieldsInput = Type.Unsafe<Record<string, unknown>>({
 
 /** The `{id}` of every route: any string, so an id that is not a UUID is a 404 like an unknown one, not a 400. */
 export const IdParams = Type.Object({ id: Type.String({ description: 'object id (UUID)' }) }, { additionalProperties: false });
+
+/** Documented errors of a read, a write (create or change) and a delete on an authenticated route. */
+export const READ_ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
+export const WRITE_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 403, 409, 413, 415);
+export const DELETE_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 403);

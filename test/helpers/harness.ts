@@ -48,7 +48,15 @@ export async function freshDatabaseUrl(t: TestContext, backend: Backend, opts: {
   t.after(async () => {
     const dropper = new pg.Client({ connectionString: postgresUrl });
     await dropper.connect();
-    await dropper.query(`drop schema if exists ${schema} cascade`);
+    // An app of the test may still be writing (its limit store flushes on close): a deadlock is retried.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await dropper.query(`drop schema if exists ${schema} cascade`);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error;
+      }
+    }
     await dropper.end();
   });
   const url = new URL(postgresUrl!);

@@ -30,20 +30,28 @@ export function insertApiKey(work: UnitOfWork, access: Access, key: NewApiKey): 
   );
 }
 
-/** Whether the workspace has this key, unrevoked. */
-export async function isActiveKey(db: Kysely<DB>, access: Access, apiKeyId: string): Promise<boolean> {
+/** Credentials that can be revoked: keys, and the sessions minted for them. */
+type Revocable = 'api_keys' | 'sessions';
+
+/** Whether the workspace has this key (or session), unrevoked. */
+export async function isUnrevoked(db: Kysely<DB>, access: Access, table: Revocable, id: string): Promise<boolean> {
   const row = await db
-    .selectFrom('api_keys')
+    .selectFrom(table)
     .select('id')
     .where('workspace_id', '=', access.workspaceId)
-    .where('id', '=', apiKeyId)
+    .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return row !== undefined;
 }
 
-export function revokeApiKey(work: UnitOfWork, access: Access, apiKeyId: string, at: string): void {
-  work.write(work.db.updateTable('api_keys').set({ revoked_at: at }).where('workspace_id', '=', access.workspaceId).where('id', '=', apiKeyId).where('revoked_at', 'is', null));
+export function revoke(work: UnitOfWork, access: Access, table: Revocable, id: string, at: string): void {
+  work.write(work.db.updateTable(table).set({ revoked_at: at }).where('workspace_id', '=', access.workspaceId).where('id', '=', id).where('revoked_at', 'is', null));
+}
+
+/** Removes a key's expired bearer tokens or sessions when it gets a new one, so they do not pile up. */
+function deleteExpired(work: UnitOfWork, access: Access, table: 'bearer_tokens' | 'sessions', apiKeyId: string, now: string): void {
+  work.write(work.db.deleteFrom(table).where('workspace_id', '=', access.workspaceId).where('api_key_id', '=', apiKeyId).where('expires_at', '<=', now));
 }
 
 /** The key and its workspace's settings in one prepared query: this runs on every authenticated request. */
@@ -59,4 +67,19 @@ const activeKeyByLookup = preparedQuery('api_key_by_lookup', (db, p: { lookup: s
 /** Before authentication there is no access scope: the lookup is the credential. */
 export function findActiveKeyByLookup(db: Kysely<DB>, lookup: string) {
   return activeKeyByLookup.first(db, { lookup });
+}
+
+/** What bearer tokens and sessions share: an id, the key they were minted for, and their lifetime. */
+export interface KeyCredential {
+  id: string;
+  apiKeyId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** The columns of a new bearer token or session; its key's expired ones are removed first. */
+export function credentialColumns(work: UnitOfWork, access: Access, table: 'bearer_tokens' | 'sessions', credential: KeyCredential) {
+  deleteExpired(work, access, table, credential.apiKeyId, credential.createdAt);
+  const { id, apiKeyId, createdAt, expiresAt } = credential;
+  return { id, workspace_id: access.workspaceId, api_key_id: apiKeyId, created_at: createdAt, expires_at: expiresAt };
 }

@@ -58,8 +58,8 @@ export async function revokeApiKey(database: Database, caller: Caller, apiKeyId:
   await unitOfWork(
     database,
     async (work) => {
-      if (!(await repo.isActiveKey(work.db, caller.access, apiKeyId))) throw errors.notFound('API key');
-      repo.revokeApiKey(work, caller.access, apiKeyId, isoAt(caller.actor.at));
+      if (!(await repo.isUnrevoked(work.db, caller.access, 'api_keys', apiKeyId))) throw errors.notFound('API key');
+      repo.revoke(work, caller.access, 'api_keys', apiKeyId, isoAt(caller.actor.at));
       recordAudit(work, caller.actor, { eventType: 'apiKeyDeleted', description: 'API key revoked', context: { apiKeyId } });
     },
     { transaction: true },

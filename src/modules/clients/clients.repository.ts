@@ -1,5 +1,5 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { joinIds, nonEmpty, parseObject, splitIds } from '../../db/json.js';
+import { joinIds, nonEmpty, objectFields, parseObject, personFields, splitIds } from '../../db/rows.js';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { ClientsTable, DB } from '../../db/schema.js';
@@ -16,20 +16,14 @@ import type { Client, ClientListQuery } from './clients.schemas.js';
 
 function toClient(row: ClientsTable): Client {
   return {
-    id: row.id,
-    object: 'client',
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    givenName: row.given_name,
-    familyName: row.family_name,
-    email: row.email,
+    ...objectFields(row, 'client'),
+    ...personFields(row),
     companyId: row.company_id,
     companyIds: splitIds(row.company_ids),
     customFields: parseObject(row.custom_fields),
     fallbackColor: fallbackColorFor(row.id),
     status: row.status,
     creationMethod: row.creation_method,
-    ...(row.avatar_image_url ? { avatarImageUrl: row.avatar_image_url } : {}),
     firstLoginDate: row.first_login_date,
     lastLoginDate: row.last_login_date,
     ...(row.invited_by ? { invitedBy: row.invited_by } : {}),

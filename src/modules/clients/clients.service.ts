@@ -6,7 +6,7 @@ import type { DB } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Access, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
-import { errors } from '../../lib/errors.js';
+import { errors, orNotFound } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
 import type { CustomFieldValues } from '../../lib/schemas.js';
 import { recordAudit } from '../audit-log/audit-log.writer.js';
@@ -77,9 +77,7 @@ export async function createClient(database: Database, caller: Caller, input: Cl
 }
 
 export async function getClient(database: Database, caller: Caller, id: string): Promise<Client> {
-  const client = await repo.findClient(database.db, caller.access, id);
-  if (!client) throw errors.notFound('Client');
-  return client;
+  return orNotFound(await repo.findClient(database.db, caller.access, id), 'Client');
 }
 
 export function listClients(database: Database, caller: Caller, query: ClientListQuery, tokens: PageTokens): Promise<Page<Client>> {
@@ -122,12 +120,6 @@ function applyChanges(work: UnitOfWork, caller: Caller, previous: Client, next: 
   return client;
 }
 
-async function findOrThrow(work: UnitOfWork, access: Access, id: string): Promise<Client> {
-  const client = await repo.findClient(work.db, access, id);
-  if (!client) throw errors.notFound('Client');
-  return client;
-}
-
 /** PATCH: merges the given fields; `companyId` moves the client (replacing its primary company). */
 export async function updateClient(database: Database, caller: Caller, id: string, input: ClientUpdate): Promise<Client> {
   const { access } = caller;
@@ -135,7 +127,7 @@ export async function updateClient(database: Database, caller: Caller, id: strin
   return unitOfWork(
     database,
     async (work) => {
-      const previous = await findOrThrow(work, access, id);
+      const previous = orNotFound(await repo.findClient(work.db, access, id), 'Client');
       let companyIds = previous.companyIds;
       if (input.companyId !== undefined && input.companyId !== previous.companyId) {
         await requireCompany(work.db, access, input.companyId);
@@ -162,7 +154,7 @@ export async function replaceClient(database: Database, caller: Caller, id: stri
   return unitOfWork(
     database,
     async (work) => {
-      const previous = await findOrThrow(work, access, id);
+      const previous = orNotFound(await repo.findClient(work.db, access, id), 'Client');
       const givenName = input.givenName.trim();
       const familyName = input.familyName.trim();
       let companyId = input.companyId;
@@ -184,7 +176,7 @@ export async function deleteClient(database: Database, caller: Caller, id: strin
   await unitOfWork(
     database,
     async (work) => {
-      const client = await findOrThrow(work, caller.access, id);
+      const client = orNotFound(await repo.findClient(work.db, caller.access, id), 'Client');
       repo.deleteClient(work, caller.access, id);
       recordAudit(work, caller.actor, { eventType: 'clientDeleted', description: `Client ${client.email} deleted`, context: { clientId: id, email: client.email } });
     },

@@ -1,5 +1,5 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { nonEmpty, parseObject } from '../../db/json.js';
+import { nonEmpty, objectFields, parseObject } from '../../db/rows.js';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { CompaniesTable, DB } from '../../db/schema.js';
@@ -9,10 +9,7 @@ import type { Company, CompanyListQuery } from './companies.schemas.js';
 
 function toCompany(row: CompaniesTable): Company {
   return {
-    id: row.id,
-    object: 'company',
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    ...objectFields(row, 'company'),
     name: row.name,
     customFields: parseObject(row.custom_fields),
     fallbackColor: row.fallback_color,

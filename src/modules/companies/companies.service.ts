@@ -4,7 +4,7 @@ import type { Page, PageTokens } from '../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
-import { errors } from '../../lib/errors.js';
+import { orNotFound } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
 import { recordAudit } from '../audit-log/audit-log.writer.js';
 import * as clients from '../clients/clients.repository.js';
@@ -59,9 +59,7 @@ export function createPlaceholderCompany(work: UnitOfWork, caller: Caller, name:
 }
 
 export async function getCompany(database: Database, caller: Caller, id: string): Promise<Company> {
-  const company = await repo.findCompany(database.db, caller.access, id);
-  if (!company) throw errors.notFound('Company');
-  return company;
+  return orNotFound(await repo.findCompany(database.db, caller.access, id), 'Company');
 }
 
 export function listCompanies(database: Database, caller: Caller, query: CompanyListQuery, tokens: PageTokens): Promise<Page<Company>> {
@@ -74,8 +72,7 @@ export async function updateCompany(database: Database, caller: Caller, id: stri
   return unitOfWork(
     database,
     async (work) => {
-      const previous = await repo.findCompany(work.db, access, id);
-      if (!previous) throw errors.notFound('Company');
+      const previous = orNotFound(await repo.findCompany(work.db, access, id), 'Company');
       const name = input.name?.trim() ?? previous.name;
       const customFields = changes ? mergeCustomFields(previous.customFields, changes) : previous.customFields;
       const renamed = name !== previous.name;
@@ -109,8 +106,7 @@ export async function deleteCompany(database: Database, caller: Caller, id: stri
   await unitOfWork(
     database,
     async (work) => {
-      const company = await repo.findCompany(work.db, access, id);
-      if (!company) throw errors.notFound('Company');
+      const company = orNotFound(await repo.findCompany(work.db, access, id), 'Company');
       const at = isoAt(actor.at);
       for (const client of await clients.clientsOfCompany(work.db, access, id)) {
         const others = client.companyIds.filter((c) => c !== id);

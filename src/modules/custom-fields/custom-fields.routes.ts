@@ -1,11 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { AUTHENTICATED_ERRORS, IdParams, Page, errorResponses } from '../../lib/schemas.js';
+import { IdParams, Page, READ_ERRORS } from '../../lib/schemas.js';
 import { CustomField, CustomFieldListQuery, CustomFieldOption, CustomFieldOptionListQuery } from './custom-fields.schemas.js';
 import * as service from './custom-fields.service.js';
 
 const tags = ['custom-fields'];
-const READ_ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 
 /** Read-only: definitions are created with `portal custom-fields create` (contract §7). Keys and staff only. */
 export default async function customFieldRoutes(fastify: FastifyInstance) {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { objectFields, personFields } from '../../db/rows.js';
 import type { DB, InternalUsersTable } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
@@ -9,18 +10,12 @@ import type { InternalUser, InternalUserListQuery } from './internal-users.schem
 /** A row as the API serves it: booleans and the id list decoded, the colour derived from the id. */
 function toInternalUser(row: InternalUsersTable): InternalUser {
   return {
-    id: row.id,
-    object: 'internalUser',
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    email: row.email,
-    givenName: row.given_name,
-    familyName: row.family_name,
+    ...objectFields(row, 'internalUser'),
+    ...personFields(row),
     role: row.role,
     isClientAccessLimited: row.is_client_access_limited === 1,
     companyAccessList: row.company_access_list ? row.company_access_list.split(',') : [],
     fallbackColor: fallbackColorFor(row.id),
-    ...(row.avatar_image_url ? { avatarImageUrl: row.avatar_image_url } : {}),
   };
 }
 

@@ -1,11 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { AUTHENTICATED_ERRORS, IdParams, Page, errorResponses } from '../../lib/schemas.js';
+import { IdParams, Page, READ_ERRORS } from '../../lib/schemas.js';
 import { InternalUser, InternalUserListQuery } from './internal-users.schemas.js';
 import * as service from './internal-users.service.js';
 
 const tags = ['internal users'];
-const READ_ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 
 /** Read-only: internal users are created with `portal internal-users create` (contract §3, §7). */
 export default async function internalUserRoutes(fastify: FastifyInstance) {

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { AUTHENTICATED_ERRORS, errorResponses } from '../../lib/schemas.js';
+import { READ_ERRORS } from '../../lib/schemas.js';
 import { Me } from './me.schemas.js';
 import { describeCaller } from './me.service.js';
 
@@ -10,7 +10,7 @@ export default async function meRoutes(fastify: FastifyInstance) {
     '/me',
     {
       config: { policy: { clientSession: 'read' } },
-      schema: { tags: ['me'], summary: 'The caller', response: { 200: Me, ...errorResponses(...AUTHENTICATED_ERRORS) } },
+      schema: { tags: ['me'], summary: 'The caller', response: { 200: Me, ...READ_ERRORS } },
     },
     async (request) => describeCaller(request.caller.principal),
   );

@@ -3,57 +3,26 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
+import { type KeyCredential, credentialColumns } from '../api-keys/api-keys.repository.js';
 
-export interface NewSession {
-  /** The tokenId. */
-  id: string;
-  apiKeyId: string;
+/** A new session: its id is the tokenId. */
+export interface NewSession extends KeyCredential {
   internalUserId: string | null;
   clientId: string | null;
   companyId: string | null;
-  createdAt: string;
-  expiresAt: string;
 }
 
-/** A new session, and the removal of its key's expired sessions (so they do not pile up). */
 export function insertSession(work: UnitOfWork, access: Access, session: NewSession): void {
-  work.write(
-    work.db
-      .deleteFrom('sessions')
-      .where('workspace_id', '=', access.workspaceId)
-      .where('api_key_id', '=', session.apiKeyId)
-      .where('expires_at', '<=', session.createdAt),
-  );
-  work.write(
-    work.db.insertInto('sessions').values({
-      id: session.id,
-      workspace_id: access.workspaceId,
-      api_key_id: session.apiKeyId,
-      internal_user_id: session.internalUserId,
-      client_id: session.clientId,
-      company_id: session.companyId,
-      created_at: session.createdAt,
-      expires_at: session.expiresAt,
-      revoked_at: null,
-    }),
-  );
+  const values = {
+    ...credentialColumns(work, access, 'sessions', session),
+    internal_user_id: session.internalUserId,
+    client_id: session.clientId,
+    company_id: session.companyId,
+    revoked_at: null,
+  };
+  work.write(work.db.insertInto('sessions').values(values));
 }
 
-/** Whether the workspace has this session, unrevoked. */
-export async function isLiveSession(db: Kysely<DB>, access: Access, tokenId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('sessions')
-    .select('id')
-    .where('workspace_id', '=', access.workspaceId)
-    .where('id', '=', tokenId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export function revokeSession(work: UnitOfWork, access: Access, tokenId: string, at: string): void {
-  work.write(work.db.updateTable('sessions').set({ revoked_at: at }).where('workspace_id', '=', access.workspaceId).where('id', '=', tokenId).where('revoked_at', 'is', null));
-}
 
 /**
  * A live (unrevoked) session presented with the key of this lookup, with that key (active), the

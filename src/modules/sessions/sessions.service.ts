@@ -6,6 +6,7 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller, ClientSessionPrincipal, InternalUserSessionPrincipal } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
+import { isUnrevoked, revoke } from '../api-keys/api-keys.repository.js';
 import { parseApiKey, secretMatches, verifyApiKey } from '../api-keys/api-keys.service.js';
 import { findClient } from '../clients/clients.repository.js';
 import { findInternalUser } from '../internal-users/internal-users.repository.js';
@@ -80,9 +81,9 @@ export async function revokeSession(database: Database, caller: Caller, tokenId:
   await unitOfWork(
     database,
     async (work) => {
-      const live = UUID.test(tokenId) && (await repo.isLiveSession(work.db, caller.access, tokenId.toLowerCase()));
+      const live = UUID.test(tokenId) && (await isUnrevoked(work.db, caller.access, 'sessions', tokenId.toLowerCase()));
       if (!live) throw errors.notFound('Session');
-      repo.revokeSession(work, caller.access, tokenId.toLowerCase(), isoAt(caller.actor.at));
+      revoke(work, caller.access, 'sessions', tokenId.toLowerCase(), isoAt(caller.actor.at));
     },
     { transaction: true },
   );

@@ -3,35 +3,16 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
+import { type KeyCredential, credentialColumns } from '../api-keys/api-keys.repository.js';
 
-export interface NewBearerToken {
-  id: string;
-  apiKeyId: string;
+export interface NewBearerToken extends KeyCredential {
   /** SHA-256 of the token, hex: the token itself is never stored. */
   tokenHash: string;
-  createdAt: string;
-  expiresAt: string;
 }
 
-/** A new token, and the removal of its key's expired tokens (so they do not pile up). */
 export function insertBearerToken(work: UnitOfWork, access: Access, token: NewBearerToken): void {
-  work.write(
-    work.db
-      .deleteFrom('bearer_tokens')
-      .where('workspace_id', '=', access.workspaceId)
-      .where('api_key_id', '=', token.apiKeyId)
-      .where('expires_at', '<=', token.createdAt),
-  );
-  work.write(
-    work.db.insertInto('bearer_tokens').values({
-      id: token.id,
-      workspace_id: access.workspaceId,
-      api_key_id: token.apiKeyId,
-      token_hash: token.tokenHash,
-      created_at: token.createdAt,
-      expires_at: token.expiresAt,
-    }),
-  );
+  const values = { ...credentialColumns(work, access, 'bearer_tokens', token), token_hash: token.tokenHash };
+  work.write(work.db.insertInto('bearer_tokens').values(values));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { AUTHENTICATED_ERRORS, errorResponses } from '../../lib/schemas.js';
+import { READ_ERRORS } from '../../lib/schemas.js';
 import { Workspace } from './workspaces.schemas.js';
 import * as service from './workspaces.service.js';
 
@@ -10,7 +10,7 @@ export default async function workspaceRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/workspaces',
-    { schema: { tags: ['workspaces'], summary: "The caller's workspace", response: { 200: Workspace, ...errorResponses(...AUTHENTICATED_ERRORS) } } },
+    { schema: { tags: ['workspaces'], summary: "The caller's workspace", response: { 200: Workspace, ...READ_ERRORS } } },
     async (request) => service.getWorkspace(database, request.caller),
   );
 }

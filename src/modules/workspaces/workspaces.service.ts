@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import { type Caller, systemCaller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
-import { errors } from '../../lib/errors.js';
+import { errors, orNotFound } from '../../lib/errors.js';
 import { addApiKey } from '../api-keys/api-keys.service.js';
 import * as repo from './workspaces.repository.js';
 import type { Workspace } from './workspaces.schemas.js';
@@ -44,9 +44,7 @@ export async function createWorkspace(database: Database, input: { name: string;
 }
 
 export async function getWorkspace(database: Database, caller: Caller): Promise<Workspace> {
-  const workspace = await repo.findWorkspace(database.db, caller.access);
-  if (!workspace) throw errors.notFound('Workspace');
-  return workspace;
+  return orNotFound(await repo.findWorkspace(database.db, caller.access), 'Workspace');
 }
 
 /** Renames a workspace or changes its daily quota (effective from the next request). */
@@ -55,8 +53,7 @@ export async function updateWorkspace(database: Database, caller: Caller, input:
   return unitOfWork(
     database,
     async (work) => {
-      const previous = await repo.findWorkspace(work.db, caller.access);
-      if (!previous) throw errors.notFound('Workspace');
+      const previous = orNotFound(await repo.findWorkspace(work.db, caller.access), 'Workspace');
       const workspace: Workspace = {
         ...previous,
         name: input.name?.trim() ?? previous.name,
