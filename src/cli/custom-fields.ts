@@ -1,30 +1,38 @@
-import type { Database } from '../db/database.js';
 import { systemClock } from '../lib/clock.js';
-import { errors } from '../lib/errors.js';
+import { validInput } from '../lib/validate.js';
+import { CustomFieldCreate, customFieldCreateRules } from '../modules/custom-fields/custom-fields.schemas.js';
 import { createCustomField } from '../modules/custom-fields/custom-fields.service.js';
-import { findWorkspace } from '../modules/workspaces/workspaces.repository.js';
-import type { CliValues } from './main.js';
-import { UsageError, printResult, requireOption } from './output.js';
+import { type CommandGroup, command, given, requireOption, requireWorkspace } from './command.js';
+import { printResult } from './output.js';
 
-const USAGE = 'usage: portal custom-fields create --workspace W --entity client|company --key K --name N --type T [--options L1,L2]';
-
-export async function customFieldsCommand(sub: string | undefined, values: CliValues, database: Database, json: boolean) {
-  if (sub !== 'create') throw new UsageError(USAGE);
-  const input = {
-    entityType: requireOption(values, 'entity'),
-    key: requireOption(values, 'key'),
-    name: requireOption(values, 'name'),
-    type: requireOption(values, 'type'),
-    options: values.options?.split(','),
-  };
-  const workspaceId = requireOption(values, 'workspace');
-  // Ids are text columns: a malformed id simply finds no workspace.
-  if (!(await findWorkspace(database.db, workspaceId))) throw errors.notFound('Workspace');
-  const field = await createCustomField(database.db, workspaceId, input, systemClock);
-  const optionLines = (field.options ?? []).map((o) => `\n  ${o.key}  ${o.label}  (${o.id})`).join('');
-  printResult(
-    json,
-    { id: field.id, ...(field.options ? { options: field.options } : {}) },
-    `Custom field ${field.id} created: ${field.entityType} ${field.key} (${field.type}).${optionLines}`,
-  );
-}
+export const customFieldsGroup: CommandGroup = {
+  create: command({
+    usage: 'portal custom-fields create --workspace W --entity client|company --key K --name N --type T [--options L1,L2]',
+    options: {
+      workspace: { type: 'string' },
+      entity: { type: 'string' },
+      key: { type: 'string' },
+      name: { type: 'string' },
+      type: { type: 'string' },
+      options: { type: 'string' },
+    },
+    async run(values, { database, json }) {
+      const fields = {
+        entityType: requireOption(values, 'entity'),
+        key: requireOption(values, 'key'),
+        name: requireOption(values, 'name'),
+        type: requireOption(values, 'type'),
+        ...given({ options: values.options?.split(',') }),
+      };
+      const workspaceId = await requireWorkspace(database, values);
+      const input = validInput(CustomFieldCreate, fields, customFieldCreateRules);
+      const field = await createCustomField(database.db, workspaceId, input, systemClock);
+      const optionLines = (field.options ?? []).map((o) => `\n  ${o.key}  ${o.label}  (${o.id})`).join('');
+      printResult(
+        json,
+        { id: field.id, ...(field.options ? { options: field.options } : {}) },
+        `Custom field ${field.id} created: ${field.entityType} ${field.key} (${field.type}).${optionLines}`,
+      );
+    },
+  }),
+};

@@ -1,34 +1,36 @@
-import type { Database } from '../db/database.js';
 import { systemClock } from '../lib/clock.js';
-import { errors } from '../lib/errors.js';
 import { systemActor } from '../modules/audit-log/audit-log.writer.js';
 import { createInternalUser } from '../modules/internal-users/internal-users.service.js';
-import { findWorkspace } from '../modules/workspaces/workspaces.repository.js';
-import type { CliValues } from './main.js';
-import { UsageError, printResult, requireOption } from './output.js';
+import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
+import { printResult } from './output.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const USAGE =
-  'usage: portal internal-users create --workspace W --email E --given-name G --family-name F [--role admin|staff] [--limit-to-companies ID,ID]';
-
-export async function internalUsersCommand(sub: string | undefined, values: CliValues, database: Database, json: boolean) {
-  if (sub !== 'create') throw new UsageError(USAGE);
-  const workspaceId = requireOption(values, 'workspace');
-  const email = requireOption(values, 'email');
-  const givenName = requireOption(values, 'given-name');
-  const familyName = requireOption(values, 'family-name');
-  const limitTo = values['limit-to-companies'];
-  const companyAccessList = limitTo === undefined ? undefined : limitTo.split(',').map((s) => s.trim()).filter(Boolean);
-  if (companyAccessList?.length === 0) throw new UsageError('--limit-to-companies needs at least one company id');
-  if (!UUID.test(workspaceId) || !(await findWorkspace(database.db, workspaceId))) throw errors.notFound('Workspace');
-
-  const user = await createInternalUser(database.db, systemActor(workspaceId, systemClock.now()), {
-    email,
-    givenName,
-    familyName,
-    role: values.role,
-    companyAccessList,
-  });
-  const access = user.isClientAccessLimited ? `limited to ${user.companyAccessList.length} compan${user.companyAccessList.length === 1 ? 'y' : 'ies'}` : 'all companies';
-  printResult(json, { id: user.id }, `Internal user ${user.id} created: ${user.givenName} ${user.familyName} <${user.email}>, ${user.role}, ${access}.`);
-}
+export const internalUsersGroup: CommandGroup = {
+  create: command({
+    usage: 'portal internal-users create --workspace W --email E --given-name G --family-name F [--role admin|staff] [--limit-to-companies ID,ID]',
+    options: {
+      workspace: { type: 'string' },
+      email: { type: 'string' },
+      'given-name': { type: 'string' },
+      'family-name': { type: 'string' },
+      role: { type: 'string' },
+      'limit-to-companies': { type: 'string' },
+    },
+    async run(values, { database, json }) {
+      requireOption(values, 'workspace');
+      const input = {
+        email: requireOption(values, 'email').trim(),
+        givenName: requireOption(values, 'given-name'),
+        familyName: requireOption(values, 'family-name'),
+        ...given({ role: values.role, companyAccessList: values['limit-to-companies']?.split(',').map((s) => s.trim()).filter(Boolean) }),
+      };
+      if (input.companyAccessList?.length === 0) throw new UsageError('--limit-to-companies needs at least one company id');
+      const workspaceId = await requireWorkspace(database, values);
+      // Not yet `validInput(InternalUserCreate, input)`: its one 400 format (`email must match format "email"`)
+      // differs from what the service answers today (`email: must be an email address`), which
+      // internal-users.test.ts asserts; the service checks the fields until that assertion changes.
+      const user = await createInternalUser(database.db, systemActor(workspaceId, systemClock.now()), input);
+      const access = user.isClientAccessLimited ? `limited to ${user.companyAccessList.length} compan${user.companyAccessList.length === 1 ? 'y' : 'ies'}` : 'all companies';
+      printResult(json, { id: user.id }, `Internal user ${user.id} created: ${user.givenName} ${user.familyName} <${user.email}>, ${user.role}, ${access}.`);
+    },
+  }),
+};

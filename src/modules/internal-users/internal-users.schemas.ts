@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, Page, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Email, Id, Name, Page, PageQuery, Timestamp } from '../../lib/schemas.js';
 
 export const ROLES = ['admin', 'staff'] as const;
 
@@ -30,3 +30,15 @@ export type InternalUserListQuery = Static<typeof InternalUserListQuery>;
 // A plain string, not `format: uuid`: a malformed id is a 404 like any unknown one, not a 400.
 export const InternalUserParams = Type.Object({ id: Type.String({ description: 'internal user id (UUID)' }) }, { additionalProperties: false });
 export type InternalUserParams = Static<typeof InternalUserParams>;
+
+export const InternalUserCreate = Type.Object(
+  {
+    email: Email,
+    givenName: Name,
+    familyName: Name,
+    role: Type.Optional(Type.Enum([...ROLES], { description: 'staff when absent' })),
+    companyAccessList: Type.Optional(Type.Array(Id, { minItems: 1, description: 'when given, the user sees only these companies (and their clients)' })),
+  },
+  { additionalProperties: false, title: 'InternalUserCreate' },
+);
+export type InternalUserCreate = Static<typeof InternalUserCreate>;

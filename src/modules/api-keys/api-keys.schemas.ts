@@ -1,0 +1,6 @@
+import { type Static, Type } from 'typebox';
+import { Id } from '../../lib/schemas.js';
+
+/** A workspace key without `appId`; an app key with it. */
+export const ApiKeyCreate = Type.Object({ appId: Type.Optional(Id) }, { additionalProperties: false, title: 'ApiKeyCreate' });
+export type ApiKeyCreate = Static<typeof ApiKeyCreate>;
