@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/open.js';
 import { MIGRATIONS } from '../src/db/migrations/index.js';
 import { BACKENDS, freshDatabaseUrl } from './helpers/harness.js';
 import { oneJson, portal } from './helpers/cli.js';
@@ -68,3 +69,106 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('portal command: options per command, input checked by the schemas', () => {
+  const GOOD_ID = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+
+  test('an option the command does not take, or a word after it, is a usage error (exit 2)', async (t) => {
+    const url = await freshDatabaseUrl(t, 'sqlite', { sqliteFile: true });
+    const cases: [string[], string][] = [
+      [['keys', 'create', '--workspace', GOOD_ID, '--email', 'x@example.com'], 'portal keys create does not take --email'],
+      [['keys', 'revoke', '--workspace', GOOD_ID, '--key-id', GOOD_ID, '--app', GOOD_ID], 'portal keys revoke does not take --app'],
+      [['workspaces', 'create', '--name', 'Acme', '--workspace', GOOD_ID], 'portal workspaces create does not take --workspace'],
+      [['sessions', 'revoke', '--workspace', GOOD_ID, '--token-id', GOOD_ID, '--client', GOOD_ID], 'portal sessions revoke does not take --client'],
+      [['custom-fields', 'create', '--workspace', GOOD_ID, '--entity', 'client', '--key', 'k', '--name', 'K', '--type', 'text', '--role', 'admin'], 'portal custom-fields create does not take --role'],
+      [['internal-users', 'create', '--workspace', GOOD_ID, '--email', 'a@example.com', '--given-name', 'A', '--family-name', 'B', '--app', GOOD_ID], 'portal internal-users create does not take --app'],
+      [['migrate', '--name', 'Acme'], 'portal migrate does not take --name'],
+      [['keys', 'create', '--workspace', GOOD_ID, 'extra'], 'portal keys create takes no argument "extra"'],
+    ];
+    for (const [args, message] of cases) {
+      const json = await portal(url, ...args, '--json');
+      assert.deepEqual([json.code, oneJson(json.stdout)], [2, { error: { code: 'usage', message } }], args.join(' '));
+      const text = await portal(url, ...args);
+      assert.equal(text.code, 2, args.join(' '));
+      assert.equal(text.stdout, '');
+      assert.ok(text.stderr.startsWith(`portal: ${message}\n\nUsage: portal <command>`), text.stderr);
+    }
+    // Options and command words may still come in any order.
+    const ws = oneJson((await portal(url, '--json', 'workspaces', '--name', 'Acme', 'create')).stdout);
+    assert.match(ws.workspaceId, UUID);
+    const database = openDatabase(url);
+    try {
+      assert.deepEqual(await database.db.selectFrom('workspaces').select('id').execute(), [{ id: ws.workspaceId }], 'the refused commands created nothing');
+    } finally {
+      await database.close(); // before the harness removes the file's directory
+    }
+  });
+
+  test('a malformed --workspace, --app or --key-id is the same error as before', async (t) => {
+    const url = await freshDatabaseUrl(t, 'sqlite', { sqliteFile: true });
+    const ws = oneJson((await portal(url, 'workspaces', 'create', '--name', 'Acme', '--json')).stdout);
+    const cases: [string[], number, object][] = [
+      [['keys', 'create', '--workspace', 'nope'], 1, { code: 'not_found', message: 'Workspace not found.' }],
+      [['keys', 'revoke', '--workspace', 'nope', '--key-id', GOOD_ID], 1, { code: 'not_found', message: 'Workspace not found.' }],
+      [['internal-users', 'create', '--workspace', 'nope', '--email', 'a@example.com', '--given-name', 'A', '--family-name', 'B'], 1, { code: 'not_found', message: 'Workspace not found.' }],
+      [['custom-fields', 'create', '--workspace', `${GOOD_ID}x`, '--entity', 'client', '--key', 'k', '--name', 'K', '--type', 'text'], 1, { code: 'not_found', message: 'Workspace not found.' }],
+      [['workspaces', 'update', '--workspace', 'nope', '--name', 'X'], 1, { code: 'not_found', message: 'Workspace not found.' }],
+      [['sessions', 'create', '--workspace', 'nope', '--api-key', ws.apiKey, '--internal-user', GOOD_ID], 1, { code: 'not_found', message: 'Workspace not found.' }],
+      [['keys', 'create', '--workspace', ws.workspaceId, '--app', 'nope'], 2, { code: 'usage', message: '--app must be a UUID' }],
+      [['keys', 'revoke', '--workspace', ws.workspaceId, '--key-id', 'nope'], 1, { code: 'not_found', message: 'API key not found.' }],
+      [['sessions', 'revoke', '--workspace', ws.workspaceId, '--token-id', 'nope'], 1, { code: 'not_found', message: 'Session not found.' }],
+    ];
+    for (const [args, code, error] of cases) {
+      const result = await portal(url, ...args, '--json');
+      assert.deepEqual([result.code, oneJson(result.stdout)], [code, { error }], args.join(' '));
+    }
+  });
+
+  test('invalid fields are one bad_request: `path message` for one, a count for several (each listed without --json)', async (t) => {
+    const url = await freshDatabaseUrl(t, 'sqlite', { sqliteFile: true });
+    const ws = oneJson((await portal(url, 'workspaces', 'create', '--name', 'Acme', '--json')).stdout);
+    const app = oneJson((await portal(url, 'keys', 'create', '--workspace', ws.workspaceId, '--app', GOOD_ID, '--json')).stdout);
+
+    const email = await portal(url, 'internal-users', 'create', '--workspace', ws.workspaceId, '--email', 'not-an-email', '--given-name', 'A', '--family-name', 'B', '--json');
+    assert.equal(email.code, 1);
+    assert.equal(oneJson(email.stdout).error.code, 'bad_request');
+    assert.match(oneJson(email.stdout).error.message, /^email\b/, 'the message names the field');
+
+    const name = await portal(url, 'workspaces', 'create', '--name', '   ', '--json');
+    assert.deepEqual([name.code, oneJson(name.stdout)], [1, { error: { code: 'bad_request', message: 'name must match pattern "\\S"' } }]);
+    const rename = await portal(url, 'workspaces', 'update', '--workspace', ws.workspaceId, '--name', ' ', '--json');
+    assert.deepEqual([rename.code, oneJson(rename.stdout)], [1, { error: { code: 'bad_request', message: 'name must match pattern "\\S"' } }]);
+
+    const session = ['sessions', 'create', '--workspace', ws.workspaceId, '--api-key', app.apiKey, '--client', 'nope', '--company', 'nope either'];
+    const sessionJson = await portal(url, ...session, '--json');
+    assert.deepEqual([sessionJson.code, oneJson(sessionJson.stdout)], [1, { error: { code: 'bad_request', message: '2 fields are invalid' } }]);
+    const sessionText = await portal(url, ...session);
+    assert.equal(sessionText.code, 1);
+    assert.equal(sessionText.stderr, 'portal: 2 fields are invalid\n  clientId must match format "uuid"\n  companyId must match format "uuid"\n');
+
+    const field = ['custom-fields', 'create', '--workspace', ws.workspaceId, '--entity', 'user', '--key', '1x', '--name', ' ', '--type', 'multiSelect', '--options', 'Gold,, Gold'];
+    const fieldJson = await portal(url, ...field, '--json');
+    assert.deepEqual([fieldJson.code, oneJson(fieldJson.stdout)], [1, { error: { code: 'bad_request', message: '5 fields are invalid' } }]);
+    const fieldText = await portal(url, ...field);
+    assert.equal(fieldText.code, 1);
+    assert.equal(
+      fieldText.stderr,
+      [
+        'portal: 5 fields are invalid',
+        '  entityType must be one of: client, company',
+        '  key must match pattern "^[a-zA-Z][a-zA-Z0-9_]{0,63}$"',
+        '  name must match pattern "\\S"',
+        '  options.1 must match pattern "\\S"',
+        '  options.2 repeats an earlier label',
+        '',
+      ].join('\n'),
+    );
+    const database = openDatabase(url);
+    try {
+      assert.equal((await database.db.selectFrom('custom_fields').select('id').execute()).length, 0);
+      assert.equal((await database.db.selectFrom('sessions').select('id').execute()).length, 0);
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -1,25 +1,37 @@
-import type { Database } from '../db/database.js';
+import { validInput } from '../lib/validate.js';
+import { CustomFieldCreate, customFieldCreateRules } from '../modules/custom-fields/custom-fields.schemas.js';
 import { createCustomField } from '../modules/custom-fields/custom-fields.service.js';
-import type { CliValues } from './main.js';
-import { UsageError, printResult, requireOption, workspaceCaller } from './output.js';
+import { type CommandGroup, command, given, requireOption, requireWorkspace } from './command.js';
+import { printResult } from './output.js';
 
-const USAGE = 'usage: portal custom-fields create --workspace W --entity client|company --key K --name N --type T [--options L1,L2]';
-
-export async function customFieldsCommand(sub: string | undefined, values: CliValues, database: Database, json: boolean) {
-  if (sub !== 'create') throw new UsageError(USAGE);
-  const input = {
-    entityType: requireOption(values, 'entity'),
-    key: requireOption(values, 'key'),
-    name: requireOption(values, 'name'),
-    type: requireOption(values, 'type'),
-    options: values.options?.split(','),
-  };
-  const workspaceId = requireOption(values, 'workspace');
-  const field = await createCustomField(database, await workspaceCaller(database, workspaceId), input);
-  const optionLines = (field.options ?? []).map((o) => `\n  ${o.key}  ${o.label}  (${o.id})`).join('');
-  printResult(
-    json,
-    { id: field.id, ...(field.options ? { options: field.options } : {}) },
-    `Custom field ${field.id} created: ${field.entityType} ${field.key} (${field.type}).${optionLines}`,
-  );
-}
+export const customFieldsGroup: CommandGroup = {
+  create: command({
+    usage: 'portal custom-fields create --workspace W --entity client|company --key K --name N --type T [--options L1,L2]',
+    options: {
+      workspace: { type: 'string' },
+      entity: { type: 'string' },
+      key: { type: 'string' },
+      name: { type: 'string' },
+      type: { type: 'string' },
+      options: { type: 'string' },
+    },
+    async run(values, { database, json }) {
+      const fields = {
+        entityType: requireOption(values, 'entity'),
+        key: requireOption(values, 'key'),
+        name: requireOption(values, 'name'),
+        type: requireOption(values, 'type'),
+        ...given({ options: values.options?.split(',') }),
+      };
+      const caller = await requireWorkspace(database, values);
+      const input = validInput(CustomFieldCreate, fields, customFieldCreateRules);
+      const field = await createCustomField(database, caller, input);
+      const optionLines = (field.options ?? []).map((o) => `\n  ${o.key}  ${o.label}  (${o.id})`).join('');
+      printResult(
+        json,
+        { id: field.id, ...(field.options ? { options: field.options } : {}) },
+        `Custom field ${field.id} created: ${field.entityType} ${field.key} (${field.type}).${optionLines}`,
+      );
+    },
+  }),
+};

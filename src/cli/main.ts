@@ -3,13 +3,14 @@ import { ConfigError, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { openDatabase } from '../db/open.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
-import { ApiError } from '../lib/errors.js';
-import { customFieldsCommand } from './custom-fields.js';
-import { internalUsersCommand } from './internal-users.js';
-import { keysCommand } from './keys.js';
-import { UsageError, printResult } from './output.js';
-import { sessionsCommand } from './sessions.js';
-import { workspacesCommand } from './workspaces.js';
+import { ApiError, type FieldProblem } from '../lib/errors.js';
+import { type CommandGroup, type Options, UsageError, type Values, groupUsage } from './command.js';
+import { customFieldsGroup } from './custom-fields.js';
+import { internalUsersGroup } from './internal-users.js';
+import { keysGroup } from './keys.js';
+import { printResult } from './output.js';
+import { sessionsGroup } from './sessions.js';
+import { workspacesGroup } from './workspaces.js';
 
 const USAGE = `Usage: portal <command> [options] [--json]
 
@@ -31,46 +32,34 @@ const USAGE = `Usage: portal <command> [options] [--json]
 
 The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
 
-/** Every command group: its sub-commands and their options. */
-const OPTIONS = {
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  name: { type: 'string' },
-  'daily-quota': { type: 'string' },
-  workspace: { type: 'string' },
-  app: { type: 'string' },
-  'key-id': { type: 'string' },
-  entity: { type: 'string' },
-  key: { type: 'string' },
-  type: { type: 'string' },
-  options: { type: 'string' },
-  email: { type: 'string' },
-  'given-name': { type: 'string' },
-  'family-name': { type: 'string' },
-  role: { type: 'string' },
-  'limit-to-companies': { type: 'string' },
-  'api-key': { type: 'string' },
-  client: { type: 'string' },
-  company: { type: 'string' },
-  'internal-user': { type: 'string' },
-  'token-id': { type: 'string' },
-} as const;
-
-export type CliValues = ReturnType<typeof parse>['values'];
-
-type CommandGroup = (sub: string | undefined, values: CliValues, database: Database, json: boolean) => Promise<void>;
+/** Options every command takes; each command declares its own (src/cli/command.ts). */
+const GLOBAL_OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies Options;
 
 /** The command groups that work on the database (migrated first), by name. */
 const GROUPS: Record<string, CommandGroup> = {
-  workspaces: workspacesCommand,
-  keys: keysCommand,
-  'internal-users': internalUsersCommand,
-  'custom-fields': customFieldsCommand,
-  sessions: sessionsCommand,
+  workspaces: workspacesGroup,
+  keys: keysGroup,
+  'internal-users': internalUsersGroup,
+  'custom-fields': customFieldsGroup,
+  sessions: sessionsGroup,
 };
 
-function parse(argv: string[]) {
-  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+/**
+ * Only to find the command words wherever the options are: every declared option, not strict (an
+ * option some command takes must not swallow its value as a word). Each command's own parse decides.
+ */
+const ANY_OPTION: Options = Object.assign({}, ...Object.values(GROUPS).flatMap((group) => Object.values(group).map((c) => c.options)), GLOBAL_OPTIONS);
+
+/** A command's options: `--json`, `--help` and its own, nothing else; no word after the command's. */
+function parseCommand(argv: string[], name: string, declared: Options, words: number) {
+  const options = { ...declared, ...GLOBAL_OPTIONS };
+  const { tokens } = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind === 'option' && !Object.hasOwn(options, token.name)) throw new UsageError(`${name} does not take ${token.rawName}`);
+  }
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  if (positionals.length > words) throw new UsageError(`${name} takes no argument "${positionals[words]}"`);
+  return values as Values<Options>;
 }
 
 async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
@@ -86,19 +75,21 @@ async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<
 export async function main(argv: string[]): Promise<number> {
   let json = argv.includes('--json');
   try {
-    const { values, positionals } = parse(argv);
+    const { values, positionals } = parseArgs({ args: argv, options: ANY_OPTION, allowPositionals: true, strict: false });
     json = values.json === true;
     const [command, sub] = positionals;
-    if (values.help || !command) {
+    if (values.help === true || !command) {
       process.stdout.write(`${USAGE}\n`);
-      return command || values.help ? 0 : 2;
+      return command || values.help === true ? 0 : 2;
     }
     switch (command) {
       case 'serve':
+        parseCommand(argv, 'portal serve', {}, 1);
         // Imported here: the server's dependencies would slow every other command's start.
         await (await import('../server.js')).startServer(loadConfig());
         return -1; // keep running
       case 'migrate': {
+        parseCommand(argv, 'portal migrate', {}, 1);
         const database = openDatabase(loadConfig().databaseUrl);
         try {
           const applied = await migrateToLatest(database);
@@ -111,7 +102,10 @@ export async function main(argv: string[]): Promise<number> {
       default: {
         const group = Object.hasOwn(GROUPS, command) ? GROUPS[command] : undefined;
         if (!group) throw new UsageError(`unknown command "${command}"`);
-        await withDatabase((database) => group(sub, values, database, json));
+        const declared = sub !== undefined && Object.hasOwn(group, sub) ? group[sub] : undefined;
+        if (!declared) throw new UsageError(groupUsage(group));
+        const commandValues = parseCommand(argv, `portal ${command} ${sub}`, declared.options, 2);
+        await withDatabase((database) => declared.run(commandValues, { database, json }));
         return 0;
       }
     }
@@ -123,7 +117,10 @@ export async function main(argv: string[]): Promise<number> {
       const code = error instanceof ApiError ? error.code : usage ? 'usage' : 'error';
       process.stdout.write(`${JSON.stringify({ error: { code, message: (error as Error).message } })}\n`);
     } else {
-      process.stderr.write(`portal: ${message}\n${usage ? `\n${USAGE}\n` : ''}`);
+      // Several invalid fields: the message counts them, a line each says what is wrong.
+      const problems = error instanceof ApiError && Array.isArray(error.data) && error.data.length > 1 ? (error.data as FieldProblem[]) : [];
+      const details = problems.map((p) => `  ${p.path} ${p.message}\n`).join('');
+      process.stderr.write(`portal: ${message}\n${details}${usage ? `\n${USAGE}\n` : ''}`);
     }
     return usage ? 2 : 1;
   }

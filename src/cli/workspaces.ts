@@ -1,37 +1,44 @@
-import type { Database } from '../db/database.js';
 import { systemCaller } from '../lib/caller.js';
 import { systemClock } from '../lib/clock.js';
+import { validInput } from '../lib/validate.js';
+import { WorkspaceCreate, WorkspaceUpdate } from '../modules/workspaces/workspaces.schemas.js';
 import { createWorkspace, updateWorkspace } from '../modules/workspaces/workspaces.service.js';
-import type { CliValues } from './main.js';
-import { UsageError, printResult, requireOption } from './output.js';
+import { type CommandGroup, UsageError, command, given, requireOption } from './command.js';
+import { printResult } from './output.js';
 
-const USAGE = 'usage: portal workspaces create --name N [--daily-quota N] | portal workspaces update --workspace W [--name N] [--daily-quota N]';
-
-function dailyQuotaOption(values: CliValues): number | undefined {
-  const text = values['daily-quota'];
+/** `--daily-quota`: text that is not a non-negative integer is a usage error. */
+function dailyQuotaOption(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const quota = Number(text);
   if (!Number.isInteger(quota) || quota < 0) throw new UsageError('--daily-quota must be a non-negative integer');
   return quota;
 }
 
-export async function workspacesCommand(sub: string | undefined, values: CliValues, database: Database, json: boolean) {
-  if (sub === 'create') {
-    const created = await createWorkspace(database, { name: requireOption(values, 'name'), dailyQuota: dailyQuotaOption(values) }, systemClock.now());
-    printResult(
-      json,
-      { ...created },
-      `Workspace ${created.workspaceId} created.\nWorkspace API key (shown only now): ${created.apiKey}\nKey id: ${created.apiKeyId}`,
-    );
-    return;
-  }
-  if (sub === 'update') {
-    const workspaceId = requireOption(values, 'workspace');
-    const dailyQuota = dailyQuotaOption(values);
-    if (values.name === undefined && dailyQuota === undefined) throw new UsageError('give --name or --daily-quota to change');
-    const updated = await updateWorkspace(database, systemCaller(workspaceId, systemClock.now()), { name: values.name, dailyQuota });
-    printResult(json, { workspaceId: updated.id, name: updated.name, dailyQuota: updated.dailyQuota }, `Workspace ${updated.id}: name "${updated.name}", daily quota ${updated.dailyQuota}.`);
-    return;
-  }
-  throw new UsageError(USAGE);
-}
+export const workspacesGroup: CommandGroup = {
+  create: command({
+    usage: 'portal workspaces create --name N [--daily-quota N]',
+    options: { name: { type: 'string' }, 'daily-quota': { type: 'string' } },
+    async run(values, { database, json }) {
+      const input = validInput(WorkspaceCreate, { name: requireOption(values, 'name'), ...given({ dailyQuota: dailyQuotaOption(values['daily-quota']) }) });
+      const created = await createWorkspace(database, input, systemClock.now());
+      printResult(
+        json,
+        { ...created },
+        `Workspace ${created.workspaceId} created.\nWorkspace API key (shown only now): ${created.apiKey}\nKey id: ${created.apiKeyId}`,
+      );
+    },
+  }),
+  update: command({
+    usage: 'portal workspaces update --workspace W [--name N] [--daily-quota N]',
+    options: { workspace: { type: 'string' }, name: { type: 'string' }, 'daily-quota': { type: 'string' } },
+    async run(values, { database, json }) {
+      const workspaceId = requireOption(values, 'workspace');
+      const dailyQuota = dailyQuotaOption(values['daily-quota']);
+      if (values.name === undefined && dailyQuota === undefined) throw new UsageError('give --name or --daily-quota to change');
+      const input = validInput(WorkspaceUpdate, given({ name: values.name, dailyQuota }));
+      // An unknown (or malformed) workspace id updates nothing: the service answers 404.
+      const updated = await updateWorkspace(database, systemCaller(workspaceId, systemClock.now()), input);
+      printResult(json, { workspaceId: updated.id, name: updated.name, dailyQuota: updated.dailyQuota }, `Workspace ${updated.id}: name "${updated.name}", daily quota ${updated.dailyQuota}.`);
+    },
+  }),
+};

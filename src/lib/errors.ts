@@ -19,6 +19,12 @@ export interface FieldProblem {
 
 export const errors = {
   badRequest: (message: string, data: FieldProblem[] = []) => new ApiError(400, 'bad_request', message, data),
+  /**
+   * The 400 of failed field rules, one format everywhere: `${path} ${message}` for one problem,
+   * `${n} fields are invalid` for several, and every problem in `data`.
+   */
+  invalidFields: (problems: FieldProblem[]) =>
+    new ApiError(400, 'bad_request', problems.length === 1 ? `${problems[0].path} ${problems[0].message}` : `${problems.length} fields are invalid`, problems),
   invalidField: (path: string, message: string) => new ApiError(400, 'bad_request', `${path}: ${message}`, [{ path, message }]),
   unauthorized: (message = 'Missing, unknown, revoked or expired credentials.') => new ApiError(401, 'unauthorized', message),
   forbidden: (message = 'You are not allowed to do this.') => new ApiError(403, 'forbidden', message),

@@ -3,6 +3,10 @@ import { Type, type TSchema } from 'typebox';
 /** Shared TypeBox building blocks: every route schema is composed from these. */
 export const Id = Type.String({ format: 'uuid', description: 'UUID v4' });
 export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds' });
+/** A name as given: 1–200 characters, not only white space. */
+export const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+/** An e-mail address as given. */
+export const Email = Type.String({ format: 'email', maxLength: 320 });
 
 export const ErrorBody = Type.Object(
   {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type ApiPrincipal, type Caller, callerOf } from '../lib/caller.js';
 import { ApiError, errors } from '../lib/errors.js';
+import { isUuid } from '../lib/validate.js';
 import { verifyApiKey } from '../modules/api-keys/api-keys.service.js';
 import { verifySession } from '../modules/sessions/sessions.service.js';
 import { verifyBearerToken } from '../modules/tokens/tokens.service.js';
@@ -13,7 +14,6 @@ declare module 'fastify' {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /** Reads the credentials of contract §2 and sets `request.caller`, or answers 401. */
@@ -49,7 +49,7 @@ async function principalOfApiKeyHeader(app: FastifyInstance, header: string, now
   const parts = header.split('/');
   if (parts.length > 3) throw errors.unauthorized();
   const [namedWorkspace, key] = parts.length === 1 ? [undefined, parts[0]] : parts;
-  if (namedWorkspace !== undefined && !UUID.test(namedWorkspace)) throw errors.unauthorized();
+  if (namedWorkspace !== undefined && !isUuid(namedWorkspace)) throw errors.unauthorized();
   if (namedWorkspace !== undefined && parts.length === 3) {
     // A session acts as its end user: the user's own burst bucket, exempt from the daily quota (contract §6).
     const session = await verifySession(app.ctx.db, { workspaceId: namedWorkspace, apiKey: key, tokenId: parts[2] }, now);

@@ -7,9 +7,7 @@ import { describeValidationErrors } from './validation.js';
 /** Fastify's own 4xx errors (body parsing, content type, bad URL) mapped to contract §5 codes. */
 function fromFastifyError(error: FastifyError, bodyLimit: number): ApiError | undefined {
   if (error.validation) {
-    const data = describeValidationErrors(error.validation as any, error.validationContext);
-    const message = data.length === 1 ? `${data[0].path} ${data[0].message}` : `${data.length} fields are invalid`;
-    return errors.badRequest(message, data);
+    return errors.invalidFields(describeValidationErrors(error.validation as any, error.validationContext));
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -1,7 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CustomFieldsInput, CustomFieldsOutput, Id, PageQuery, Timestamp } from '../../lib/schemas.js';
-
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+import { CustomFieldsInput, CustomFieldsOutput, Email, Id, Name, PageQuery, Timestamp } from '../../lib/schemas.js';
 
 export const CLIENT_STATUSES = ['unknown', 'deleted', 'active', 'notInvited', 'invited'] as const;
 export const CREATION_METHODS = ['client', 'directSignUp', 'import', 'internalUser'] as const;
@@ -42,7 +40,7 @@ const Writable = {
 
 export const ClientCreate = Type.Object(
   {
-    email: Type.String({ format: 'email', maxLength: 320 }),
+    email: Email,
     givenName: Writable.givenName,
     familyName: Writable.familyName,
     companyId: Type.Optional(Writable.companyId),

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import type { FieldProblem } from '../../lib/errors.js';
+import { Id, Name, PageQuery, Timestamp } from '../../lib/schemas.js';
 
 export const CUSTOM_FIELD_TYPES = ['text', 'number', 'email', 'url', 'phoneNumber', 'multiSelect', 'address'] as const;
 export const CUSTOM_FIELD_ENTITIES = ['client', 'company'] as const;
@@ -52,3 +53,37 @@ export type CustomFieldOptionListQuery = Static<typeof CustomFieldOptionListQuer
 
 /** Any string: an id that is not a UUID finds nothing and is a 404, like an unknown one. */
 export const CustomFieldParams = Type.Object({ id: Type.String({ description: 'custom field id' }) }, { additionalProperties: false });
+
+export const CustomFieldCreate = Type.Object(
+  {
+    entityType: EntityType,
+    key: Type.String({ pattern: '^[a-zA-Z][a-zA-Z0-9_]{0,63}$', description: 'a letter, then letters, digits and _ (at most 64 in all)' }),
+    name: Name,
+    type: FieldType,
+    options: Type.Optional(Type.Array(Type.String({ pattern: '\\S' }), { description: 'option labels: multiSelect only, and required for it' })),
+  },
+  { additionalProperties: false, title: 'CustomFieldCreate' },
+);
+export type CustomFieldCreate = Static<typeof CustomFieldCreate>;
+
+/**
+ * What CustomFieldCreate cannot say field by field: options for multiSelect fields only, at least one,
+ * no label twice (once trimmed). Paths and wording as the schema's problems: `options`, `options.2`.
+ */
+export function customFieldCreateRules(input: CustomFieldCreate): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const labels = input.options;
+  if (input.type !== 'multiSelect') {
+    if (labels !== undefined) problems.push({ path: 'options', message: 'are allowed only for multiSelect fields' });
+  } else if (!labels || labels.length === 0) {
+    problems.push({ path: 'options', message: 'must list at least one label for a multiSelect field' });
+  } else {
+    const seen = new Set<string>();
+    labels.forEach((label, i) => {
+      const trimmed = label.trim();
+      if (trimmed && seen.has(trimmed)) problems.push({ path: `options.${i}`, message: 'repeats an earlier label' });
+      seen.add(trimmed);
+    });
+  }
+  return problems;
+}

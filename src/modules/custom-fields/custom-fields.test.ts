@@ -4,7 +4,8 @@ import { BACKENDS, type Harness, freshDatabaseUrl, harness } from '../../../test
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { systemCaller, workspaceAccess } from '../../lib/caller.js';
-import { type CustomFieldInput, createCustomField } from './custom-fields.service.js';
+import type { CustomFieldCreate } from './custom-fields.schemas.js';
+import { createCustomField } from './custom-fields.service.js';
 import { mergeCustomFields, normalizeCustomFields } from './custom-fields.values.js';
 import { oneJson, portal } from '../../../test/helpers/cli.js';
 
@@ -12,7 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const NOT_FOUND = { code: 'not_found', message: 'Custom field not found.', data: null };
 
 /** Creates a definition one second after the previous one, so list order is predictable. */
-async function define(h: Harness, workspaceId: string, input: CustomFieldInput) {
+async function define(h: Harness, workspaceId: string, input: CustomFieldCreate) {
   h.clock.advance(1000);
   return createCustomField(h.app.ctx.database, systemCaller(workspaceId, h.clock.now()), input);
 }
@@ -154,8 +155,8 @@ for (const backend of BACKENDS) {
     async function setup(t: Parameters<typeof harness>[0]) {
       const h = await harness(t, backend);
       const ws = await h.workspace();
-      const def = (key: string, type: string, options?: string[]) => define(h, ws.workspaceId, { entityType: 'client', key, name: key, type, options });
-      for (const [key, type] of [['note', 'text'], ['score', 'number'], ['mail', 'email'], ['site', 'url'], ['phone', 'phoneNumber'], ['home', 'address']]) await def(key, type);
+      const def = (key: string, type: CustomFieldCreate['type'], options?: string[]) => define(h, ws.workspaceId, { entityType: 'client', key, name: key, type, options });
+      for (const [key, type] of [['note', 'text'], ['score', 'number'], ['mail', 'email'], ['site', 'url'], ['phone', 'phoneNumber'], ['home', 'address']] as const) await def(key, type);
       const colors = await def('colors', 'multiSelect', ['Red', 'Green', 'Blue']);
       await define(h, ws.workspaceId, { entityType: 'company', key: 'size', name: 'Size', type: 'text' });
       const normalize = (input: Record<string, unknown>, prefix?: string) => normalizeCustomFields(h.app.ctx.db, workspaceAccess(ws.workspaceId), 'client', input, prefix);

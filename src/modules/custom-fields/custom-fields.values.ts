@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { Access } from '../../lib/caller.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
+import { isEmail } from '../../lib/validate.js';
 import type { CustomFieldValue, CustomFieldValues } from '../../lib/schemas.js';
 import { findDefinitions, optionsOfFields } from './custom-fields.repository.js';
 import type { CustomFieldType } from './custom-fields.schemas.js';
@@ -9,7 +10,6 @@ import type { CustomFieldType } from './custom-fields.schemas.js';
 
 const ADDRESS_PROPERTIES = new Set(['addressLine1', 'addressLine2', 'city', 'country', 'fullAddress', 'postalCode', 'region']);
 const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const PHONE = /^\+?[0-9 ().-]{3,32}$/;
 
 /** Option id or key → option id, for one multiSelect field. */
@@ -39,7 +39,7 @@ function checkValue(type: CustomFieldType, value: unknown, options: OptionIds): 
       if (typeof value === 'number' && Number.isFinite(value)) return { value: String(value) };
       return checkString(value, (text) => NUMBER.test(text), 'must be a number or a numeric string');
     case 'email':
-      return checkString(value, (text) => text.length <= 254 && EMAIL.test(text), 'must be an email address');
+      return checkString(value, (text) => text.length <= 254 && isEmail(text), 'must be an email address');
     case 'url':
       return checkString(value, isHttpUrl, 'must be an http or https URL');
     case 'phoneNumber':

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { INTERNAL_USER_ROLES } from '../../lib/caller.js';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Email, Id, Name, PageQuery, Timestamp } from '../../lib/schemas.js';
 
 export const InternalUser = Type.Object(
   {
@@ -24,3 +24,15 @@ export type InternalUser = Static<typeof InternalUser>;
 export const InternalUserListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 export type InternalUserListQuery = Static<typeof InternalUserListQuery>;
 
+
+export const InternalUserCreate = Type.Object(
+  {
+    email: Email,
+    givenName: Name,
+    familyName: Name,
+    role: Type.Optional(Type.Enum([...INTERNAL_USER_ROLES], { description: 'staff when absent' })),
+    companyAccessList: Type.Optional(Type.Array(Id, { minItems: 1, description: 'when given, the user sees only these companies (and their clients)' })),
+  },
+  { additionalProperties: false, title: 'InternalUserCreate' },
+);
+export type InternalUserCreate = Static<typeof InternalUserCreate>;

@@ -6,6 +6,7 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller, ClientSessionPrincipal, InternalUserSessionPrincipal } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
+import { isUuid } from '../../lib/validate.js';
 import { isUnrevoked, revoke } from '../api-keys/api-keys.repository.js';
 import { parseApiKey, secretMatches, verifyApiKey } from '../api-keys/api-keys.service.js';
 import { findClient } from '../clients/clients.repository.js';
@@ -13,34 +14,19 @@ import { findInternalUser } from '../internal-users/internal-users.repository.js
 import { getWorkspace } from '../workspaces/workspaces.service.js';
 import { type SessionTokenPayload, encryptSessionToken } from './sessions.crypto.js';
 import * as repo from './sessions.repository.js';
-import type { CreatedSession } from './sessions.schemas.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export interface SessionInput {
-  /** The app API key the session is for. */
-  apiKey: string;
-  clientId?: string;
-  /** With clientId: one of the client's companies; its primary company when absent. */
-  companyId?: string;
-  internalUserId?: string;
-}
+import type { CreatedSession, SessionCreate } from './sessions.schemas.js';
 
 /**
  * Mints a session token for an end user of the caller's workspace (an internal user, or a client in
  * one of its companies) on behalf of an app key, and records its `tokenId` with the end user and the expiry.
  */
-export async function createSession(database: Database, caller: Caller, input: SessionInput, lifetimeSeconds: number): Promise<CreatedSession> {
+export async function createSession(database: Database, caller: Caller, input: SessionCreate, lifetimeSeconds: number): Promise<CreatedSession> {
   const { access } = caller;
   const workspaceId = (await getWorkspace(database, caller)).id;
   const problems: FieldProblem[] = [];
   const forClient = input.clientId !== undefined;
   if (forClient === (input.internalUserId !== undefined)) problems.push({ path: 'clientId', message: 'give exactly one of clientId and internalUserId' });
   if (input.companyId !== undefined && !forClient) problems.push({ path: 'companyId', message: 'is only for a client session' });
-  for (const field of ['clientId', 'companyId', 'internalUserId'] as const) {
-    const value = input[field];
-    if (value !== undefined && !UUID.test(value)) problems.push({ path: field, message: 'must be a UUID' });
-  }
   const key = await verifyApiKey(database.db, input.apiKey);
   if (!key || key.workspace_id !== workspaceId) problems.push({ path: 'apiKey', message: 'is not an active API key of this workspace' });
   else if (key.kind !== 'app') problems.push({ path: 'apiKey', message: 'must be an app key (sessions are an installed app acting for an end user)' });
@@ -81,7 +67,7 @@ export async function revokeSession(database: Database, caller: Caller, tokenId:
   await unitOfWork(
     database,
     async (work) => {
-      const live = UUID.test(tokenId) && (await isUnrevoked(work.db, caller.access, 'sessions', tokenId.toLowerCase()));
+      const live = isUuid(tokenId) && (await isUnrevoked(work.db, caller.access, 'sessions', tokenId.toLowerCase()));
       if (!live) throw errors.notFound('Session');
       revoke(work, caller.access, 'sessions', tokenId.toLowerCase(), isoAt(caller.actor.at));
     },
@@ -103,7 +89,7 @@ export async function verifySession(
   now: number,
 ): Promise<SessionPrincipal | undefined> {
   const key = parseApiKey(presented.apiKey);
-  if (!key || !UUID.test(presented.tokenId) || !UUID.test(presented.workspaceId)) return undefined;
+  if (!key || !isUuid(presented.tokenId) || !isUuid(presented.workspaceId)) return undefined;
   const row = await repo.findSessionForRequest(db, presented.tokenId.toLowerCase(), key.lookup);
   if (!row || !secretMatches(key.secret, row.secret_hash)) return undefined;
   if (row.workspace_id !== presented.workspaceId.toLowerCase() || Date.parse(row.expires_at) <= now) return undefined;

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Timestamp } from '../../lib/schemas.js';
+import { Id, Name, Timestamp } from '../../lib/schemas.js';
 
 export const Workspace = Type.Object(
   {
@@ -13,3 +13,18 @@ export const Workspace = Type.Object(
   { title: 'Workspace' },
 );
 export type Workspace = Static<typeof Workspace>;
+
+const DailyQuota = Type.Integer({ minimum: 0, description: 'counted (2xx) requests allowed per UTC day' });
+
+export const WorkspaceCreate = Type.Object(
+  { name: Name, dailyQuota: Type.Optional(DailyQuota) },
+  { additionalProperties: false, title: 'WorkspaceCreate' },
+);
+export type WorkspaceCreate = Static<typeof WorkspaceCreate>;
+
+/** At least one of the two: checked by the caller (`portal workspaces update` says which options to give). */
+export const WorkspaceUpdate = Type.Object(
+  { name: Type.Optional(Name), dailyQuota: Type.Optional(DailyQuota) },
+  { additionalProperties: false, title: 'WorkspaceUpdate' },
+);
+export type WorkspaceUpdate = Static<typeof WorkspaceUpdate>;

@@ -3,10 +3,10 @@ import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import { type Caller, systemCaller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
-import { errors, orNotFound } from '../../lib/errors.js';
+import { orNotFound } from '../../lib/errors.js';
 import { addApiKey } from '../api-keys/api-keys.service.js';
 import * as repo from './workspaces.repository.js';
-import type { Workspace } from './workspaces.schemas.js';
+import type { Workspace, WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
 
 export const DEFAULT_DAILY_QUOTA = 2000;
 
@@ -16,16 +16,8 @@ export interface CreatedWorkspace {
   apiKey: string;
 }
 
-function checkInput(input: { name?: string; dailyQuota?: number }) {
-  if (input.name !== undefined && !input.name.trim()) throw errors.invalidField('name', 'must not be empty');
-  if (input.dailyQuota !== undefined && (!Number.isInteger(input.dailyQuota) || input.dailyQuota < 0)) {
-    throw errors.invalidField('dailyQuota', 'must be a non-negative integer');
-  }
-}
-
 /** Creates a workspace and its first workspace key, in one unit of work (the system acting on the new workspace). */
-export async function createWorkspace(database: Database, input: { name: string; dailyQuota?: number }, now: number): Promise<CreatedWorkspace> {
-  checkInput(input);
+export async function createWorkspace(database: Database, input: WorkspaceCreate, now: number): Promise<CreatedWorkspace> {
   const caller = systemCaller(randomUUID(), now);
   const at = isoAt(now);
   const workspace: Workspace = {
@@ -48,8 +40,7 @@ export async function getWorkspace(database: Database, caller: Caller): Promise<
 }
 
 /** Renames a workspace or changes its daily quota (effective from the next request). */
-export async function updateWorkspace(database: Database, caller: Caller, input: { name?: string; dailyQuota?: number }): Promise<Workspace> {
-  checkInput(input);
+export async function updateWorkspace(database: Database, caller: Caller, input: WorkspaceUpdate): Promise<Workspace> {
   return unitOfWork(
     database,
     async (work) => {

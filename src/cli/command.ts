@@ -1,0 +1,67 @@
+import type { Database } from '../db/database.js';
+import { type Caller, systemCaller } from '../lib/caller.js';
+import { systemClock } from '../lib/clock.js';
+import { errors } from '../lib/errors.js';
+import { isUuid } from '../lib/validate.js';
+import { getWorkspace } from '../modules/workspaces/workspaces.service.js';
+
+/**
+ * How a command group declares its sub-commands: each one its usage line and its options (for
+ * `node:util` parseArgs, strict), so an option a command does not take is a usage error. `--json` and
+ * `--help` are global (src/cli/main.ts) and never declared here.
+ */
+export type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+/** The parsed values of a command's options: strings (or booleans), absent when not given. */
+export type Values<O extends Options> = { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
+
+export interface CommandContext {
+  database: Database;
+  /** `--json`: print exactly one JSON object. */
+  json: boolean;
+}
+
+export interface Command<O extends Options = Options> {
+  /** The usage line, e.g. `portal keys create --workspace W [--app APP_ID]`. */
+  usage: string;
+  options: O;
+  run(values: Values<O>, context: CommandContext): Promise<void>;
+}
+
+/** A command group (`portal keys …`): its sub-commands by name. */
+export type CommandGroup = Record<string, Command>;
+
+/** Declares a command, typing `run`'s values from its options. */
+export function command<const O extends Options>(declared: Command<O>): Command<O> {
+  return declared;
+}
+
+/** `usage: portal keys create … | portal keys revoke …`: every sub-command of a group. */
+export function groupUsage(group: CommandGroup): string {
+  return `usage: ${Object.values(group)
+    .map((c) => c.usage)
+    .join(' | ')}`;
+}
+
+/** Wrong command line (unknown command or option, missing or malformed option): exit 2. */
+export class UsageError extends Error {}
+
+export function requireOption(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.length === 0) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+/** The input fields given, and only those: an option not given is no field (not one set to `undefined`). */
+export function given<T extends Record<string, unknown>>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+/** `--workspace`, which must name a workspace: a malformed id finds nothing and is a 404 like an unknown one. */
+export async function requireWorkspace(database: Database, values: { workspace?: string }): Promise<Caller> {
+  const workspaceId = requireOption(values, 'workspace');
+  if (!isUuid(workspaceId)) throw errors.notFound('Workspace');
+  const caller = systemCaller(workspaceId, systemClock.now());
+  await getWorkspace(database, caller);
+  return caller;
+}

@@ -1,0 +1,68 @@
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import type { Static, TSchema } from 'typebox';
+import { Format } from 'typebox/format';
+import { Value } from 'typebox/value';
+import { type FieldProblem, errors } from './errors.js';
+
+/**
+ * One rule per format for every way in: TypeBox's `Value` (the `portal` command) checks the string
+ * formats with the very definitions ajv-formats gives the HTTP validators (src/plugins/validation.ts),
+ * not TypeBox's own (its uuid, email… differ). Formats ajv does not know are not checked on either path.
+ */
+Format.Clear();
+for (const [name, format] of Object.entries(fullFormats)) {
+  const check = typeof format === 'object' && !(format instanceof RegExp) ? (format.type ?? 'string') === 'string' && format.validate : format;
+  if (check instanceof RegExp) Format.Set(name, (value) => check.test(value));
+  else if (typeof check === 'string') Format.Set(name, (value) => new RegExp(check, 'u').test(value));
+  else if (typeof check === 'function') Format.Set(name, (value) => (check as (v: string) => boolean)(value));
+}
+
+/** `format: 'uuid'`: the one UUID rule. */
+export const isUuid = (value: string): boolean => Format.Test('uuid', value);
+/** `format: 'email'`: the one e-mail address rule. */
+export const isEmail = (value: string): boolean => Format.Test('email', value);
+
+/**
+ * What is wrong with `value` against `schema`, as `{path, message}` with dotted paths (`options.0`),
+ * worded as the HTTP validators word them (src/plugins/validation.ts): an unknown field "is not a known
+ * field", a missing one "is required", an enum lists its values.
+ */
+export function schemaProblems(schema: TSchema, value: unknown, prefix?: string): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const add = (segments: string[], message: string) => {
+    const path = (prefix === undefined ? segments : [prefix, ...segments]).join('.');
+    if (!problems.some((p) => p.path === path && p.message === message)) problems.push({ path, message });
+  };
+  for (const e of Value.Errors(schema, value)) {
+    const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    switch (e.keyword) {
+      case 'boolean': // `additionalProperties: false` also reports each extra property as "schema is false"
+        if (e.schemaPath.endsWith('/additionalProperties')) continue;
+        add(segments, e.message);
+        break;
+      case 'additionalProperties':
+        for (const name of e.params.additionalProperties) add([...segments, name], 'is not a known field');
+        break;
+      case 'required':
+        for (const name of e.params.requiredProperties) add([...segments, name], 'is required');
+        break;
+      case 'enum':
+        add(segments, `must be one of: ${e.params.allowedValues.join(', ')}`);
+        break;
+      default:
+        add(segments, e.message);
+    }
+  }
+  return problems;
+}
+
+/**
+ * `value` as the schema's type, or a 400 listing every problem (errors.invalidFields): the schema's, then
+ * those of `rules` — what one field's schema cannot say (a rule across fields, labels that repeat).
+ */
+export function validInput<T extends TSchema>(schema: T, value: unknown, rules?: (input: Static<T>) => FieldProblem[]): Static<T> {
+  const problems = schemaProblems(schema, value);
+  if (rules) problems.push(...rules(value as Static<T>));
+  if (problems.length > 0) throw errors.invalidFields(problems);
+  return value as Static<T>;
+}
