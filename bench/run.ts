@@ -263,7 +263,9 @@ async function main(): Promise<number> {
     scenarios.push(await runScenario(scenario, ctx, server, settings));
   }
 
-  const limiterRequest = prepare(SCENARIOS.find((s) => s.name.startsWith('GET /v1/clients/{id}'))!, ctx);
+  const pointRead = SCENARIOS.find((s) => s.name.startsWith('GET /v1/clients/{id}'));
+  if (!pointRead) throw new Error('bench: the point-read scenario is missing');
+  const limiterRequest = prepare(pointRead, ctx);
   process.stderr.write('bench: limiter cost …\n');
   const limiter = await measureLimiter(limiterRequest, env, settings, envInt('BENCH_LIMITER_ROUNDS', 3, 1));
 

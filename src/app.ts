@@ -112,7 +112,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(companyRoutes);
       await v1.register(internalUserRoutes);
       await v1.register(customFieldRoutes);
-      if (options.extraV1Routes) await v1.register(async (scope) => options.extraV1Routes!(scope));
+      const extra = options.extraV1Routes;
+      if (extra) await v1.register(async (scope) => extra(scope));
     },
     { prefix: '/v1' },
   );

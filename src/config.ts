@@ -25,7 +25,7 @@ export interface BucketConfig {
   readonly refillPerSecond: number;
 }
 
-export interface LimitsConfig {
+interface LimitsConfig {
   /** false turns burst and quota limits off (benchmarks compare against it); auth failures stay limited. */
   readonly enabled: boolean;
   /** GET and HEAD */

@@ -15,7 +15,7 @@ export type Options = Record<string, { type: 'string' | 'boolean'; short?: strin
 /** The parsed values of a command's options: strings (or booleans), absent when not given. */
 export type Values<O extends Options> = { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
 
-export interface CommandContext {
+interface CommandContext {
   database: Database;
   /** `--json`: print exactly one JSON object. */
   json: boolean;

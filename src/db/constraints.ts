@@ -34,7 +34,7 @@ const CONSTRAINTS = {
   },
 } satisfies Record<string, { sqlite: string | undefined; error: (subject: string) => ApiError }>;
 
-export type ConstraintName = keyof typeof CONSTRAINTS;
+type ConstraintName = keyof typeof CONSTRAINTS;
 
 /** What a write declares it may violate: constraint → the subject its error names. */
 export type ConstraintGuards = Partial<Record<ConstraintName, string>>;

@@ -7,6 +7,9 @@ import type { DB } from './schema.js';
  * placeholders filled in at each call. Outside a transaction it runs as a prepared statement (see
  * Database.queryPrepared); inside one, through the transaction as usual.
  */
+/** Marks a named parameter in the compiled query: no real value starts and ends with a NUL. */
+const SENTINEL = '\u0000';
+
 export function preparedQuery<P extends Record<string, unknown>, Row>(
   name: string,
   build: (db: Kysely<DB>, params: P) => Compilable<Row>,
@@ -17,10 +20,10 @@ export function preparedQuery<P extends Record<string, unknown>, Row>(
     const adapter = db.getExecutor().adapter.constructor; // one compiled form per dialect
     let entry = compiled.get(adapter);
     if (!entry) {
-      const sentinels = new Proxy({} as P, { get: (_t, key) => `\u0000${String(key)}\u0000` });
+      const sentinels = new Proxy({} as P, { get: (_t, key) => `${SENTINEL}${String(key)}${SENTINEL}` });
       const query = build(db, sentinels).compile();
       const slots = query.parameters.map((value) =>
-        typeof value === 'string' && /^\u0000.*\u0000$/.test(value) ? { param: value.slice(1, -1) as keyof P } : { value },
+        typeof value === 'string' && value.length > 1 && value.startsWith(SENTINEL) && value.endsWith(SENTINEL) ? { param: value.slice(1, -1) as keyof P } : { value },
       );
       entry = { sql: query.sql, slots };
       compiled.set(adapter, entry);

@@ -8,7 +8,7 @@ import type { CustomFieldEntity, CustomFieldType } from '../modules/custom-field
  * Portable column types: text ids, ISO-8601 text timestamps (sort as strings), 0/1 integer booleans,
  * JSON as text. One query then serves SQLite and PostgreSQL alike.
  */
-export interface ServerSecretsTable {
+interface ServerSecretsTable {
   name: string;
   value: string;
 }
@@ -21,7 +21,7 @@ export interface WorkspacesTable {
   updated_at: string;
 }
 
-export interface ApiKeysTable {
+interface ApiKeysTable {
   id: string;
   workspace_id: string;
   kind: ApiKeyKind;
@@ -78,7 +78,7 @@ export interface ClientsTable extends PersonColumns {
   custom_fields: string;
 }
 
-export interface ClientCompaniesTable {
+interface ClientCompaniesTable {
   workspace_id: string;
   client_id: string;
   company_id: string;
@@ -102,7 +102,7 @@ export interface CustomFieldsTable {
   updated_at: string;
 }
 
-export interface CustomFieldOptionsTable {
+interface CustomFieldOptionsTable {
   id: string;
   workspace_id: string;
   custom_field_id: string;
@@ -111,7 +111,7 @@ export interface CustomFieldOptionsTable {
   created_at: string;
 }
 
-export interface AuditLogTable {
+interface AuditLogTable {
   id: string;
   workspace_id: string;
   event_type: string;
@@ -132,14 +132,14 @@ export interface AuditLogTable {
   updated_at: string;
 }
 
-export interface QuotaUsageTable {
+interface QuotaUsageTable {
   workspace_id: string;
   /** UTC day, YYYY-MM-DD */
   day: string;
   used: number;
 }
 
-export interface BearerTokensTable {
+interface BearerTokensTable {
   id: string;
   workspace_id: string;
   api_key_id: string;
@@ -151,7 +151,7 @@ export interface BearerTokensTable {
 }
 
 /** An end-user session: the `tokenId` of a session token and the principal it names. */
-export interface SessionsTable {
+interface SessionsTable {
   /** The tokenId. */
   id: string;
   workspace_id: string;

@@ -114,7 +114,9 @@ export function openSqlite(url: string): Database {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
-  const checkpointer = path === ':memory:' ? undefined : (raw.pragma('wal_autocheckpoint = 0'), startCheckpointer(path));
+  // On a file, WAL checkpoints run on a worker thread instead of inside a request's commit.
+  if (path !== ':memory:') raw.pragma('wal_autocheckpoint = 0');
+  const checkpointer = path === ':memory:' ? undefined : startCheckpointer(path);
   const statements = withStatementCache(raw);
   const dialect = new TrackedSqliteDialect({ database: statements });
   const db = new Kysely<DB>({ dialect });

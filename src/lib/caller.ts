@@ -16,18 +16,18 @@ interface KeyBacked {
 }
 
 /** A workspace API key: the whole workspace. */
-export interface WorkspaceKeyPrincipal extends KeyBacked {
+interface WorkspaceKeyPrincipal extends KeyBacked {
   kind: 'workspaceKey';
 }
 
 /** An app API key presented in X-API-KEY: the whole workspace, as that app. */
-export interface AppKeyPrincipal extends KeyBacked {
+interface AppKeyPrincipal extends KeyBacked {
   kind: 'appKey';
   appId: string | null;
 }
 
 /** A bearer token from POST /v1/token: its app key's rights, bucket and quota. */
-export interface BearerPrincipal extends KeyBacked {
+interface BearerPrincipal extends KeyBacked {
   kind: 'bearer';
   appId: string | null;
 }
@@ -57,7 +57,7 @@ export interface ClientSessionPrincipal extends SessionBacked {
 }
 
 /** The `portal` command (and internal bookkeeping): the whole workspace, recorded as source `system`. */
-export interface SystemPrincipal {
+interface SystemPrincipal {
   kind: 'system';
   workspaceId: string;
 }
@@ -114,7 +114,7 @@ export function workspaceAccess(workspaceId: string): Access {
   return { workspaceId, companyIds: null, clientId: null };
 }
 
-export function accessOf(principal: Principal): Access {
+function accessOf(principal: Principal): Access {
   switch (principal.kind) {
     case 'clientSession':
       return { workspaceId: principal.workspaceId, companyIds: principal.clientCompanyIds, clientId: principal.clientId };
@@ -125,7 +125,7 @@ export function accessOf(principal: Principal): Access {
   }
 }
 
-export function actorOf(principal: Principal, at: number, origin: Origin): Actor {
+function actorOf(principal: Principal, at: number, origin: Origin): Actor {
   const actor: Actor = {
     workspaceId: principal.workspaceId,
     source: principal.kind === 'system' ? 'system' : 'platform',

@@ -45,7 +45,7 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 }
 
 /** The errors every authenticated route can answer. */
-export const AUTHENTICATED_ERRORS = [400, 401, 404, 429, 500, 503];
+const AUTHENTICATED_ERRORS = [400, 401, 404, 429, 500, 503];
 
 /** `{data, nextToken}` page of the given item schema (contract §4). */
 export function Page<T extends TSchema>(item: T) {

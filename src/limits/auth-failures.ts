@@ -26,7 +26,7 @@ export class AuthFailureLimiter {
   async fail(ip: string, now: number, error: ApiError): Promise<ApiError> {
     const perMinute = this.perMinute;
     const perSecond = perMinute / 60;
-    let result;
+    let result: Awaited<ReturnType<LimitStore['bucket']>>;
     try {
       result = await this.store.bucket(`authfail:${ip}`, perMinute, perSecond, now, true);
     } catch {

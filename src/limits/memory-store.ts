@@ -86,7 +86,8 @@ export class MemoryLimitStore implements LimitStore {
         this.loading.set(workspaceId, load);
       }
       await load;
-      entry = this.quotas.get(workspaceId)!;
+      entry = this.quotas.get(workspaceId);
+      if (!entry) throw new Error(`quota state of ${workspaceId} missing after its load`); // the load always sets it
     }
     return entry;
   }
@@ -117,7 +118,10 @@ export class MemoryLimitStore implements LimitStore {
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       if (this.dirty.size === 0) return;
-      const rows = [...this.dirty].map((workspaceId) => ({ workspace_id: workspaceId, ...this.quotas.get(workspaceId)! }));
+      const rows = [...this.dirty].flatMap((workspaceId) => {
+        const quota = this.quotas.get(workspaceId);
+        return quota ? [{ workspace_id: workspaceId, ...quota }] : [];
+      });
       this.dirty.clear();
       try {
         await this.db

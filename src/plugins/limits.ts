@@ -9,7 +9,7 @@ const DAY_MS = 86_400_000;
 
 /** UTC day (YYYY-MM-DD) of a time: the quota window. The last day is kept: it runs on every request. */
 let cachedDay = { start: 0, end: 0, text: '' };
-export function utcDay(ms: number): string {
+function utcDay(ms: number): string {
   if (ms < cachedDay.start || ms >= cachedDay.end) {
     const start = Math.floor(ms / DAY_MS) * DAY_MS;
     cachedDay = { start, end: start + DAY_MS, text: new Date(start).toISOString().slice(0, 10) };
@@ -17,10 +17,10 @@ export function utcDay(ms: number): string {
   return cachedDay.text;
 }
 /** Unix seconds of the next UTC midnight after a time: X-Service-Quota-Reset. */
-export const nextUtcMidnight = (ms: number) => (Math.floor(ms / DAY_MS) + 1) * (DAY_MS / 1000);
+const nextUtcMidnight = (ms: number) => (Math.floor(ms / DAY_MS) + 1) * (DAY_MS / 1000);
 
 /** Whole seconds until a bucket holding `tokens` has one again (at least 1): Retry-After. */
-export const secondsUntilToken = (tokens: number, refillPerSecond: number) => Math.max(1, Math.ceil((1 - tokens) / refillPerSecond));
+const secondsUntilToken = (tokens: number, refillPerSecond: number) => Math.max(1, Math.ceil((1 - tokens) / refillPerSecond));
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationFactory } from './index.js';
+import type { MigrationFactory } from './migration.js';
 
 /** Workspaces, their API keys, and server secrets (the paging-token signing key). */
 export const foundation: MigrationFactory = () => ({

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationFactory } from './index.js';
+import type { MigrationFactory } from './migration.js';
 
 /** Companies, clients (and their companies), internal users, custom fields, and the audit log. */
 export const directory: MigrationFactory = () => ({

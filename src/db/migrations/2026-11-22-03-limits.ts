@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationFactory } from './index.js';
+import type { MigrationFactory } from './migration.js';
 
 /** The in-process limit store's daily quota counts, so that a restart keeps them. */
 export const limits: MigrationFactory = () => ({

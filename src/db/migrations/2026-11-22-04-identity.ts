@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationFactory } from './index.js';
+import type { MigrationFactory } from './migration.js';
 
 /**
  * Bearer tokens (POST /v1/token: only the SHA-256 of the token is stored) and end-user sessions

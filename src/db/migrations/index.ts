@@ -1,12 +1,8 @@
-import type { Migration } from 'kysely';
-import type { DialectName } from '../database.js';
 import { foundation } from './2026-11-22-01-foundation.js';
 import { directory } from './2026-11-22-02-directory.js';
 import { limits } from './2026-11-22-03-limits.js';
 import { identity } from './2026-11-22-04-identity.js';
-
-/** A migration is built for the dialect it runs on (most ignore it: portable types are the default). */
-export type MigrationFactory = (dialect: DialectName) => Migration;
+import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
 export const MIGRATIONS: Record<string, MigrationFactory> = {

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Id } from '../../lib/schemas.js';
 
-export const API_KEY_KINDS = ['workspace', 'app'] as const;
+const API_KEY_KINDS = ['workspace', 'app'] as const;
 export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
 
 /** A workspace key without `appId`; an app key with it. */

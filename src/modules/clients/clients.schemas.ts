@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { CustomFieldsInput, CustomFieldsOutput, Email, Id, Name, PageQuery, Timestamp } from '../../lib/schemas.js';
 
-export const CLIENT_STATUSES = ['unknown', 'deleted', 'active', 'notInvited', 'invited'] as const;
-export const CREATION_METHODS = ['client', 'directSignUp', 'import', 'internalUser'] as const;
+const CLIENT_STATUSES = ['unknown', 'deleted', 'active', 'notInvited', 'invited'] as const;
+const CREATION_METHODS = ['client', 'directSignUp', 'import', 'internalUser'] as const;
 
 export const Client = Type.Object(
   {

@@ -2,8 +2,8 @@ import { Type, type Static } from 'typebox';
 import type { FieldProblem } from '../../lib/errors.js';
 import { Id, Name, PageQuery, Timestamp } from '../../lib/schemas.js';
 
-export const CUSTOM_FIELD_TYPES = ['text', 'number', 'email', 'url', 'phoneNumber', 'multiSelect', 'address'] as const;
-export const CUSTOM_FIELD_ENTITIES = ['client', 'company'] as const;
+const CUSTOM_FIELD_TYPES = ['text', 'number', 'email', 'url', 'phoneNumber', 'multiSelect', 'address'] as const;
+const CUSTOM_FIELD_ENTITIES = ['client', 'company'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
 
@@ -50,9 +50,6 @@ export const CustomFieldOptionListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type CustomFieldOptionListQuery = Static<typeof CustomFieldOptionListQuery>;
-
-/** Any string: an id that is not a UUID finds nothing and is a 404, like an unknown one. */
-export const CustomFieldParams = Type.Object({ id: Type.String({ description: 'custom field id' }) }, { additionalProperties: false });
 
 export const CustomFieldCreate = Type.Object(
   {

@@ -48,7 +48,7 @@ function checkValue(type: CustomFieldType, value: unknown, options: OptionIds): 
       if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return { problem: 'must be an array of option ids or keys' };
       const unknown = value.filter((v) => !options.has(v));
       if (unknown.length > 0) return { problem: `has unknown options: ${unknown.join(', ')}` };
-      return { value: [...new Set(value.map((v) => options.get(v)!))] };
+      return { value: [...new Set(value.flatMap((v) => options.get(v) ?? []))] };
     }
     case 'address': {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return { problem: 'must be an address object' };

@@ -15,7 +15,7 @@ export interface SessionTokenPayload {
  * exactly this (`Buffer.from(hmacHex.slice(0, 32), 'hex')` into `aes-128-cbc`); taking the 32
  * characters as 32 UTF-8 bytes would be an AES-256 key, which contract §2 (AES-128-CBC) rules out.
  */
-export function sessionCipherKey(apiKey: string): Buffer {
+function sessionCipherKey(apiKey: string): Buffer {
   return Buffer.from(createHmac('sha256', apiKey).update('').digest('hex').slice(0, 32), 'hex');
 }
 

@@ -8,7 +8,7 @@ import { addApiKey } from '../api-keys/api-keys.service.js';
 import * as repo from './workspaces.repository.js';
 import type { Workspace, WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
 
-export const DEFAULT_DAILY_QUOTA = 2000;
+const DEFAULT_DAILY_QUOTA = 2000;
 
 export interface CreatedWorkspace {
   workspaceId: string;
