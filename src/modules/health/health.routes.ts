@@ -1,17 +1,17 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import { errorResponses } from '../../lib/schemas.js';
 import { errors } from '../../lib/errors.js';
-
-const Status = Type.Object({ status: Type.Literal('ok') });
+import { errorResponses } from '../../lib/schemas.js';
+import { HealthStatus } from './health.schemas.js';
 
 /** Liveness (the process answers) and readiness (the database answers), unauthenticated. */
-export default async function healthRoutes(app: FastifyInstance) {
-  app.get('/healthz', { schema: { tags: ['operations'], security: [], response: { 200: Status } } }, async () => ({ status: 'ok' as const }));
+export default async function healthRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/healthz', { schema: { tags: ['operations'], security: [], response: { 200: HealthStatus } } }, async () => ({ status: 'ok' as const }));
 
   app.get(
     '/readyz',
-    { schema: { tags: ['operations'], security: [], response: { 200: Status, ...errorResponses(503) } } },
+    { schema: { tags: ['operations'], security: [], response: { 200: HealthStatus, ...errorResponses(503) } } },
     async () => {
       if (app.ctx.lifecycle.draining) throw errors.unavailable('Shutting down.');
       try {

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { errors } from '../../lib/errors.js';
@@ -17,7 +18,8 @@ async function refuseBody(request: FastifyRequest) {
 }
 
 /** POST /v1/token (an encapsulated plugin: it accepts a bodiless request whatever its Content-Type). */
-export default async function tokenRoutes(app: FastifyInstance) {
+export default async function tokenRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { database } = app.ctx;
   // Bodies are refused before parsing; an empty one with `Content-Type: application/json` (as HTTP clients
   // often send on a bodiless POST) is then no body at all rather than a JSON error.
