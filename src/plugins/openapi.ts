@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 const DESCRIPTION = `Self-hosted Portal Platform API.
@@ -33,6 +33,24 @@ have \`creationMethod: internalUser\`. Server-managed fields sent in a body are 
 cannot be changed. Company names and client emails are unique per workspace, case-insensitively (409).
 Custom fields: \`""\`, \`[]\` or \`null\` clears one; multiSelect takes option ids or keys and stores ids.`;
 
+/** What an operation allows, published as its `x-policy` vendor extension (test/route-permissions.test.ts walks it). */
+export interface Policy {
+  /** Client sessions: `none` answers them 404; `read` lets them reach the route but refuses writes (403); `write` lets them write. */
+  clientSession: 'none' | 'read' | 'write';
+  /** false: staff get 403, only an admin internal user may (keys and tokens always may). */
+  staff: boolean;
+}
+
+/**
+ * A route's policy from what it declares in its config (read by src/plugins/authorization.ts): the one
+ * place to change when routes declare their policy another way.
+ */
+export function policyOf(config: Pick<FastifyContextConfig, 'action' | 'clientSession'> | undefined): Policy {
+  const action = config?.action;
+  const clientSession = config?.clientSession !== true ? 'none' : action === 'notifications:readState' ? 'write' : 'read';
+  return { clientSession, staff: action !== 'clients:delete' && action !== 'companies:delete' && action !== 'billing:create' };
+}
+
 /** OpenAPI 3.1 document generated from the route schemas, at /openapi.json, and a reference page at /docs. */
 export default fp(
   async function openapi(app: FastifyInstance) {
@@ -50,6 +68,8 @@ export default fp(
         security: [{ apiKey: [] }, { bearerToken: [] }],
       },
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+      // Every operation says what it allows (swagger copies a schema's `x-` keys into the operation).
+      transform: ({ schema, url, route }) => ({ schema: { ...schema, 'x-policy': policyOf(route.config) } as typeof schema, url }),
     });
     await app.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
