@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
-import { revokeApiKey } from '../src/modules/api-keys/api-keys.service.js';
-import { systemCaller } from '../src/lib/caller.js';
-import { BACKENDS, harness } from './helpers/harness.js';
+import { populatedWorkspace, revokeKey, sessionKey } from './helpers/factories.js';
+import { BACKENDS, adminHarness, harness } from './helpers/harness.js';
 
 const UNAUTHORIZED = { code: 'unauthorized', message: 'Missing, unknown, revoked or expired credentials.', data: null };
 
@@ -67,7 +66,7 @@ for (const backend of BACKENDS) {
       const ws = await h.workspace();
       const second = await h.appKey(ws.workspaceId, '1d7f5c1e-0b1a-4c4e-8f7e-5b9a2c3d4e5f');
       assert.equal((await h.as(ws.apiKey, { method: 'GET', url: '/v1/me' })).statusCode, 200);
-      await revokeApiKey(h.app.ctx.database, systemCaller(ws.workspaceId, h.clock.now()), ws.apiKeyId);
+      await revokeKey(h, ws.workspaceId, ws.apiKeyId);
       const res = await h.as(ws.apiKey, { method: 'GET', url: '/v1/me' });
       assert.equal(res.statusCode, 401);
       assert.deepEqual(res.json(), UNAUTHORIZED);
@@ -79,7 +78,7 @@ for (const backend of BACKENDS) {
       const ws = await h.workspace();
       const appId = '1d7f5c1e-0b1a-4c4e-8f7e-5b9a2c3d4e5f';
       const app = await h.appKey(ws.workspaceId, appId);
-      await revokeApiKey(h.app.ctx.database, systemCaller(ws.workspaceId, h.clock.now()), app.apiKeyId);
+      await revokeKey(h, ws.workspaceId, app.apiKeyId);
       const rows = await h.app.ctx.db.selectFrom('audit_log').selectAll().where('workspace_id', '=', ws.workspaceId).orderBy('event_type').execute();
       const entries = rows.map((r) => JSON.stringify([r.event_type, r.source, r.actor_id, JSON.parse(r.context)])).sort();
       const expected = [
@@ -94,7 +93,7 @@ for (const backend of BACKENDS) {
       const h = await harness(t, backend);
       const a = await h.workspace('A');
       const b = await h.workspace('B');
-      await assert.rejects(revokeApiKey(h.app.ctx.database, systemCaller(b.workspaceId, h.clock.now()), a.apiKeyId), { statusCode: 404, code: 'not_found' });
+      await assert.rejects(revokeKey(h, b.workspaceId, a.apiKeyId), { statusCode: 404, code: 'not_found' });
       assert.equal((await h.as(a.apiKey, { method: 'GET', url: '/v1/me' })).statusCode, 200);
     });
 
@@ -121,6 +120,25 @@ for (const backend of BACKENDS) {
       const secret = ws.apiKey.slice(20);
       assert.ok(!lines.some((line) => line.includes(secret)), 'a log line contains the key');
       assert.ok(lines.some((line) => line.includes('"reqId"')), 'log lines carry the request id');
+    });
+
+    test('failed authentications of every form share the per-IP limit, admin token included', async (t) => {
+      const h = await adminHarness(t, backend);
+      const { ws, app } = await populatedWorkspace(h);
+      const from = (headers: Record<string, string>, url = '/v1/me') => h.app.inject({ method: 'GET', url, headers, remoteAddress: '10.9.9.9' });
+      const bad: Record<string, string>[] = [
+        { 'x-api-key': `ppk_${'x'.repeat(59)}` },
+        { authorization: `Bearer ppt_${'x'.repeat(43)}` },
+        { 'x-api-key': sessionKey(ws.workspaceId, app.apiKey, '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b') },
+      ];
+      for (let i = 0; i < 27; i++) assert.equal((await from(bad[i % 3])).statusCode, 401, `failure ${i + 1}`);
+      for (let i = 0; i < 3; i++) {
+        assert.equal((await h.app.inject({ method: 'DELETE', url: `/admin/workspaces/${ws.workspaceId}/sessions/x`, headers: { authorization: 'Bearer nope' }, remoteAddress: '10.9.9.9' })).statusCode, 401);
+      }
+      const blocked = await from(bad[1]);
+      assert.equal(blocked.statusCode, 429, 'the 31st failure');
+      assert.equal(blocked.json().code, 'rate_limit_exceeded');
+      assert.equal((await from({ 'x-api-key': app.apiKey })).statusCode, 429, 'not even a valid key is verified now');
     });
   });
 }

@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LimitStore } from '../src/limits/limit-store.js';
-import { BACKENDS, type Harness, TestClock, freshDatabaseUrl, harness } from './helpers/harness.js';
+import { BACKENDS, type Harness, NOON, TestClock, freshDatabaseUrl, harness } from './helpers/harness.js';
+import { CONTRACT_LIMITS, limitHeaders } from './helpers/limits.js';
 
-/** The contract's limits (§6): GET 20 at 100/s, others 5 at 20/s, 30 failed authentications a minute. */
-const CONTRACT_LIMITS = {
-  RATE_LIMIT_GET_CAPACITY: '20',
-  RATE_LIMIT_GET_REFILL: '100',
-  RATE_LIMIT_WRITE_CAPACITY: '5',
-  RATE_LIMIT_WRITE_REFILL: '20',
-};
-const NOON = Date.parse('2026-01-15T12:00:00.000Z');
+/** The contract's limits (§6, CONTRACT_LIMITS), and 30 failed authentications a minute. */
 const NEXT_MIDNIGHT = String(Date.parse('2026-01-16T00:00:00.000Z') / 1000);
-
-function limitHeaders(res: { headers: Record<string, unknown> }) {
-  const pick = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-service-quota-limit', 'x-service-quota-remaining', 'x-service-quota-reset', 'retry-after'];
-  return Object.fromEntries(pick.filter((h) => res.headers[h] !== undefined).map((h) => [h, String(res.headers[h])]));
-}
 
 const get = (h: Harness, key: string, url = '/v1/me') => h.as(key, { method: 'GET', url });
 const post = (h: Harness, key: string, name: string) => h.as(key, { method: 'POST', url: '/v1/companies', payload: { name } });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { fetchPage, pageScope } from '../src/db/paging.js';
-import { isoAt } from '../src/lib/clock.js';
 import { BACKENDS, type Harness, harness } from './helpers/harness.js';
+import { pageOfKeys } from './helpers/internals.js';
 
 /** Paging (contract §4) through the shared helper, over the api_keys table of one workspace. */
 async function insertKeys(h: Harness, workspaceId: string, count: number, atMs: number) {
@@ -13,16 +12,13 @@ async function insertKeys(h: Harness, workspaceId: string, count: number, atMs: 
     ids.push(id);
     await h.app.ctx.db
       .insertInto('api_keys')
-      .values({ id, workspace_id: workspaceId, kind: 'app', app_id: null, lookup: randomUUID(), secret_hash: '00', created_at: isoAt(atMs + (i % 3)), revoked_at: null })
+      .values({ id, workspace_id: workspaceId, kind: 'app', app_id: null, lookup: randomUUID(), secret_hash: '00', created_at: new Date(atMs + (i % 3)).toISOString(), revoked_at: null })
       .execute();
   }
   return ids;
 }
 
-function page(h: Harness, workspaceId: string, request: { limit?: number; nextToken?: string }) {
-  const query = h.app.ctx.db.selectFrom('api_keys').select(['id', 'created_at']).where('workspace_id', '=', workspaceId);
-  return fetchPage(query, 'api_keys', request, h.app.ctx.pageTokens, pageScope(workspaceId, 'keys'), (row) => row);
-}
+const page = (h: Harness, workspaceId: string, request: { limit?: number; nextToken?: string }) => pageOfKeys(h, workspaceId, request);
 
 for (const backend of BACKENDS) {
   describe(`paging (contract §4) [${backend}]`, () => {
@@ -80,8 +76,7 @@ for (const backend of BACKENDS) {
         await assert.rejects(page(h, a.workspaceId, { nextToken: bad }), { statusCode: 400, code: 'bad_request', data: [{ path: 'query.nextToken', message: 'is not a page token of this list' }] });
       }
       await assert.rejects(page(h, b.workspaceId, { nextToken: token }), { statusCode: 400 }, "another workspace's token");
-      const otherList = h.app.ctx.db.selectFrom('api_keys').select(['id', 'created_at']).where('workspace_id', '=', a.workspaceId);
-      await assert.rejects(fetchPage(otherList, 'api_keys', { nextToken: token }, h.app.ctx.pageTokens, pageScope(a.workspaceId, 'keys', { kind: 'app' }), (row) => row), { statusCode: 400 }, 'same workspace, other filters');
+      await assert.rejects(pageOfKeys(h, a.workspaceId, { nextToken: token }, { kind: 'app' }), { statusCode: 400 }, 'same workspace, other filters');
     });
   });
 }

@@ -1,32 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { systemCaller } from '../src/lib/caller.js';
-import { createInternalUser } from '../src/modules/internal-users/internal-users.service.js';
-import { BACKENDS, type Backend, type Harness, TestClock, harness } from './helpers/harness.js';
+import { APP_ID, createClient, createCompany, createTestInternalUser, sessionKeyFor, withBearer } from './helpers/factories.js';
+import { BACKENDS, type Backend, TestClock, adminHarness } from './helpers/harness.js';
 
 /** Contract §2 permissions: what each principal kind can list, get, change and delete. */
-const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
-const APP_ID = '7b0e4a7e-8c1f-4d55-9f3a-2d5c3a1e9b11';
-
-async function world(t: Parameters<typeof harness>[0], backend: Backend) {
-  const h = await harness(t, backend, { clock: new TestClock(), env: { PORTAL_ADMIN_TOKEN: ADMIN_TOKEN } });
+async function world(t: Parameters<typeof adminHarness>[0], backend: Backend) {
+  const h = await adminHarness(t, backend, { clock: new TestClock() });
   const ws = await h.workspace();
   const app = await h.appKey(ws.workspaceId, APP_ID);
   const as = (key: string) => (method: string, url: string, payload?: unknown) =>
     h.as(key, { method: method as 'GET', url, ...(payload !== undefined ? { payload: payload as object } : {}) });
   const byKey = as(ws.apiKey);
-  const companyA = (await byKey('POST', '/v1/companies', { name: 'A' })).json();
-  const companyB = (await byKey('POST', '/v1/companies', { name: 'B' })).json();
-  const a1 = (await byKey('POST', '/v1/clients', { email: 'a1@x.test', givenName: 'A', familyName: 'One', companyId: companyA.id })).json();
-  const b1 = (await byKey('POST', '/v1/clients', { email: 'b1@x.test', givenName: 'B', familyName: 'One', companyId: companyB.id })).json();
-  const actor = systemCaller(ws.workspaceId, h.clock.now());
-  const admin = await createInternalUser(h.app.ctx.database, actor, { email: 'admin@x.test', givenName: 'Ad', familyName: 'Min', role: 'admin' });
-  const staffA = await createInternalUser(h.app.ctx.database, actor, { email: 'staff@x.test', givenName: 'St', familyName: 'Aff', role: 'staff', companyAccessList: [companyA.id] });
-  const session = async (body: Record<string, string>) => {
-    const res = await h.app.inject({ method: 'POST', url: `/admin/workspaces/${ws.workspaceId}/sessions`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { apiKey: app.apiKey, ...body } });
-    assert.equal(res.statusCode, 200, res.body);
-    return as(`${ws.workspaceId}/${app.apiKey}/${res.json().tokenId}`);
-  };
+  const companyA = await createCompany(h, ws.apiKey, { name: 'A' });
+  const companyB = await createCompany(h, ws.apiKey, { name: 'B' });
+  const a1 = await createClient(h, ws.apiKey, { email: 'a1@x.test', givenName: 'A', familyName: 'One', companyId: companyA.id });
+  const b1 = await createClient(h, ws.apiKey, { email: 'b1@x.test', givenName: 'B', familyName: 'One', companyId: companyB.id });
+  const admin = await createTestInternalUser(h, ws.workspaceId, { email: 'admin@x.test', givenName: 'Ad', familyName: 'Min', role: 'admin' });
+  const staffA = await createTestInternalUser(h, ws.workspaceId, { email: 'staff@x.test', givenName: 'St', familyName: 'Aff', role: 'staff', companyAccessList: [companyA.id] });
+  const session = async (body: { clientId?: string; internalUserId?: string }) => as(await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, ...body }));
   return { h, ws, app, companyA, companyB, a1, b1, byKey, byApp: as(app.apiKey), admin: await session({ internalUserId: admin.id }), staffA: await session({ internalUserId: staffA.id }), clientA1: await session({ clientId: a1.id }) };
 }
 
@@ -44,7 +35,7 @@ for (const backend of BACKENDS) {
     test('workspace key, app key and bearer token: the whole workspace', async (t) => {
       const w = await world(t, backend);
       const bearer = (await w.byApp('POST', '/v1/token')).json().token as string;
-      const byBearer: Caller = (method, url, payload) => w.h.app.inject({ method: method as 'GET', url, headers: { authorization: `Bearer ${bearer}` }, ...(payload ? { payload: payload as object } : {}) });
+      const byBearer: Caller = (method, url, payload) => withBearer(w.h, bearer, method as 'GET', url, payload as object | undefined);
       for (const caller of [w.byKey, w.byApp, byBearer]) {
         assert.deepEqual(ids(await expectStatus(caller, 'GET', '/v1/clients', 200)), [w.a1.id, w.b1.id].sort());
         await expectStatus(caller, 'GET', `/v1/companies/${w.companyB.id}`, 200);

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { workspaceAccess } from '../src/lib/caller.js';
-import { findClient } from '../src/modules/clients/clients.repository.js';
 import { BACKENDS, harness } from './helpers/harness.js';
+import { readClientRow } from './helpers/internals.js';
 
 /** Storage mechanics (src/db/prepared.ts, src/db/batch.ts). Prepared hot-path reads (src/db/prepared.ts) run outside transactions: they must never see uncommitted rows. */
 for (const backend of BACKENDS) {
@@ -12,12 +11,11 @@ for (const backend of BACKENDS) {
       const ws = await h.workspace();
       const client = (await h.as(ws.apiKey, { method: 'POST', url: '/v1/clients', payload: { email: 'a@example.com', givenName: 'A', familyName: 'B' } })).json();
       const db = h.app.ctx.db;
-      const access = workspaceAccess(ws.workspaceId);
       const outcome = (rollback: boolean) =>
         db.transaction().execute(async (trx) => {
           await trx.updateTable('clients').set({ given_name: 'Uncommitted' }).where('id', '=', client.id).execute();
-          const outside = findClient(db, access, client.id); // started while the transaction is open
-          const inside = await findClient(trx, access, client.id);
+          const outside = readClientRow(db, ws.workspaceId, client.id); // started while the transaction is open
+          const inside = await readClientRow(trx, ws.workspaceId, client.id);
           assert.equal(inside?.givenName, 'Uncommitted', 'the transaction sees its own write');
           await new Promise((r) => setTimeout(r, 20));
           if (rollback) throw Object.assign(new Error('rollback'), { outside });
@@ -28,7 +26,7 @@ for (const backend of BACKENDS) {
       const committed = await outcome(false);
       const seen = ((await committed.outside) as { givenName: string }).givenName;
       assert.ok(seen === 'A' || seen === 'Uncommitted', 'either the state before or after the commit, never a dirty read');
-      assert.equal((await findClient(db, access, client.id))?.givenName, 'Uncommitted');
+      assert.equal((await readClientRow(db, ws.workspaceId, client.id))?.givenName, 'Uncommitted');
     });
   });
 }

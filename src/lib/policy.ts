@@ -16,7 +16,7 @@ export interface RoutePolicy {
   staff?: boolean;
 }
 
-/** A route's policy in full, defaults applied (the OpenAPI document shows it as `x-policy`). */
+/** A route's policy in full, defaults applied: published as the operation's `x-policy` (test/route-permissions.test.ts walks it). */
 export function policyOf(policy: RoutePolicy | undefined): Required<RoutePolicy> {
   return { clientSession: policy?.clientSession ?? 'none', staff: policy?.staff ?? true };
 }

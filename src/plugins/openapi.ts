@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { policyOf } from '../lib/policy.js';
 
 const DESCRIPTION = `Self-hosted Portal Platform API.
 
@@ -50,6 +51,8 @@ export default fp(
         security: [{ apiKey: [] }, { bearerToken: [] }],
       },
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+      // Every operation says what it allows (swagger copies a schema's `x-` keys into the operation).
+      transform: ({ schema, url, route }) => ({ schema: { ...schema, 'x-policy': policyOf(route.config?.policy) } as typeof schema, url }),
     });
     await app.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,5 +1,121 @@
+// Factories: the one test file that calls services of src/ (every other test goes through the HTTP API,
+// the `portal` command or these functions), so a change of a service's signature is adapted here only.
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { systemCaller } from '../../src/lib/caller.js';
+import type { Clock } from '../../src/lib/clock.js';
+import { createApiKey, revokeApiKey } from '../../src/modules/api-keys/api-keys.service.js';
+import type { InternalUserCreate } from '../../src/modules/internal-users/internal-users.schemas.js';
+import { createInternalUser } from '../../src/modules/internal-users/internal-users.service.js';
+import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
 import type { Harness } from './harness.js';
+
+/** The app ids the tests give app keys. */
+export const APP_ID = '7b0e4a7e-8c1f-4d55-9f3a-2d5c3a1e9b11';
+export const OTHER_APP_ID = '1d7f5c1e-0b1a-4c4e-8f7e-5b9a2c3d4e5f';
+
+/** The PORTAL_ADMIN_TOKEN of adminHarness(). */
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+/** What the workspace and key factories need of an app: its database and clock (the harness builds on them). */
+export interface AppWithClock {
+  app: FastifyInstance;
+  clock: Clock;
+}
+
+// ---- workspaces and keys ----
+
+/** A workspace with its first (workspace-kind) key, as `portal workspaces create` makes it. */
+export function createTestWorkspace(on: AppWithClock, name: string, dailyQuota?: number): Promise<{ workspaceId: string; apiKeyId: string; apiKey: string }> {
+  return createWorkspace(on.app.ctx.database, { name, ...(dailyQuota === undefined ? {} : { dailyQuota }) }, on.clock.now());
+}
+
+/** An app key of the workspace, as `portal keys create --app` makes it. */
+export function createAppKey(on: AppWithClock, workspaceId: string, appId: string): Promise<{ apiKeyId: string; apiKey: string }> {
+  return createApiKey(on.app.ctx.database, systemCaller(workspaceId, on.clock.now()), { kind: 'app', appId });
+}
+
+/** Revokes a key, as `portal keys revoke` does; rejects (404) for a key of another workspace. */
+export function revokeKey(h: AppWithClock, workspaceId: string, apiKeyId: string): Promise<void> {
+  return revokeApiKey(h.app.ctx.database, systemCaller(workspaceId, h.clock.now()), apiKeyId);
+}
+
+// ---- internal users ----
+
+export type InternalUserFields = InternalUserCreate;
+
+/**
+ * An internal user, as `portal internal-users create` makes it, at the harness clock's time; the API item.
+ * Rejects with the service's coded error (400, 409) for bad input.
+ */
+export function createTestInternalUser(h: Harness, workspaceId: string, input: InternalUserFields) {
+  return createInternalUser(h.app.ctx.database, systemCaller(workspaceId, h.clock.now()), input);
+}
+
+// ---- companies and clients, through the API ----
+
+/** POST /v1/companies with the key; the created company (the request must succeed). */
+export async function createCompany(h: Harness, apiKey: string, body: Record<string, unknown>) {
+  const res = await h.as(apiKey, { method: 'POST', url: '/v1/companies', payload: body });
+  assert.equal(res.statusCode, 200, `create company: ${res.body}`);
+  return res.json();
+}
+
+/** POST /v1/clients with the key; the created client (the request must succeed). */
+export async function createClient(h: Harness, apiKey: string, body: Record<string, unknown>) {
+  const res = await h.as(apiKey, { method: 'POST', url: '/v1/clients', payload: body });
+  assert.equal(res.statusCode, 200, `create client: ${res.body}`);
+  return res.json();
+}
+
+/** A workspace with an app key (APP_ID), an internal user (staff) and a client in a named company. */
+export async function populatedWorkspace(h: Harness, name = 'Acme') {
+  const ws = await h.workspace(name);
+  const app = await h.appKey(ws.workspaceId, APP_ID);
+  const user = await createTestInternalUser(h, ws.workspaceId, { email: `staff@${name}.test`, givenName: 'Sam', familyName: 'Staff' });
+  const company = await createCompany(h, ws.apiKey, { name: `${name} Co` });
+  const client = await createClient(h, ws.apiKey, { email: `ada@${name}.test`, givenName: 'Ada', familyName: 'L', companyId: company.id });
+  return { ws, app, user, company, client };
+}
+
+// ---- principals: bearer tokens and sessions ----
+
+/** POST /v1/token with the key in X-API-KEY (no body); the response. */
+export const mintBearerToken = (h: Harness, apiKey: string) => h.as(apiKey, { method: 'POST', url: '/v1/token' });
+
+/** A request with `Authorization: Bearer <token>`. */
+export const withBearer = (h: Harness, token: string, method: InjectOptions['method'], url: string, payload?: object): Promise<LightMyRequestResponse> =>
+  h.app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
+
+/** A request to the admin surface with `Authorization: Bearer <token>` (by default the harness's admin token, else TEST_ADMIN_TOKEN). */
+export function adminRequest(h: Harness, method: 'POST' | 'DELETE', url: string, payload?: object, token = h.adminToken ?? TEST_ADMIN_TOKEN): Promise<LightMyRequestResponse> {
+  return h.app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
+}
+
+export interface SessionFields {
+  apiKey: string;
+  clientId?: string;
+  companyId?: string;
+  internalUserId?: string;
+}
+
+/** Mints an end-user session on the admin surface (build the harness with adminHarness()); its 200 body. */
+export async function mintSession(h: Harness, workspaceId: string, body: SessionFields) {
+  const res = await adminRequest(h, 'POST', `/admin/workspaces/${workspaceId}/sessions`, body);
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json() as { token: string; tokenId: string; expiresAt: number };
+}
+
+/** The X-API-KEY value of a session: `<workspaceId>/<appKey>/<tokenId>`. */
+export const sessionKey = (workspaceId: string, apiKey: string, tokenId: string) => `${workspaceId}/${apiKey}/${tokenId}`;
+
+/** Mints a session and answers its X-API-KEY value. */
+export async function sessionKeyFor(h: Harness, workspaceId: string, body: SessionFields) {
+  return sessionKey(workspaceId, body.apiKey, (await mintSession(h, workspaceId, body)).tokenId);
+}
+
+// ---- custom fields and the audit log, in the database ----
 
 /** Defines a custom field directly in the database (the `portal custom-fields` command has its own tests). */
 export async function defineCustomField(

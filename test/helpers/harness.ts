@@ -9,10 +9,10 @@ import { type BuildOptions, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/open.js';
-import { systemCaller } from '../../src/lib/caller.js';
 import type { Clock } from '../../src/lib/clock.js';
-import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
-import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
+import { TEST_ADMIN_TOKEN, createAppKey, createTestWorkspace } from './factories.js';
+
+export { TEST_ADMIN_TOKEN };
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -21,9 +21,12 @@ const postgresUrl = process.env.PORTAL_TEST_POSTGRES_URL;
 /** SQLite always; PostgreSQL when `npm test` found it answering. */
 export const BACKENDS: Backend[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
 
+/** Where a TestClock starts: noon UTC. */
+export const NOON = Date.parse('2026-01-15T12:00:00.000Z');
+
 /** A settable clock: tests move time instead of sleeping. */
 export class TestClock implements Clock {
-  constructor(public ms = Date.parse('2026-01-15T12:00:00.000Z')) {}
+  constructor(public ms = NOON) {}
   now() {
     return this.ms;
   }
@@ -68,6 +71,8 @@ export interface Harness {
   app: FastifyInstance;
   clock: TestClock;
   databaseUrl: string;
+  /** PORTAL_ADMIN_TOKEN, when the admin surface is on (adminHarness). */
+  adminToken: string | undefined;
   /** A workspace with its first (workspace-kind) key. */
   workspace(name?: string, dailyQuota?: number): Promise<{ workspaceId: string; apiKeyId: string; apiKey: string }>;
   appKey(workspaceId: string, appId: string): Promise<{ apiKeyId: string; apiKey: string }>;
@@ -107,13 +112,19 @@ export async function harness(t: TestContext, backend: Backend, opts: HarnessOpt
     app,
     clock,
     databaseUrl,
-    workspace: (name = 'Acme', dailyQuota) => createWorkspace(app.ctx.database, { name, dailyQuota }, clock.now()),
-    appKey: (workspaceId, appId) => createApiKey(app.ctx.database, systemCaller(workspaceId, clock.now()), { kind: 'app', appId }),
+    adminToken: config.adminToken,
+    workspace: (name = 'Acme', dailyQuota) => createTestWorkspace({ app, clock }, name, dailyQuota),
+    appKey: (workspaceId, appId) => createAppKey({ app, clock }, workspaceId, appId),
     as: (apiKey, options) => app.inject({ ...options, headers: { 'x-api-key': apiKey, ...(options.headers ?? {}) } }),
   };
 }
 
 export { openDatabase };
+
+/** A harness with the admin surface on (PORTAL_ADMIN_TOKEN = TEST_ADMIN_TOKEN), so sessions can be minted. */
+export function adminHarness(t: TestContext, backend: Backend, opts: HarnessOptions = {}): Promise<Harness> {
+  return harness(t, backend, { ...opts, env: { PORTAL_ADMIN_TOKEN: TEST_ADMIN_TOKEN, ...opts.env } });
+}
 
 /** A harness with one workspace, and `call` making requests with its key. */
 export async function workspaceHarness(t: TestContext, backend: Backend, opts: HarnessOptions = {}) {

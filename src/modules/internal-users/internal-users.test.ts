@@ -9,11 +9,10 @@ import { openDatabase } from '../../db/open.js';
 import type { DB } from '../../db/schema.js';
 import { isoAt } from '../../lib/clock.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
-import { systemCaller } from '../../lib/caller.js';
 import { validInput } from '../../lib/validate.js';
 import { InternalUserCreate } from './internal-users.schemas.js';
-import { createInternalUser } from './internal-users.service.js';
 import { oneJson, portal } from '../../../test/helpers/cli.js';
+import { type InternalUserFields, createTestInternalUser } from '../../../test/helpers/factories.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -41,9 +40,9 @@ function auditRows(db: Kysely<DB>) {
 }
 
 /** Creates through the service as the `portal` command does, at the harness clock's time. */
-function create(h: Harness, workspaceId: string, input: Partial<InternalUserCreate> = {}) {
+function create(h: Harness, workspaceId: string, input: Partial<InternalUserFields> = {}) {
   const n = randomUUID().slice(0, 8);
-  return createInternalUser(h.app.ctx.database, systemCaller(workspaceId, h.clock.now()), { email: `user-${n}@example.com`, givenName: 'Grace', familyName: 'Hopper', ...input });
+  return createTestInternalUser(h, workspaceId, { email: `user-${n}@example.com`, givenName: 'Grace', familyName: 'Hopper', ...input });
 }
 
 for (const backend of BACKENDS) {
