@@ -26,7 +26,11 @@ if (status === 404) {
   app.route({ method, url: path, handler: (_request, reply) => reply.code(status).send(body) });
 }
 
-const shutdown = () => void app.close().then(() => process.exit(0), () => process.exit(1));
+const shutdown = () =>
+  void app.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 process.once('SIGTERM', shutdown);
 process.once('SIGINT', shutdown);
 

@@ -66,7 +66,12 @@ async function run(baseUrl: string, request: PreparedRequest, connections: numbe
 }
 
 /** A warm-up run (discarded), then the measured run, with the same settings for every target. */
-export async function measure(baseUrl: string, request: PreparedRequest, expectedStatus: number, settings: LoadSettings): Promise<RunStats> {
+export async function measure(
+  baseUrl: string,
+  request: PreparedRequest,
+  expectedStatus: number,
+  settings: LoadSettings,
+): Promise<RunStats> {
   if (settings.warmupSeconds > 0) await run(baseUrl, request, settings.connections, settings.warmupSeconds);
   return summarize(await run(baseUrl, request, settings.connections, settings.seconds), expectedStatus);
 }

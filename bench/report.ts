@@ -32,18 +32,30 @@ export interface BenchResults {
 
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 const mb = (memory: Memory | null) => (memory ? fixed(memory.rssMb, 1) : '-');
-const statuses = (stats: RunStats) =>
-  `${JSON.stringify(stats.statusCounts)}, ${stats.errors} errors (${stats.timeouts} timeouts)`;
+const statuses = (stats: RunStats) => `${JSON.stringify(stats.statusCounts)}, ${stats.errors} errors (${stats.timeouts} timeouts)`;
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ');
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ');
   const rule = widths.map((width) => '-'.repeat(width)).join('-|-');
   return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
 }
 
 export function formatReport(results: BenchResults): string {
-  const header = ['scenario', 'base req/s', 'srv req/s', 'srv/base', 'base p50', 'base p99', 'srv p50', 'srv p99', 'unexpected b/s', 'srv RSS MB', 'base RSS MB'];
+  const header = [
+    'scenario',
+    'base req/s',
+    'srv req/s',
+    'srv/base',
+    'base p50',
+    'base p99',
+    'srv p50',
+    'srv p99',
+    'unexpected b/s',
+    'srv RSS MB',
+    'base RSS MB',
+  ];
   const rows = results.scenarios.map((r) => [
     `${r.flagged ? '! ' : ''}${r.name}`,
     fixed(r.baseline.requestsPerSec, 0),

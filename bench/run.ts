@@ -30,7 +30,10 @@ const ROOMY_LIMITS = {
 const LIMITER_VARIANTS: { name: string; env: Record<string, string> }[] = [
   { name: 'limits off', env: { LIMITS_ENABLED: 'false' } },
   { name: 'in-process limits', env: {} },
-  { name: 'Redis limits', env: { REDIS_URL: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `bench-${Date.now()}:` } },
+  {
+    name: 'Redis limits',
+    env: { REDIS_URL: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `bench-${Date.now()}:` },
+  },
 ];
 
 interface LimiterResult {
@@ -43,7 +46,12 @@ interface LimiterResult {
 }
 
 /** Runs `request` against one server per variant, one after the other; rounds interleave to spread noise. */
-async function measureLimiter(request: PreparedRequest, env: NodeJS.ProcessEnv, settings: LoadSettings, rounds: number): Promise<LimiterResult[]> {
+async function measureLimiter(
+  request: PreparedRequest,
+  env: NodeJS.ProcessEnv,
+  settings: LoadSettings,
+  rounds: number,
+): Promise<LimiterResult[]> {
   const samples = new Map<string, LimiterResult[]>();
   for (let round = 0; round < rounds; round++) {
     for (const variant of LIMITER_VARIANTS) {
@@ -58,7 +66,13 @@ async function measureLimiter(request: PreparedRequest, env: NodeJS.ProcessEnv, 
         const stats = await measure(url, request, 200, { ...settings, warmupSeconds: 0 });
         const cpuUsPerRequest = (((readCpuMs(child.process.pid) ?? 0) - cpuBefore) * 1000) / Math.max(1, stats.responses);
         const list = samples.get(variant.name) ?? [];
-        list.push({ variant: variant.name, cpuUsPerRequest, requestsPerSec: stats.requestsPerSec, latencyP99Ms: stats.latencyP99Ms, unexpected: stats.unexpected });
+        list.push({
+          variant: variant.name,
+          cpuUsPerRequest,
+          requestsPerSec: stats.requestsPerSec,
+          latencyP99Ms: stats.latencyP99Ms,
+          unexpected: stats.unexpected,
+        });
         samples.set(variant.name, list);
       } finally {
         await stopChild(child);
@@ -166,7 +180,12 @@ function prepare(scenario: Scenario, ctx: BenchContext): PreparedRequest {
 }
 
 /** Runs the baseline in its own process, serving a body of the same size as the server's `sample`. */
-async function measureBaseline(scenario: Scenario, request: PreparedRequest, sample: Sample, settings: LoadSettings): Promise<TargetResult> {
+async function measureBaseline(
+  scenario: Scenario,
+  request: PreparedRequest,
+  sample: Sample,
+  settings: LoadSettings,
+): Promise<TargetResult> {
   const port = await freePort();
   const baselineUrl = `http://127.0.0.1:${port}`;
   const baseline = startChild(`baseline for ${scenario.name}`, ['--import', 'tsx', 'bench/baseline.ts'], ROOT, {
@@ -204,7 +223,9 @@ async function runScenario(scenario: Scenario, ctx: BenchContext, server: Child,
   const request = prepare(scenario, ctx);
   const sample = await send(ctx.serverUrl, request);
   if (sample.status !== scenario.expectedStatus) {
-    throw new Error(`${scenario.name}: the server answered ${sample.status}, expected ${scenario.expectedStatus}:\n${sample.text.slice(0, 2000)}`);
+    throw new Error(
+      `${scenario.name}: the server answered ${sample.status}, expected ${scenario.expectedStatus}:\n${sample.text.slice(0, 2000)}`,
+    );
   }
   const baseline = await measureBaseline(scenario, request, sample, settings);
   const stats = await measure(ctx.serverUrl, request, scenario.expectedStatus, settings);
@@ -229,7 +250,9 @@ async function main(): Promise<number> {
   const startedAt = new Date().toISOString();
   // The server runs compiled, as `npm start` runs it (bin/portal.js picks dist/ when it is fresh).
   await new Promise<void>((resolve, reject) =>
-    execFile(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, timeout: CLI_TIMEOUT_MS }, (error) => (error ? reject(error) : resolve())),
+    execFile(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, timeout: CLI_TIMEOUT_MS }, (error) =>
+      error ? reject(error) : resolve(),
+    ),
   );
   tempDir = await mkdtemp(join(tmpdir(), 'portal-bench-'));
   // Limits on, but roomy enough never to refuse the load generator: their cost is measured, not their effect.

@@ -47,7 +47,10 @@ const SEEDED_CLIENTS = 10_000;
 
 async function seedClients(ctx: BenchContext): Promise<void> {
   if (ctx.state.clientIds) return;
-  const seeded = (await ctx.script('bench/seed-clients.ts', [ctx.workspaceId, String(SEEDED_CLIENTS)])) as { clientIds: string[]; companyIds: string[] };
+  const seeded = (await ctx.script('bench/seed-clients.ts', [ctx.workspaceId, String(SEEDED_CLIENTS)])) as {
+    clientIds: string[];
+    companyIds: string[];
+  };
   ctx.state.clientIds = seeded.clientIds;
   ctx.state.companyIds = seeded.companyIds;
 }

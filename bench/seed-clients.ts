@@ -17,7 +17,8 @@ const database = openDatabase(process.env.DATABASE_URL ?? '');
 await migrateToLatest(database);
 const start = Date.now();
 const companyIds: string[] = [];
-for (let i = 0; i < 100; i++) companyIds.push((await createCompany(database, systemCaller(workspaceId, start), { name: `Seed company ${i}` })).id);
+for (let i = 0; i < 100; i++)
+  companyIds.push((await createCompany(database, systemCaller(workspaceId, start), { name: `Seed company ${i}` })).id);
 const clientIds: string[] = [];
 const CHUNK = 100;
 for (let first = 0; first < count; first += CHUNK) {

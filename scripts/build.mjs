@@ -9,4 +9,13 @@ const entryPoints = readdirSync('src', { recursive: true })
   .map((file) => join('src', String(file)))
   .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
 rmSync('dist', { recursive: true, force: true });
-await build({ entryPoints, outdir: 'dist', outbase: 'src', format: 'esm', platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'warning' });
+await build({
+  entryPoints,
+  outdir: 'dist',
+  outbase: 'src',
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});

@@ -28,7 +28,13 @@ async function postgresAnswers(url) {
 }
 
 async function redisAnswers(url) {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 3000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   let cause; // the socket's error says more than the rejection ("Connection is closed.")
   client.on('error', (error) => (cause ??= error));
   try {

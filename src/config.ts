@@ -67,13 +67,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (sessionLifetimeSeconds === 0) problems.push('SESSION_LIFETIME_SECONDS must be at least 1');
   const limits: LimitsConfig = {
     enabled: env.LIMITS_ENABLED !== 'false',
-    read: { capacity: intVar(env, 'RATE_LIMIT_GET_CAPACITY', '20', problems), refillPerSecond: intVar(env, 'RATE_LIMIT_GET_REFILL', '100', problems) },
-    write: { capacity: intVar(env, 'RATE_LIMIT_WRITE_CAPACITY', '5', problems), refillPerSecond: intVar(env, 'RATE_LIMIT_WRITE_REFILL', '20', problems) },
+    read: {
+      capacity: intVar(env, 'RATE_LIMIT_GET_CAPACITY', '20', problems),
+      refillPerSecond: intVar(env, 'RATE_LIMIT_GET_REFILL', '100', problems),
+    },
+    write: {
+      capacity: intVar(env, 'RATE_LIMIT_WRITE_CAPACITY', '5', problems),
+      refillPerSecond: intVar(env, 'RATE_LIMIT_WRITE_REFILL', '20', problems),
+    },
     authFailuresPerMinute: intVar(env, 'AUTH_FAILURES_PER_MINUTE', '30', problems),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'portal:',
   };
-  for (const [name, bucket] of [['GET', limits.read], ['WRITE', limits.write]] as const) {
-    if (bucket.capacity < 1 || bucket.refillPerSecond < 1) problems.push(`RATE_LIMIT_${name}_CAPACITY and RATE_LIMIT_${name}_REFILL must be at least 1`);
+  for (const [name, bucket] of [
+    ['GET', limits.read],
+    ['WRITE', limits.write],
+  ] as const) {
+    if (bucket.capacity < 1 || bucket.refillPerSecond < 1)
+      problems.push(`RATE_LIMIT_${name}_CAPACITY and RATE_LIMIT_${name}_REFILL must be at least 1`);
   }
   const logLevel = env.LOG_LEVEL || DEFAULTS.LOG_LEVEL;
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
@@ -81,7 +91,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const adminToken = env.PORTAL_ADMIN_TOKEN || undefined;
   if (adminToken !== undefined && adminToken.length < 16) problems.push('PORTAL_ADMIN_TOKEN must be at least 16 characters');
-  if (env.PORTAL_URL && !/^https?:\/\/[^\s]+$/.test(env.PORTAL_URL)) problems.push(`PORTAL_URL must be an http(s) URL (got "${env.PORTAL_URL}")`);
+  if (env.PORTAL_URL && !/^https?:\/\/[^\s]+$/.test(env.PORTAL_URL))
+    problems.push(`PORTAL_URL must be an http(s) URL (got "${env.PORTAL_URL}")`);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return Object.freeze({
     port,

@@ -27,13 +27,15 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     // then close: no new connections, in-flight requests finish, idle ones close, the database closes.
     app.ctx.lifecycle.draining = true;
     const grace = new Promise((resolve) => setTimeout(resolve, config.shutdownGraceMs));
-    grace.then(() => app.close()).then(
-      () => process.exit(0),
-      (error) => {
-        app.log.error({ err: error }, 'error while closing');
-        process.exit(1);
-      },
-    );
+    grace
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error) => {
+          app.log.error({ err: error }, 'error while closing');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

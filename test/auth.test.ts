@@ -14,7 +14,13 @@ for (const backend of BACKENDS) {
       for (const name of ['x-api-key', 'X-API-KEY', 'X-Api-Key']) {
         const res = await h.app.inject({ method: 'GET', url: '/v1/me', headers: { [name]: ws.apiKey } });
         assert.equal(res.statusCode, 200, name);
-        assert.deepEqual(res.json(), { object: 'me', workspaceId: ws.workspaceId, type: 'workspace', id: ws.apiKeyId, apiKeyId: ws.apiKeyId });
+        assert.deepEqual(res.json(), {
+          object: 'me',
+          workspaceId: ws.workspaceId,
+          type: 'workspace',
+          id: ws.apiKeyId,
+          apiKeyId: ws.apiKeyId,
+        });
       }
     });
 
@@ -58,7 +64,11 @@ for (const backend of BACKENDS) {
       assert.deepEqual((await h.as(almost, { method: 'GET', url: '/v1/me' })).json(), UNAUTHORIZED);
       const missing = await h.app.inject({ method: 'GET', url: '/v1/me' });
       assert.equal(missing.statusCode, 401);
-      assert.deepEqual(missing.json(), { code: 'unauthorized', message: 'Missing credentials: send your API key in the X-API-KEY header.', data: null });
+      assert.deepEqual(missing.json(), {
+        code: 'unauthorized',
+        message: 'Missing credentials: send your API key in the X-API-KEY header.',
+        data: null,
+      });
     });
 
     test('a revoked key is refused at once; the workspace’s other keys still work', async (t) => {
@@ -79,7 +89,12 @@ for (const backend of BACKENDS) {
       const appId = '1d7f5c1e-0b1a-4c4e-8f7e-5b9a2c3d4e5f';
       const app = await h.appKey(ws.workspaceId, appId);
       await revokeKey(h, ws.workspaceId, app.apiKeyId);
-      const rows = await h.app.ctx.db.selectFrom('audit_log').selectAll().where('workspace_id', '=', ws.workspaceId).orderBy('event_type').execute();
+      const rows = await h.app.ctx.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('workspace_id', '=', ws.workspaceId)
+        .orderBy('event_type')
+        .execute();
       const entries = rows.map((r) => JSON.stringify([r.event_type, r.source, r.actor_id, JSON.parse(r.context)])).sort();
       const expected = [
         ['apiKeyCreated', 'system', null, { apiKeyId: ws.apiKeyId, kind: 'workspace' }],
@@ -111,7 +126,12 @@ for (const backend of BACKENDS) {
 
     test('keys never reach the logs', async (t) => {
       const lines: string[] = [];
-      const logStream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+      const logStream = new Writable({
+        write(chunk, _enc, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
       const h = await harness(t, backend, { logStream, logLevel: 'trace' });
       const ws = await h.workspace();
       await h.as(ws.apiKey, { method: 'GET', url: '/v1/me' });
@@ -119,13 +139,17 @@ for (const backend of BACKENDS) {
       assert.ok(lines.length > 0);
       const secret = ws.apiKey.slice(20);
       assert.ok(!lines.some((line) => line.includes(secret)), 'a log line contains the key');
-      assert.ok(lines.some((line) => line.includes('"reqId"')), 'log lines carry the request id');
+      assert.ok(
+        lines.some((line) => line.includes('"reqId"')),
+        'log lines carry the request id',
+      );
     });
 
     test('failed authentications of every form share the per-IP limit, admin token included', async (t) => {
       const h = await adminHarness(t, backend);
       const { ws, app } = await populatedWorkspace(h);
-      const from = (headers: Record<string, string>, url = '/v1/me') => h.app.inject({ method: 'GET', url, headers, remoteAddress: '10.9.9.9' });
+      const from = (headers: Record<string, string>, url = '/v1/me') =>
+        h.app.inject({ method: 'GET', url, headers, remoteAddress: '10.9.9.9' });
       const bad: Record<string, string>[] = [
         { 'x-api-key': `ppk_${'x'.repeat(59)}` },
         { authorization: `Bearer ppt_${'x'.repeat(43)}` },
@@ -133,7 +157,17 @@ for (const backend of BACKENDS) {
       ];
       for (let i = 0; i < 27; i++) assert.equal((await from(bad[i % 3])).statusCode, 401, `failure ${i + 1}`);
       for (let i = 0; i < 3; i++) {
-        assert.equal((await h.app.inject({ method: 'DELETE', url: `/admin/workspaces/${ws.workspaceId}/sessions/x`, headers: { authorization: 'Bearer nope' }, remoteAddress: '10.9.9.9' })).statusCode, 401);
+        assert.equal(
+          (
+            await h.app.inject({
+              method: 'DELETE',
+              url: `/admin/workspaces/${ws.workspaceId}/sessions/x`,
+              headers: { authorization: 'Bearer nope' },
+              remoteAddress: '10.9.9.9',
+            })
+          ).statusCode,
+          401,
+        );
       }
       const blocked = await from(bad[1]);
       assert.equal(blocked.statusCode, 429, 'the 31st failure');

@@ -52,7 +52,10 @@ for (const backend of BACKENDS) {
       const after = await app.inject({ method: 'GET', url: '/v1/workspaces', headers: { 'x-api-key': ws.apiKey } });
       assert.equal(after.headers['x-service-quota-limit'], '750', 'the new quota applies from the next request');
       const bad = await portal(url, 'workspaces', 'update', '--workspace', ws.workspaceId, '--daily-quota', 'lots', '--json');
-      assert.deepEqual([bad.code, oneJson(bad.stdout)], [2, { error: { code: 'usage', message: '--daily-quota must be a non-negative integer' } }]);
+      assert.deepEqual(
+        [bad.code, oneJson(bad.stdout)],
+        [2, { error: { code: 'usage', message: '--daily-quota must be a non-negative integer' } }],
+      );
     });
 
     test('errors under --json are one JSON object and a non-zero exit', async (t) => {
@@ -60,7 +63,16 @@ for (const backend of BACKENDS) {
       const missing = await portal(url, 'workspaces', 'create', '--json');
       assert.equal(missing.code, 2);
       assert.deepEqual(oneJson(missing.stdout), { error: { code: 'usage', message: '--name is required' } });
-      const unknown = await portal(url, 'keys', 'revoke', '--workspace', '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b', '--key-id', '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b', '--json');
+      const unknown = await portal(
+        url,
+        'keys',
+        'revoke',
+        '--workspace',
+        '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+        '--key-id',
+        '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+        '--json',
+      );
       assert.equal(unknown.code, 1);
       assert.deepEqual(oneJson(unknown.stdout), { error: { code: 'not_found', message: 'Workspace not found.' } });
       const human = await portal(url, 'workspaces', 'create', '--name', 'Human');
@@ -79,9 +91,46 @@ describe('portal command: options per command, input checked by the schemas', ()
       [['keys', 'create', '--workspace', GOOD_ID, '--email', 'x@example.com'], 'portal keys create does not take --email'],
       [['keys', 'revoke', '--workspace', GOOD_ID, '--key-id', GOOD_ID, '--app', GOOD_ID], 'portal keys revoke does not take --app'],
       [['workspaces', 'create', '--name', 'Acme', '--workspace', GOOD_ID], 'portal workspaces create does not take --workspace'],
-      [['sessions', 'revoke', '--workspace', GOOD_ID, '--token-id', GOOD_ID, '--client', GOOD_ID], 'portal sessions revoke does not take --client'],
-      [['custom-fields', 'create', '--workspace', GOOD_ID, '--entity', 'client', '--key', 'k', '--name', 'K', '--type', 'text', '--role', 'admin'], 'portal custom-fields create does not take --role'],
-      [['internal-users', 'create', '--workspace', GOOD_ID, '--email', 'a@example.com', '--given-name', 'A', '--family-name', 'B', '--app', GOOD_ID], 'portal internal-users create does not take --app'],
+      [
+        ['sessions', 'revoke', '--workspace', GOOD_ID, '--token-id', GOOD_ID, '--client', GOOD_ID],
+        'portal sessions revoke does not take --client',
+      ],
+      [
+        [
+          'custom-fields',
+          'create',
+          '--workspace',
+          GOOD_ID,
+          '--entity',
+          'client',
+          '--key',
+          'k',
+          '--name',
+          'K',
+          '--type',
+          'text',
+          '--role',
+          'admin',
+        ],
+        'portal custom-fields create does not take --role',
+      ],
+      [
+        [
+          'internal-users',
+          'create',
+          '--workspace',
+          GOOD_ID,
+          '--email',
+          'a@example.com',
+          '--given-name',
+          'A',
+          '--family-name',
+          'B',
+          '--app',
+          GOOD_ID,
+        ],
+        'portal internal-users create does not take --app',
+      ],
       [['migrate', '--name', 'Acme'], 'portal migrate does not take --name'],
       [['keys', 'create', '--workspace', GOOD_ID, 'extra'], 'portal keys create takes no argument "extra"'],
     ];
@@ -98,7 +147,11 @@ describe('portal command: options per command, input checked by the schemas', ()
     assert.match(ws.workspaceId, UUID);
     const database = openDatabase(url);
     try {
-      assert.deepEqual(await database.db.selectFrom('workspaces').select('id').execute(), [{ id: ws.workspaceId }], 'the refused commands created nothing');
+      assert.deepEqual(
+        await database.db.selectFrom('workspaces').select('id').execute(),
+        [{ id: ws.workspaceId }],
+        'the refused commands created nothing',
+      );
     } finally {
       await database.close(); // before the harness removes the file's directory
     }
@@ -110,13 +163,29 @@ describe('portal command: options per command, input checked by the schemas', ()
     const cases: [string[], number, object][] = [
       [['keys', 'create', '--workspace', 'nope'], 1, { code: 'not_found', message: 'Workspace not found.' }],
       [['keys', 'revoke', '--workspace', 'nope', '--key-id', GOOD_ID], 1, { code: 'not_found', message: 'Workspace not found.' }],
-      [['internal-users', 'create', '--workspace', 'nope', '--email', 'a@example.com', '--given-name', 'A', '--family-name', 'B'], 1, { code: 'not_found', message: 'Workspace not found.' }],
-      [['custom-fields', 'create', '--workspace', `${GOOD_ID}x`, '--entity', 'client', '--key', 'k', '--name', 'K', '--type', 'text'], 1, { code: 'not_found', message: 'Workspace not found.' }],
+      [
+        ['internal-users', 'create', '--workspace', 'nope', '--email', 'a@example.com', '--given-name', 'A', '--family-name', 'B'],
+        1,
+        { code: 'not_found', message: 'Workspace not found.' },
+      ],
+      [
+        ['custom-fields', 'create', '--workspace', `${GOOD_ID}x`, '--entity', 'client', '--key', 'k', '--name', 'K', '--type', 'text'],
+        1,
+        { code: 'not_found', message: 'Workspace not found.' },
+      ],
       [['workspaces', 'update', '--workspace', 'nope', '--name', 'X'], 1, { code: 'not_found', message: 'Workspace not found.' }],
-      [['sessions', 'create', '--workspace', 'nope', '--api-key', ws.apiKey, '--internal-user', GOOD_ID], 1, { code: 'not_found', message: 'Workspace not found.' }],
+      [
+        ['sessions', 'create', '--workspace', 'nope', '--api-key', ws.apiKey, '--internal-user', GOOD_ID],
+        1,
+        { code: 'not_found', message: 'Workspace not found.' },
+      ],
       [['keys', 'create', '--workspace', ws.workspaceId, '--app', 'nope'], 2, { code: 'usage', message: '--app must be a UUID' }],
       [['keys', 'revoke', '--workspace', ws.workspaceId, '--key-id', 'nope'], 1, { code: 'not_found', message: 'API key not found.' }],
-      [['sessions', 'revoke', '--workspace', ws.workspaceId, '--token-id', 'nope'], 1, { code: 'not_found', message: 'Session not found.' }],
+      [
+        ['sessions', 'revoke', '--workspace', ws.workspaceId, '--token-id', 'nope'],
+        1,
+        { code: 'not_found', message: 'Session not found.' },
+      ],
     ];
     for (const [args, code, error] of cases) {
       const result = await portal(url, ...args, '--json');
@@ -129,7 +198,20 @@ describe('portal command: options per command, input checked by the schemas', ()
     const ws = oneJson((await portal(url, 'workspaces', 'create', '--name', 'Acme', '--json')).stdout);
     const app = oneJson((await portal(url, 'keys', 'create', '--workspace', ws.workspaceId, '--app', GOOD_ID, '--json')).stdout);
 
-    const email = await portal(url, 'internal-users', 'create', '--workspace', ws.workspaceId, '--email', 'not-an-email', '--given-name', 'A', '--family-name', 'B', '--json');
+    const email = await portal(
+      url,
+      'internal-users',
+      'create',
+      '--workspace',
+      ws.workspaceId,
+      '--email',
+      'not-an-email',
+      '--given-name',
+      'A',
+      '--family-name',
+      'B',
+      '--json',
+    );
     assert.equal(email.code, 1);
     assert.equal(oneJson(email.stdout).error.code, 'bad_request');
     assert.match(oneJson(email.stdout).error.message, /^email\b/, 'the message names the field');
@@ -137,16 +219,51 @@ describe('portal command: options per command, input checked by the schemas', ()
     const name = await portal(url, 'workspaces', 'create', '--name', '   ', '--json');
     assert.deepEqual([name.code, oneJson(name.stdout)], [1, { error: { code: 'bad_request', message: 'name must match pattern "\\S"' } }]);
     const rename = await portal(url, 'workspaces', 'update', '--workspace', ws.workspaceId, '--name', ' ', '--json');
-    assert.deepEqual([rename.code, oneJson(rename.stdout)], [1, { error: { code: 'bad_request', message: 'name must match pattern "\\S"' } }]);
+    assert.deepEqual(
+      [rename.code, oneJson(rename.stdout)],
+      [1, { error: { code: 'bad_request', message: 'name must match pattern "\\S"' } }],
+    );
 
-    const session = ['sessions', 'create', '--workspace', ws.workspaceId, '--api-key', app.apiKey, '--client', 'nope', '--company', 'nope either'];
+    const session = [
+      'sessions',
+      'create',
+      '--workspace',
+      ws.workspaceId,
+      '--api-key',
+      app.apiKey,
+      '--client',
+      'nope',
+      '--company',
+      'nope either',
+    ];
     const sessionJson = await portal(url, ...session, '--json');
-    assert.deepEqual([sessionJson.code, oneJson(sessionJson.stdout)], [1, { error: { code: 'bad_request', message: '2 fields are invalid' } }]);
+    assert.deepEqual(
+      [sessionJson.code, oneJson(sessionJson.stdout)],
+      [1, { error: { code: 'bad_request', message: '2 fields are invalid' } }],
+    );
     const sessionText = await portal(url, ...session);
     assert.equal(sessionText.code, 1);
-    assert.equal(sessionText.stderr, 'portal: 2 fields are invalid\n  clientId must match format "uuid"\n  companyId must match format "uuid"\n');
+    assert.equal(
+      sessionText.stderr,
+      'portal: 2 fields are invalid\n  clientId must match format "uuid"\n  companyId must match format "uuid"\n',
+    );
 
-    const field = ['custom-fields', 'create', '--workspace', ws.workspaceId, '--entity', 'user', '--key', '1x', '--name', ' ', '--type', 'multiSelect', '--options', 'Gold,, Gold'];
+    const field = [
+      'custom-fields',
+      'create',
+      '--workspace',
+      ws.workspaceId,
+      '--entity',
+      'user',
+      '--key',
+      '1x',
+      '--name',
+      ' ',
+      '--type',
+      'multiSelect',
+      '--options',
+      'Gold,, Gold',
+    ];
     const fieldJson = await portal(url, ...field, '--json');
     assert.deepEqual([fieldJson.code, oneJson(fieldJson.stdout)], [1, { error: { code: 'bad_request', message: '5 fields are invalid' } }]);
     const fieldText = await portal(url, ...field);

@@ -7,18 +7,43 @@ import { BACKENDS, harness } from './helpers/harness.js';
 /** A body route in the authenticated scope, to reach each body error of contract §5. */
 function echoRoutes(v1: FastifyInstance) {
   const Body = Type.Object(
-    { name: Type.String({ minLength: 1 }), count: Type.Optional(Type.Integer({ minimum: 0 })), email: Type.Optional(Type.String({ format: 'email' })) },
+    {
+      name: Type.String({ minLength: 1 }),
+      count: Type.Optional(Type.Integer({ minimum: 0 })),
+      email: Type.Optional(Type.String({ format: 'email' })),
+    },
     { additionalProperties: false },
   );
-  v1.post('/echo', { schema: { body: Body, querystring: Type.Object({ limit: Type.Optional(Type.Integer({ maximum: 10 })) }, { additionalProperties: false }) } }, async (request) => ({ body: request.body, query: request.query }));
+  v1.post(
+    '/echo',
+    {
+      schema: {
+        body: Body,
+        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ maximum: 10 })) }, { additionalProperties: false }),
+      },
+    },
+    async (request) => ({ body: request.body, query: request.query }),
+  );
   v1.get('/boom', async () => {
     throw new Error('secret internal detail at /srv/app.ts:12');
   });
   v1.post('/duplicate', async (request) => {
     const db = v1.ctx.db;
-    const row = { id: 'dup', workspace_id: request.caller.principal.workspaceId, kind: 'app' as const, app_id: null, lookup: 'same-lookup', secret_hash: 'x', created_at: 'now', revoked_at: null };
+    const row = {
+      id: 'dup',
+      workspace_id: request.caller.principal.workspaceId,
+      kind: 'app' as const,
+      app_id: null,
+      lookup: 'same-lookup',
+      secret_hash: 'x',
+      created_at: 'now',
+      revoked_at: null,
+    };
     await db.insertInto('api_keys').values(row).execute();
-    await db.insertInto('api_keys').values({ ...row, id: 'dup2' }).execute();
+    await db
+      .insertInto('api_keys')
+      .values({ ...row, id: 'dup2' })
+      .execute();
     return {};
   });
 }
@@ -40,7 +65,12 @@ for (const backend of BACKENDS) {
 
     test('malformed JSON is 400 bad_request', async (t) => {
       const { h, key } = await setup(t);
-      const res = await h.as(key, { method: 'POST', url: '/v1/echo', payload: '{"name": ', headers: { 'content-type': 'application/json' } });
+      const res = await h.as(key, {
+        method: 'POST',
+        url: '/v1/echo',
+        payload: '{"name": ',
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(res.statusCode, 400);
       const body = res.json();
       assert.equal(body.code, 'bad_request');
@@ -74,14 +104,22 @@ for (const backend of BACKENDS) {
       const { h, key } = await setup(t);
       const res = await h.as(key, { method: 'POST', url: '/v1/echo', payload: {} });
       assert.equal(res.statusCode, 400);
-      assert.deepEqual(res.json(), { code: 'bad_request', message: 'body.name is required', data: [{ path: 'body.name', message: 'is required' }] });
+      assert.deepEqual(res.json(), {
+        code: 'bad_request',
+        message: 'body.name is required',
+        data: [{ path: 'body.name', message: 'is required' }],
+      });
     });
 
     test('an unknown body field is 400 naming the field (typos do not pass silently)', async (t) => {
       const { h, key } = await setup(t);
       const res = await h.as(key, { method: 'POST', url: '/v1/echo', payload: { name: 'a', nmae: 'typo' } });
       assert.equal(res.statusCode, 400);
-      assert.deepEqual(res.json(), { code: 'bad_request', message: 'body.nmae is not a known field', data: [{ path: 'body.nmae', message: 'is not a known field' }] });
+      assert.deepEqual(res.json(), {
+        code: 'bad_request',
+        message: 'body.nmae is not a known field',
+        data: [{ path: 'body.nmae', message: 'is not a known field' }],
+      });
     });
 
     test('query parameters are validated and an empty one means absent', async (t) => {
@@ -108,13 +146,20 @@ for (const backend of BACKENDS) {
       for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
         const res = await h.as(key, { method: 'POST', url: '/v1/echo', payload: 'name=a', headers: { 'content-type': contentType } });
         assert.equal(res.statusCode, 415, contentType);
-        assert.deepEqual(res.json(), { code: 'unsupported_media_type', message: 'Request body must be JSON (Content-Type: application/json).', data: null });
+        assert.deepEqual(res.json(), {
+          code: 'unsupported_media_type',
+          message: 'Request body must be JSON (Content-Type: application/json).',
+          data: null,
+        });
       }
     });
 
     test('an unknown route is 404 not_found, with or without credentials', async (t) => {
       const { h, key } = await setup(t);
-      for (const res of [await h.as(key, { method: 'GET', url: '/v1/nothing-here?x=1' }), await h.app.inject({ method: 'DELETE', url: '/nothing' })]) {
+      for (const res of [
+        await h.as(key, { method: 'GET', url: '/v1/nothing-here?x=1' }),
+        await h.app.inject({ method: 'DELETE', url: '/nothing' }),
+      ]) {
         assert.equal(res.statusCode, 404);
         assert.equal(res.json().code, 'not_found');
         assert.equal(res.json().data, null);
@@ -157,8 +202,14 @@ for (const backend of BACKENDS) {
         await h.app.inject({ method: 'GET', url: '/healthz' }),
       ];
       for (const res of responses) assert.match(String(res.headers['x-request-id']), /^[0-9a-f-]{36}$/);
-      assert.equal((await h.as(key, { method: 'GET', url: '/v1/me', headers: { 'x-request-id': 'trace-42' } })).headers['x-request-id'], 'trace-42');
-      assert.match(String((await h.as(key, { method: 'GET', url: '/v1/me', headers: { 'x-request-id': 'bad id\n' } })).headers['x-request-id']), /^[0-9a-f-]{36}$/);
+      assert.equal(
+        (await h.as(key, { method: 'GET', url: '/v1/me', headers: { 'x-request-id': 'trace-42' } })).headers['x-request-id'],
+        'trace-42',
+      );
+      assert.match(
+        String((await h.as(key, { method: 'GET', url: '/v1/me', headers: { 'x-request-id': 'bad id\n' } })).headers['x-request-id']),
+        /^[0-9a-f-]{36}$/,
+      );
     });
   });
 }

@@ -15,7 +15,10 @@ const run = promisify(execFile);
 
 /** `portal … --json` against the database; its one JSON object. */
 async function portal(env: Record<string, string>, ...args: string[]) {
-  const { stdout } = await run(process.execPath, ['bin/portal.js', ...args, '--json'], { env: { ...process.env, ...env }, timeout: 30_000 });
+  const { stdout } = await run(process.execPath, ['bin/portal.js', ...args, '--json'], {
+    env: { ...process.env, ...env },
+    timeout: 30_000,
+  });
   return JSON.parse(stdout);
 }
 
@@ -52,9 +55,21 @@ test('two processes sharing Redis count exactly the daily quota between them', {
     assert.equal(a.headers['x-service-quota-remaining'], '0');
   }
   // Each counted request saw its own count: the shared counter handed every value out once.
-  assert.deepEqual(ok.map((a) => Number(a.headers['x-service-quota-remaining'])).sort((x, y) => x - y), Array.from({ length: 50 }, (_, i) => i));
-  for (const name of ['x-service-quota-limit', 'x-service-quota-remaining', 'x-service-quota-reset', 'x-ratelimit-limit', 'x-ratelimit-remaining']) {
-    assert.ok(answers.every((a) => a.headers[name] !== undefined), `${name} on every response`);
+  assert.deepEqual(
+    ok.map((a) => Number(a.headers['x-service-quota-remaining'])).sort((x, y) => x - y),
+    Array.from({ length: 50 }, (_, i) => i),
+  );
+  for (const name of [
+    'x-service-quota-limit',
+    'x-service-quota-remaining',
+    'x-service-quota-reset',
+    'x-ratelimit-limit',
+    'x-ratelimit-remaining',
+  ]) {
+    assert.ok(
+      answers.every((a) => a.headers[name] !== undefined),
+      `${name} on every response`,
+    );
   }
   assert.ok(answers.every((a) => a.headers['x-service-quota-limit'] === '50'));
   assert.ok(answers.every((a) => a.headers['x-ratelimit-limit'] === '100000'));
@@ -68,7 +83,10 @@ test('a key revoked with the portal command is refused by both processes', { ski
   t.after(() => Promise.all(servers.map((s) => stop(s.child))));
 
   for (const s of servers) assert.equal((await get(s.base, '/v1/me', key.apiKey)).status, 200, s.output());
-  assert.deepEqual(await portal(env, 'keys', 'revoke', '--workspace', ws.workspaceId, '--key-id', key.apiKeyId), { apiKeyId: key.apiKeyId, revoked: true });
+  assert.deepEqual(await portal(env, 'keys', 'revoke', '--workspace', ws.workspaceId, '--key-id', key.apiKeyId), {
+    apiKeyId: key.apiKeyId,
+    revoked: true,
+  });
   for (const s of servers) assert.equal((await get(s.base, '/v1/me', key.apiKey)).status, 401);
   for (const s of servers) assert.equal((await get(s.base, '/v1/me', ws.apiKey)).status, 200, 'the workspace key still works');
 });

@@ -34,13 +34,17 @@ for (const backend of BACKENDS) {
       });
       const missing = await get(h, ws.apiKey, '/v1/clients/3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b');
       assert.equal(missing.statusCode, 404);
-      assert.deepEqual(limitHeaders(missing), {
-        'x-ratelimit-limit': '20',
-        'x-ratelimit-remaining': '18',
-        'x-service-quota-limit': '100',
-        'x-service-quota-remaining': '98',
-        'x-service-quota-reset': NEXT_MIDNIGHT,
-      }, 'a 404 is not counted');
+      assert.deepEqual(
+        limitHeaders(missing),
+        {
+          'x-ratelimit-limit': '20',
+          'x-ratelimit-remaining': '18',
+          'x-service-quota-limit': '100',
+          'x-service-quota-remaining': '98',
+          'x-service-quota-reset': NEXT_MIDNIGHT,
+        },
+        'a 404 is not counted',
+      );
       const invalid = await post(h, ws.apiKey, '');
       assert.equal(invalid.statusCode, 400);
       assert.equal(limitHeaders(invalid)['x-service-quota-remaining'], '98', 'a 400 is not counted');
@@ -55,7 +59,11 @@ for (const backend of BACKENDS) {
       for (let i = 19; i >= 0; i--) assert.equal(limitHeaders(await get(h, ws.apiKey))['x-ratelimit-remaining'], String(i));
       const limited = await get(h, ws.apiKey);
       assert.equal(limited.statusCode, 429);
-      assert.deepEqual(limited.json(), { code: 'rate_limit_exceeded', message: 'Too many requests; retry after the Retry-After delay.', data: null });
+      assert.deepEqual(limited.json(), {
+        code: 'rate_limit_exceeded',
+        message: 'Too many requests; retry after the Retry-After delay.',
+        data: null,
+      });
       assert.deepEqual(limitHeaders(limited), {
         'x-ratelimit-limit': '20',
         'x-ratelimit-remaining': '0',
@@ -114,7 +122,9 @@ for (const backend of BACKENDS) {
     test('quota is exact under concurrency: 200 concurrent requests with quota 50 yield exactly 50 counted 2xx', async (t) => {
       const h = await harness(t, backend);
       const ws = await h.workspace('Busy', 50);
-      const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 4 === 0 ? post(h, ws.apiKey, `Co ${i}`) : get(h, ws.apiKey))));
+      const responses = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => (i % 4 === 0 ? post(h, ws.apiKey, `Co ${i}`) : get(h, ws.apiKey))),
+      );
       const statuses = responses.map((r) => r.statusCode);
       assert.equal(statuses.filter((s) => s === 200).length, 50);
       assert.equal(statuses.filter((s) => s === 429).length, 150);
@@ -136,7 +146,8 @@ for (const backend of BACKENDS) {
     test('failed authentication is limited per client IP: 30 a minute, then 429 with Retry-After', async (t) => {
       const h = await harness(t, backend, { clock: new TestClock(NOON) });
       const ws = await h.workspace();
-      const from = (ip: string, key: string) => h.app.inject({ method: 'GET', url: '/v1/me', headers: { 'x-api-key': key }, remoteAddress: ip });
+      const from = (ip: string, key: string) =>
+        h.app.inject({ method: 'GET', url: '/v1/me', headers: { 'x-api-key': key }, remoteAddress: ip });
       for (let i = 0; i < 30; i++) assert.equal((await from('10.0.0.1', `ppk_${'x'.repeat(59)}`)).statusCode, 401, `failure ${i + 1}`);
       const blocked = await from('10.0.0.1', `ppk_${'x'.repeat(59)}`);
       assert.equal(blocked.statusCode, 429);
@@ -150,7 +161,15 @@ for (const backend of BACKENDS) {
 
     test('limit state unavailable: 503 unavailable and /readyz fails, never unlimited', async (t) => {
       const down = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' }));
-      const unreachable: LimitStore = { admit: down, bucket: down, reserveQuota: down, releaseQuota: down, quotaUsed: down, ping: down, close: async () => {} };
+      const unreachable: LimitStore = {
+        admit: down,
+        bucket: down,
+        reserveQuota: down,
+        releaseQuota: down,
+        quotaUsed: down,
+        ping: down,
+        close: async () => {},
+      };
       const h = await harness(t, backend, { limitStore: unreachable });
       const ws = await h.workspace();
       const res = await get(h, ws.apiKey);

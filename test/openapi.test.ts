@@ -8,31 +8,71 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
   assert.equal(res.statusCode, 200);
   const doc = res.json();
   assert.equal(doc.openapi, '3.1.0');
-  assert.deepEqual(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'workspace or app API key' });
-  assert.deepEqual(doc.components.securitySchemes.bearerToken, { type: 'http', scheme: 'bearer', description: 'token from POST /v1/token (one hour, an app key’s rights)' });
+  assert.deepEqual(doc.components.securitySchemes.apiKey, {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-KEY',
+    description: 'workspace or app API key',
+  });
+  assert.deepEqual(doc.components.securitySchemes.bearerToken, {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'token from POST /v1/token (one hour, an app key’s rights)',
+  });
   assert.deepEqual(doc.security, [{ apiKey: [] }, { bearerToken: [] }]);
   assert.ok(doc.components.schemas.Error, 'shared error schema');
-  const expected = ['/v1/me', '/v1/workspaces', '/v1/clients', '/v1/clients/{id}', '/v1/companies', '/v1/companies/{id}', '/v1/internal-users', '/v1/internal-users/{id}', '/v1/custom-fields', '/v1/custom-fields/{id}/options'];
-  assert.deepEqual(Object.keys(doc.paths).filter((p) => p.startsWith('/v1/')).sort(), [...expected, '/v1/token'].sort(), 'every route is listed');
+  const expected = [
+    '/v1/me',
+    '/v1/workspaces',
+    '/v1/clients',
+    '/v1/clients/{id}',
+    '/v1/companies',
+    '/v1/companies/{id}',
+    '/v1/internal-users',
+    '/v1/internal-users/{id}',
+    '/v1/custom-fields',
+    '/v1/custom-fields/{id}/options',
+  ];
+  assert.deepEqual(
+    Object.keys(doc.paths)
+      .filter((p) => p.startsWith('/v1/'))
+      .sort(),
+    [...expected, '/v1/token'].sort(),
+    'every route is listed',
+  );
   for (const path of expected) {
     for (const [method, op] of Object.entries<any>(doc.paths[path])) {
-      for (const status of ['200', '400', '401', '404', '429', '500', '503']) assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
+      for (const status of ['200', '400', '401', '404', '429', '500', '503'])
+        assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
       assert.equal(op.security, undefined, `${method} ${path} uses the global security`);
       assert.ok(op.summary, `${method} ${path} has a summary`);
     }
   }
-  for (const [path, method] of [['/v1/clients', 'post'], ['/v1/clients/{id}', 'patch'], ['/v1/companies', 'post']]) {
-    for (const status of ['409', '413', '415']) assert.ok(doc.paths[path][method].responses[status], `${method} ${path} documents ${status}`);
+  for (const [path, method] of [
+    ['/v1/clients', 'post'],
+    ['/v1/clients/{id}', 'patch'],
+    ['/v1/companies', 'post'],
+  ]) {
+    for (const status of ['409', '413', '415'])
+      assert.ok(doc.paths[path][method].responses[status], `${method} ${path} documents ${status}`);
   }
   const token = doc.paths['/v1/token'].post;
   assert.deepEqual(token.security, [{ apiKey: [] }], 'tokens are minted with an API key only');
   assert.deepEqual(Object.keys(token.responses).sort(), ['200', '400', '401', '403', '429', '500', '503']);
   assert.deepEqual(Object.keys(token.responses['200'].content['application/json'].schema.properties).sort(), ['token', 'tokenExpiresAt']);
   for (const status of ['400', '401', '403']) {
-    assert.equal(token.responses[status].content['application/json'].schema.$ref, '#/components/schemas/Error', `${status} has the error body`);
+    assert.equal(
+      token.responses[status].content['application/json'].schema.$ref,
+      '#/components/schemas/Error',
+      `${status} has the error body`,
+    );
   }
   assert.equal(token.responses['400'].description, 'A body was sent: this operation takes none');
-  assert.equal(Object.keys(doc.paths).some((p) => p.startsWith('/admin')), false, 'no admin surface without PORTAL_ADMIN_TOKEN');
+  assert.equal(
+    Object.keys(doc.paths).some((p) => p.startsWith('/admin')),
+    false,
+    'no admin surface without PORTAL_ADMIN_TOKEN',
+  );
   assert.deepEqual(doc.paths['/healthz'].get.security, [], 'health checks are public');
   assert.equal(doc.paths['/openapi.json'], undefined, 'the document itself is hidden');
 });
@@ -40,7 +80,12 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
 test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin token scheme', async (t) => {
   const h = await harness(t, 'sqlite', { env: { PORTAL_ADMIN_TOKEN: 'a-very-long-admin-token' } });
   const doc = (await h.app.inject('/openapi.json')).json();
-  assert.deepEqual(Object.keys(doc.paths).filter((p) => p.startsWith('/admin/')).sort(), ['/admin/workspaces/{workspaceId}/sessions', '/admin/workspaces/{workspaceId}/sessions/{tokenId}']);
+  assert.deepEqual(
+    Object.keys(doc.paths)
+      .filter((p) => p.startsWith('/admin/'))
+      .sort(),
+    ['/admin/workspaces/{workspaceId}/sessions', '/admin/workspaces/{workspaceId}/sessions/{tokenId}'],
+  );
   assert.deepEqual(doc.paths['/admin/workspaces/{workspaceId}/sessions'].post.security, [{ adminToken: [] }]);
   assert.deepEqual(doc.paths['/admin/workspaces/{workspaceId}/sessions/{tokenId}'].delete.security, [{ adminToken: [] }]);
   assert.equal(doc.components.securitySchemes.adminToken.scheme, 'bearer');

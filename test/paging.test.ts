@@ -12,7 +12,16 @@ async function insertKeys(h: Harness, workspaceId: string, count: number, atMs: 
     ids.push(id);
     await h.app.ctx.db
       .insertInto('api_keys')
-      .values({ id, workspace_id: workspaceId, kind: 'app', app_id: null, lookup: randomUUID(), secret_hash: '00', created_at: new Date(atMs + (i % 3)).toISOString(), revoked_at: null })
+      .values({
+        id,
+        workspace_id: workspaceId,
+        kind: 'app',
+        app_id: null,
+        lookup: randomUUID(),
+        secret_hash: '00',
+        created_at: new Date(atMs + (i % 3)).toISOString(),
+        revoked_at: null,
+      })
       .execute();
   }
   return ids;
@@ -73,10 +82,18 @@ for (const backend of BACKENDS) {
       const decoded = JSON.parse(Buffer.from(token, 'base64').toString());
       const forged = Buffer.from(JSON.stringify({ ...decoded, c: '2999-01-01T00:00:00.000Z' })).toString('base64');
       for (const bad of [forged, 'garbage!!', Buffer.from('[1,2]').toString('base64'), Buffer.from('null').toString('base64')]) {
-        await assert.rejects(page(h, a.workspaceId, { nextToken: bad }), { statusCode: 400, code: 'bad_request', data: [{ path: 'query.nextToken', message: 'is not a page token of this list' }] });
+        await assert.rejects(page(h, a.workspaceId, { nextToken: bad }), {
+          statusCode: 400,
+          code: 'bad_request',
+          data: [{ path: 'query.nextToken', message: 'is not a page token of this list' }],
+        });
       }
       await assert.rejects(page(h, b.workspaceId, { nextToken: token }), { statusCode: 400 }, "another workspace's token");
-      await assert.rejects(pageOfKeys(h, a.workspaceId, { nextToken: token }, { kind: 'app' }), { statusCode: 400 }, 'same workspace, other filters');
+      await assert.rejects(
+        pageOfKeys(h, a.workspaceId, { nextToken: token }, { kind: 'app' }),
+        { statusCode: 400 },
+        'same workspace, other filters',
+      );
     });
   });
 }

@@ -15,13 +15,42 @@ async function world(t: Parameters<typeof adminHarness>[0], backend: Backend) {
   const companyB = await createCompany(h, ws.apiKey, { name: 'B' });
   const a1 = await createClient(h, ws.apiKey, { email: 'a1@x.test', givenName: 'A', familyName: 'One', companyId: companyA.id });
   const b1 = await createClient(h, ws.apiKey, { email: 'b1@x.test', givenName: 'B', familyName: 'One', companyId: companyB.id });
-  const admin = await createTestInternalUser(h, ws.workspaceId, { email: 'admin@x.test', givenName: 'Ad', familyName: 'Min', role: 'admin' });
-  const staffA = await createTestInternalUser(h, ws.workspaceId, { email: 'staff@x.test', givenName: 'St', familyName: 'Aff', role: 'staff', companyAccessList: [companyA.id] });
-  const session = async (body: { clientId?: string; internalUserId?: string }) => as(await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, ...body }));
-  return { h, ws, app, companyA, companyB, a1, b1, byKey, byApp: as(app.apiKey), admin: await session({ internalUserId: admin.id }), staffA: await session({ internalUserId: staffA.id }), clientA1: await session({ clientId: a1.id }) };
+  const admin = await createTestInternalUser(h, ws.workspaceId, {
+    email: 'admin@x.test',
+    givenName: 'Ad',
+    familyName: 'Min',
+    role: 'admin',
+  });
+  const staffA = await createTestInternalUser(h, ws.workspaceId, {
+    email: 'staff@x.test',
+    givenName: 'St',
+    familyName: 'Aff',
+    role: 'staff',
+    companyAccessList: [companyA.id],
+  });
+  const session = async (body: { clientId?: string; internalUserId?: string }) =>
+    as(await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, ...body }));
+  return {
+    h,
+    ws,
+    app,
+    companyA,
+    companyB,
+    a1,
+    b1,
+    byKey,
+    byApp: as(app.apiKey),
+    admin: await session({ internalUserId: admin.id }),
+    staffA: await session({ internalUserId: staffA.id }),
+    clientA1: await session({ clientId: a1.id }),
+  };
 }
 
-const ids = (res: { json(): { data: { id: string }[] } }) => res.json().data.map((item) => item.id).sort();
+const ids = (res: { json(): { data: { id: string }[] } }) =>
+  res
+    .json()
+    .data.map((item) => item.id)
+    .sort();
 type Caller = (method: string, url: string, payload?: unknown) => Promise<{ statusCode: number; json(): any }>;
 
 async function expectStatus(caller: Caller, method: string, url: string, status: number, payload?: unknown) {
@@ -64,10 +93,22 @@ for (const backend of BACKENDS) {
       await expectStatus(w.staffA, 'PATCH', `/v1/clients/${w.b1.id}`, 404, { givenName: 'X' });
       await expectStatus(w.staffA, 'PATCH', `/v1/companies/${w.companyB.id}`, 404, { name: 'X' });
       await expectStatus(w.staffA, 'PATCH', `/v1/clients/${w.a1.id}`, 200, { givenName: 'Ay' });
-      await expectStatus(w.staffA, 'POST', '/v1/clients', 400, { email: 'n@x.test', givenName: 'N', familyName: 'N', companyId: w.companyB.id });
+      await expectStatus(w.staffA, 'POST', '/v1/clients', 400, {
+        email: 'n@x.test',
+        givenName: 'N',
+        familyName: 'N',
+        companyId: w.companyB.id,
+      });
       const noCompany = await expectStatus(w.staffA, 'POST', '/v1/clients', 400, { email: 'n@x.test', givenName: 'N', familyName: 'N' });
-      assert.deepEqual(noCompany.json().data, [{ path: 'body.companyId', message: 'is required: you may only add clients to your companies' }]);
-      await expectStatus(w.staffA, 'POST', '/v1/clients', 200, { email: 'n@x.test', givenName: 'N', familyName: 'N', companyId: w.companyA.id });
+      assert.deepEqual(noCompany.json().data, [
+        { path: 'body.companyId', message: 'is required: you may only add clients to your companies' },
+      ]);
+      await expectStatus(w.staffA, 'POST', '/v1/clients', 200, {
+        email: 'n@x.test',
+        givenName: 'N',
+        familyName: 'N',
+        companyId: w.companyA.id,
+      });
       await expectStatus(w.staffA, 'PUT', `/v1/clients/${w.a1.id}`, 400, { givenName: 'A', familyName: 'One' });
       await expectStatus(w.staffA, 'PUT', `/v1/clients/${w.a1.id}`, 200, { givenName: 'A', familyName: 'One', companyId: w.companyA.id });
       const denied = await expectStatus(w.staffA, 'DELETE', `/v1/clients/${w.a1.id}`, 403);

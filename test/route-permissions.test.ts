@@ -36,7 +36,11 @@ const REFUSED = {
   clientWrite: { code: 'forbidden', message: 'A client session may not change this.', data: null },
   staff: { code: 'forbidden', message: 'Staff may not do this; an admin may.', data: null },
 };
-const ADMIN_REFUSED = { code: 'unauthorized', message: 'Missing or wrong admin token: send Authorization: Bearer <PORTAL_ADMIN_TOKEN>.', data: null };
+const ADMIN_REFUSED = {
+  code: 'unauthorized',
+  message: 'Missing or wrong admin token: send Authorization: Bearer <PORTAL_ADMIN_TOKEN>.',
+  data: null,
+};
 
 interface Policy {
   clientSession: 'none' | 'read' | 'write';
@@ -64,12 +68,34 @@ async function world(h: Harness) {
   assert.equal(minted.statusCode, 200, minted.body);
   const company = await createCompany(h, ws.apiKey, { name: 'Company' });
   const elsewhere = await createCompany(h, ws.apiKey, { name: 'Elsewhere' });
-  const client = await createClient(h, ws.apiKey, { email: 'client@walk.test', givenName: 'Cli', familyName: 'Ent', companyId: company.id });
-  const admin = await createTestInternalUser(h, ws.workspaceId, { email: 'admin@walk.test', givenName: 'Ad', familyName: 'Min', role: 'admin' });
-  const staff = await createTestInternalUser(h, ws.workspaceId, { email: 'staff@walk.test', givenName: 'St', familyName: 'Aff', role: 'staff' });
-  const limited = await createTestInternalUser(h, ws.workspaceId, { email: 'limited@walk.test', givenName: 'Li', familyName: 'Mited', role: 'staff', companyAccessList: [elsewhere.id] });
+  const client = await createClient(h, ws.apiKey, {
+    email: 'client@walk.test',
+    givenName: 'Cli',
+    familyName: 'Ent',
+    companyId: company.id,
+  });
+  const admin = await createTestInternalUser(h, ws.workspaceId, {
+    email: 'admin@walk.test',
+    givenName: 'Ad',
+    familyName: 'Min',
+    role: 'admin',
+  });
+  const staff = await createTestInternalUser(h, ws.workspaceId, {
+    email: 'staff@walk.test',
+    givenName: 'St',
+    familyName: 'Aff',
+    role: 'staff',
+  });
+  const limited = await createTestInternalUser(h, ws.workspaceId, {
+    email: 'limited@walk.test',
+    givenName: 'Li',
+    familyName: 'Mited',
+    role: 'staff',
+    companyAccessList: [elsewhere.id],
+  });
   const field = await defineCustomField(h, ws.workspaceId, { entity: 'client', key: 'tier', type: 'text' });
-  const session = (body: { clientId?: string; internalUserId?: string }) => sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, ...body });
+  const session = (body: { clientId?: string; internalUserId?: string }) =>
+    sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, ...body });
   const keys: Record<Exclude<PrincipalName, 'bearer token'>, string> = {
     'workspace key': ws.apiKey,
     'app key': app.apiKey,
@@ -107,7 +133,10 @@ function sampleOf(schema: Record<string, any>): unknown {
     case 'object':
       return Object.fromEntries((schema.required ?? []).map((key: string) => [key, sampleOf(schema.properties[key])]));
     case 'string':
-      return { email: `${randomUUID()}@walk.test`, uuid: randomUUID(), uri: 'https://walk.test/' }[schema.format as string] ?? `x${randomUUID().slice(0, 8)}`;
+      return (
+        { email: `${randomUUID()}@walk.test`, uuid: randomUUID(), uri: 'https://walk.test/' }[schema.format as string] ??
+        `x${randomUUID().slice(0, 8)}`
+      );
     case 'integer':
     case 'number':
       return schema.minimum ?? 1;
@@ -162,7 +191,11 @@ async function walkV1(w: World, op: Operation) {
     const url = op.path.replace(/\{id\}/g, id).replace(/\{[^}]+\}/g, () => randomUUID());
     // Another workspace's key sends a valid body, so that what answers is the lookup of this workspace's object.
     const body = op.body === undefined ? undefined : principal === 'other workspace key' && hasParams ? sampleOf(op.body) : {};
-    const res = await w.call(principal, { method: op.method as InjectOptions['method'], url, ...(body !== undefined ? { payload: body as object } : {}) });
+    const res = await w.call(principal, {
+      method: op.method as InjectOptions['method'],
+      url,
+      ...(body !== undefined ? { payload: body as object } : {}),
+    });
     const answer = `${label}: ${res.statusCode} ${res.body}`;
 
     if (refusal) {
@@ -171,7 +204,10 @@ async function walkV1(w: World, op: Operation) {
       continue;
     }
     assert.notEqual(res.statusCode, 401, answer);
-    assert.ok(!Object.values(REFUSED).some((r) => JSON.stringify(r) === res.body), `${answer} (allowed, yet refused by the permission rules)`);
+    assert.ok(
+      !Object.values(REFUSED).some((r) => JSON.stringify(r) === res.body),
+      `${answer} (allowed, yet refused by the permission rules)`,
+    );
     if (principal === 'other workspace key' && hasParams) {
       assert.equal(res.statusCode, 404, `${answer} (another workspace's object must be absent)`);
       assert.equal(res.json().code, 'not_found', answer);
@@ -224,7 +260,10 @@ for (const backend of BACKENDS) {
       for (const op of operations) {
         assert.ok(op.policy, `${op.method} ${op.path} has x-policy`);
         assert.deepEqual(Object.keys(op.policy).sort(), ['clientSession', 'staff'], `${op.method} ${op.path}`);
-        assert.ok(['none', 'read', 'write'].includes(op.policy.clientSession), `${op.method} ${op.path}: clientSession ${op.policy.clientSession}`);
+        assert.ok(
+          ['none', 'read', 'write'].includes(op.policy.clientSession),
+          `${op.method} ${op.path}: clientSession ${op.policy.clientSession}`,
+        );
         assert.equal(typeof op.policy.staff, 'boolean', `${op.method} ${op.path}: staff`);
       }
       const policy = (method: string, path: string) => operations.find((op) => op.method === method && op.path === path)?.policy;

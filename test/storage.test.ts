@@ -9,7 +9,9 @@ for (const backend of BACKENDS) {
     test('a read beside an open transaction does not see its uncommitted rows, and sees them once committed', async (t) => {
       const h = await harness(t, backend);
       const ws = await h.workspace();
-      const client = (await h.as(ws.apiKey, { method: 'POST', url: '/v1/clients', payload: { email: 'a@example.com', givenName: 'A', familyName: 'B' } })).json();
+      const client = (
+        await h.as(ws.apiKey, { method: 'POST', url: '/v1/clients', payload: { email: 'a@example.com', givenName: 'A', familyName: 'B' } })
+      ).json();
       const db = h.app.ctx.db;
       const outcome = (rollback: boolean) =>
         db.transaction().execute(async (trx) => {
@@ -38,14 +40,21 @@ for (const backend of BACKENDS) {
       const ws = await h.workspace();
       const emails = ['a', 'b', 'c', 'dup', 'd', 'dup', 'e', 'f', 'g', 'h'].map((n) => `${n}@example.com`);
       const responses = await Promise.all(
-        emails.map((email) => h.as(ws.apiKey, { method: 'POST', url: '/v1/clients', payload: { email, givenName: 'G', familyName: email } })),
+        emails.map((email) =>
+          h.as(ws.apiKey, { method: 'POST', url: '/v1/clients', payload: { email, givenName: 'G', familyName: email } }),
+        ),
       );
       assert.deepEqual(responses.map((r) => r.statusCode).sort(), [...Array(9).fill(200), 409]);
       const companies = (await h.as(ws.apiKey, { method: 'GET', url: '/v1/companies' })).json().data;
       assert.equal(companies.length, 9, "the failed batch's placeholder company was rolled back with it");
       const clients = (await h.as(ws.apiKey, { method: 'GET', url: '/v1/clients' })).json().data;
       assert.equal(clients.length, 9);
-      const audit = await h.app.ctx.db.selectFrom('audit_log').select('event_type').where('workspace_id', '=', ws.workspaceId).where('event_type', '=', 'clientCreated').execute();
+      const audit = await h.app.ctx.db
+        .selectFrom('audit_log')
+        .select('event_type')
+        .where('workspace_id', '=', ws.workspaceId)
+        .where('event_type', '=', 'clientCreated')
+        .execute();
       assert.equal(audit.length, 9, 'no audit entry for the rolled-back create');
     });
   });

@@ -54,7 +54,9 @@ export function requireOption(values: Record<string, unknown>, name: string): st
 
 /** The input fields given, and only those: an option not given is no field (not one set to `undefined`). */
 export function given<T extends Record<string, unknown>>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }
 
 /** `--workspace`, which must name a workspace: a malformed id finds nothing and is a 404 like an unknown one. */

@@ -6,7 +6,8 @@ import { printResult } from './output.js';
 
 export const internalUsersGroup: CommandGroup = {
   create: command({
-    usage: 'portal internal-users create --workspace W --email E --given-name G --family-name F [--role admin|staff] [--limit-to-companies ID,ID]',
+    usage:
+      'portal internal-users create --workspace W --email E --given-name G --family-name F [--role admin|staff] [--limit-to-companies ID,ID]',
     options: {
       workspace: { type: 'string' },
       email: { type: 'string' },
@@ -21,13 +22,25 @@ export const internalUsersGroup: CommandGroup = {
         email: requireOption(values, 'email').trim(),
         givenName: requireOption(values, 'given-name'),
         familyName: requireOption(values, 'family-name'),
-        ...given({ role: values.role, companyAccessList: values['limit-to-companies']?.split(',').map((s) => s.trim()).filter(Boolean) }),
+        ...given({
+          role: values.role,
+          companyAccessList: values['limit-to-companies']
+            ?.split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        }),
       };
       if (input.companyAccessList?.length === 0) throw new UsageError('--limit-to-companies needs at least one company id');
       const caller = await requireWorkspace(database, values);
       const user = await createInternalUser(database, caller, validInput(InternalUserCreate, input));
-      const access = user.isClientAccessLimited ? `limited to ${user.companyAccessList.length} compan${user.companyAccessList.length === 1 ? 'y' : 'ies'}` : 'all companies';
-      printResult(json, { id: user.id }, `Internal user ${user.id} created: ${user.givenName} ${user.familyName} <${user.email}>, ${user.role}, ${access}.`);
+      const access = user.isClientAccessLimited
+        ? `limited to ${user.companyAccessList.length} compan${user.companyAccessList.length === 1 ? 'y' : 'ies'}`
+        : 'all companies';
+      printResult(
+        json,
+        { id: user.id },
+        `Internal user ${user.id} created: ${user.givenName} ${user.familyName} <${user.email}>, ${user.role}, ${access}.`,
+      );
     },
   }),
 };

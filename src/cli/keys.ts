@@ -16,7 +16,11 @@ export const keysGroup: CommandGroup = {
       if (schemaProblems(ApiKeyCreate, input).length > 0) throw new UsageError('--app must be a UUID');
       const key = await createApiKey(database, caller, { kind: input.appId ? 'app' : 'workspace', appId: input.appId });
       const { kind: _kind, ...result } = key;
-      printResult(json, result, `${input.appId ? `App key for ${input.appId}` : 'Workspace key'} created (shown only now): ${key.apiKey}\nKey id: ${key.apiKeyId}`);
+      printResult(
+        json,
+        result,
+        `${input.appId ? `App key for ${input.appId}` : 'Workspace key'} created (shown only now): ${key.apiKey}\nKey id: ${key.apiKeyId}`,
+      );
     },
   }),
   revoke: command({

@@ -48,7 +48,11 @@ const GROUPS: Record<string, CommandGroup> = {
  * Only to find the command words wherever the options are: every declared option, not strict (an
  * option some command takes must not swallow its value as a word). Each command's own parse decides.
  */
-const ANY_OPTION: Options = Object.assign({}, ...Object.values(GROUPS).flatMap((group) => Object.values(group).map((c) => c.options)), GLOBAL_OPTIONS);
+const ANY_OPTION: Options = Object.assign(
+  {},
+  ...Object.values(GROUPS).flatMap((group) => Object.values(group).map((c) => c.options)),
+  GLOBAL_OPTIONS,
+);
 
 /** A command's options: `--json`, `--help` and its own, nothing else; no word after the command's. */
 function parseCommand(argv: string[], name: string, declared: Options, words: number) {
@@ -118,7 +122,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify({ error: { code, message: (error as Error).message } })}\n`);
     } else {
       // Several invalid fields: the message counts them, a line each says what is wrong.
-      const problems = error instanceof ApiError && Array.isArray(error.data) && error.data.length > 1 ? (error.data as FieldProblem[]) : [];
+      const problems =
+        error instanceof ApiError && Array.isArray(error.data) && error.data.length > 1 ? (error.data as FieldProblem[]) : [];
       const details = problems.map((p) => `  ${p.path} ${p.message}\n`).join('');
       process.stderr.write(`portal: ${message}\n${details}${usage ? `\n${USAGE}\n` : ''}`);
     }

@@ -20,12 +20,21 @@ export const sessionsGroup: CommandGroup = {
     async run(values, { database, json }) {
       const workspaceId = requireOption(values, 'workspace');
       const apiKey = requireOption(values, 'api-key');
-      if ((values.client === undefined) === (values['internal-user'] === undefined)) throw new UsageError('give exactly one of --client and --internal-user');
+      if ((values.client === undefined) === (values['internal-user'] === undefined))
+        throw new UsageError('give exactly one of --client and --internal-user');
       if (values.company !== undefined && values.client === undefined) throw new UsageError('--company goes with --client');
       // The body the admin route takes (POST /admin/workspaces/{id}/sessions), checked by the same schema.
-      const input = validInput(SessionCreate, { apiKey, ...given({ clientId: values.client, companyId: values.company, internalUserId: values['internal-user'] }) });
+      const input = validInput(SessionCreate, {
+        apiKey,
+        ...given({ clientId: values.client, companyId: values.company, internalUserId: values['internal-user'] }),
+      });
       // An unknown (or malformed) workspace id: the service answers 404.
-      const session = await createSession(database, systemCaller(workspaceId.toLowerCase(), systemClock.now()), input, loadConfig().sessionLifetimeSeconds);
+      const session = await createSession(
+        database,
+        systemCaller(workspaceId.toLowerCase(), systemClock.now()),
+        input,
+        loadConfig().sessionLifetimeSeconds,
+      );
       const expires = new Date(session.expiresAt * 1000).toISOString();
       printResult(json, { ...session }, `Session ${session.tokenId} created (until ${expires}); token for the app:\n${session.token}`);
     },

@@ -19,7 +19,10 @@ export const workspacesGroup: CommandGroup = {
     usage: 'portal workspaces create --name N [--daily-quota N]',
     options: { name: { type: 'string' }, 'daily-quota': { type: 'string' } },
     async run(values, { database, json }) {
-      const input = validInput(WorkspaceCreate, { name: requireOption(values, 'name'), ...given({ dailyQuota: dailyQuotaOption(values['daily-quota']) }) });
+      const input = validInput(WorkspaceCreate, {
+        name: requireOption(values, 'name'),
+        ...given({ dailyQuota: dailyQuotaOption(values['daily-quota']) }),
+      });
       const created = await createWorkspace(database, input, systemClock.now());
       printResult(
         json,
@@ -38,7 +41,11 @@ export const workspacesGroup: CommandGroup = {
       const input = validInput(WorkspaceUpdate, given({ name: values.name, dailyQuota }));
       // An unknown (or malformed) workspace id updates nothing: the service answers 404.
       const updated = await updateWorkspace(database, systemCaller(workspaceId, systemClock.now()), input);
-      printResult(json, { workspaceId: updated.id, name: updated.name, dailyQuota: updated.dailyQuota }, `Workspace ${updated.id}: name "${updated.name}", daily quota ${updated.dailyQuota}.`);
+      printResult(
+        json,
+        { workspaceId: updated.id, name: updated.name, dailyQuota: updated.dailyQuota },
+        `Workspace ${updated.id}: name "${updated.name}", daily quota ${updated.dailyQuota}.`,
+      );
     },
   }),
 };

@@ -12,7 +12,18 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return c === '23503' || c === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003', 'SQLITE_BUSY']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P03',
+  '08006',
+  '08001',
+  '08003',
+  'SQLITE_BUSY',
+]);
 
 /** True when an error means the database cannot be reached (as opposed to a bad query). */
 export function isConnectionError(error: unknown): boolean {

@@ -80,7 +80,11 @@ export async function fetchPage<Row extends { created_at: string; id: string }, 
       eb.or([eb(createdAt, '<', cursor.createdAt), eb.and([eb(createdAt, '=', cursor.createdAt), eb(id, '<', cursor.id)])]),
     );
   }
-  const rows = await q.orderBy(createdAt, 'desc').orderBy(id, 'desc').limit(limit + 1).execute();
+  const rows = await q
+    .orderBy(createdAt, 'desc')
+    .orderBy(id, 'desc')
+    .limit(limit + 1)
+    .execute();
   if (rows.length <= limit) return { data: rows.map(toItem) };
   rows.length = limit;
   const last = rows[limit - 1];

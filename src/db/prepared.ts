@@ -10,10 +10,7 @@ import type { DB } from './schema.js';
 /** Marks a named parameter in the compiled query: no real value starts and ends with a NUL. */
 const SENTINEL = '\u0000';
 
-export function preparedQuery<P extends Record<string, unknown>, Row>(
-  name: string,
-  build: (db: Kysely<DB>, params: P) => Compilable<Row>,
-) {
+export function preparedQuery<P extends Record<string, unknown>, Row>(name: string, build: (db: Kysely<DB>, params: P) => Compilable<Row>) {
   const compiled = new Map<unknown, { sql: string; slots: ({ param: keyof P } | { value: unknown })[] }>();
 
   function compile(db: Kysely<DB>) {
@@ -23,7 +20,9 @@ export function preparedQuery<P extends Record<string, unknown>, Row>(
       const sentinels = new Proxy({} as P, { get: (_t, key) => `${SENTINEL}${String(key)}${SENTINEL}` });
       const query = build(db, sentinels).compile();
       const slots = query.parameters.map((value) =>
-        typeof value === 'string' && value.length > 1 && value.startsWith(SENTINEL) && value.endsWith(SENTINEL) ? { param: value.slice(1, -1) as keyof P } : { value },
+        typeof value === 'string' && value.length > 1 && value.startsWith(SENTINEL) && value.endsWith(SENTINEL)
+          ? { param: value.slice(1, -1) as keyof P }
+          : { value },
       );
       entry = { sql: query.sql, slots };
       compiled.set(adapter, entry);

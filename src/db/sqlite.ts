@@ -98,7 +98,7 @@ function groupCommit(
       for (const batch of group) batch.reject(error);
       return;
     }
-    for (const batch of group) (failures.has(batch) ? batch.reject(failures.get(batch)) : batch.resolve());
+    for (const batch of group) failures.has(batch) ? batch.reject(failures.get(batch)) : batch.resolve();
   };
   return (queries: readonly CompiledQuery[]) =>
     new Promise<void>((resolve, reject) => {

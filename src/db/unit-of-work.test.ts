@@ -27,7 +27,9 @@ for (const backend of BACKENDS) {
             updated_at: at,
           });
         const names = async (db = database.db) =>
-          (await db.selectFrom('companies').select('name').where('workspace_id', '=', ws.workspaceId).orderBy('name').execute()).map((r) => r.name);
+          (await db.selectFrom('companies').select('name').where('workspace_id', '=', ws.workspaceId).orderBy('name').execute()).map(
+            (r) => r.name,
+          );
         return { database, company, names };
       }
 
@@ -86,7 +88,9 @@ for (const backend of BACKENDS) {
         assert.equal(ran, false);
         assert.deepEqual(await names(), ['Taken'], 'the first write of the failed unit was rolled back with it');
         // Undeclared, the driver's error passes through (the error plugin answers a generic 409).
-        const undeclared = unitOfWork(database, async (work) => work.write(company('00000000-0000-4000-8000-000000000004', 'TAKEN')), { transaction });
+        const undeclared = unitOfWork(database, async (work) => work.write(company('00000000-0000-4000-8000-000000000004', 'TAKEN')), {
+          transaction,
+        });
         await assert.rejects(undeclared, (error: { statusCode?: number }) => error.statusCode === undefined);
       });
     });

@@ -62,7 +62,12 @@ interface SystemPrincipal {
   workspaceId: string;
 }
 
-export type ApiPrincipal = WorkspaceKeyPrincipal | AppKeyPrincipal | BearerPrincipal | InternalUserSessionPrincipal | ClientSessionPrincipal;
+export type ApiPrincipal =
+  | WorkspaceKeyPrincipal
+  | AppKeyPrincipal
+  | BearerPrincipal
+  | InternalUserSessionPrincipal
+  | ClientSessionPrincipal;
 export type Principal = ApiPrincipal | SystemPrincipal;
 
 /**
@@ -167,4 +172,5 @@ export function rateLimitKeyOf(principal: ApiPrincipal): string {
 }
 
 /** Session requests (an app acting for an end user) are exempt from the daily quota (contract §6). */
-export const isQuotaExempt = (principal: ApiPrincipal): boolean => principal.kind === 'internalUserSession' || principal.kind === 'clientSession';
+export const isQuotaExempt = (principal: ApiPrincipal): boolean =>
+  principal.kind === 'internalUserSession' || principal.kind === 'clientSession';

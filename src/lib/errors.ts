@@ -24,7 +24,12 @@ export const errors = {
    * `${n} fields are invalid` for several, and every problem in `data`.
    */
   invalidFields: (problems: FieldProblem[]) =>
-    new ApiError(400, 'bad_request', problems.length === 1 ? `${problems[0].path} ${problems[0].message}` : `${problems.length} fields are invalid`, problems),
+    new ApiError(
+      400,
+      'bad_request',
+      problems.length === 1 ? `${problems[0].path} ${problems[0].message}` : `${problems.length} fields are invalid`,
+      problems,
+    ),
   invalidField: (path: string, message: string) => new ApiError(400, 'bad_request', `${path}: ${message}`, [{ path, message }]),
   unauthorized: (message = 'Missing, unknown, revoked or expired credentials.') => new ApiError(401, 'unauthorized', message),
   forbidden: (message = 'You are not allowed to do this.') => new ApiError(403, 'forbidden', message),

@@ -10,7 +10,10 @@ export const Email = Type.String({ format: 'email', maxLength: 320 });
 
 export const ErrorBody = Type.Object(
   {
-    code: Type.String({ description: 'stable, for programs: bad_request, unauthorized, forbidden, not_found, conflict, payload_too_large, unsupported_media_type, rate_limit_exceeded, internal_error, unavailable' }),
+    code: Type.String({
+      description:
+        'stable, for programs: bad_request, unauthorized, forbidden, not_found, conflict, payload_too_large, unsupported_media_type, rate_limit_exceeded, internal_error, unavailable',
+    }),
     message: Type.String({ description: 'for humans' }),
     data: Type.Any({ description: '400: array of {path, message}; 500: {requestId}; otherwise null' }),
   },

@@ -13,15 +13,44 @@ addFormats.default(ajv);
 
 describe('one rule per format for the HTTP validators and the portal command', () => {
   const samples: [string, object, string[]][] = [
-    ['uuid', Id, ['3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b', '3F1C2B4A-5D6E-4F70-8A9B-0C1D2E3F4A5B', 'urn:uuid:3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b', '3f1c2b4a5d6e4f708a9b0c1d2e3f4a5b', 'nope', '']],
-    ['email', Email, ['ada@example.com', 'Ada.Lovelace+x@sub.example.co.uk', '"quoted"@example.com', 'a@[127.0.0.1]', 'a@b', 'not-an-email', 'a b@example.com', '']],
-    ['date-time', Timestamp, ['2026-11-22T10:00:00.000Z', '2026-11-22T10:00:00+01:00', '2026-02-30T10:00:00Z', '2026-11-22 10:00:00', 'yesterday']],
+    [
+      'uuid',
+      Id,
+      [
+        '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+        '3F1C2B4A-5D6E-4F70-8A9B-0C1D2E3F4A5B',
+        'urn:uuid:3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+        '3f1c2b4a5d6e4f708a9b0c1d2e3f4a5b',
+        'nope',
+        '',
+      ],
+    ],
+    [
+      'email',
+      Email,
+      [
+        'ada@example.com',
+        'Ada.Lovelace+x@sub.example.co.uk',
+        '"quoted"@example.com',
+        'a@[127.0.0.1]',
+        'a@b',
+        'not-an-email',
+        'a b@example.com',
+        '',
+      ],
+    ],
+    [
+      'date-time',
+      Timestamp,
+      ['2026-11-22T10:00:00.000Z', '2026-11-22T10:00:00+01:00', '2026-02-30T10:00:00Z', '2026-11-22 10:00:00', 'yesterday'],
+    ],
     ['uri', Type.String({ format: 'uri' }), ['https://example.com/x?y=1', 'mailto:a@b.c', '/relative', 'not a uri']],
   ];
   for (const [format, schema, values] of samples) {
     test(`${format}: TypeBox's Value accepts exactly what ajv accepts`, () => {
       const check = ajv.compile(schema);
-      for (const value of values) assert.equal(schemaProblems(schema as never, value).length === 0, check(value), `${format} ${JSON.stringify(value)}`);
+      for (const value of values)
+        assert.equal(schemaProblems(schema as never, value).length === 0, check(value), `${format} ${JSON.stringify(value)}`);
     });
   }
 
@@ -53,17 +82,38 @@ describe('schemaProblems and validInput', () => {
     assert.deepEqual(validInput(Input, { name: 'A' }), { name: 'A' });
     const rule = () => [{ path: 'ids', message: 'must not repeat' }];
     assert.throws(() => validInput(Input, { name: ' ' }), errors.invalidFields([{ path: 'name', message: 'must match pattern "\\S"' }]));
-    assert.throws(() => validInput(Input, { name: ' ' }, rule), (error: { message: string; data: unknown }) => {
-      assert.equal(error.message, '2 fields are invalid');
-      assert.deepEqual(error.data, [{ path: 'name', message: 'must match pattern "\\S"' }, { path: 'ids', message: 'must not repeat' }]);
-      return true;
-    });
+    assert.throws(
+      () => validInput(Input, { name: ' ' }, rule),
+      (error: { message: string; data: unknown }) => {
+        assert.equal(error.message, '2 fields are invalid');
+        assert.deepEqual(error.data, [
+          { path: 'name', message: 'must match pattern "\\S"' },
+          { path: 'ids', message: 'must not repeat' },
+        ]);
+        return true;
+      },
+    );
   });
 
   test('errors.invalidFields: `path message` for one problem, a count for several, every problem in data', () => {
     const one = errors.invalidFields([{ path: 'body.email', message: 'must match format "email"' }]);
-    assert.deepEqual([one.statusCode, one.code, one.message, one.data], [400, 'bad_request', 'body.email must match format "email"', [{ path: 'body.email', message: 'must match format "email"' }]]);
-    const two = errors.invalidFields([{ path: 'a', message: 'x' }, { path: 'b', message: 'y' }]);
-    assert.deepEqual([two.message, two.data], ['2 fields are invalid', [{ path: 'a', message: 'x' }, { path: 'b', message: 'y' }]]);
+    assert.deepEqual(
+      [one.statusCode, one.code, one.message, one.data],
+      [400, 'bad_request', 'body.email must match format "email"', [{ path: 'body.email', message: 'must match format "email"' }]],
+    );
+    const two = errors.invalidFields([
+      { path: 'a', message: 'x' },
+      { path: 'b', message: 'y' },
+    ]);
+    assert.deepEqual(
+      [two.message, two.data],
+      [
+        '2 fields are invalid',
+        [
+          { path: 'a', message: 'x' },
+          { path: 'b', message: 'y' },
+        ],
+      ],
+    );
   });
 });

@@ -11,7 +11,8 @@ import { type FieldProblem, errors } from './errors.js';
  */
 Format.Clear();
 for (const [name, format] of Object.entries(fullFormats)) {
-  const check = typeof format === 'object' && !(format instanceof RegExp) ? (format.type ?? 'string') === 'string' && format.validate : format;
+  const check =
+    typeof format === 'object' && !(format instanceof RegExp) ? (format.type ?? 'string') === 'string' && format.validate : format;
   if (check instanceof RegExp) Format.Set(name, (value) => check.test(value));
   else if (typeof check === 'string') Format.Set(name, (value) => new RegExp(check, 'u').test(value));
   else if (typeof check === 'function') Format.Set(name, (value) => (check as (v: string) => boolean)(value));
@@ -34,7 +35,10 @@ export function schemaProblems(schema: TSchema, value: unknown, prefix?: string)
     if (!problems.some((p) => p.path === path && p.message === message)) problems.push({ path, message });
   };
   for (const e of Value.Errors(schema, value)) {
-    const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const segments = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     switch (e.keyword) {
       case 'boolean': // `additionalProperties: false` also reports each extra property as "schema is false"
         if (e.schemaPath.endsWith('/additionalProperties')) continue;

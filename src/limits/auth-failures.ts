@@ -39,4 +39,3 @@ export class AuthFailureLimiter {
     return result.allowed ? error : errors.rateLimited(Math.max(1, Math.ceil(waitMs / 1000)));
   }
 }
-

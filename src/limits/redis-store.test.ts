@@ -20,11 +20,7 @@ function openStore(t: TestContext, prefix: string, url = redisUrl!): RedisLimitS
   return store;
 }
 
-limitStoreContract(
-  'RedisLimitStore',
-  async (t) => ({ store: openStore(t, prefixFor(t)), workspace: async () => randomUUID() }),
-  { skip },
-);
+limitStoreContract('RedisLimitStore', async (t) => ({ store: openStore(t, prefixFor(t)), workspace: async () => randomUUID() }), { skip });
 
 /** Rejects with LimitStoreUnavailableError, within `ms`. */
 async function assertUnavailable(promise: Promise<unknown>, ms: number, what: string) {
@@ -40,14 +36,18 @@ async function redisProxy(t: TestContext) {
   let stalled = false;
   const server = createServer((client) => {
     const upstream = connect(Number(target.port || 6379), target.hostname);
-    for (const [from, to] of [[client, upstream], [upstream, client]]) {
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ]) {
       sockets.add(from);
       from.on('data', (chunk) => stalled || to.write(chunk));
       from.on('error', () => {});
       from.on('close', () => (sockets.delete(from), to.destroy()));
     }
   });
-  const listen = (port = 0) => new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  const listen = (port = 0) =>
+    new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
   const stop = () => {
     for (const socket of sockets) socket.destroy();
     return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -65,7 +65,10 @@ describe('RedisLimitStore across connections', { skip }, () => {
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => stores[i % 2].reserveQuota(ws, DAY, 50)));
     const allowed = results.filter((r) => r.allowed);
     assert.equal(allowed.length, 50);
-    assert.deepEqual(allowed.map((r) => r.used).sort((x, y) => x - y), Array.from({ length: 50 }, (_, i) => i + 1));
+    assert.deepEqual(
+      allowed.map((r) => r.used).sort((x, y) => x - y),
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
     assert.equal(await stores[0].quotaUsed(ws, DAY), 50);
     assert.equal(await stores[1].quotaUsed(ws, DAY), 50);
   });
@@ -87,7 +90,11 @@ describe('RedisLimitStore across connections', { skip }, () => {
     await store.bucket('user:1', 20, 100, Date.now(), true);
     await store.reserveQuota('ws', DAY, 10);
     await store.reserveQuota('ws', '2026-01-16', 10);
-    assert.deepEqual((await admin.keys(`${prefix}*`)).sort(), [`${prefix}bucket:user:1`, `${prefix}quota:ws:2026-01-15`, `${prefix}quota:ws:2026-01-16`]);
+    assert.deepEqual((await admin.keys(`${prefix}*`)).sort(), [
+      `${prefix}bucket:user:1`,
+      `${prefix}quota:ws:2026-01-15`,
+      `${prefix}quota:ws:2026-01-16`,
+    ]);
     const bucketTtl = await admin.pttl(`${prefix}bucket:user:1`);
     assert.ok(bucketTtl > 200 && bucketTtl <= 200 + 10_000, `bucket ttl ${bucketTtl}`);
     const quotaTtl = await admin.ttl(`${prefix}quota:ws:2026-01-15`);
@@ -124,7 +131,12 @@ describe('RedisLimitStore when Redis is unreachable', () => {
 
     await proxy.restart();
     const deadline = Date.now() + 5000;
-    while (await store.ping().then(() => false, () => true)) {
+    while (
+      await store.ping().then(
+        () => false,
+        () => true,
+      )
+    ) {
       assert.ok(Date.now() < deadline, 'reconnected within 5 s');
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -80,8 +80,25 @@ end
 return { allowed and 1 or 0, string.format('%.17g', tokens), reserved, used }
 `;
 interface Scripts {
-  limitAdmit(bucketKey: string, quotaKey: string, capacity: number, refillPerSecond: number, nowMs: number, marginMs: number, reserve: 0 | 1, limit: number, ttlSeconds: number): Promise<[number, string, number, number]>;
-  limitBucket(key: string, capacity: number, refillPerSecond: number, nowMs: number, marginMs: number, take: 0 | 1): Promise<[number, string]>;
+  limitAdmit(
+    bucketKey: string,
+    quotaKey: string,
+    capacity: number,
+    refillPerSecond: number,
+    nowMs: number,
+    marginMs: number,
+    reserve: 0 | 1,
+    limit: number,
+    ttlSeconds: number,
+  ): Promise<[number, string, number, number]>;
+  limitBucket(
+    key: string,
+    capacity: number,
+    refillPerSecond: number,
+    nowMs: number,
+    marginMs: number,
+    take: 0 | 1,
+  ): Promise<[number, string]>;
   limitReserve(key: string, limit: number, ttlSeconds: number): Promise<[number, number]>;
   limitRelease(key: string): Promise<number>;
 }
@@ -96,7 +113,10 @@ export class RedisLimitStore implements LimitStore {
   /** Pending until the first connection attempt ends (either way), so the first requests don't race it. */
   private starting: Promise<void> | null;
 
-  constructor(url: string, private readonly keyPrefix: string) {
+  constructor(
+    url: string,
+    private readonly keyPrefix: string,
+  ) {
     this.redis = new Redis(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

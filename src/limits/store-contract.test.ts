@@ -15,7 +15,11 @@ const DAY = '2026-01-15';
 const NEXT_DAY = '2026-01-16';
 
 /** Elapsed times below are multiples of 125 ms so every refill is exact in binary floating point. */
-export function limitStoreContract(name: string, open: (t: TestContext) => Promise<StoreUnderTest>, options: { skip?: string | false } = {}) {
+export function limitStoreContract(
+  name: string,
+  open: (t: TestContext) => Promise<StoreUnderTest>,
+  options: { skip?: string | false } = {},
+) {
   describe(name, { skip: options.skip }, () => {
     test('bucket: full when new, one token per take, then refused', async (t) => {
       const { store } = await open(t);
@@ -41,12 +45,33 @@ export function limitStoreContract(name: string, open: (t: TestContext) => Promi
       const { store, workspace } = await open(t);
       const workspaceId = await workspace();
       const base = { capacity: 2, refillPerSecond: 1, nowMs: T0, workspaceId, day: DAY, limit: 3, reserve: true };
-      assert.deepEqual(await store.admit({ ...base, bucketKey: 'a' }), { bucket: { allowed: true, tokens: 1 }, quota: { allowed: true, used: 1 } });
-      assert.deepEqual(await store.admit({ ...base, bucketKey: 'a' }), { bucket: { allowed: true, tokens: 0 }, quota: { allowed: true, used: 2 } });
-      assert.deepEqual(await store.admit({ ...base, bucketKey: 'a' }), { bucket: { allowed: false, tokens: 0 }, quota: { allowed: false, used: 2 } }, 'no token: nothing reserved');
-      assert.deepEqual(await store.admit({ ...base, bucketKey: 'b', reserve: false }), { bucket: { allowed: true, tokens: 1 }, quota: { allowed: false, used: 2 } }, 'exempt');
-      assert.deepEqual(await store.admit({ ...base, bucketKey: 'c' }), { bucket: { allowed: true, tokens: 1 }, quota: { allowed: true, used: 3 } });
-      assert.deepEqual(await store.admit({ ...base, bucketKey: 'd' }), { bucket: { allowed: true, tokens: 1 }, quota: { allowed: false, used: 3 } }, 'quota reached');
+      assert.deepEqual(await store.admit({ ...base, bucketKey: 'a' }), {
+        bucket: { allowed: true, tokens: 1 },
+        quota: { allowed: true, used: 1 },
+      });
+      assert.deepEqual(await store.admit({ ...base, bucketKey: 'a' }), {
+        bucket: { allowed: true, tokens: 0 },
+        quota: { allowed: true, used: 2 },
+      });
+      assert.deepEqual(
+        await store.admit({ ...base, bucketKey: 'a' }),
+        { bucket: { allowed: false, tokens: 0 }, quota: { allowed: false, used: 2 } },
+        'no token: nothing reserved',
+      );
+      assert.deepEqual(
+        await store.admit({ ...base, bucketKey: 'b', reserve: false }),
+        { bucket: { allowed: true, tokens: 1 }, quota: { allowed: false, used: 2 } },
+        'exempt',
+      );
+      assert.deepEqual(await store.admit({ ...base, bucketKey: 'c' }), {
+        bucket: { allowed: true, tokens: 1 },
+        quota: { allowed: true, used: 3 },
+      });
+      assert.deepEqual(
+        await store.admit({ ...base, bucketKey: 'd' }),
+        { bucket: { allowed: true, tokens: 1 }, quota: { allowed: false, used: 3 } },
+        'quota reached',
+      );
     });
 
     test('bucket: take:false only looks', async (t) => {
@@ -56,14 +81,22 @@ export function limitStoreContract(name: string, open: (t: TestContext) => Promi
       for (let i = 0; i < 4; i++) await store.bucket('k', 5, 2, T0, true);
       assert.deepEqual(await store.bucket('k', 5, 2, T0, false), { allowed: false, tokens: 0 });
       assert.deepEqual(await store.bucket('k', 5, 2, T0 + 500, false), { allowed: true, tokens: 1 });
-      assert.deepEqual(await store.bucket('k', 5, 2, T0 + 500, false), { allowed: true, tokens: 1 }, 'looking twice at one time adds nothing');
+      assert.deepEqual(
+        await store.bucket('k', 5, 2, T0 + 500, false),
+        { allowed: true, tokens: 1 },
+        'looking twice at one time adds nothing',
+      );
     });
 
     test('bucket: a time earlier than the last call (another process clock) neither refills nor moves the start', async (t) => {
       const { store } = await open(t);
       for (let i = 0; i < 5; i++) await store.bucket('k', 5, 2, T0, true);
       assert.deepEqual(await store.bucket('k', 5, 2, T0 - 10_000, true), { allowed: false, tokens: 0 });
-      assert.deepEqual(await store.bucket('k', 5, 2, T0 + 250, false), { allowed: false, tokens: 0.5 }, 'refilled from T0, not from the earlier time');
+      assert.deepEqual(
+        await store.bucket('k', 5, 2, T0 + 250, false),
+        { allowed: false, tokens: 0.5 },
+        'refilled from T0, not from the earlier time',
+      );
     });
 
     test('quota: reserves up to the limit, then refuses with the count', async (t) => {
@@ -111,7 +144,11 @@ export function limitStoreContract(name: string, open: (t: TestContext) => Promi
       const results = await Promise.all(Array.from({ length: 200 }, () => store.reserveQuota(ws, DAY, 50)));
       const allowed = results.filter((r) => r.allowed);
       assert.equal(allowed.length, 50);
-      assert.deepEqual(allowed.map((r) => r.used).sort((x, y) => x - y), Array.from({ length: 50 }, (_, i) => i + 1), 'each count handed out once');
+      assert.deepEqual(
+        allowed.map((r) => r.used).sort((x, y) => x - y),
+        Array.from({ length: 50 }, (_, i) => i + 1),
+        'each count handed out once',
+      );
       assert.ok(results.filter((r) => !r.allowed).every((r) => r.used === 50));
       assert.equal(await store.quotaUsed(ws, DAY), 50);
     });

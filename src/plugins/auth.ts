@@ -29,7 +29,10 @@ async function authenticate(this: FastifyInstance, request: FastifyRequest): Pro
     throw error;
   }
   const userAgent = request.headers['user-agent'];
-  request.caller = callerOf(principal, now, { ip: request.ip ?? null, userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null });
+  request.caller = callerOf(principal, now, {
+    ip: request.ip ?? null,
+    userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
+  });
 }
 
 /** X-API-KEY when sent (key, workspace/key or a session), else `Authorization: Bearer`. Every refusal is a 401. */
@@ -39,7 +42,10 @@ async function principalOf(app: FastifyInstance, request: FastifyRequest, now: n
   const authorization = request.headers.authorization;
   if (typeof authorization === 'string' && authorization.length > 0) {
     const token = BEARER.exec(authorization)?.[1];
-    if (!token) throw errors.unauthorized('Unsupported Authorization header: send Authorization: Bearer <token from POST /v1/token>, or your API key in X-API-KEY.');
+    if (!token)
+      throw errors.unauthorized(
+        'Unsupported Authorization header: send Authorization: Bearer <token from POST /v1/token>, or your API key in X-API-KEY.',
+      );
     return principalOfBearer(app, token, now);
   }
   throw errors.unauthorized('Missing credentials: send your API key in the X-API-KEY header.');

@@ -47,7 +47,10 @@ export default fp(
         return reply.code(500).send({ code: 'internal_error', message: 'Internal server error.', data: { requestId: request.id } });
       }
       if (apiError.statusCode >= 500) request.log.warn({ code: apiError.code }, apiError.message);
-      return reply.code(apiError.statusCode).headers(apiError.headers).send({ code: apiError.code, message: apiError.message, data: apiError.data });
+      return reply
+        .code(apiError.statusCode)
+        .headers(apiError.headers)
+        .send({ code: apiError.code, message: apiError.message, data: apiError.data });
     });
 
     app.setNotFoundHandler((request, reply) => {

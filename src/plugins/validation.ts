@@ -37,7 +37,10 @@ export function describeValidationErrors(validation: ErrorObject[], context: str
   const prefix = PART_PREFIX[context ?? 'body'] ?? context ?? 'body';
   const problems: FieldProblem[] = [];
   for (const e of validation) {
-    const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const segments = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'additionalProperties') {
       segments.push(String((e.params as { additionalProperty: string }).additionalProperty));

@@ -7,7 +7,10 @@ const run = promisify(execFile);
 /** Runs `portal …` as a user would, on the given database; returns exit code and output. */
 export async function portal(databaseUrl: string, ...args: string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/portal.js', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 30_000 });
+    const { stdout, stderr } = await run(process.execPath, ['bin/portal.js', ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      timeout: 30_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

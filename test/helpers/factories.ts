@@ -27,7 +27,11 @@ export interface AppWithClock {
 // ---- workspaces and keys ----
 
 /** A workspace with its first (workspace-kind) key, as `portal workspaces create` makes it. */
-export function createTestWorkspace(on: AppWithClock, name: string, dailyQuota?: number): Promise<{ workspaceId: string; apiKeyId: string; apiKey: string }> {
+export function createTestWorkspace(
+  on: AppWithClock,
+  name: string,
+  dailyQuota?: number,
+): Promise<{ workspaceId: string; apiKeyId: string; apiKey: string }> {
   return createWorkspace(on.app.ctx.database, { name, ...(dailyQuota === undefined ? {} : { dailyQuota }) }, on.clock.now());
 }
 
@@ -85,11 +89,23 @@ export async function populatedWorkspace(h: Harness, name = 'Acme') {
 export const mintBearerToken = (h: Harness, apiKey: string) => h.as(apiKey, { method: 'POST', url: '/v1/token' });
 
 /** A request with `Authorization: Bearer <token>`. */
-export const withBearer = (h: Harness, token: string, method: InjectOptions['method'], url: string, payload?: object): Promise<LightMyRequestResponse> =>
+export const withBearer = (
+  h: Harness,
+  token: string,
+  method: InjectOptions['method'],
+  url: string,
+  payload?: object,
+): Promise<LightMyRequestResponse> =>
   h.app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
 
 /** A request to the admin surface with `Authorization: Bearer <token>` (by default the harness's admin token, else TEST_ADMIN_TOKEN). */
-export function adminRequest(h: Harness, method: 'POST' | 'DELETE', url: string, payload?: object, token = h.adminToken ?? TEST_ADMIN_TOKEN): Promise<LightMyRequestResponse> {
+export function adminRequest(
+  h: Harness,
+  method: 'POST' | 'DELETE',
+  url: string,
+  payload?: object,
+  token = h.adminToken ?? TEST_ADMIN_TOKEN,
+): Promise<LightMyRequestResponse> {
   return h.app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
 }
 
@@ -127,17 +143,39 @@ export async function defineCustomField(
   const at = new Date(h.clock.now()).toISOString();
   await h.app.ctx.db
     .insertInto('custom_fields')
-    .values({ id, workspace_id: workspaceId, entity_type: field.entity, key: field.key, name: field.key, type: field.type as any, created_at: at, updated_at: at })
+    .values({
+      id,
+      workspace_id: workspaceId,
+      entity_type: field.entity,
+      key: field.key,
+      name: field.key,
+      type: field.type as any,
+      created_at: at,
+      updated_at: at,
+    })
     .execute();
   const options = (field.options ?? []).map((label) => ({ id: randomUUID(), key: label.toLowerCase().replace(/[^a-z0-9]+/g, '_'), label }));
   for (const option of options) {
-    await h.app.ctx.db.insertInto('custom_field_options').values({ ...option, workspace_id: workspaceId, custom_field_id: id, created_at: at }).execute();
+    await h.app.ctx.db
+      .insertInto('custom_field_options')
+      .values({ ...option, workspace_id: workspaceId, custom_field_id: id, created_at: at })
+      .execute();
   }
   return { id, options };
 }
 
 /** The audit entries of a workspace, oldest first, JSON columns parsed. */
 export async function auditEntries(h: Harness, workspaceId: string) {
-  const rows = await h.app.ctx.db.selectFrom('audit_log').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('event_type').execute();
-  return rows.map((r) => ({ ...r, context: JSON.parse(r.context), previous_attributes: r.previous_attributes ? JSON.parse(r.previous_attributes) : null }));
+  const rows = await h.app.ctx.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('event_type')
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    context: JSON.parse(r.context),
+    previous_attributes: r.previous_attributes ? JSON.parse(r.previous_attributes) : null,
+  }));
 }

@@ -131,6 +131,10 @@ export async function workspaceHarness(t: TestContext, backend: Backend, opts: H
   const h = await harness(t, backend, opts);
   const ws = await h.workspace();
   const call = (method: string, url: string, payload?: unknown) =>
-    h.as(ws.apiKey, { method: method as InjectOptions['method'], url, ...(payload !== undefined ? { payload: payload as InjectOptions['payload'] } : {}) });
+    h.as(ws.apiKey, {
+      method: method as InjectOptions['method'],
+      url,
+      ...(payload !== undefined ? { payload: payload as InjectOptions['payload'] } : {}),
+    });
   return { h, ws, call };
 }

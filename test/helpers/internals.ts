@@ -17,7 +17,12 @@ export type TestDb = Kysely<DB>;
  * One page of the workspace's api_keys rows through the shared paging helper (db/paging.ts), newest first,
  * bound to the list `keys` and `filters`; rejects with a 400 for a token that is not of this list.
  */
-export function pageOfKeys(h: Harness, workspaceId: string, request: { limit?: number; nextToken?: string }, filters: Record<string, unknown> = {}) {
+export function pageOfKeys(
+  h: Harness,
+  workspaceId: string,
+  request: { limit?: number; nextToken?: string },
+  filters: Record<string, unknown> = {},
+) {
   const query = h.app.ctx.db.selectFrom('api_keys').select(['id', 'created_at']).where('workspace_id', '=', workspaceId);
   return fetchPage(query, 'api_keys', request, h.app.ctx.pageTokens, pageScope(workspaceId, 'keys', filters), (row) => row);
 }
@@ -33,7 +38,9 @@ export function readClientRow(db: TestDb, workspaceId: string, clientId: string)
  */
 export function auditProbeRoute(v1: FastifyInstance) {
   v1.get('/test-audit', { config: { policy: { clientSession: 'read' } } }, async (request) => {
-    await unitOfWork(v1.ctx.database, async (work) => recordAudit(work, request.caller.actor, { eventType: 'customEvent', description: 'test' }));
+    await unitOfWork(v1.ctx.database, async (work) =>
+      recordAudit(work, request.caller.actor, { eventType: 'customEvent', description: 'test' }),
+    );
     return { ok: true };
   });
 }

@@ -71,7 +71,12 @@ export const directory: MigrationFactory = () => ({
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('internal_users_email_unique').on('internal_users').columns(['workspace_id', 'email_key']).unique().execute();
+    await db.schema
+      .createIndex('internal_users_email_unique')
+      .on('internal_users')
+      .columns(['workspace_id', 'email_key'])
+      .unique()
+      .execute();
     await db.schema.createIndex('internal_users_page').on('internal_users').columns(['workspace_id', 'created_at', 'id']).execute();
 
     await db.schema
@@ -85,7 +90,12 @@ export const directory: MigrationFactory = () => ({
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('custom_fields_key_unique').on('custom_fields').columns(['workspace_id', 'entity_type', 'key']).unique().execute();
+    await db.schema
+      .createIndex('custom_fields_key_unique')
+      .on('custom_fields')
+      .columns(['workspace_id', 'entity_type', 'key'])
+      .unique()
+      .execute();
     await db.schema.createIndex('custom_fields_page').on('custom_fields').columns(['workspace_id', 'created_at', 'id']).execute();
 
     await db.schema
@@ -97,7 +107,12 @@ export const directory: MigrationFactory = () => ({
       .addColumn('label', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('custom_field_options_key_unique').on('custom_field_options').columns(['custom_field_id', 'key']).unique().execute();
+    await db.schema
+      .createIndex('custom_field_options_key_unique')
+      .on('custom_field_options')
+      .columns(['custom_field_id', 'key'])
+      .unique()
+      .execute();
 
     await db.schema
       .createTable('audit_log')

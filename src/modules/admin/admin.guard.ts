@@ -19,7 +19,11 @@ export function adminGuard(app: FastifyInstance, adminToken: string) {
     const header = request.headers.authorization;
     const presented = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
     if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
-      throw await limiter.fail(request.ip, now, errors.unauthorized('Missing or wrong admin token: send Authorization: Bearer <PORTAL_ADMIN_TOKEN>.'));
+      throw await limiter.fail(
+        request.ip,
+        now,
+        errors.unauthorized('Missing or wrong admin token: send Authorization: Bearer <PORTAL_ADMIN_TOKEN>.'),
+      );
     }
   };
 }

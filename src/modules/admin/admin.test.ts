@@ -11,7 +11,11 @@ for (const backend of BACKENDS) {
       const { ws, app, user, client } = await populatedWorkspace(h);
       const other = await populatedWorkspace(h, 'Other');
       const url = `/admin/workspaces/${ws.workspaceId}/sessions`;
-      const wrongToken = { code: 'unauthorized', message: 'Missing or wrong admin token: send Authorization: Bearer <PORTAL_ADMIN_TOKEN>.', data: null };
+      const wrongToken = {
+        code: 'unauthorized',
+        message: 'Missing or wrong admin token: send Authorization: Bearer <PORTAL_ADMIN_TOKEN>.',
+        data: null,
+      };
       const noToken = await h.app.inject({ method: 'POST', url, payload: { apiKey: app.apiKey, internalUserId: user.id } });
       assert.equal(noToken.statusCode, 401);
       assert.deepEqual(noToken.json(), wrongToken);
@@ -20,9 +24,17 @@ for (const backend of BACKENDS) {
         assert.equal(res.statusCode, 401);
         assert.deepEqual(res.json(), wrongToken);
       }
-      assert.equal((await h.as(ws.apiKey, { method: 'POST', url, payload: { apiKey: app.apiKey, internalUserId: user.id } })).statusCode, 401, 'an API key is no admin token');
+      assert.equal(
+        (await h.as(ws.apiKey, { method: 'POST', url, payload: { apiKey: app.apiKey, internalUserId: user.id } })).statusCode,
+        401,
+        'an API key is no admin token',
+      );
 
-      assert.equal((await mintSession(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: user.id })).expiresAt, NOON / 1000 + 600, 'SESSION_LIFETIME_SECONDS');
+      assert.equal(
+        (await mintSession(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: user.id })).expiresAt,
+        NOON / 1000 + 600,
+        'SESSION_LIFETIME_SECONDS',
+      );
 
       const refused = async (body: object, status: number, expected: object, path = url) => {
         const res = await adminRequest(h, 'POST', path, body);
@@ -59,9 +71,22 @@ for (const backend of BACKENDS) {
         message: 'companyId: is not a company of this client',
         data: [{ path: 'companyId', message: 'is not a company of this client' }],
       });
-      await refused({ apiKey: app.apiKey, clientId: other.client.id }, 404, { code: 'not_found', message: 'Client not found.', data: null });
-      await refused({ apiKey: app.apiKey, internalUserId: other.user.id }, 404, { code: 'not_found', message: 'Internal user not found.', data: null });
-      await refused({ apiKey: app.apiKey, internalUserId: user.id }, 404, { code: 'not_found', message: 'Workspace not found.', data: null }, '/admin/workspaces/3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b/sessions');
+      await refused({ apiKey: app.apiKey, clientId: other.client.id }, 404, {
+        code: 'not_found',
+        message: 'Client not found.',
+        data: null,
+      });
+      await refused({ apiKey: app.apiKey, internalUserId: other.user.id }, 404, {
+        code: 'not_found',
+        message: 'Internal user not found.',
+        data: null,
+      });
+      await refused(
+        { apiKey: app.apiKey, internalUserId: user.id },
+        404,
+        { code: 'not_found', message: 'Workspace not found.', data: null },
+        '/admin/workspaces/3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b/sessions',
+      );
       await refused({ apiKey: app.apiKey, internalUserId: user.id, expires: 5 }, 400, {
         code: 'bad_request',
         message: 'body.expires is not a known field',
@@ -74,7 +99,11 @@ for (const backend of BACKENDS) {
       const ws = await h.workspace();
       const res = await adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/sessions`, {});
       assert.equal(res.statusCode, 404);
-      assert.deepEqual(res.json(), { code: 'not_found', message: `No route POST /admin/workspaces/${ws.workspaceId}/sessions.`, data: null });
+      assert.deepEqual(res.json(), {
+        code: 'not_found',
+        message: `No route POST /admin/workspaces/${ws.workspaceId}/sessions.`,
+        data: null,
+      });
     });
   });
 }

@@ -46,12 +46,25 @@ export async function isUnrevoked(db: Kysely<DB>, access: Access, table: Revocab
 }
 
 export function revoke(work: UnitOfWork, access: Access, table: Revocable, id: string, at: string): void {
-  work.write(work.db.updateTable(table).set({ revoked_at: at }).where('workspace_id', '=', access.workspaceId).where('id', '=', id).where('revoked_at', 'is', null));
+  work.write(
+    work.db
+      .updateTable(table)
+      .set({ revoked_at: at })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null),
+  );
 }
 
 /** Removes a key's expired bearer tokens or sessions when it gets a new one, so they do not pile up. */
 function deleteExpired(work: UnitOfWork, access: Access, table: 'bearer_tokens' | 'sessions', apiKeyId: string, now: string): void {
-  work.write(work.db.deleteFrom(table).where('workspace_id', '=', access.workspaceId).where('api_key_id', '=', apiKeyId).where('expires_at', '<=', now));
+  work.write(
+    work.db
+      .deleteFrom(table)
+      .where('workspace_id', '=', access.workspaceId)
+      .where('api_key_id', '=', apiKeyId)
+      .where('expires_at', '<=', now),
+  );
 }
 
 /** The key and its workspace's settings in one prepared query: this runs on every authenticated request. */

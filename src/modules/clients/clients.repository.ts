@@ -37,7 +37,12 @@ function visible(db: Kysely<DB>, access: Access): SelectQueryBuilder<DB, 'client
   if (access.companyIds) {
     const companyIds = nonEmpty(access.companyIds);
     q = q.where(({ exists, selectFrom }) =>
-      exists(selectFrom('client_companies as cc').select('cc.client_id').whereRef('cc.client_id', '=', 'clients.id').where('cc.company_id', 'in', companyIds)),
+      exists(
+        selectFrom('client_companies as cc')
+          .select('cc.client_id')
+          .whereRef('cc.client_id', '=', 'clients.id')
+          .where('cc.company_id', 'in', companyIds),
+      ),
     );
   }
   return q;
@@ -64,7 +69,12 @@ export function listClients(db: Kysely<DB>, access: Access, query: ClientListQue
   if (filters.companyId !== undefined) {
     const companyId = filters.companyId;
     q = q.where(({ exists, selectFrom }) =>
-      exists(selectFrom('client_companies as m').select('m.client_id').whereRef('m.client_id', '=', 'clients.id').where('m.company_id', '=', companyId)),
+      exists(
+        selectFrom('client_companies as m')
+          .select('m.client_id')
+          .whereRef('m.client_id', '=', 'clients.id')
+          .where('m.company_id', '=', companyId),
+      ),
     );
   }
   return fetchPage(q, 'clients', { limit, nextToken }, tokens, pageScope(access.workspaceId, 'clients', filters), toClient);
@@ -74,7 +84,12 @@ export function listClients(db: Kysely<DB>, access: Access, query: ClientListQue
 export async function clientsOfCompany(db: Kysely<DB>, access: Access, companyId: string): Promise<Client[]> {
   const rows = await visible(db, access)
     .where(({ exists, selectFrom }) =>
-      exists(selectFrom('client_companies as m').select('m.client_id').whereRef('m.client_id', '=', 'clients.id').where('m.company_id', '=', companyId)),
+      exists(
+        selectFrom('client_companies as m')
+          .select('m.client_id')
+          .whereRef('m.client_id', '=', 'clients.id')
+          .where('m.company_id', '=', companyId),
+      ),
     )
     .execute();
   return rows.map(toClient);
@@ -108,7 +123,9 @@ export function insertClient(work: UnitOfWork, access: Access, client: Client, s
     }),
     { clients_email_unique: client.email, clients_company_id_fkey: 'body.companyId' },
   );
-  work.write(work.db.insertInto('client_companies').values(membershipRows(access, client)), { client_companies_company_id_fkey: 'body.companyId' });
+  work.write(work.db.insertInto('client_companies').values(membershipRows(access, client)), {
+    client_companies_company_id_fkey: 'body.companyId',
+  });
 }
 
 /** Writes a client's changed fields; its memberships too when its companies changed. */
@@ -131,7 +148,9 @@ export function updateClient(work: UnitOfWork, access: Access, client: Client, p
   );
   if (!companiesChanged) return;
   work.write(work.db.deleteFrom('client_companies').where('workspace_id', '=', access.workspaceId).where('client_id', '=', client.id));
-  work.write(work.db.insertInto('client_companies').values(membershipRows(access, client)), { client_companies_company_id_fkey: 'body.companyId' });
+  work.write(work.db.insertInto('client_companies').values(membershipRows(access, client)), {
+    client_companies_company_id_fkey: 'body.companyId',
+  });
 }
 
 export function deleteClient(work: UnitOfWork, access: Access, id: string): void {

@@ -23,7 +23,9 @@ export const Client = Type.Object(
     firstLoginDate: Type.Union([Timestamp, Type.Null()]),
     lastLoginDate: Type.Union([Timestamp, Type.Null()]),
     invitedBy: Type.Optional(Type.String({ description: 'id of the inviting internal user' })),
-    inviteUrl: Type.Optional(Type.String({ format: 'uri', description: 'one-time invite link; only in the response that sent the invite' })),
+    inviteUrl: Type.Optional(
+      Type.String({ format: 'uri', description: 'one-time invite link; only in the response that sent the invite' }),
+    ),
   },
   { title: 'Client' },
 );
@@ -91,4 +93,18 @@ export const ClientListQuery = Type.Object(
 export type ClientListQuery = Static<typeof ClientListQuery>;
 
 /** Server-managed: sending one on create or update is a 400 saying it is read-only. */
-export const CLIENT_READ_ONLY = ['id', 'object', 'createdAt', 'updatedAt', 'creationMethod', 'status', 'avatarImageUrl', 'firstLoginDate', 'lastLoginDate', 'invitedBy', 'inviteUrl', 'companyIds', 'fallbackColor'] as const;
+export const CLIENT_READ_ONLY = [
+  'id',
+  'object',
+  'createdAt',
+  'updatedAt',
+  'creationMethod',
+  'status',
+  'avatarImageUrl',
+  'firstLoginDate',
+  'lastLoginDate',
+  'invitedBy',
+  'inviteUrl',
+  'companyIds',
+  'fallbackColor',
+] as const;

@@ -38,7 +38,9 @@ export interface CreateClientOptions {
  */
 export async function createClient(database: Database, caller: Caller, input: ClientCreate, options: CreateClientOptions): Promise<Client> {
   const { access, actor } = caller;
-  const fields = input.customFields ? mergeCustomFields({}, await normalizeCustomFields(database.db, access, 'client', input.customFields)) : {};
+  const fields = input.customFields
+    ? mergeCustomFields({}, await normalizeCustomFields(database.db, access, 'client', input.customFields))
+    : {};
   if (input.companyId) await requireCompany(database.db, access, input.companyId);
   else if (access.companyIds) throw companyRequired();
   const id = randomUUID();
@@ -68,7 +70,9 @@ export async function createClient(database: Database, caller: Caller, input: Cl
       lastLoginDate: null,
       ...(invitedBy ? { invitedBy } : {}),
     };
-    repo.insertClient(work, access, client, { inviteTokenHash: inviteToken ? createHash('sha256').update(inviteToken).digest('hex') : null });
+    repo.insertClient(work, access, client, {
+      inviteTokenHash: inviteToken ? createHash('sha256').update(inviteToken).digest('hex') : null,
+    });
     recordAudit(work, actor, { eventType: 'clientCreated', description: `Client ${email} created`, context: { clientId: id, companyId } });
     if (!inviteToken) return client;
     recordAudit(work, actor, { eventType: 'clientInvited', description: `Client ${email} invited`, context: { clientId: id } });
@@ -107,7 +111,12 @@ function applyChanges(work: UnitOfWork, caller: Caller, previous: Client, next: 
   const client: Client = { ...previous, ...next, companyId: next.companyIds[0], updatedAt: isoAt(caller.actor.at) };
   repo.updateClient(work, caller.access, client, previous);
   if (Object.keys(changed).length > 0) {
-    recordAudit(work, caller.actor, { eventType: 'clientUpdated', description: `Client ${previous.email} updated`, context: { clientId: previous.id }, previousAttributes: changed });
+    recordAudit(work, caller.actor, {
+      eventType: 'clientUpdated',
+      description: `Client ${previous.email} updated`,
+      context: { clientId: previous.id },
+      previousAttributes: changed,
+    });
   }
   if (fieldsChanged) {
     recordAudit(work, caller.actor, {
@@ -150,7 +159,9 @@ export async function updateClient(database: Database, caller: Caller, id: strin
  */
 export async function replaceClient(database: Database, caller: Caller, id: string, input: ClientReplace): Promise<Client> {
   const { access } = caller;
-  const fields = input.customFields ? mergeCustomFields({}, await normalizeCustomFields(database.db, access, 'client', input.customFields)) : {};
+  const fields = input.customFields
+    ? mergeCustomFields({}, await normalizeCustomFields(database.db, access, 'client', input.customFields))
+    : {};
   return unitOfWork(
     database,
     async (work) => {
@@ -178,7 +189,11 @@ export async function deleteClient(database: Database, caller: Caller, id: strin
     async (work) => {
       const client = orNotFound(await repo.findClient(work.db, caller.access, id), 'Client');
       repo.deleteClient(work, caller.access, id);
-      recordAudit(work, caller.actor, { eventType: 'clientDeleted', description: `Client ${client.email} deleted`, context: { clientId: id, email: client.email } });
+      recordAudit(work, caller.actor, {
+        eventType: 'clientDeleted',
+        description: `Client ${client.email} deleted`,
+        context: { clientId: id, email: client.email },
+      });
     },
     { transaction: true },
   );

@@ -84,7 +84,11 @@ for (const backend of BACKENDS) {
       for (const companyId of [foreign.id, '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b']) {
         const bad = await call('POST', '/v1/clients', { ...ada, email: 'x@example.com', companyId });
         assert.equal(bad.statusCode, 400);
-        assert.deepEqual(bad.json(), { code: 'bad_request', message: 'body.companyId: is not a company of this workspace', data: [{ path: 'body.companyId', message: 'is not a company of this workspace' }] });
+        assert.deepEqual(bad.json(), {
+          code: 'bad_request',
+          message: 'body.companyId: is not a company of this workspace',
+          data: [{ path: 'body.companyId', message: 'is not a company of this workspace' }],
+        });
       }
     });
 
@@ -93,7 +97,11 @@ for (const backend of BACKENDS) {
       assert.equal((await call('POST', '/v1/clients', ada)).statusCode, 200);
       const dup = await call('POST', '/v1/clients', { ...ada, email: 'ada@EXAMPLE.com' });
       assert.equal(dup.statusCode, 409);
-      assert.deepEqual(dup.json(), { code: 'conflict', message: 'A client with email "ada@EXAMPLE.com" already exists in this workspace.', data: null });
+      assert.deepEqual(dup.json(), {
+        code: 'conflict',
+        message: 'A client with email "ada@EXAMPLE.com" already exists in this workspace.',
+        data: null,
+      });
       const other = await h.workspace('Other');
       assert.equal((await h.as(other.apiKey, { method: 'POST', url: '/v1/clients', payload: ada })).statusCode, 200);
       const companies = (await call('GET', '/v1/companies')).json().data;
@@ -104,9 +112,21 @@ for (const backend of BACKENDS) {
       const { call } = await setup(t, backend);
       const cases: [unknown, unknown][] = [
         [{ ...ada, email: 'not-an-email' }, [{ path: 'body.email', message: 'must match format "email"' }]],
-        [{ email: 'a@b.co' }, [{ path: 'body.givenName', message: 'is required' }, { path: 'body.familyName', message: 'is required' }]],
+        [
+          { email: 'a@b.co' },
+          [
+            { path: 'body.givenName', message: 'is required' },
+            { path: 'body.familyName', message: 'is required' },
+          ],
+        ],
         [{ ...ada, givenName: '   ' }, [{ path: 'body.givenName', message: 'must match pattern "\\S"' }]],
-        [{ ...ada, status: 'active', creationMethod: 'import' }, [{ path: 'body.creationMethod', message: 'is read-only' }, { path: 'body.status', message: 'is read-only' }]],
+        [
+          { ...ada, status: 'active', creationMethod: 'import' },
+          [
+            { path: 'body.creationMethod', message: 'is read-only' },
+            { path: 'body.status', message: 'is read-only' },
+          ],
+        ],
         [{ ...ada, nickname: 'A' }, [{ path: 'body.nickname', message: 'is not a known field' }]],
       ];
       for (const [payload, data] of cases) {
@@ -124,7 +144,16 @@ for (const backend of BACKENDS) {
       const made = [];
       for (let i = 0; i < 5; i++) {
         h.clock.advance(1000);
-        made.push((await call('POST', '/v1/clients', { email: `c${i}@example.com`, givenName: i % 2 ? 'Odd' : 'Even', familyName: `F${i}`, ...(i < 2 ? { companyId: acme.id } : {}) })).json());
+        made.push(
+          (
+            await call('POST', '/v1/clients', {
+              email: `c${i}@example.com`,
+              givenName: i % 2 ? 'Odd' : 'Even',
+              familyName: `F${i}`,
+              ...(i < 2 ? { companyId: acme.id } : {}),
+            })
+          ).json(),
+        );
       }
       const ids = (url: string) => call('GET', url).then((r) => r.json().data.map((c: { id: string }) => c.id));
       assert.deepEqual(await ids('/v1/clients'), made.map((c) => c.id).reverse(), 'newest first');
@@ -134,7 +163,10 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await ids(`/v1/clients?companyId=${acme.id}`), [made[1].id, made[0].id]);
       assert.deepEqual(await ids('/v1/clients?companyId=&email='), made.map((c) => c.id).reverse());
       const first = (await call('GET', '/v1/clients?limit=2&givenName=Even')).json();
-      assert.deepEqual(first.data.map((c: { id: string }) => c.id), [made[4].id, made[2].id]);
+      assert.deepEqual(
+        first.data.map((c: { id: string }) => c.id),
+        [made[4].id, made[2].id],
+      );
       const second = (await call('GET', `/v1/clients?limit=2&givenName=Even&nextToken=${encodeURIComponent(first.nextToken)}`)).json();
       assert.deepEqual(second, { data: [made[0]] });
       const wrongFilter = await call('GET', `/v1/clients?limit=2&givenName=Odd&nextToken=${encodeURIComponent(first.nextToken)}`);
@@ -146,7 +178,12 @@ for (const backend of BACKENDS) {
     test('PATCH merges fields and custom fields key by key; "", [] and null clear one; audit keeps previous attributes', async (t) => {
       const { h, ws, call } = await setup(t, backend);
       await defineCustomField(h, ws.workspaceId, { entity: 'client', key: 'tier', type: 'text' });
-      const tags = await defineCustomField(h, ws.workspaceId, { entity: 'client', key: 'tags', type: 'multiSelect', options: ['VIP', 'Late payer'] });
+      const tags = await defineCustomField(h, ws.workspaceId, {
+        entity: 'client',
+        key: 'tags',
+        type: 'multiSelect',
+        options: ['VIP', 'Late payer'],
+      });
       await defineCustomField(h, ws.workspaceId, { entity: 'client', key: 'seats', type: 'number' });
       const created = (await call('POST', '/v1/clients', { ...ada, customFields: { tier: 'gold', tags: ['vip'], seats: 3 } })).json();
       assert.deepEqual(created.customFields, { tier: 'gold', tags: [tags.options[0].id], seats: '3' });
@@ -161,7 +198,9 @@ for (const backend of BACKENDS) {
       h.clock.advance(60_000);
       const cleared = (await call('PATCH', `/v1/clients/${created.id}`, { customFields: { tags: [], seats: null } })).json();
       assert.deepEqual(cleared.customFields, {});
-      const audit = (await auditEntries(h, ws.workspaceId)).filter((e) => e.event_type.startsWith('clientUpdated') || e.event_type === 'clientCustomFieldsUpdated');
+      const audit = (await auditEntries(h, ws.workspaceId)).filter(
+        (e) => e.event_type.startsWith('clientUpdated') || e.event_type === 'clientCustomFieldsUpdated',
+      );
       assert.deepEqual(
         audit.map((e) => [e.event_type, e.previous_attributes]),
         [
@@ -172,7 +211,13 @@ for (const backend of BACKENDS) {
       );
       const bad = await call('PATCH', `/v1/clients/${created.id}`, { customFields: { nope: 'x', seats: 'many', tags: ['unknown'] } });
       assert.equal(bad.statusCode, 400);
-      assert.deepEqual(bad.json().data.map((d: { path: string }) => d.path).sort(), ['body.customFields.nope', 'body.customFields.seats', 'body.customFields.tags']);
+      assert.deepEqual(
+        bad
+          .json()
+          .data.map((d: { path: string }) => d.path)
+          .sort(),
+        ['body.customFields.nope', 'body.customFields.seats', 'body.customFields.tags'],
+      );
     });
 
     test('PATCH refuses email and read-only fields; companyId moves the client', async (t) => {
@@ -181,7 +226,11 @@ for (const backend of BACKENDS) {
       const client = (await call('POST', '/v1/clients', ada)).json();
       const email = await call('PATCH', `/v1/clients/${client.id}`, { email: 'new@example.com' });
       assert.equal(email.statusCode, 400);
-      assert.deepEqual(email.json(), { code: 'bad_request', message: 'body.email cannot be changed', data: [{ path: 'body.email', message: 'cannot be changed' }] });
+      assert.deepEqual(email.json(), {
+        code: 'bad_request',
+        message: 'body.email cannot be changed',
+        data: [{ path: 'body.email', message: 'cannot be changed' }],
+      });
       const status = await call('PATCH', `/v1/clients/${client.id}`, { status: 'active' });
       assert.deepEqual(status.json().data, [{ path: 'body.status', message: 'is read-only' }]);
       const moved = (await call('PATCH', `/v1/clients/${client.id}`, { companyId: acme.id })).json();
@@ -206,7 +255,14 @@ for (const backend of BACKENDS) {
       assert.deepEqual([placeholder.isPlaceholder, placeholder.name], [true, 'Ada King']);
       const again = (await call('PUT', `/v1/clients/${client.id}`, { givenName: 'Ada', familyName: 'King' })).json();
       assert.equal(again.companyId, put.companyId, 'its own placeholder is kept');
-      const back = (await call('PUT', `/v1/clients/${client.id}`, { givenName: 'Ada', familyName: 'King', companyId: acme.id, customFields: { tier: 'silver' } })).json();
+      const back = (
+        await call('PUT', `/v1/clients/${client.id}`, {
+          givenName: 'Ada',
+          familyName: 'King',
+          companyId: acme.id,
+          customFields: { tier: 'silver' },
+        })
+      ).json();
       assert.deepEqual([back.companyId, back.customFields], [acme.id, { tier: 'silver' }]);
     });
 
@@ -226,9 +282,15 @@ for (const backend of BACKENDS) {
       const { h, call } = await setup(t, backend);
       const client = (await call('POST', '/v1/clients', ada)).json();
       const other = await h.workspace('Other');
-      const as = (method: string, url: string, payload?: unknown) => h.as(other.apiKey, { method: method as any, url, ...(payload ? { payload: payload as any } : {}) });
+      const as = (method: string, url: string, payload?: unknown) =>
+        h.as(other.apiKey, { method: method as any, url, ...(payload ? { payload: payload as any } : {}) });
       const notFound = { code: 'not_found', message: 'Client not found.', data: null };
-      for (const [method, payload] of [['GET'], ['PATCH', { givenName: 'X' }], ['PUT', { givenName: 'X', familyName: 'Y' }], ['DELETE']] as const) {
+      for (const [method, payload] of [
+        ['GET'],
+        ['PATCH', { givenName: 'X' }],
+        ['PUT', { givenName: 'X', familyName: 'Y' }],
+        ['DELETE'],
+      ] as const) {
         const res = await as(method, `/v1/clients/${client.id}`, payload);
         assert.equal(res.statusCode, 404, method);
         assert.deepEqual(res.json(), notFound, method);

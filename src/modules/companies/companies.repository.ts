@@ -44,7 +44,14 @@ export function listCompanies(db: Kysely<DB>, access: Access, query: CompanyList
   let q = visible(db, access);
   if (name !== undefined) q = q.where('companies.name', '=', name);
   if (isPlaceholder !== undefined) q = q.where('companies.is_placeholder', '=', isPlaceholder ? 1 : 0);
-  return fetchPage(q, 'companies', { limit, nextToken }, tokens, pageScope(access.workspaceId, 'companies', { name, isPlaceholder }), toCompany);
+  return fetchPage(
+    q,
+    'companies',
+    { limit, nextToken },
+    tokens,
+    pageScope(access.workspaceId, 'companies', { name, isPlaceholder }),
+    toCompany,
+  );
 }
 
 /** Which of the given ids are companies visible to this access. */
@@ -76,7 +83,12 @@ export function updateCompany(work: UnitOfWork, access: Access, company: Company
   work.write(
     work.db
       .updateTable('companies')
-      .set({ name: company.name, name_key: nameKeyOf(company), custom_fields: JSON.stringify(company.customFields), updated_at: company.updatedAt })
+      .set({
+        name: company.name,
+        name_key: nameKeyOf(company),
+        custom_fields: JSON.stringify(company.customFields),
+        updated_at: company.updatedAt,
+      })
       .where('workspace_id', '=', access.workspaceId)
       .where('id', '=', company.id),
     { companies_name_unique: company.name },

@@ -18,19 +18,28 @@ export default async function companyRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/companies',
-    { config: { policy: SEEN_BY_CLIENTS }, schema: { tags, summary: 'List companies', querystring: CompanyListQuery, response: { 200: Page(Company), ...READ_ERRORS } } },
+    {
+      config: { policy: SEEN_BY_CLIENTS },
+      schema: { tags, summary: 'List companies', querystring: CompanyListQuery, response: { 200: Page(Company), ...READ_ERRORS } },
+    },
     async (request) => service.listCompanies(database, request.caller, request.query, pageTokens),
   );
 
   app.post(
     '/companies',
-    { config: { policy: SEEN_BY_CLIENTS }, schema: { tags, summary: 'Create a company', body: CompanyCreate, response: { 200: Company, ...WRITE_ERRORS } } },
+    {
+      config: { policy: SEEN_BY_CLIENTS },
+      schema: { tags, summary: 'Create a company', body: CompanyCreate, response: { 200: Company, ...WRITE_ERRORS } },
+    },
     async (request) => service.createCompany(database, request.caller, request.body),
   );
 
   app.get(
     '/companies/:id',
-    { config: { policy: SEEN_BY_CLIENTS }, schema: { tags, summary: 'Retrieve a company', params: IdParams, response: { 200: Company, ...READ_ERRORS } } },
+    {
+      config: { policy: SEEN_BY_CLIENTS },
+      schema: { tags, summary: 'Retrieve a company', params: IdParams, response: { 200: Company, ...READ_ERRORS } },
+    },
     async (request) => service.getCompany(database, request.caller, request.params.id),
   );
 
@@ -39,7 +48,13 @@ export default async function companyRoutes(fastify: FastifyInstance) {
     {
       config: { policy: SEEN_BY_CLIENTS },
       preValidation: rejectReadOnly(COMPANY_READ_ONLY),
-      schema: { tags, summary: 'Update a company (customFields merged key by key)', params: IdParams, body: CompanyUpdate, response: { 200: Company, ...WRITE_ERRORS } },
+      schema: {
+        tags,
+        summary: 'Update a company (customFields merged key by key)',
+        params: IdParams,
+        body: CompanyUpdate,
+        response: { 200: Company, ...WRITE_ERRORS },
+      },
     },
     async (request) => service.updateCompany(database, request.caller, request.params.id, request.body),
   );

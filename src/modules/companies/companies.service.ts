@@ -81,7 +81,12 @@ export async function updateCompany(database: Database, caller: Caller, id: stri
       const company: Company = { ...previous, name, customFields, updatedAt: isoAt(actor.at) };
       repo.updateCompany(work, access, company);
       if (renamed) {
-        recordAudit(work, actor, { eventType: 'companyUpdated', description: `Company "${name}" updated`, context: { companyId: id }, previousAttributes: { name: previous.name } });
+        recordAudit(work, actor, {
+          eventType: 'companyUpdated',
+          description: `Company "${name}" updated`,
+          context: { companyId: id },
+          previousAttributes: { name: previous.name },
+        });
       }
       if (fieldsChanged) {
         recordAudit(work, actor, {
@@ -110,13 +115,18 @@ export async function deleteCompany(database: Database, caller: Caller, id: stri
       const at = isoAt(actor.at);
       for (const client of await clients.clientsOfCompany(work.db, access, id)) {
         const others = client.companyIds.filter((c) => c !== id);
-        const companyIds = others.length > 0 ? others : [createPlaceholderCompany(work, caller, `${client.givenName} ${client.familyName}`.trim())];
+        const companyIds =
+          others.length > 0 ? others : [createPlaceholderCompany(work, caller, `${client.givenName} ${client.familyName}`.trim())];
         const primary = client.companyId === id ? companyIds[0] : client.companyId;
         const moved = { ...client, companyId: primary, companyIds: [primary, ...companyIds.filter((c) => c !== primary)], updatedAt: at };
         clients.updateClient(work, access, moved, client);
       }
       repo.deleteCompany(work, access, id);
-      recordAudit(work, actor, { eventType: 'companyDeleted', description: `Company "${company.name}" deleted`, context: { companyId: id, name: company.name } });
+      recordAudit(work, actor, {
+        eventType: 'companyDeleted',
+        description: `Company "${company.name}" deleted`,
+        context: { companyId: id, name: company.name },
+      });
     },
     { transaction: true },
   );

@@ -30,7 +30,9 @@ for (const backend of BACKENDS) {
       assert.equal(colored.fallbackColor, '#0A0BfF');
       assert.equal('iconImageUrl' in colored, false);
       assert.deepEqual((await call('GET', `/v1/companies/${acme.id}`)).json(), acme);
-      const entry = (await auditEntries(h, ws.workspaceId)).find((e) => e.event_type === 'companyCreated' && e.context.companyId === acme.id)!;
+      const entry = (await auditEntries(h, ws.workspaceId)).find(
+        (e) => e.event_type === 'companyCreated' && e.context.companyId === acme.id,
+      )!;
       assert.deepEqual([entry.source, entry.context], ['platform', { companyId: acme.id, name: 'Acme' }]);
     });
 
@@ -41,7 +43,10 @@ for (const backend of BACKENDS) {
         [{ name: 'A', fallbackColor: 'blue' }, [{ path: 'body.fallbackColor', message: 'must match pattern "^#[0-9a-fA-F]{6}$"' }]],
         [{ name: 'A', fallbackColor: '#12345' }, [{ path: 'body.fallbackColor', message: 'must match pattern "^#[0-9a-fA-F]{6}$"' }]],
         [{ name: 'A', iconImageUrl: 'not a url' }, [{ path: 'body.iconImageUrl', message: 'must match format "uri"' }]],
-        [{ name: 'A', customFields: { unknownKey: 'x' } }, [{ path: 'body.customFields.unknownKey', message: 'is not a custom field of companies' }]],
+        [
+          { name: 'A', customFields: { unknownKey: 'x' } },
+          [{ path: 'body.customFields.unknownKey', message: 'is not a custom field of companies' }],
+        ],
         [{ name: 42 }, [{ path: 'body.name', message: 'must be string' }]],
       ];
       for (const [payload, data] of cases) {
@@ -78,7 +83,9 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await ids('/v1/companies?name=B'), [b.id]);
       assert.deepEqual(await ids('/v1/companies?isPlaceholder=true'), [client.companyId]);
       assert.deepEqual(await ids('/v1/companies?isPlaceholder=false'), [b.id, a.id]);
-      assert.deepEqual((await call('GET', '/v1/companies?isPlaceholder=maybe')).json().data, [{ path: 'query.isPlaceholder', message: 'must be boolean' }]);
+      assert.deepEqual((await call('GET', '/v1/companies?isPlaceholder=maybe')).json().data, [
+        { path: 'query.isPlaceholder', message: 'must be boolean' },
+      ]);
       const first = (await call('GET', '/v1/companies?limit=2')).json();
       assert.equal(first.data.length, 2);
       assert.deepEqual(await ids(`/v1/companies?limit=2&nextToken=${encodeURIComponent(first.nextToken)}`), [a.id]);
@@ -90,10 +97,18 @@ for (const backend of BACKENDS) {
       await defineCustomField(h, ws.workspaceId, { entity: 'company', key: 'hq', type: 'address' });
       const acme = (await call('POST', '/v1/companies', { name: 'Acme', customFields: { region: 'EU' } })).json();
       h.clock.advance(1000);
-      const res = await call('PATCH', `/v1/companies/${acme.id}`, { name: 'Acme Ltd', customFields: { hq: { city: 'Paris', country: 'FR' } } });
+      const res = await call('PATCH', `/v1/companies/${acme.id}`, {
+        name: 'Acme Ltd',
+        customFields: { hq: { city: 'Paris', country: 'FR' } },
+      });
       assert.equal(res.statusCode, 200);
-      assert.deepEqual([res.json().name, res.json().customFields, res.json().updatedAt], ['Acme Ltd', { region: 'EU', hq: { city: 'Paris', country: 'FR' } }, '2026-01-15T12:00:01.000Z']);
-      const entries = (await auditEntries(h, ws.workspaceId)).filter((e) => e.event_type === 'companyUpdated' || e.event_type === 'companyCustomFieldsUpdated');
+      assert.deepEqual(
+        [res.json().name, res.json().customFields, res.json().updatedAt],
+        ['Acme Ltd', { region: 'EU', hq: { city: 'Paris', country: 'FR' } }, '2026-01-15T12:00:01.000Z'],
+      );
+      const entries = (await auditEntries(h, ws.workspaceId)).filter(
+        (e) => e.event_type === 'companyUpdated' || e.event_type === 'companyCustomFieldsUpdated',
+      );
       assert.deepEqual(
         entries.map((e) => [e.event_type, e.previous_attributes]),
         [
@@ -102,7 +117,11 @@ for (const backend of BACKENDS) {
         ],
       );
       const readOnly = await call('PATCH', `/v1/companies/${acme.id}`, { isPlaceholder: true });
-      assert.deepEqual(readOnly.json(), { code: 'bad_request', message: 'body.isPlaceholder is read-only', data: [{ path: 'body.isPlaceholder', message: 'is read-only' }] });
+      assert.deepEqual(readOnly.json(), {
+        code: 'bad_request',
+        message: 'body.isPlaceholder is read-only',
+        data: [{ path: 'body.isPlaceholder', message: 'is read-only' }],
+      });
       const unknownField = await call('PATCH', `/v1/companies/${acme.id}`, { iconImageUrl: 'https://x.example' });
       assert.deepEqual(unknownField.json().data, [{ path: 'body.iconImageUrl', message: 'is not a known field' }]);
     });
@@ -111,11 +130,22 @@ for (const backend of BACKENDS) {
       const { h, ws, call } = await setup(t, backend);
       const acme = (await call('POST', '/v1/companies', { name: 'Acme' })).json();
       const beta = (await call('POST', '/v1/companies', { name: 'Beta' })).json();
-      const solo = (await call('POST', '/v1/clients', { email: 'solo@example.com', givenName: 'Solo', familyName: 'One', companyId: acme.id })).json();
-      const multi = (await call('POST', '/v1/clients', { email: 'multi@example.com', givenName: 'Multi', familyName: 'Two', companyId: acme.id })).json();
+      const solo = (
+        await call('POST', '/v1/clients', { email: 'solo@example.com', givenName: 'Solo', familyName: 'One', companyId: acme.id })
+      ).json();
+      const multi = (
+        await call('POST', '/v1/clients', { email: 'multi@example.com', givenName: 'Multi', familyName: 'Two', companyId: acme.id })
+      ).json();
       // A second membership for `multi` (the API has no route that adds one yet).
-      await h.app.ctx.db.insertInto('client_companies').values({ workspace_id: ws.workspaceId, client_id: multi.id, company_id: beta.id }).execute();
-      await h.app.ctx.db.updateTable('clients').set({ company_ids: `${acme.id},${beta.id}` }).where('id', '=', multi.id).execute();
+      await h.app.ctx.db
+        .insertInto('client_companies')
+        .values({ workspace_id: ws.workspaceId, client_id: multi.id, company_id: beta.id })
+        .execute();
+      await h.app.ctx.db
+        .updateTable('clients')
+        .set({ company_ids: `${acme.id},${beta.id}` })
+        .where('id', '=', multi.id)
+        .execute();
 
       const res = await call('DELETE', `/v1/companies/${acme.id}`);
       assert.equal(res.statusCode, 200);
@@ -129,7 +159,10 @@ for (const backend of BACKENDS) {
       assert.deepEqual([placeholder.isPlaceholder, placeholder.name], [true, 'Solo One']);
       const movedMulti = (await call('GET', `/v1/clients/${multi.id}`)).json();
       assert.deepEqual([movedMulti.companyId, movedMulti.companyIds], [beta.id, [beta.id]]);
-      assert.deepEqual((await call('GET', `/v1/clients?companyId=${beta.id}`)).json().data.map((c: { id: string }) => c.id), [multi.id]);
+      assert.deepEqual(
+        (await call('GET', `/v1/clients?companyId=${beta.id}`)).json().data.map((c: { id: string }) => c.id),
+        [multi.id],
+      );
       const deleted = (await auditEntries(h, ws.workspaceId)).find((e) => e.event_type === 'companyDeleted')!;
       assert.deepEqual(deleted.context, { companyId: acme.id, name: 'Acme' });
     });

@@ -3,7 +3,14 @@ import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/pagin
 import type { CustomFieldsTable, DB } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
-import type { CustomField, CustomFieldEntity, CustomFieldListQuery, CustomFieldOption, CustomFieldOptionListQuery, CustomFieldOptionRef } from './custom-fields.schemas.js';
+import type {
+  CustomField,
+  CustomFieldEntity,
+  CustomFieldListQuery,
+  CustomFieldOption,
+  CustomFieldOptionListQuery,
+  CustomFieldOptionRef,
+} from './custom-fields.schemas.js';
 
 /** A definition as the API serves it; `options` for multiSelect fields only. */
 function toCustomField(row: CustomFieldsTable, options: CustomFieldOptionRef[]): CustomField {
@@ -45,11 +52,23 @@ export function insertCustomField(work: UnitOfWork, access: Access, field: Custo
 }
 
 /** One page of definitions with the options of its multiSelect fields, read in one more query. */
-export async function listCustomFields(db: Kysely<DB>, access: Access, query: CustomFieldListQuery, tokens: PageTokens): Promise<Page<CustomField>> {
+export async function listCustomFields(
+  db: Kysely<DB>,
+  access: Access,
+  query: CustomFieldListQuery,
+  tokens: PageTokens,
+): Promise<Page<CustomField>> {
   const { limit, nextToken, entityType } = query;
   let q = db.selectFrom('custom_fields').selectAll().where('workspace_id', '=', access.workspaceId);
   if (entityType !== undefined) q = q.where('entity_type', '=', entityType);
-  const page = await fetchPage(q, 'custom_fields', { limit, nextToken }, tokens, pageScope(access.workspaceId, 'customFields', { entityType }), (row) => row);
+  const page = await fetchPage(
+    q,
+    'custom_fields',
+    { limit, nextToken },
+    tokens,
+    pageScope(access.workspaceId, 'customFields', { entityType }),
+    (row) => row,
+  );
   const multiSelectIds = page.data.filter((row) => row.type === 'multiSelect').map((row) => row.id);
   const byField = new Map<string, CustomFieldOptionRef[]>();
   for (const { custom_field_id, ...option } of await optionsOfFields(db, access, multiSelectIds)) {
@@ -88,7 +107,13 @@ export async function optionsOfFields(db: Kysely<DB>, access: Access, fieldIds: 
     .execute();
 }
 
-export function listOptions(db: Kysely<DB>, access: Access, fieldId: string, query: CustomFieldOptionListQuery, tokens: PageTokens): Promise<Page<CustomFieldOption>> {
+export function listOptions(
+  db: Kysely<DB>,
+  access: Access,
+  fieldId: string,
+  query: CustomFieldOptionListQuery,
+  tokens: PageTokens,
+): Promise<Page<CustomFieldOption>> {
   const { limit, nextToken, label } = query;
   let q = db
     .selectFrom('custom_field_options')
@@ -97,5 +122,10 @@ export function listOptions(db: Kysely<DB>, access: Access, fieldId: string, que
     .where('custom_field_id', '=', fieldId);
   if (label !== undefined) q = q.where('label', '=', label);
   const scope = pageScope(access.workspaceId, `customFieldOptions:${fieldId}`, { label });
-  return fetchPage(q, 'custom_field_options', { limit, nextToken }, tokens, scope, (row) => ({ id: row.id, object: 'customFieldOption' as const, key: row.key, label: row.label }));
+  return fetchPage(q, 'custom_field_options', { limit, nextToken }, tokens, scope, (row) => ({
+    id: row.id,
+    object: 'customFieldOption' as const,
+    key: row.key,
+    label: row.label,
+  }));
 }

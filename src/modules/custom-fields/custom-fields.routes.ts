@@ -13,7 +13,14 @@ export default async function customFieldRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/custom-fields',
-    { schema: { tags, summary: 'List custom field definitions', querystring: CustomFieldListQuery, response: { 200: Page(CustomField), ...READ_ERRORS } } },
+    {
+      schema: {
+        tags,
+        summary: 'List custom field definitions',
+        querystring: CustomFieldListQuery,
+        response: { 200: Page(CustomField), ...READ_ERRORS },
+      },
+    },
     async (request) => service.listCustomFields(database, request.caller, request.query, pageTokens),
   );
 

@@ -40,7 +40,10 @@ export const CustomFieldOption = Type.Object(
 export type CustomFieldOption = Static<typeof CustomFieldOption>;
 
 export const CustomFieldListQuery = Type.Object(
-  { ...PageQuery, entityType: Type.Optional(Type.Enum([...CUSTOM_FIELD_ENTITIES], { description: 'only the definitions of this entity' })) },
+  {
+    ...PageQuery,
+    entityType: Type.Optional(Type.Enum([...CUSTOM_FIELD_ENTITIES], { description: 'only the definitions of this entity' })),
+  },
   { additionalProperties: false },
 );
 export type CustomFieldListQuery = Static<typeof CustomFieldListQuery>;
@@ -57,7 +60,9 @@ export const CustomFieldCreate = Type.Object(
     key: Type.String({ pattern: '^[a-zA-Z][a-zA-Z0-9_]{0,63}$', description: 'a letter, then letters, digits and _ (at most 64 in all)' }),
     name: Name,
     type: FieldType,
-    options: Type.Optional(Type.Array(Type.String({ pattern: '\\S' }), { description: 'option labels: multiSelect only, and required for it' })),
+    options: Type.Optional(
+      Type.Array(Type.String({ pattern: '\\S' }), { description: 'option labels: multiSelect only, and required for it' }),
+    ),
   },
   { additionalProperties: false, title: 'CustomFieldCreate' },
 );

@@ -6,7 +6,13 @@ import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import * as repo from './custom-fields.repository.js';
-import type { CustomField, CustomFieldCreate, CustomFieldListQuery, CustomFieldOption, CustomFieldOptionListQuery } from './custom-fields.schemas.js';
+import type {
+  CustomField,
+  CustomFieldCreate,
+  CustomFieldListQuery,
+  CustomFieldOption,
+  CustomFieldOptionListQuery,
+} from './custom-fields.schemas.js';
 
 /** `Gold Tier!` → `gold_tier`: option keys use the same alphabet as field keys. */
 function slugify(label: string): string {
@@ -60,12 +66,23 @@ export async function createCustomField(database: Database, caller: Caller, inpu
   });
 }
 
-export function listCustomFields(database: Database, caller: Caller, query: CustomFieldListQuery, tokens: PageTokens): Promise<Page<CustomField>> {
+export function listCustomFields(
+  database: Database,
+  caller: Caller,
+  query: CustomFieldListQuery,
+  tokens: PageTokens,
+): Promise<Page<CustomField>> {
   return repo.listCustomFields(database.db, caller.access, query, tokens);
 }
 
 /** One page of a field's options; the field is looked up only when the page is empty, to tell "none" from "no such field". */
-export async function listOptions(database: Database, caller: Caller, fieldId: string, query: CustomFieldOptionListQuery, tokens: PageTokens): Promise<Page<CustomFieldOption>> {
+export async function listOptions(
+  database: Database,
+  caller: Caller,
+  fieldId: string,
+  query: CustomFieldOptionListQuery,
+  tokens: PageTokens,
+): Promise<Page<CustomFieldOption>> {
   const page = await repo.listOptions(database.db, caller.access, fieldId, query, tokens);
   if (page.data.length === 0 && !(await repo.findCustomField(database.db, caller.access, fieldId))) throw errors.notFound('Custom field');
   return page;

@@ -31,32 +31,86 @@ for (const backend of BACKENDS) {
       assert.deepEqual(Object.keys(textField), ['id']);
       assert.match(textField.id, UUID);
 
-      const select = await create('--entity', 'company', '--key', 'tier', '--name', 'Tier', '--type', 'multiSelect', '--options', 'Gold Tier, Silver,gold-tier!,Ünïcode');
+      const select = await create(
+        '--entity',
+        'company',
+        '--key',
+        'tier',
+        '--name',
+        'Tier',
+        '--type',
+        'multiSelect',
+        '--options',
+        'Gold Tier, Silver,gold-tier!,Ünïcode',
+      );
       assert.equal(select.code, 0);
       const selectField = oneJson(select.stdout);
       assert.deepEqual(Object.keys(selectField), ['id', 'options']);
       assert.deepEqual(
         selectField.options.map((o: { key: string; label: string }) => [o.key, o.label]),
-        [['gold_tier', 'Gold Tier'], ['silver', 'Silver'], ['gold_tier_2', 'gold-tier!'], ['unicode', 'Ünïcode']],
+        [
+          ['gold_tier', 'Gold Tier'],
+          ['silver', 'Silver'],
+          ['gold_tier_2', 'gold-tier!'],
+          ['unicode', 'Ünïcode'],
+        ],
       );
       for (const o of selectField.options) assert.match(o.id, UUID);
 
       const duplicate = await create('--entity', 'client', '--key', 'tier', '--name', 'Again', '--type', 'number');
       assert.equal(duplicate.code, 1);
-      assert.deepEqual(oneJson(duplicate.stdout), { error: { code: 'conflict', message: 'A client custom field with key "tier" already exists.' } });
+      assert.deepEqual(oneJson(duplicate.stdout), {
+        error: { code: 'conflict', message: 'A client custom field with key "tier" already exists.' },
+      });
       const optionsOnText = await create('--entity', 'client', '--key', 'notes', '--name', 'Notes', '--type', 'text', '--options', 'a');
-      assert.deepEqual(oneJson(optionsOnText.stdout), { error: { code: 'bad_request', message: 'options are allowed only for multiSelect fields' } });
+      assert.deepEqual(oneJson(optionsOnText.stdout), {
+        error: { code: 'bad_request', message: 'options are allowed only for multiSelect fields' },
+      });
       const bad = await create('--entity', 'user', '--key', '1x', '--name', ' ', '--type', 'multiSelect');
       assert.equal(bad.code, 1);
       assert.deepEqual(oneJson(bad.stdout), { error: { code: 'bad_request', message: '4 fields are invalid' } });
       const missing = await create('--entity', 'client', '--name', 'No key', '--type', 'text');
       assert.equal(missing.code, 2);
       assert.deepEqual(oneJson(missing.stdout), { error: { code: 'usage', message: '--key is required' } });
-      const noWorkspace = await portal(url, 'custom-fields', 'create', '--workspace', 'nope', '--entity', 'client', '--key', 'k', '--name', 'K', '--type', 'text', '--json');
+      const noWorkspace = await portal(
+        url,
+        'custom-fields',
+        'create',
+        '--workspace',
+        'nope',
+        '--entity',
+        'client',
+        '--key',
+        'k',
+        '--name',
+        'K',
+        '--type',
+        'text',
+        '--json',
+      );
       assert.deepEqual(oneJson(noWorkspace.stdout), { error: { code: 'not_found', message: 'Workspace not found.' } });
-      const human = await portal(url, 'custom-fields', 'create', '--workspace', ws.workspaceId, '--entity', 'client', '--key', 'colors', '--name', 'Colors', '--type', 'multiSelect', '--options', 'Red,Blue');
+      const human = await portal(
+        url,
+        'custom-fields',
+        'create',
+        '--workspace',
+        ws.workspaceId,
+        '--entity',
+        'client',
+        '--key',
+        'colors',
+        '--name',
+        'Colors',
+        '--type',
+        'multiSelect',
+        '--options',
+        'Red,Blue',
+      );
       assert.equal(human.code, 0);
-      assert.match(human.stdout, /^Custom field [0-9a-f-]{36} created: client colors \(multiSelect\)\.\n {2}red {2}Red {2}\([0-9a-f-]{36}\)\n {2}blue {2}Blue/);
+      assert.match(
+        human.stdout,
+        /^Custom field [0-9a-f-]{36} created: client colors \(multiSelect\)\.\n {2}red {2}Red {2}\([0-9a-f-]{36}\)\n {2}blue {2}Blue/,
+      );
 
       // What the command created is what the API lists, options in the order given.
       const app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }));
@@ -75,7 +129,13 @@ for (const backend of BACKENDS) {
       const ws = await h.workspace();
       const tier = await define(h, ws.workspaceId, { entityType: 'client', key: 'tier', name: 'Tier', type: 'text' });
       const size = await define(h, ws.workspaceId, { entityType: 'company', key: 'size', name: 'Size', type: 'number' });
-      const colors = await define(h, ws.workspaceId, { entityType: 'client', key: 'colors', name: 'Colors', type: 'multiSelect', options: ['Red', 'Green', 'Blue'] });
+      const colors = await define(h, ws.workspaceId, {
+        entityType: 'client',
+        key: 'colors',
+        name: 'Colors',
+        type: 'multiSelect',
+        options: ['Red', 'Green', 'Blue'],
+      });
       const get = (url: string) => h.as(ws.apiKey, { method: 'GET', url });
       return { h, ws, tier, size, colors, get };
     }
@@ -88,13 +148,51 @@ for (const backend of BACKENDS) {
       const [red, green, blue] = colors.options!;
       assert.deepEqual(res.json(), {
         data: [
-          { id: colors.id, object: 'customField', key: 'colors', name: 'Colors', type: 'multiSelect', entityType: 'client', options: [{ id: red.id, key: 'red', label: 'Red' }, { id: green.id, key: 'green', label: 'Green' }, { id: blue.id, key: 'blue', label: 'Blue' }], createdAt: at(3), updatedAt: at(3) },
-          { id: size.id, object: 'customField', key: 'size', name: 'Size', type: 'number', entityType: 'company', createdAt: at(2), updatedAt: at(2) },
-          { id: tier.id, object: 'customField', key: 'tier', name: 'Tier', type: 'text', entityType: 'client', createdAt: at(1), updatedAt: at(1) },
+          {
+            id: colors.id,
+            object: 'customField',
+            key: 'colors',
+            name: 'Colors',
+            type: 'multiSelect',
+            entityType: 'client',
+            options: [
+              { id: red.id, key: 'red', label: 'Red' },
+              { id: green.id, key: 'green', label: 'Green' },
+              { id: blue.id, key: 'blue', label: 'Blue' },
+            ],
+            createdAt: at(3),
+            updatedAt: at(3),
+          },
+          {
+            id: size.id,
+            object: 'customField',
+            key: 'size',
+            name: 'Size',
+            type: 'number',
+            entityType: 'company',
+            createdAt: at(2),
+            updatedAt: at(2),
+          },
+          {
+            id: tier.id,
+            object: 'customField',
+            key: 'tier',
+            name: 'Tier',
+            type: 'text',
+            entityType: 'client',
+            createdAt: at(1),
+            updatedAt: at(1),
+          },
         ],
       });
-      assert.deepEqual((await get('/v1/custom-fields?entityType=company')).json().data.map((f: { id: string }) => f.id), [size.id]);
-      assert.deepEqual((await get('/v1/custom-fields?entityType=client')).json().data.map((f: { id: string }) => f.id), [colors.id, tier.id]);
+      assert.deepEqual(
+        (await get('/v1/custom-fields?entityType=company')).json().data.map((f: { id: string }) => f.id),
+        [size.id],
+      );
+      assert.deepEqual(
+        (await get('/v1/custom-fields?entityType=client')).json().data.map((f: { id: string }) => f.id),
+        [colors.id, tier.id],
+      );
       assert.equal((await get('/v1/custom-fields?entityType=')).json().data.length, 3, 'an empty filter is no filter');
       const bad = await get('/v1/custom-fields?entityType=user&sort=key');
       assert.equal(bad.statusCode, 400);
@@ -113,10 +211,26 @@ for (const backend of BACKENDS) {
     test('pages with limit and nextToken; a token is bound to its filters', async (t) => {
       const { tier, size, colors, get } = await setup(t);
       const first = (await get('/v1/custom-fields?limit=2')).json();
-      assert.deepEqual(first.data.map((f: { id: string }) => f.id), [colors.id, size.id]);
+      assert.deepEqual(
+        first.data.map((f: { id: string }) => f.id),
+        [colors.id, size.id],
+      );
       assert.equal(typeof first.nextToken, 'string');
       const second = await get(`/v1/custom-fields?limit=2&nextToken=${encodeURIComponent(first.nextToken)}`);
-      assert.deepEqual(second.json(), { data: [{ id: tier.id, object: 'customField', key: 'tier', name: 'Tier', type: 'text', entityType: 'client', createdAt: tier.createdAt, updatedAt: tier.updatedAt }] });
+      assert.deepEqual(second.json(), {
+        data: [
+          {
+            id: tier.id,
+            object: 'customField',
+            key: 'tier',
+            name: 'Tier',
+            type: 'text',
+            entityType: 'client',
+            createdAt: tier.createdAt,
+            updatedAt: tier.updatedAt,
+          },
+        ],
+      });
       const foreign = await get(`/v1/custom-fields?limit=2&entityType=client&nextToken=${encodeURIComponent(first.nextToken)}`);
       assert.equal(foreign.statusCode, 400);
       assert.deepEqual(foreign.json().data, [{ path: 'query.nextToken', message: 'is not a page token of this list' }]);
@@ -155,14 +269,27 @@ for (const backend of BACKENDS) {
     async function setup(t: Parameters<typeof harness>[0]) {
       const h = await harness(t, backend);
       const ws = await h.workspace();
-      const def = (key: string, type: CustomFieldCreate['type'], options?: string[]) => define(h, ws.workspaceId, { entityType: 'client', key, name: key, type, options });
-      for (const [key, type] of [['note', 'text'], ['score', 'number'], ['mail', 'email'], ['site', 'url'], ['phone', 'phoneNumber'], ['home', 'address']] as const) await def(key, type);
+      const def = (key: string, type: CustomFieldCreate['type'], options?: string[]) =>
+        define(h, ws.workspaceId, { entityType: 'client', key, name: key, type, options });
+      for (const [key, type] of [
+        ['note', 'text'],
+        ['score', 'number'],
+        ['mail', 'email'],
+        ['site', 'url'],
+        ['phone', 'phoneNumber'],
+        ['home', 'address'],
+      ] as const)
+        await def(key, type);
       const colors = await def('colors', 'multiSelect', ['Red', 'Green', 'Blue']);
       await define(h, ws.workspaceId, { entityType: 'company', key: 'size', name: 'Size', type: 'text' });
-      const normalize = (input: Record<string, unknown>, prefix?: string) => normalizeCustomFields(h.app.ctx.db, workspaceAccess(ws.workspaceId), 'client', input, prefix);
+      const normalize = (input: Record<string, unknown>, prefix?: string) =>
+        normalizeCustomFields(h.app.ctx.db, workspaceAccess(ws.workspaceId), 'client', input, prefix);
       /** The `data` of the 400 the input is refused with. */
       const refusal = async (input: Record<string, unknown>) => {
-        const error = await normalize(input).then(() => assert.fail('accepted'), (e) => e);
+        const error = await normalize(input).then(
+          () => assert.fail('accepted'),
+          (e) => e,
+        );
         assert.equal(error.statusCode, 400);
         assert.equal(error.code, 'bad_request');
         return error.data;
@@ -193,7 +320,13 @@ for (const backend of BACKENDS) {
           home: { city: 'Lyon', country: 'FR', addressLine2: '' },
         },
       );
-      for (const [score, stored] of [[-1.5, '-1.5'], ['-1.5', '-1.5'], ['42', '42'], [0.25, '0.25'], ['1e3', '1e3']]) {
+      for (const [score, stored] of [
+        [-1.5, '-1.5'],
+        ['-1.5', '-1.5'],
+        ['42', '42'],
+        [0.25, '0.25'],
+        ['1e3', '1e3'],
+      ]) {
         assert.deepEqual(await normalize({ score }), { score: stored }, String(score));
       }
       assert.deepEqual(await normalize({ site: 'http://localhost:8080' }), { site: 'http://localhost:8080' });
@@ -225,7 +358,11 @@ for (const backend of BACKENDS) {
         ['home', { city: 1 }, 'has address properties that are not strings: city'],
       ];
       for (const [key, value, message] of cases) {
-        assert.deepEqual(await refusal({ [key]: value }), [{ path: `body.customFields.${key}`, message }], `${key}: ${JSON.stringify(value)}`);
+        assert.deepEqual(
+          await refusal({ [key]: value }),
+          [{ path: `body.customFields.${key}`, message }],
+          `${key}: ${JSON.stringify(value)}`,
+        );
       }
     });
 
@@ -250,7 +387,13 @@ for (const backend of BACKENDS) {
 
     test('"", [] and null clear; an empty input reads nothing', async (t) => {
       const { normalize } = await setup(t);
-      assert.deepEqual(await normalize({ note: '', colors: [], home: null, score: null, site: '' }), { note: null, colors: null, home: null, score: null, site: null });
+      assert.deepEqual(await normalize({ note: '', colors: [], home: null, score: null, site: '' }), {
+        note: null,
+        colors: null,
+        home: null,
+        score: null,
+        site: null,
+      });
       // No database at all: an empty input must not query.
       assert.deepEqual(await normalizeCustomFields(undefined as never, workspaceAccess('w'), 'company', {}), {});
     });

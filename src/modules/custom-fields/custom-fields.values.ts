@@ -7,7 +7,6 @@ import type { CustomFieldValue, CustomFieldValues } from '../../lib/schemas.js';
 import { findDefinitions, optionsOfFields } from './custom-fields.repository.js';
 import type { CustomFieldType } from './custom-fields.schemas.js';
 
-
 const ADDRESS_PROPERTIES = new Set(['addressLine1', 'addressLine2', 'city', 'country', 'fullAddress', 'postalCode', 'region']);
 const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const PHONE = /^\+?[0-9 ().-]{3,32}$/;
@@ -103,7 +102,10 @@ export async function normalizeCustomFields(
     else result[key] = checked.value;
   }
   if (problems.length > 0) {
-    throw errors.badRequest(problems.length === 1 ? `${problems[0].path} ${problems[0].message}` : `${problems.length} custom fields are invalid`, problems);
+    throw errors.badRequest(
+      problems.length === 1 ? `${problems[0].path} ${problems[0].message}` : `${problems.length} custom fields are invalid`,
+      problems,
+    );
   }
   return result;
 }

@@ -7,7 +7,9 @@ import { HealthStatus } from './health.schemas.js';
 /** Liveness (the process answers) and readiness (the database answers), unauthenticated. */
 export default async function healthRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/healthz', { schema: { tags: ['operations'], security: [], response: { 200: HealthStatus } } }, async () => ({ status: 'ok' as const }));
+  app.get('/healthz', { schema: { tags: ['operations'], security: [], response: { 200: HealthStatus } } }, async () => ({
+    status: 'ok' as const,
+  }));
 
   app.get(
     '/readyz',

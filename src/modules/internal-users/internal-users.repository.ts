@@ -42,11 +42,28 @@ export function insertInternalUser(work: UnitOfWork, access: Access, user: Inter
 
 /** The internal user of this workspace, or undefined (another workspace's id is simply not found). */
 export async function findInternalUser(db: Kysely<DB>, access: Access, id: string): Promise<InternalUser | undefined> {
-  const row = await db.selectFrom('internal_users').selectAll().where('workspace_id', '=', access.workspaceId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('internal_users')
+    .selectAll()
+    .where('workspace_id', '=', access.workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row && toInternalUser(row);
 }
 
-export function listInternalUsers(db: Kysely<DB>, access: Access, query: InternalUserListQuery, tokens: PageTokens): Promise<Page<InternalUser>> {
+export function listInternalUsers(
+  db: Kysely<DB>,
+  access: Access,
+  query: InternalUserListQuery,
+  tokens: PageTokens,
+): Promise<Page<InternalUser>> {
   const q = db.selectFrom('internal_users').selectAll().where('workspace_id', '=', access.workspaceId);
-  return fetchPage(q, 'internal_users', { limit: query.limit, nextToken: query.nextToken }, tokens, pageScope(access.workspaceId, 'internalUsers'), toInternalUser);
+  return fetchPage(
+    q,
+    'internal_users',
+    { limit: query.limit, nextToken: query.nextToken },
+    tokens,
+    pageScope(access.workspaceId, 'internalUsers'),
+    toInternalUser,
+  );
 }

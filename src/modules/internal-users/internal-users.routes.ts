@@ -13,7 +13,14 @@ export default async function internalUserRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/internal-users',
-    { schema: { tags, summary: 'List internal users, newest first', querystring: InternalUserListQuery, response: { 200: Page(InternalUser), ...READ_ERRORS } } },
+    {
+      schema: {
+        tags,
+        summary: 'List internal users, newest first',
+        querystring: InternalUserListQuery,
+        response: { 200: Page(InternalUser), ...READ_ERRORS },
+      },
+    },
     async (request) => service.listInternalUsers(database, request.caller, request.query, pageTokens),
   );
 

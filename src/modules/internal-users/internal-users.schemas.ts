@@ -13,8 +13,13 @@ export const InternalUser = Type.Object(
     familyName: Type.String(),
     role: Type.Enum([...INTERNAL_USER_ROLES]),
     isClientAccessLimited: Type.Boolean({ description: 'true: only the companies in companyAccessList (and their clients)' }),
-    companyAccessList: Type.Array(Id, { description: 'company ids accessible when isClientAccessLimited; empty when access is to all companies' }),
-    fallbackColor: Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'background colour when no avatar is set, derived from the id' }),
+    companyAccessList: Type.Array(Id, {
+      description: 'company ids accessible when isClientAccessLimited; empty when access is to all companies',
+    }),
+    fallbackColor: Type.String({
+      pattern: '^#[0-9a-fA-F]{6}$',
+      description: 'background colour when no avatar is set, derived from the id',
+    }),
     avatarImageUrl: Type.Optional(Type.String({ format: 'uri', description: 'present only when set' })),
   },
   { title: 'InternalUser', additionalProperties: false },
@@ -24,14 +29,15 @@ export type InternalUser = Static<typeof InternalUser>;
 export const InternalUserListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 export type InternalUserListQuery = Static<typeof InternalUserListQuery>;
 
-
 export const InternalUserCreate = Type.Object(
   {
     email: Email,
     givenName: Name,
     familyName: Name,
     role: Type.Optional(Type.Enum([...INTERNAL_USER_ROLES], { description: 'staff when absent' })),
-    companyAccessList: Type.Optional(Type.Array(Id, { minItems: 1, description: 'when given, the user sees only these companies (and their clients)' })),
+    companyAccessList: Type.Optional(
+      Type.Array(Id, { minItems: 1, description: 'when given, the user sees only these companies (and their clients)' }),
+    ),
   },
   { additionalProperties: false, title: 'InternalUserCreate' },
 );

@@ -61,12 +61,18 @@ export async function createInternalUser(database: Database, caller: Caller, inp
 const seesInternalUsers = (access: Access) => access.clientId === null;
 
 export async function getInternalUser(database: Database, caller: Caller, id: string): Promise<InternalUser> {
-  const user = isUuid(id) && seesInternalUsers(caller.access) ? await repo.findInternalUser(database.db, caller.access, id.toLowerCase()) : undefined;
+  const user =
+    isUuid(id) && seesInternalUsers(caller.access) ? await repo.findInternalUser(database.db, caller.access, id.toLowerCase()) : undefined;
   if (!user) throw errors.notFound('Internal user');
   return user;
 }
 
-export async function listInternalUsers(database: Database, caller: Caller, query: InternalUserListQuery, tokens: PageTokens): Promise<Page<InternalUser>> {
+export async function listInternalUsers(
+  database: Database,
+  caller: Caller,
+  query: InternalUserListQuery,
+  tokens: PageTokens,
+): Promise<Page<InternalUser>> {
   if (!seesInternalUsers(caller.access)) return { data: [] };
   return repo.listInternalUsers(database.db, caller.access, query, tokens);
 }

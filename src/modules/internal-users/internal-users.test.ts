@@ -24,7 +24,18 @@ async function insertCompany(db: Kysely<DB>, workspaceId: string, name: string):
   const at = new Date().toISOString();
   await db
     .insertInto('companies')
-    .values({ id, workspace_id: workspaceId, name, name_key: name.toLowerCase(), fallback_color: '#123456', icon_image_url: null, is_placeholder: 0, custom_fields: '{}', created_at: at, updated_at: at })
+    .values({
+      id,
+      workspace_id: workspaceId,
+      name,
+      name_key: name.toLowerCase(),
+      fallback_color: '#123456',
+      icon_image_url: null,
+      is_placeholder: 0,
+      custom_fields: '{}',
+      created_at: at,
+      updated_at: at,
+    })
     .execute();
   return id;
 }
@@ -52,7 +63,10 @@ for (const backend of BACKENDS) {
       const ws = oneJson((await portal(url, 'workspaces', 'create', '--name', 'Acme', '--json')).stdout);
       const database = openDatabase(url);
       t.after(() => database.close());
-      const [c1, c2] = [await insertCompany(database.db, ws.workspaceId, 'North'), await insertCompany(database.db, ws.workspaceId, 'South')];
+      const [c1, c2] = [
+        await insertCompany(database.db, ws.workspaceId, 'North'),
+        await insertCompany(database.db, ws.workspaceId, 'South'),
+      ];
 
       const common = ['internal-users', 'create', '--workspace', ws.workspaceId, '--json'];
       const plain = await portal(url, ...common, '--email', ' Ada@Example.com ', '--given-name', 'Ada', '--family-name', 'Lovelace');
@@ -60,7 +74,20 @@ for (const backend of BACKENDS) {
       const ada = oneJson(plain.stdout);
       assert.deepEqual(Object.keys(ada), ['id']);
       assert.match(ada.id, UUID);
-      const limited = await portal(url, ...common, '--email', 'alan@example.com', '--given-name', 'Alan', '--family-name', 'Turing', '--role', 'admin', '--limit-to-companies', `${c1}, ${c2},${c1}`);
+      const limited = await portal(
+        url,
+        ...common,
+        '--email',
+        'alan@example.com',
+        '--given-name',
+        'Alan',
+        '--family-name',
+        'Turing',
+        '--role',
+        'admin',
+        '--limit-to-companies',
+        `${c1}, ${c2},${c1}`,
+      );
       assert.equal(limited.code, 0, limited.stderr);
       const alan = oneJson(limited.stdout);
       assert.deepEqual(Object.keys(alan), ['id']);
@@ -98,15 +125,49 @@ for (const backend of BACKENDS) {
         companyAccessList: [c1, c2],
         fallbackColor: fallbackColorFor(alan.id),
       });
-      const stored = await database.db.selectFrom('internal_users').select(['email_key', 'is_client_access_limited', 'company_access_list']).where('id', '=', alan.id).executeTakeFirstOrThrow();
+      const stored = await database.db
+        .selectFrom('internal_users')
+        .select(['email_key', 'is_client_access_limited', 'company_access_list'])
+        .where('id', '=', alan.id)
+        .executeTakeFirstOrThrow();
       assert.deepEqual(stored, { email_key: 'alan@example.com', is_client_access_limited: 1, company_access_list: `${c1},${c2}` });
 
       assert.deepEqual(await auditRows(database.db), [
-        { workspace_id: ws.workspaceId, event_type: 'internalUserCreated', event_description: 'Internal user Ada@Example.com created', source: 'system', actor_id: null, api_key_ref: null, context: JSON.stringify({ internalUserId: ada.id, email: 'Ada@Example.com', role: 'staff' }) },
-        { workspace_id: ws.workspaceId, event_type: 'internalUserCreated', event_description: 'Internal user alan@example.com created', source: 'system', actor_id: null, api_key_ref: null, context: JSON.stringify({ internalUserId: alan.id, email: 'alan@example.com', role: 'admin', companyAccessList: [c1, c2] }) },
+        {
+          workspace_id: ws.workspaceId,
+          event_type: 'internalUserCreated',
+          event_description: 'Internal user Ada@Example.com created',
+          source: 'system',
+          actor_id: null,
+          api_key_ref: null,
+          context: JSON.stringify({ internalUserId: ada.id, email: 'Ada@Example.com', role: 'staff' }),
+        },
+        {
+          workspace_id: ws.workspaceId,
+          event_type: 'internalUserCreated',
+          event_description: 'Internal user alan@example.com created',
+          source: 'system',
+          actor_id: null,
+          api_key_ref: null,
+          context: JSON.stringify({ internalUserId: alan.id, email: 'alan@example.com', role: 'admin', companyAccessList: [c1, c2] }),
+        },
       ]);
 
-      const human = await portal(url, 'internal-users', 'create', '--workspace', ws.workspaceId, '--email', 'kay@example.com', '--given-name', 'Kay', '--family-name', 'Nygaard', '--limit-to-companies', c1);
+      const human = await portal(
+        url,
+        'internal-users',
+        'create',
+        '--workspace',
+        ws.workspaceId,
+        '--email',
+        'kay@example.com',
+        '--given-name',
+        'Kay',
+        '--family-name',
+        'Nygaard',
+        '--limit-to-companies',
+        c1,
+      );
       assert.equal(human.code, 0, human.stderr);
       assert.match(human.stdout, /^Internal user [0-9a-f-]{36} created: Kay Nygaard <kay@example\.com>, staff, limited to 1 company\.\n$/);
     });
@@ -119,18 +180,77 @@ for (const backend of BACKENDS) {
       t.after(() => database.close());
       const foreignCompany = await insertCompany(database.db, other.workspaceId, 'Elsewhere');
       const cli = (...args: string[]) =>
-        portal(url, 'internal-users', 'create', '--workspace', ws.workspaceId, '--given-name', 'Ada', '--family-name', 'Lovelace', '--json', ...args);
+        portal(
+          url,
+          'internal-users',
+          'create',
+          '--workspace',
+          ws.workspaceId,
+          '--given-name',
+          'Ada',
+          '--family-name',
+          'Lovelace',
+          '--json',
+          ...args,
+        );
       assert.equal((await cli('--email', 'ada@example.com')).code, 0);
 
       const cases: [string, Awaited<ReturnType<typeof cli>>, number, object][] = [
-        ['duplicate email in another case', await cli('--email', ' ADA@example.COM'), 1, { code: 'conflict', message: 'An internal user with email ADA@example.COM already exists in this workspace.' }],
-        ["another workspace's company", await cli('--email', 'b@example.com', '--limit-to-companies', foreignCompany), 1, { code: 'bad_request', message: `companyAccessList: not a company of this workspace: ${foreignCompany}` }],
-        ['unknown role', await cli('--email', 'c@example.com', '--role', 'owner'), 1, { code: 'bad_request', message: 'role must be one of: admin, staff' }],
+        [
+          'duplicate email in another case',
+          await cli('--email', ' ADA@example.COM'),
+          1,
+          { code: 'conflict', message: 'An internal user with email ADA@example.COM already exists in this workspace.' },
+        ],
+        [
+          "another workspace's company",
+          await cli('--email', 'b@example.com', '--limit-to-companies', foreignCompany),
+          1,
+          { code: 'bad_request', message: `companyAccessList: not a company of this workspace: ${foreignCompany}` },
+        ],
+        [
+          'unknown role',
+          await cli('--email', 'c@example.com', '--role', 'owner'),
+          1,
+          { code: 'bad_request', message: 'role must be one of: admin, staff' },
+        ],
         ['malformed email', await cli('--email', 'not-an-email'), 1, { code: 'bad_request', message: 'email must match format "email"' }],
         ['missing email', await cli(), 2, { code: 'usage', message: '--email is required' }],
-        ['empty company list', await cli('--email', 'd@example.com', '--limit-to-companies', ' , '), 2, { code: 'usage', message: '--limit-to-companies needs at least one company id' }],
-        ['unknown workspace', await portal(url, 'internal-users', 'create', '--workspace', randomUUID(), '--email', 'e@example.com', '--given-name', 'E', '--family-name', 'F', '--json'), 1, { code: 'not_found', message: 'Workspace not found.' }],
-        ['unknown sub-command', await portal(url, 'internal-users', 'delete', '--json'), 2, { code: 'usage', message: 'usage: portal internal-users create --workspace W --email E --given-name G --family-name F [--role admin|staff] [--limit-to-companies ID,ID]' }],
+        [
+          'empty company list',
+          await cli('--email', 'd@example.com', '--limit-to-companies', ' , '),
+          2,
+          { code: 'usage', message: '--limit-to-companies needs at least one company id' },
+        ],
+        [
+          'unknown workspace',
+          await portal(
+            url,
+            'internal-users',
+            'create',
+            '--workspace',
+            randomUUID(),
+            '--email',
+            'e@example.com',
+            '--given-name',
+            'E',
+            '--family-name',
+            'F',
+            '--json',
+          ),
+          1,
+          { code: 'not_found', message: 'Workspace not found.' },
+        ],
+        [
+          'unknown sub-command',
+          await portal(url, 'internal-users', 'delete', '--json'),
+          2,
+          {
+            code: 'usage',
+            message:
+              'usage: portal internal-users create --workspace W --email E --given-name G --family-name F [--role admin|staff] [--limit-to-companies ID,ID]',
+          },
+        ],
       ];
       for (const [name, result, code, error] of cases) {
         assert.equal(result.code, code, name);
@@ -144,19 +264,22 @@ for (const backend of BACKENDS) {
 
   describe(`internal users service [${backend}]`, () => {
     test('every invalid field of the input (InternalUserCreate) is reported at once, as a 400', () => {
-      assert.throws(() => validInput(InternalUserCreate, { email: 'nope', givenName: ' ', familyName: '', role: 'root', companyAccessList: [] }), {
-        statusCode: 400,
-        code: 'bad_request',
-        message: '6 fields are invalid',
-        data: [
-          { path: 'email', message: 'must match format "email"' },
-          { path: 'givenName', message: 'must match pattern "\\S"' },
-          { path: 'familyName', message: 'must not have fewer than 1 characters' },
-          { path: 'familyName', message: 'must match pattern "\\S"' },
-          { path: 'role', message: 'must be one of: admin, staff' },
-          { path: 'companyAccessList', message: 'must not have fewer than 1 items' },
-        ],
-      });
+      assert.throws(
+        () => validInput(InternalUserCreate, { email: 'nope', givenName: ' ', familyName: '', role: 'root', companyAccessList: [] }),
+        {
+          statusCode: 400,
+          code: 'bad_request',
+          message: '6 fields are invalid',
+          data: [
+            { path: 'email', message: 'must match format "email"' },
+            { path: 'givenName', message: 'must match pattern "\\S"' },
+            { path: 'familyName', message: 'must not have fewer than 1 characters' },
+            { path: 'familyName', message: 'must match pattern "\\S"' },
+            { path: 'role', message: 'must be one of: admin, staff' },
+            { path: 'companyAccessList', message: 'must not have fewer than 1 items' },
+          ],
+        },
+      );
     });
 
     test('emails are unique per workspace, case-insensitively; another workspace may reuse one', async (t) => {
@@ -215,7 +338,11 @@ for (const backend of BACKENDS) {
       assert.equal(res.statusCode, 200);
       assert.deepEqual(res.json(), expected);
 
-      await h.app.ctx.db.updateTable('internal_users').set({ avatar_image_url: 'https://img.example.com/g.png' }).where('id', '=', user.id).execute();
+      await h.app.ctx.db
+        .updateTable('internal_users')
+        .set({ avatar_image_url: 'https://img.example.com/g.png' })
+        .where('id', '=', user.id)
+        .execute();
       const withAvatar = await h.as(a.apiKey, { method: 'GET', url: `/v1/internal-users/${user.id}` });
       assert.deepEqual(withAvatar.json(), { ...expected, avatarImageUrl: 'https://img.example.com/g.png' });
 
@@ -244,11 +371,17 @@ for (const backend of BACKENDS) {
 
       const first = await list(a.apiKey, '?limit=2');
       assert.equal(first.statusCode, 200);
-      assert.deepEqual(first.json().data.map((u: { id: string }) => u.id), [ids[2], ids[1]]);
+      assert.deepEqual(
+        first.json().data.map((u: { id: string }) => u.id),
+        [ids[2], ids[1]],
+      );
       assert.equal(typeof first.json().nextToken, 'string');
       const second = await list(a.apiKey, `?limit=2&nextToken=${encodeURIComponent(first.json().nextToken)}`);
       assert.deepEqual(second.json(), { data: [await one(h, a.apiKey, ids[0])] });
-      assert.deepEqual((await list(a.apiKey, '')).json().data.map((u: { id: string }) => u.id), [ids[2], ids[1], ids[0]]);
+      assert.deepEqual(
+        (await list(a.apiKey, '')).json().data.map((u: { id: string }) => u.id),
+        [ids[2], ids[1], ids[0]],
+      );
       assert.deepEqual((await list(b.apiKey, '')).json(), { data: [theirs] });
 
       const foreign = await list(b.apiKey, `?nextToken=${encodeURIComponent(first.json().nextToken)}`);
@@ -256,7 +389,11 @@ for (const backend of BACKENDS) {
       assert.deepEqual(foreign.json().data, [{ path: 'query.nextToken', message: 'is not a page token of this list' }]);
       const unknown = await list(a.apiKey, '?limit=2&email=x');
       assert.equal(unknown.statusCode, 400);
-      assert.deepEqual(unknown.json(), { code: 'bad_request', message: 'query.email is not a known field', data: [{ path: 'query.email', message: 'is not a known field' }] });
+      assert.deepEqual(unknown.json(), {
+        code: 'bad_request',
+        message: 'query.email is not a known field',
+        data: [{ path: 'query.email', message: 'is not a known field' }],
+      });
       const tooMany = await list(a.apiKey, '?limit=1001');
       assert.equal(tooMany.statusCode, 400);
       assert.deepEqual(tooMany.json().data, [{ path: 'query.limit', message: 'must be <= 1000' }]);

@@ -8,7 +8,10 @@ export const Me = Type.Object(
     type: Type.Union([Type.Literal('workspace'), Type.Literal('app'), Type.Literal('internalUser'), Type.Literal('client')], {
       description: 'workspace key, app key (a bearer token is `app`), or the end user of a session',
     }),
-    id: Type.String({ description: 'the acting identity: the key id for a workspace key, the app id for an app (or its bearer token), the user id for a session' }),
+    id: Type.String({
+      description:
+        'the acting identity: the key id for a workspace key, the app id for an app (or its bearer token), the user id for a session',
+    }),
     apiKeyId: Type.String({ format: 'uuid', description: 'the API key behind the request (a bearer token’s or session’s key included)' }),
     appId: Type.Optional(Type.String({ description: 'the app of an app key, bearer token or session' })),
     companyId: Type.Optional(Type.String({ description: 'client session: the company the session is for' })),

@@ -11,7 +11,13 @@ export function describeCaller(principal: ApiPrincipal): Me {
     case 'bearer':
       return { ...common, type: 'app', id: principal.appId ?? principal.apiKeyId, ...(principal.appId ? { appId: principal.appId } : {}) };
     case 'internalUserSession':
-      return { ...common, type: 'internalUser', id: principal.internalUserId, ...(principal.appId ? { appId: principal.appId } : {}), tokenId: principal.sessionId };
+      return {
+        ...common,
+        type: 'internalUser',
+        id: principal.internalUserId,
+        ...(principal.appId ? { appId: principal.appId } : {}),
+        tokenId: principal.sessionId,
+      };
     case 'clientSession':
       return {
         ...common,

@@ -15,9 +15,21 @@ for (const backend of BACKENDS) {
       const forClient = await mintSession(h, ws.workspaceId, { apiKey: app.apiKey, clientId: client.id });
       const base = { object: 'me', workspaceId: ws.workspaceId };
       const cases: [string, () => Promise<{ statusCode: number; json(): unknown; headers: Record<string, unknown> }>, object][] = [
-        ['workspace key', () => h.as(ws.apiKey, { method: 'GET', url: '/v1/me' }), { ...base, type: 'workspace', id: ws.apiKeyId, apiKeyId: ws.apiKeyId }],
-        ['app key', () => h.as(app.apiKey, { method: 'GET', url: '/v1/me' }), { ...base, type: 'app', id: APP_ID, apiKeyId: app.apiKeyId, appId: APP_ID }],
-        ['bearer token', () => withBearer(h, token, 'GET', '/v1/me'), { ...base, type: 'app', id: APP_ID, apiKeyId: app.apiKeyId, appId: APP_ID }],
+        [
+          'workspace key',
+          () => h.as(ws.apiKey, { method: 'GET', url: '/v1/me' }),
+          { ...base, type: 'workspace', id: ws.apiKeyId, apiKeyId: ws.apiKeyId },
+        ],
+        [
+          'app key',
+          () => h.as(app.apiKey, { method: 'GET', url: '/v1/me' }),
+          { ...base, type: 'app', id: APP_ID, apiKeyId: app.apiKeyId, appId: APP_ID },
+        ],
+        [
+          'bearer token',
+          () => withBearer(h, token, 'GET', '/v1/me'),
+          { ...base, type: 'app', id: APP_ID, apiKeyId: app.apiKeyId, appId: APP_ID },
+        ],
         [
           'internal-user session',
           () => h.as(sessionKey(ws.workspaceId, app.apiKey, staff.tokenId), { method: 'GET', url: '/v1/me' }),
@@ -26,14 +38,26 @@ for (const backend of BACKENDS) {
         [
           'client session',
           () => h.as(sessionKey(ws.workspaceId, app.apiKey, forClient.tokenId), { method: 'GET', url: '/v1/me' }),
-          { ...base, type: 'client', id: client.id, apiKeyId: app.apiKeyId, appId: APP_ID, companyId: company.id, tokenId: forClient.tokenId },
+          {
+            ...base,
+            type: 'client',
+            id: client.id,
+            apiKeyId: app.apiKeyId,
+            appId: APP_ID,
+            companyId: company.id,
+            tokenId: forClient.tokenId,
+          },
         ],
       ];
       for (const [name, call, expected] of cases) {
         const res = await call();
         assert.equal(res.statusCode, 200, name);
         assert.deepEqual(res.json(), expected, name);
-        assert.deepEqual(Object.keys(limitHeaders(res)).sort(), ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-service-quota-limit', 'x-service-quota-remaining', 'x-service-quota-reset'], name);
+        assert.deepEqual(
+          Object.keys(limitHeaders(res)).sort(),
+          ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-service-quota-limit', 'x-service-quota-remaining', 'x-service-quota-reset'],
+          name,
+        );
         assert.equal(res.headers['x-ratelimit-limit'], '20', name);
       }
     });

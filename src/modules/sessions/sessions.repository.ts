@@ -23,7 +23,6 @@ export function insertSession(work: UnitOfWork, access: Access, session: NewSess
   work.write(work.db.insertInto('sessions').values(values));
 }
 
-
 /**
  * A live (unrevoked) session presented with the key of this lookup, with that key (active), the
  * workspace's settings and the end user (absent when deleted since), in one prepared query: this runs
@@ -37,7 +36,9 @@ const sessionForRequest = preparedQuery('session_for_request', (db, p: { tokenId
     .leftJoin('internal_users', (join) =>
       join.onRef('internal_users.id', '=', 'sessions.internal_user_id').onRef('internal_users.workspace_id', '=', 'sessions.workspace_id'),
     )
-    .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'sessions.client_id').onRef('clients.workspace_id', '=', 'sessions.workspace_id'))
+    .leftJoin('clients', (join) =>
+      join.onRef('clients.id', '=', 'sessions.client_id').onRef('clients.workspace_id', '=', 'sessions.workspace_id'),
+    )
     .select([
       'sessions.id',
       'sessions.workspace_id',

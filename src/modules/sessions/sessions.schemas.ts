@@ -3,9 +3,13 @@ import { Id } from '../../lib/schemas.js';
 
 export const SessionCreate = Type.Object(
   {
-    apiKey: Type.String({ description: 'the app API key the session is for: the token is encrypted with it, and only it may present the session' }),
+    apiKey: Type.String({
+      description: 'the app API key the session is for: the token is encrypted with it, and only it may present the session',
+    }),
     clientId: Type.Optional(Id),
-    companyId: Type.Optional(Type.String({ format: 'uuid', description: "with clientId: one of the client's companies (default: its primary company)" })),
+    companyId: Type.Optional(
+      Type.String({ format: 'uuid', description: "with clientId: one of the client's companies (default: its primary company)" }),
+    ),
     internalUserId: Type.Optional(Id),
   },
   { additionalProperties: false, title: 'SessionCreate', description: 'exactly one of clientId and internalUserId' },

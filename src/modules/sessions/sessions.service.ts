@@ -20,16 +20,23 @@ import type { CreatedSession, SessionCreate } from './sessions.schemas.js';
  * Mints a session token for an end user of the caller's workspace (an internal user, or a client in
  * one of its companies) on behalf of an app key, and records its `tokenId` with the end user and the expiry.
  */
-export async function createSession(database: Database, caller: Caller, input: SessionCreate, lifetimeSeconds: number): Promise<CreatedSession> {
+export async function createSession(
+  database: Database,
+  caller: Caller,
+  input: SessionCreate,
+  lifetimeSeconds: number,
+): Promise<CreatedSession> {
   const { access } = caller;
   const workspaceId = (await getWorkspace(database, caller)).id;
   const problems: FieldProblem[] = [];
   const forClient = input.clientId !== undefined;
-  if (forClient === (input.internalUserId !== undefined)) problems.push({ path: 'clientId', message: 'give exactly one of clientId and internalUserId' });
+  if (forClient === (input.internalUserId !== undefined))
+    problems.push({ path: 'clientId', message: 'give exactly one of clientId and internalUserId' });
   if (input.companyId !== undefined && !forClient) problems.push({ path: 'companyId', message: 'is only for a client session' });
   const key = await verifyApiKey(database.db, input.apiKey);
   if (!key || key.workspace_id !== workspaceId) problems.push({ path: 'apiKey', message: 'is not an active API key of this workspace' });
-  else if (key.kind !== 'app') problems.push({ path: 'apiKey', message: 'must be an app key (sessions are an installed app acting for an end user)' });
+  else if (key.kind !== 'app')
+    problems.push({ path: 'apiKey', message: 'must be an app key (sessions are an installed app acting for an end user)' });
   if (!key || problems.length) throw errors.badRequest(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
 
   const payload: SessionTokenPayload = { workspaceId, tokenId: randomUUID() };
@@ -93,7 +100,13 @@ export async function verifySession(
   const row = await repo.findSessionForRequest(db, presented.tokenId.toLowerCase(), key.lookup);
   if (!row || !secretMatches(key.secret, row.secret_hash)) return undefined;
   if (row.workspace_id !== presented.workspaceId.toLowerCase() || Date.parse(row.expires_at) <= now) return undefined;
-  const base = { workspaceId: row.workspace_id, apiKeyId: row.api_key_id, appId: row.app_id, dailyQuota: row.daily_quota, sessionId: row.id };
+  const base = {
+    workspaceId: row.workspace_id,
+    apiKeyId: row.api_key_id,
+    appId: row.app_id,
+    dailyQuota: row.daily_quota,
+    sessionId: row.id,
+  };
   if (row.internal_user_id !== null) {
     if (row.role === null) return undefined;
     const limited = row.is_client_access_limited === 1;

@@ -44,19 +44,34 @@ for (const backend of BACKENDS) {
       assert.match(staff.tokenId, UUID);
       assert.equal(staff.expiresAt, NOON / 1000 + 86_400, 'default lifetime: 24 hours');
       assert.match(staff.token, /^([0-9a-f]{32})+$/, 'hex of IV and whole AES blocks');
-      assert.deepEqual(sdkDecrypt(app.apiKey, staff.token), { workspaceId: ws.workspaceId, internalUserId: user.id, tokenId: staff.tokenId });
+      assert.deepEqual(sdkDecrypt(app.apiKey, staff.token), {
+        workspaceId: ws.workspaceId,
+        internalUserId: user.id,
+        tokenId: staff.tokenId,
+      });
 
       const forClient = await mintSession(h, ws.workspaceId, { apiKey: app.apiKey, clientId: client.id });
       const payload = sdkDecrypt(app.apiKey, forClient.token);
       assert.deepEqual(payload, { workspaceId: ws.workspaceId, clientId: client.id, companyId: company.id, tokenId: forClient.tokenId });
-      assert.ok(Object.values(payload).every((v) => typeof v === 'string'), 'every value a string, as the SDK requires');
+      assert.ok(
+        Object.values(payload).every((v) => typeof v === 'string'),
+        'every value a string, as the SDK requires',
+      );
       const explicit = await mintSession(h, ws.workspaceId, { apiKey: app.apiKey, clientId: client.id, companyId: company.id });
       assert.equal(sdkDecrypt(app.apiKey, explicit.token).companyId, company.id);
       assert.throws(() => sdkDecrypt(`${app.apiKey.slice(0, -1)}x`, staff.token), 'another key does not decrypt it');
 
       const meStaff = await h.as(sessionKey(ws.workspaceId, app.apiKey, staff.tokenId), { method: 'GET', url: '/v1/me' });
       assert.equal(meStaff.statusCode, 200);
-      assert.deepEqual(meStaff.json(), { object: 'me', workspaceId: ws.workspaceId, type: 'internalUser', id: user.id, apiKeyId: app.apiKeyId, appId: APP_ID, tokenId: staff.tokenId });
+      assert.deepEqual(meStaff.json(), {
+        object: 'me',
+        workspaceId: ws.workspaceId,
+        type: 'internalUser',
+        id: user.id,
+        apiKeyId: app.apiKeyId,
+        appId: APP_ID,
+        tokenId: staff.tokenId,
+      });
       const meClient = await h.as(sessionKey(ws.workspaceId, app.apiKey, forClient.tokenId), { method: 'GET', url: '/v1/me' });
       assert.deepEqual(meClient.json(), {
         object: 'me',
@@ -130,7 +145,11 @@ for (const backend of BACKENDS) {
       assert.equal(again.statusCode, 404);
       assert.deepEqual(again.json(), { code: 'not_found', message: 'Session not found.', data: null });
       const s3 = await mintSession(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: user.id });
-      assert.equal((await adminRequest(h, 'DELETE', `/admin/workspaces/${other.ws.workspaceId}/sessions/${s3.tokenId}`)).statusCode, 404, 'another workspace cannot revoke it');
+      assert.equal(
+        (await adminRequest(h, 'DELETE', `/admin/workspaces/${other.ws.workspaceId}/sessions/${s3.tokenId}`)).statusCode,
+        404,
+        'another workspace cannot revoke it',
+      );
       assert.equal((await me(sessionKey(ws.workspaceId, app.apiKey, s3.tokenId))).statusCode, 200);
 
       // The end user deleted: the client through the API, the internal user in the database.
@@ -152,8 +171,14 @@ for (const backend of BACKENDS) {
       const { ws, app, client } = await populatedWorkspace(h);
       const s = await mintSession(h, ws.workspaceId, { apiKey: app.apiKey, clientId: client.id });
       const moved = await h.as(ws.apiKey, { method: 'POST', url: '/v1/companies', payload: { name: 'Elsewhere' } });
-      assert.equal((await h.as(ws.apiKey, { method: 'PATCH', url: `/v1/clients/${client.id}`, payload: { companyId: moved.json().id } })).statusCode, 200);
-      assert.deepEqual((await h.as(sessionKey(ws.workspaceId, app.apiKey, s.tokenId), { method: 'GET', url: '/v1/me' })).json(), UNAUTHORIZED);
+      assert.equal(
+        (await h.as(ws.apiKey, { method: 'PATCH', url: `/v1/clients/${client.id}`, payload: { companyId: moved.json().id } })).statusCode,
+        200,
+      );
+      assert.deepEqual(
+        (await h.as(sessionKey(ws.workspaceId, app.apiKey, s.tokenId), { method: 'GET', url: '/v1/me' })).json(),
+        UNAUTHORIZED,
+      );
     });
 
     test('sessions: exempt from the daily quota, burst bucket of the end user (shared by its sessions, not by its app key)', async (t) => {
@@ -161,7 +186,9 @@ for (const backend of BACKENDS) {
       const ws = await h.workspace('Q', 3);
       const app = await h.appKey(ws.workspaceId, APP_ID);
       const user = await createTestInternalUser(h, ws.workspaceId, { email: 'u@q.test', givenName: 'U', familyName: 'Q' });
-      const client = (await h.as(ws.apiKey, { method: 'POST', url: '/v1/clients', payload: { email: 'c@q.test', givenName: 'C', familyName: 'Q' } })).json();
+      const client = (
+        await h.as(ws.apiKey, { method: 'POST', url: '/v1/clients', payload: { email: 'c@q.test', givenName: 'C', familyName: 'Q' } })
+      ).json();
       // The client create counted one unit (the workspace key): 2 left.
       const s1 = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: user.id });
       const s2 = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: user.id });
@@ -199,12 +226,24 @@ for (const backend of BACKENDS) {
       const { ws, app, user, company, client } = await populatedWorkspace(h);
       const staff = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: user.id });
       const forClient = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, clientId: client.id });
-      const created = await h.as(staff, { method: 'POST', url: '/v1/companies', payload: { name: 'Made by staff' }, headers: { 'user-agent': 'app/1.0' } });
+      const created = await h.as(staff, {
+        method: 'POST',
+        url: '/v1/companies',
+        payload: { name: 'Made by staff' },
+        headers: { 'user-agent': 'app/1.0' },
+      });
       assert.equal(created.statusCode, 200);
       assert.equal((await h.as(forClient, { method: 'GET', url: '/v1/test-audit' })).statusCode, 200);
       assert.equal((await h.as(app.apiKey, { method: 'GET', url: '/v1/test-audit' })).statusCode, 200);
 
-      const pick = (r: { source: string; actor_id: string | null; actor_type: string | null; actor_role: string | null; api_key_ref: string | null; company_id: string | null }) => ({
+      const pick = (r: {
+        source: string;
+        actor_id: string | null;
+        actor_type: string | null;
+        actor_role: string | null;
+        api_key_ref: string | null;
+        company_id: string | null;
+      }) => ({
         source: r.source,
         actorId: r.actor_id,
         actorType: r.actor_type,
@@ -215,13 +254,27 @@ for (const backend of BACKENDS) {
       const rows = (await auditEntries(h, ws.workspaceId)).filter((r) => r.source === 'platform');
       const companyCreated = rows.find((r) => r.event_type === 'companyCreated' && r.context.companyId === created.json().id);
       assert.ok(companyCreated, 'companyCreated entry');
-      assert.deepEqual(pick(companyCreated), { source: 'platform', actorId: user.id, actorType: 'internalUser', actorRole: 'staff', apiKeyRef: app.apiKeyId, companyId: null });
+      assert.deepEqual(pick(companyCreated), {
+        source: 'platform',
+        actorId: user.id,
+        actorType: 'internalUser',
+        actorRole: 'staff',
+        apiKeyRef: app.apiKeyId,
+        companyId: null,
+      });
       assert.equal(companyCreated.user_agent, 'app/1.0');
       const custom = rows.filter((r) => r.event_type === 'customEvent').map(pick);
       assert.deepEqual(
         custom.sort((a, b) => String(a.actorType).localeCompare(String(b.actorType))),
         [
-          { source: 'platform', actorId: client.id, actorType: 'clientUser', actorRole: null, apiKeyRef: app.apiKeyId, companyId: company.id },
+          {
+            source: 'platform',
+            actorId: client.id,
+            actorType: 'clientUser',
+            actorRole: null,
+            apiKeyRef: app.apiKeyId,
+            companyId: company.id,
+          },
           { source: 'platform', actorId: null, actorType: null, actorRole: null, apiKeyRef: app.apiKeyId, companyId: null },
         ].sort((a, b) => String(a.actorType).localeCompare(String(b.actorType))),
       );
@@ -235,10 +288,38 @@ for (const backend of BACKENDS) {
       const url = await freshDatabaseUrl(t, backend, { sqliteFile: true });
       const ws = oneJson((await portal(url, 'workspaces', 'create', '--name', 'Acme', '--json')).stdout);
       const appKey = oneJson((await portal(url, 'keys', 'create', '--workspace', ws.workspaceId, '--app', APP_ID, '--json')).stdout);
-      const user = oneJson((await portal(url, 'internal-users', 'create', '--workspace', ws.workspaceId, '--email', 'a@b.test', '--given-name', 'A', '--family-name', 'B', '--json')).stdout);
+      const user = oneJson(
+        (
+          await portal(
+            url,
+            'internal-users',
+            'create',
+            '--workspace',
+            ws.workspaceId,
+            '--email',
+            'a@b.test',
+            '--given-name',
+            'A',
+            '--family-name',
+            'B',
+            '--json',
+          )
+        ).stdout,
+      );
 
       const before = Math.floor(Date.now() / 1000);
-      const created = await portal(url, 'sessions', 'create', '--workspace', ws.workspaceId, '--api-key', appKey.apiKey, '--internal-user', user.id, '--json');
+      const created = await portal(
+        url,
+        'sessions',
+        'create',
+        '--workspace',
+        ws.workspaceId,
+        '--api-key',
+        appKey.apiKey,
+        '--internal-user',
+        user.id,
+        '--json',
+      );
       assert.equal(created.code, 0);
       const s = oneJson(created.stdout);
       assert.deepEqual(Object.keys(s).sort(), ['expiresAt', 'token', 'tokenId']);
@@ -247,7 +328,8 @@ for (const backend of BACKENDS) {
 
       const app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }));
       t.after(() => app.close());
-      const me = () => app.inject({ method: 'GET', url: '/v1/me', headers: { 'x-api-key': sessionKey(ws.workspaceId, appKey.apiKey, s.tokenId) } });
+      const me = () =>
+        app.inject({ method: 'GET', url: '/v1/me', headers: { 'x-api-key': sessionKey(ws.workspaceId, appKey.apiKey, s.tokenId) } });
       assert.equal((await me()).json().id, user.id);
 
       const revoked = await portal(url, 'sessions', 'revoke', '--workspace', ws.workspaceId, '--token-id', s.tokenId, '--json');
@@ -257,9 +339,36 @@ for (const backend of BACKENDS) {
       const again = await portal(url, 'sessions', 'revoke', '--workspace', ws.workspaceId, '--token-id', s.tokenId, '--json');
       assert.deepEqual([again.code, oneJson(again.stdout)], [1, { error: { code: 'not_found', message: 'Session not found.' } }]);
 
-      const both = await portal(url, 'sessions', 'create', '--workspace', ws.workspaceId, '--api-key', appKey.apiKey, '--internal-user', user.id, '--client', user.id, '--json');
-      assert.deepEqual([both.code, oneJson(both.stdout)], [2, { error: { code: 'usage', message: 'give exactly one of --client and --internal-user' } }]);
-      const wsKey = await portal(url, 'sessions', 'create', '--workspace', ws.workspaceId, '--api-key', ws.apiKey, '--internal-user', user.id, '--json');
+      const both = await portal(
+        url,
+        'sessions',
+        'create',
+        '--workspace',
+        ws.workspaceId,
+        '--api-key',
+        appKey.apiKey,
+        '--internal-user',
+        user.id,
+        '--client',
+        user.id,
+        '--json',
+      );
+      assert.deepEqual(
+        [both.code, oneJson(both.stdout)],
+        [2, { error: { code: 'usage', message: 'give exactly one of --client and --internal-user' } }],
+      );
+      const wsKey = await portal(
+        url,
+        'sessions',
+        'create',
+        '--workspace',
+        ws.workspaceId,
+        '--api-key',
+        ws.apiKey,
+        '--internal-user',
+        user.id,
+        '--json',
+      );
       assert.equal(wsKey.code, 1);
       assert.equal(oneJson(wsKey.stdout).error.code, 'bad_request');
     });

@@ -24,7 +24,15 @@ const tokenByHash = preparedQuery('bearer_token_by_hash', (db, p: { tokenHash: s
     .selectFrom('bearer_tokens')
     .innerJoin('api_keys', 'api_keys.id', 'bearer_tokens.api_key_id')
     .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
-    .select(['bearer_tokens.id', 'bearer_tokens.expires_at', 'api_keys.id as api_key_id', 'api_keys.workspace_id', 'api_keys.kind', 'api_keys.app_id', 'workspaces.daily_quota'])
+    .select([
+      'bearer_tokens.id',
+      'bearer_tokens.expires_at',
+      'api_keys.id as api_key_id',
+      'api_keys.workspace_id',
+      'api_keys.kind',
+      'api_keys.app_id',
+      'workspaces.daily_quota',
+    ])
     .where('bearer_tokens.token_hash', '=', p.tokenHash)
     .where('api_keys.revoked_at', 'is', null),
 );

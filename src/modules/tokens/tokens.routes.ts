@@ -7,13 +7,17 @@ import { BearerToken } from './tokens.schemas.js';
 import { mintBearerToken } from './tokens.service.js';
 
 /** One documented error of this operation, with its own description. */
-const own = (status: number, description: string): Record<number, TSchema> => ({ [status]: { ...errorResponses(status)[status], description } as TSchema });
+const own = (status: number, description: string): Record<number, TSchema> => ({
+  [status]: { ...errorResponses(status)[status], description } as TSchema,
+});
 
 /** The token takes no body: any declared body is a 400, before parsing and whatever its content type. */
 async function refuseBody(request: FastifyRequest) {
   const length = request.headers['content-length'];
   if (request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')) {
-    throw errors.badRequest('POST /v1/token takes no body: send only the app API key, in X-API-KEY.', [{ path: 'body', message: 'must be absent' }]);
+    throw errors.badRequest('POST /v1/token takes no body: send only the app API key, in X-API-KEY.', [
+      { path: 'body', message: 'must be absent' },
+    ]);
   }
 }
 
@@ -40,7 +44,7 @@ export default async function tokenRoutes(fastify: FastifyInstance) {
         description:
           'Exchanges the app API key in `X-API-KEY` (no body) for a bearer token with the same rights, for cron jobs and background workers. ' +
           'Send it as `Authorization: Bearer <token>`. It lives one hour (`tokenExpiresAt`, Unix seconds); mint a new one on expiry. ' +
-          'It is refused (401) once expired or once its key is revoked. Bearer requests share their key\'s burst bucket and count against the daily quota like it.',
+          "It is refused (401) once expired or once its key is revoked. Bearer requests share their key's burst bucket and count against the daily quota like it.",
         security: [{ apiKey: [] }],
         response: {
           200: BearerToken,

@@ -24,7 +24,8 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 export async function mintBearerToken(database: Database, caller: Caller): Promise<BearerToken> {
   const { principal } = caller;
   if (principal.kind === 'workspaceKey') throw errors.forbidden('Only app API keys mint tokens; this is a workspace key.');
-  if (principal.kind !== 'appKey') throw errors.forbidden('Tokens are minted with an app API key in X-API-KEY, not with a token or a session.');
+  if (principal.kind !== 'appKey')
+    throw errors.forbidden('Tokens are minted with an app API key in X-API-KEY, not with a token or a session.');
   const now = caller.actor.at;
   // A whole second, so that the stored expiry and the answered `tokenExpiresAt` are the same instant.
   const tokenExpiresAt = Math.floor(now / 1000) + BEARER_TOKEN_LIFETIME_SECONDS;

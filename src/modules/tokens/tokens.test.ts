@@ -2,7 +2,17 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { APP_ID, OTHER_APP_ID, mintBearerToken, mintSession, adminRequest, populatedWorkspace, revokeKey, sessionKey, withBearer } from '../../../test/helpers/factories.js';
+import {
+  APP_ID,
+  OTHER_APP_ID,
+  mintBearerToken,
+  mintSession,
+  adminRequest,
+  populatedWorkspace,
+  revokeKey,
+  sessionKey,
+  withBearer,
+} from '../../../test/helpers/factories.js';
 import { BACKENDS, NOON, TestClock, adminHarness, freshDatabaseUrl } from '../../../test/helpers/harness.js';
 import { CONTRACT_LIMITS, remainingOf } from '../../../test/helpers/limits.js';
 
@@ -23,7 +33,14 @@ for (const backend of BACKENDS) {
 
       const me = await withBearer(h, body.token, 'GET', '/v1/me');
       assert.equal(me.statusCode, 200);
-      assert.deepEqual(me.json(), { object: 'me', workspaceId: ws.workspaceId, type: 'app', id: APP_ID, apiKeyId: app.apiKeyId, appId: APP_ID });
+      assert.deepEqual(me.json(), {
+        object: 'me',
+        workspaceId: ws.workspaceId,
+        type: 'app',
+        id: APP_ID,
+        apiKeyId: app.apiKeyId,
+        appId: APP_ID,
+      });
       const created = await withBearer(h, body.token, 'POST', '/v1/companies', { name: 'By bearer' });
       assert.equal(created.statusCode, 200);
       assert.equal((await withBearer(h, body.token, 'GET', `/v1/companies/${created.json().id}`)).json().name, 'By bearer');
@@ -31,7 +48,10 @@ for (const backend of BACKENDS) {
       const rows = await h.app.ctx.db.selectFrom('bearer_tokens').selectAll().where('api_key_id', '=', app.apiKeyId).execute();
       assert.equal(rows.length, 2);
       assert.ok(rows.some((r) => r.token_hash === createHash('sha256').update(body.token).digest('hex')));
-      assert.ok(rows.every((r) => !JSON.stringify(r).includes(body.token.slice(4))), 'the token itself is not stored');
+      assert.ok(
+        rows.every((r) => !JSON.stringify(r).includes(body.token.slice(4))),
+        'the token itself is not stored',
+      );
     });
 
     test('a token is refused (401) from tokenExpiresAt on; minting sweeps the key’s expired tokens', async (t) => {
@@ -52,7 +72,11 @@ for (const backend of BACKENDS) {
     test('POST /v1/token refusals: body 400, missing/unknown/revoked key 401, workspace key (or a token, a session) 403', async (t) => {
       const h = await adminHarness(t, backend);
       const { ws, app, user } = await populatedWorkspace(h);
-      const bodyRefused = { code: 'bad_request', message: 'POST /v1/token takes no body: send only the app API key, in X-API-KEY.', data: [{ path: 'body', message: 'must be absent' }] };
+      const bodyRefused = {
+        code: 'bad_request',
+        message: 'POST /v1/token takes no body: send only the app API key, in X-API-KEY.',
+        data: [{ path: 'body', message: 'must be absent' }],
+      };
       for (const [name, options] of [
         ['a JSON body', { payload: {} }],
         ['a JSON body with fields', { payload: { apiKey: app.apiKey } }],
@@ -68,7 +92,11 @@ for (const backend of BACKENDS) {
 
       const missing = await h.app.inject({ method: 'POST', url: '/v1/token' });
       assert.equal(missing.statusCode, 401);
-      assert.deepEqual(missing.json(), { code: 'unauthorized', message: 'Missing credentials: send your API key in the X-API-KEY header.', data: null });
+      assert.deepEqual(missing.json(), {
+        code: 'unauthorized',
+        message: 'Missing credentials: send your API key in the X-API-KEY header.',
+        data: null,
+      });
       const missingWithBody = await h.app.inject({ method: 'POST', url: '/v1/token', payload: {} });
       assert.equal(missingWithBody.statusCode, 401, 'authentication comes first');
       const unknown = await mintBearerToken(h, `ppk_${'a'.repeat(59)}`);
@@ -77,11 +105,19 @@ for (const backend of BACKENDS) {
 
       const workspaceKey = await mintBearerToken(h, ws.apiKey);
       assert.equal(workspaceKey.statusCode, 403);
-      assert.deepEqual(workspaceKey.json(), { code: 'forbidden', message: 'Only app API keys mint tokens; this is a workspace key.', data: null });
+      assert.deepEqual(workspaceKey.json(), {
+        code: 'forbidden',
+        message: 'Only app API keys mint tokens; this is a workspace key.',
+        data: null,
+      });
       const { token } = (await mintBearerToken(h, app.apiKey)).json();
       const byBearer = await withBearer(h, token, 'POST', '/v1/token');
       assert.equal(byBearer.statusCode, 403);
-      assert.deepEqual(byBearer.json(), { code: 'forbidden', message: 'Tokens are minted with an app API key in X-API-KEY, not with a token or a session.', data: null });
+      assert.deepEqual(byBearer.json(), {
+        code: 'forbidden',
+        message: 'Tokens are minted with an app API key in X-API-KEY, not with a token or a session.',
+        data: null,
+      });
       const s = await mintSession(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: user.id });
       assert.equal((await mintBearerToken(h, sessionKey(ws.workspaceId, app.apiKey, s.tokenId))).statusCode, 403);
 
@@ -107,14 +143,22 @@ for (const backend of BACKENDS) {
         assert.equal(res.statusCode, 401, name);
         assert.deepEqual(res.json(), UNAUTHORIZED, name);
       }
-      const basic = await h.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` } });
+      const basic = await h.app.inject({
+        method: 'GET',
+        url: '/v1/me',
+        headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+      });
       assert.equal(basic.statusCode, 401);
       assert.deepEqual(basic.json(), {
         code: 'unauthorized',
         message: 'Unsupported Authorization header: send Authorization: Bearer <token from POST /v1/token>, or your API key in X-API-KEY.',
         data: null,
       });
-      const both = await h.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${token}`, 'x-api-key': ws.apiKey } });
+      const both = await h.app.inject({
+        method: 'GET',
+        url: '/v1/me',
+        headers: { authorization: `Bearer ${token}`, 'x-api-key': ws.apiKey },
+      });
       assert.equal(both.json().type, 'workspace');
 
       await revokeKey(h, ws.workspaceId, app.apiKeyId);
@@ -160,13 +204,28 @@ for (const backend of BACKENDS) {
       const app = await h.appKey(ws.workspaceId, APP_ID);
       const other = await h.appKey(ws.workspaceId, OTHER_APP_ID);
       const minted = await mintBearerToken(h, app.apiKey);
-      assert.deepEqual([minted.headers['x-ratelimit-limit'], minted.headers['x-ratelimit-remaining'], minted.headers['x-service-quota-remaining']], ['5', '4', '99']);
+      assert.deepEqual(
+        [minted.headers['x-ratelimit-limit'], minted.headers['x-ratelimit-remaining'], minted.headers['x-service-quota-remaining']],
+        ['5', '4', '99'],
+      );
       const { token } = minted.json();
       assert.deepEqual(remainingOf(await withBearer(h, token, 'GET', '/v1/me')), ['19', '98']);
-      assert.deepEqual(remainingOf(await h.as(app.apiKey, { method: 'GET', url: '/v1/me' })), ['18', '97'], 'the key and its token: one bucket');
+      assert.deepEqual(
+        remainingOf(await h.as(app.apiKey, { method: 'GET', url: '/v1/me' })),
+        ['18', '97'],
+        'the key and its token: one bucket',
+      );
       assert.deepEqual(remainingOf(await withBearer(h, token, 'GET', '/v1/me')), ['17', '96']);
-      assert.deepEqual(remainingOf(await h.as(other.apiKey, { method: 'GET', url: '/v1/me' })), ['19', '95'], 'another key: its own bucket, the same quota');
-      assert.deepEqual(remainingOf(await withBearer(h, token, 'POST', '/v1/companies', { name: 'W' })), ['3', '94'], 'writes: the key’s write bucket');
+      assert.deepEqual(
+        remainingOf(await h.as(other.apiKey, { method: 'GET', url: '/v1/me' })),
+        ['19', '95'],
+        'another key: its own bucket, the same quota',
+      );
+      assert.deepEqual(
+        remainingOf(await withBearer(h, token, 'POST', '/v1/companies', { name: 'W' })),
+        ['3', '94'],
+        'writes: the key’s write bucket',
+      );
     });
   });
 }

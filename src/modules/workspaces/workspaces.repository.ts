@@ -32,7 +32,10 @@ export async function findWorkspace(db: Kysely<DB>, access: Access): Promise<Wor
 }
 
 export async function countWorkspaces(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('workspaces').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
