@@ -5,8 +5,9 @@ import { execFile } from 'node:child_process';
 import { type TestContext, test } from 'node:test';
 import { promisify } from 'node:util';
 import { freshDatabaseUrl } from './helpers/harness.js';
-import { type Answer, httpGet as get, serve, stop } from './helpers/server.js';
+import { httpGet as get, serve, stop } from './helpers/server.js';
 import { redisPrefixFor } from './helpers/redis.js';
+import { present } from './helpers/present.js';
 
 const postgresUrl = process.env.PORTAL_TEST_POSTGRES_URL;
 const redisUrl = process.env.PORTAL_TEST_REDIS_URL;
@@ -28,7 +29,7 @@ async function twoServers(t: TestContext) {
   const prefix = redisPrefixFor(t);
   const env = {
     DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl!,
+    REDIS_URL: present(redisUrl, 'PORTAL_TEST_REDIS_URL'),
     REDIS_KEY_PREFIX: prefix,
     // Bursts far above 200 requests, so only the daily quota limits.
     RATE_LIMIT_GET_CAPACITY: '100000',

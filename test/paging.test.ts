@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { BACKENDS, type Harness, harness } from './helpers/harness.js';
 import { pageOfKeys } from './helpers/internals.js';
+import { present } from './helpers/present.js';
 
 /** Paging (contract §4) through the shared helper, over the api_keys table of one workspace. */
 async function insertKeys(h: Harness, workspaceId: string, count: number, atMs: number) {
@@ -65,7 +66,7 @@ for (const backend of BACKENDS) {
       assert.equal(exact.nextToken, undefined);
       const first = await page(h, ws.workspaceId, { limit: 4 });
       assert.equal(typeof first.nextToken, 'string');
-      const decoded = JSON.parse(Buffer.from(first.nextToken!, 'base64').toString());
+      const decoded = JSON.parse(Buffer.from(present(first.nextToken, 'nextToken'), 'base64').toString());
       assert.deepEqual(Object.keys(decoded), ['c', 'i', 's'], 'base64 of a JSON object');
       const second = await page(h, ws.workspaceId, { limit: 4, nextToken: first.nextToken });
       assert.equal(second.data.length, 1);
@@ -78,7 +79,7 @@ for (const backend of BACKENDS) {
       const b = await h.workspace('B');
       await insertKeys(h, a.workspaceId, 3, h.clock.now());
       await insertKeys(h, b.workspaceId, 3, h.clock.now());
-      const token = (await page(h, a.workspaceId, { limit: 1 })).nextToken!;
+      const token = present((await page(h, a.workspaceId, { limit: 1 })).nextToken, 'nextToken');
       const decoded = JSON.parse(Buffer.from(token, 'base64').toString());
       const forged = Buffer.from(JSON.stringify({ ...decoded, c: '2999-01-01T00:00:00.000Z' })).toString('base64');
       for (const bad of [forged, 'garbage!!', Buffer.from('[1,2]').toString('base64'), Buffer.from('null').toString('base64')]) {

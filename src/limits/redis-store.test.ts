@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { LimitStoreUnavailableError, RedisLimitStore } from './redis-store.js';
 import { limitStoreContract } from './store-contract.test.js';
 import { redisPrefixFor } from '../../test/helpers/redis.js';
+import { present } from '../../test/helpers/present.js';
 
 /** Set by `npm test` when Redis answered (scripts/test.mjs). */
 const redisUrl = process.env.PORTAL_TEST_REDIS_URL;
@@ -14,7 +15,7 @@ const DAY = '2026-01-15';
 
 const prefixFor = redisPrefixFor;
 
-function openStore(t: TestContext, prefix: string, url = redisUrl!): RedisLimitStore {
+function openStore(t: TestContext, prefix: string, url = present(redisUrl, 'PORTAL_TEST_REDIS_URL')): RedisLimitStore {
   const store = new RedisLimitStore(url, prefix);
   t.after(() => store.close());
   return store;
@@ -31,7 +32,7 @@ async function assertUnavailable(promise: Promise<unknown>, ms: number, what: st
 
 /** A TCP proxy in front of Redis that a test can stop, restart on the same port, or stall. */
 async function redisProxy(t: TestContext) {
-  const target = new URL(redisUrl!);
+  const target = new URL(present(redisUrl, 'PORTAL_TEST_REDIS_URL'));
   const sockets = new Set<Socket>();
   let stalled = false;
   const server = createServer((client) => {
@@ -43,7 +44,10 @@ async function redisProxy(t: TestContext) {
       sockets.add(from);
       from.on('data', (chunk) => stalled || to.write(chunk));
       from.on('error', () => {});
-      from.on('close', () => (sockets.delete(from), to.destroy()));
+      from.on('close', () => {
+        sockets.delete(from);
+        to.destroy();
+      });
     }
   });
   const listen = (port = 0) =>
@@ -85,7 +89,7 @@ describe('RedisLimitStore across connections', { skip }, () => {
   test('keys carry the prefix and expire: a bucket after its full refill (plus margin), a day count after 48 h', async (t) => {
     const prefix = prefixFor(t);
     const store = openStore(t, prefix);
-    const admin = new Redis(redisUrl!);
+    const admin = new Redis(present(redisUrl, 'PORTAL_TEST_REDIS_URL'));
     t.after(() => admin.quit());
     await store.bucket('user:1', 20, 100, Date.now(), true);
     await store.reserveQuota('ws', DAY, 10);

@@ -7,10 +7,10 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { type BuildOptions, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import type { Database } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/open.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { TEST_ADMIN_TOKEN, createAppKey, createTestWorkspace } from './factories.js';
+import { present } from './present.js';
 
 export { TEST_ADMIN_TOKEN };
 
@@ -62,7 +62,7 @@ export async function freshDatabaseUrl(t: TestContext, backend: Backend, opts: {
     }
     await dropper.end();
   });
-  const url = new URL(postgresUrl!);
+  const url = new URL(present(postgresUrl, 'PORTAL_TEST_POSTGRES_URL'));
   url.searchParams.set('schema', schema);
   return url.toString();
 }

@@ -15,8 +15,8 @@ export function serve(env: Record<string, string>): Promise<Server> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (chunk) => (out += chunk));
-  child.stderr!.on('data', (chunk) => (out += chunk));
+  child.stdout?.on('data', (chunk) => (out += chunk));
+  child.stderr?.on('data', (chunk) => (out += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -27,10 +27,10 @@ export function serve(env: Record<string, string>): Promise<Server> {
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (!match) return;
       clearTimeout(timer);
-      child.stdout!.off('data', check);
+      child.stdout?.off('data', check);
       resolve({ child, base: match[1], output: () => out, exited });
     };
-    child.stdout!.on('data', check);
+    child.stdout?.on('data', check);
     child.once('exit', () => {
       clearTimeout(timer);
       reject(new Error(`server exited early:\n${out}`));
@@ -67,7 +67,7 @@ export function httpGet(base: string, path: string, apiKey: string): Promise<Ans
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`GET ${base}${path} timed out`)));

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { auditEntries, defineCustomField } from '../../../test/helpers/factories.js';
 import { BACKENDS, workspaceHarness } from '../../../test/helpers/harness.js';
+import { present } from '../../../test/helpers/present.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const NOW = '2026-01-15T12:00:00.000Z';
@@ -49,7 +50,10 @@ for (const backend of BACKENDS) {
       const audit = await auditEntries(h, ws.workspaceId);
       const events = audit.map((e) => e.event_type).filter((e) => e !== 'apiKeyCreated');
       assert.deepEqual(events.sort(), ['clientCreated', 'companyCreated']);
-      const created = audit.find((e) => e.event_type === 'clientCreated')!;
+      const created = present(
+        audit.find((e) => e.event_type === 'clientCreated'),
+        'clientCreated entry',
+      );
       assert.equal(created.source, 'platform');
       assert.equal(created.api_key_ref, ws.apiKeyId);
       assert.equal(created.ip, '127.0.0.1');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { auditEntries, defineCustomField } from '../../../test/helpers/factories.js';
 import { BACKENDS, workspaceHarness } from '../../../test/helpers/harness.js';
+import { present } from '../../../test/helpers/present.js';
 
 const NOW = '2026-01-15T12:00:00.000Z';
 
@@ -30,9 +31,10 @@ for (const backend of BACKENDS) {
       assert.equal(colored.fallbackColor, '#0A0BfF');
       assert.equal('iconImageUrl' in colored, false);
       assert.deepEqual((await call('GET', `/v1/companies/${acme.id}`)).json(), acme);
-      const entry = (await auditEntries(h, ws.workspaceId)).find(
-        (e) => e.event_type === 'companyCreated' && e.context.companyId === acme.id,
-      )!;
+      const entry = present(
+        (await auditEntries(h, ws.workspaceId)).find((e) => e.event_type === 'companyCreated' && e.context.companyId === acme.id),
+        'companyCreated entry',
+      );
       assert.deepEqual([entry.source, entry.context], ['platform', { companyId: acme.id, name: 'Acme' }]);
     });
 
@@ -163,7 +165,10 @@ for (const backend of BACKENDS) {
         (await call('GET', `/v1/clients?companyId=${beta.id}`)).json().data.map((c: { id: string }) => c.id),
         [multi.id],
       );
-      const deleted = (await auditEntries(h, ws.workspaceId)).find((e) => e.event_type === 'companyDeleted')!;
+      const deleted = present(
+        (await auditEntries(h, ws.workspaceId)).find((e) => e.event_type === 'companyDeleted'),
+        'companyDeleted entry',
+      );
       assert.deepEqual(deleted.context, { companyId: acme.id, name: 'Acme' });
     });
 

@@ -8,6 +8,7 @@ import type { CustomFieldCreate } from './custom-fields.schemas.js';
 import { createCustomField } from './custom-fields.service.js';
 import { mergeCustomFields, normalizeCustomFields } from './custom-fields.values.js';
 import { oneJson, portal } from '../../../test/helpers/cli.js';
+import { present } from '../../../test/helpers/present.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const NOT_FOUND = { code: 'not_found', message: 'Custom field not found.', data: null };
@@ -145,7 +146,7 @@ for (const backend of BACKENDS) {
       const res = await get('/v1/custom-fields');
       assert.equal(res.statusCode, 200);
       const at = (s: number) => new Date(Date.parse('2026-01-15T12:00:00.000Z') + s * 1000).toISOString();
-      const [red, green, blue] = colors.options!;
+      const [red, green, blue] = present(colors.options, 'the options');
       assert.deepEqual(res.json(), {
         data: [
           {
@@ -238,7 +239,7 @@ for (const backend of BACKENDS) {
 
     test('options: newest first (the reverse of the order given), label filter, paging', async (t) => {
       const { colors, tier, get } = await setup(t);
-      const [red, green, blue] = colors.options!;
+      const [red, green, blue] = present(colors.options, 'the options');
       const option = (o: typeof red) => ({ id: o.id, object: 'customFieldOption', key: o.key, label: o.label });
       const all = await get(`/v1/custom-fields/${colors.id}/options`);
       assert.equal(all.statusCode, 200);
@@ -299,7 +300,7 @@ for (const backend of BACKENDS) {
 
     test('good values of every type are normalized', async (t) => {
       const { colors, normalize } = await setup(t);
-      const [red, green] = colors.options!;
+      const [red, green] = present(colors.options, 'the options');
       assert.deepEqual(
         await normalize({
           note: 'anything at all',
