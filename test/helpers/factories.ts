@@ -9,7 +9,7 @@ import { createApiKey, revokeApiKey } from '../../src/modules/api-keys/api-keys.
 import type { InternalUserCreate } from '../../src/modules/internal-users/internal-users.schemas.js';
 import { createInternalUser } from '../../src/modules/internal-users/internal-users.service.js';
 import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
-import type { Harness } from './harness.js';
+import type { Harness } from './types.js';
 
 /** The app ids the tests give app keys. */
 export const APP_ID = '7b0e4a7e-8c1f-4d55-9f3a-2d5c3a1e9b11';

@@ -3,14 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import pg from 'pg';
 import { type BuildOptions, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/open.js';
-import type { Clock } from '../../src/lib/clock.js';
 import { TEST_ADMIN_TOKEN, createAppKey, createTestWorkspace } from './factories.js';
 import { present } from './present.js';
+import { type Harness, NOON, TestClock } from './types.js';
+
+export { type Harness, NOON, TestClock };
 
 export { TEST_ADMIN_TOKEN };
 
@@ -20,20 +22,6 @@ const postgresUrl = process.env.PORTAL_TEST_POSTGRES_URL;
 
 /** SQLite always; PostgreSQL when `npm test` found it answering. */
 export const BACKENDS: Backend[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
-
-/** Where a TestClock starts: noon UTC. */
-export const NOON = Date.parse('2026-01-15T12:00:00.000Z');
-
-/** A settable clock: tests move time instead of sleeping. */
-export class TestClock implements Clock {
-  constructor(public ms = NOON) {}
-  now() {
-    return this.ms;
-  }
-  advance(ms: number) {
-    this.ms += ms;
-  }
-}
 
 /** A fresh, empty database: in-memory SQLite, or its own PostgreSQL schema dropped after the test. */
 export async function freshDatabaseUrl(t: TestContext, backend: Backend, opts: { sqliteFile?: boolean } = {}): Promise<string> {
@@ -65,19 +53,6 @@ export async function freshDatabaseUrl(t: TestContext, backend: Backend, opts: {
   const url = new URL(present(postgresUrl, 'PORTAL_TEST_POSTGRES_URL'));
   url.searchParams.set('schema', schema);
   return url.toString();
-}
-
-export interface Harness {
-  app: FastifyInstance;
-  clock: TestClock;
-  databaseUrl: string;
-  /** PORTAL_ADMIN_TOKEN, when the admin surface is on (adminHarness). */
-  adminToken: string | undefined;
-  /** A workspace with its first (workspace-kind) key. */
-  workspace(name?: string, dailyQuota?: number): Promise<{ workspaceId: string; apiKeyId: string; apiKey: string }>;
-  appKey(workspaceId: string, appId: string): Promise<{ apiKeyId: string; apiKey: string }>;
-  /** `app.inject` with the key in X-API-KEY. */
-  as(apiKey: string, options: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
 /** Builds the app on a fresh database of the given backend; closed after the test. */

@@ -9,7 +9,7 @@ import { unitOfWork } from '../../src/db/unit-of-work.js';
 import { workspaceAccess } from '../../src/lib/caller.js';
 import { findClient } from '../../src/modules/clients/clients.repository.js';
 import { recordAudit } from '../../src/modules/audit-log/audit-log.writer.js';
-import type { Harness } from './harness.js';
+import type { Harness } from './types.js';
 
 export type TestDb = Kysely<DB>;
 
