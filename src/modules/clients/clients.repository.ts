@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
 import { joinIds, nonEmpty, objectFields, parseObject, personFields, splitIds } from '../../db/rows.js';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
 import { preparedQuery } from '../../db/prepared.js';
@@ -30,21 +30,22 @@ function toClient(row: ClientsTable): Client {
   };
 }
 
+/** Clients with a membership in one of these companies. */
+const inAnyOf =
+  (companyIds: readonly string[]) =>
+  ({ exists, selectFrom }: ExpressionBuilder<DB, 'clients'>) =>
+    exists(
+      selectFrom('client_companies as m')
+        .select('m.client_id')
+        .whereRef('m.client_id', '=', 'clients.id')
+        .where('m.company_id', 'in', nonEmpty(companyIds)),
+    );
+
 /** Clients this access may see: its workspace's; a limited principal only those of its companies; a client only itself. */
 function visible(db: Kysely<DB>, access: Access): SelectQueryBuilder<DB, 'clients', ClientsTable> {
   let q = db.selectFrom('clients').selectAll().where('clients.workspace_id', '=', access.workspaceId);
   if (access.clientId) q = q.where('clients.id', '=', access.clientId);
-  if (access.companyIds) {
-    const companyIds = nonEmpty(access.companyIds);
-    q = q.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('client_companies as cc')
-          .select('cc.client_id')
-          .whereRef('cc.client_id', '=', 'clients.id')
-          .where('cc.company_id', 'in', companyIds),
-      ),
-    );
-  }
+  if (access.companyIds) q = q.where(inAnyOf(access.companyIds));
   return q;
 }
 
@@ -66,31 +67,14 @@ export function listClients(db: Kysely<DB>, access: Access, query: ClientListQue
   if (filters.email !== undefined) q = q.where('clients.email_key', '=', filters.email.trim().toLowerCase());
   if (filters.givenName !== undefined) q = q.where('clients.given_name', '=', filters.givenName);
   if (filters.familyName !== undefined) q = q.where('clients.family_name', '=', filters.familyName);
-  if (filters.companyId !== undefined) {
-    const companyId = filters.companyId;
-    q = q.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('client_companies as m')
-          .select('m.client_id')
-          .whereRef('m.client_id', '=', 'clients.id')
-          .where('m.company_id', '=', companyId),
-      ),
-    );
-  }
+  if (filters.companyId !== undefined) q = q.where(inAnyOf([filters.companyId]));
   return fetchPage(q, 'clients', { limit, nextToken }, tokens, pageScope(access.workspaceId, 'clients', filters), toClient);
 }
 
 /** Every client with a membership in the company. */
 export async function clientsOfCompany(db: Kysely<DB>, access: Access, companyId: string): Promise<Client[]> {
   const rows = await visible(db, access)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('client_companies as m')
-          .select('m.client_id')
-          .whereRef('m.client_id', '=', 'clients.id')
-          .where('m.company_id', '=', companyId),
-      ),
-    )
+    .where(inAnyOf([companyId]))
     .execute();
   return rows.map(toClient);
 }
