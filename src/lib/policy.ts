@@ -25,13 +25,14 @@ const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 /** Contract §2's permissions for one request, before its body is validated. */
 export function authorize(principal: ApiPrincipal, policy: RoutePolicy | undefined, method: string): void {
+  if (principal.kind !== 'clientSession' && principal.kind !== 'internalUserSession') return; // keys and tokens: the whole workspace
+  const { clientSession, staff } = policyOf(policy);
   if (principal.kind === 'clientSession') {
-    const clientSession = policy?.clientSession ?? 'none';
     if (clientSession === 'none') throw errors.notFound();
     if (clientSession === 'read' && !isRead(method)) throw errors.forbidden('A client session may not change this.');
     return;
   }
-  if (principal.kind === 'internalUserSession' && principal.role !== 'admin' && policy?.staff === false) {
+  if (principal.role !== 'admin' && !staff) {
     throw errors.forbidden('Staff may not do this; an admin may.');
   }
 }

@@ -57,7 +57,7 @@ export function revoke(work: UnitOfWork, access: Access, table: Revocable, id: s
 }
 
 /** Removes a key's expired bearer tokens or sessions when it gets a new one, so they do not pile up. */
-function deleteExpired(work: UnitOfWork, access: Access, table: 'bearer_tokens' | 'sessions', apiKeyId: string, now: string): void {
+export function deleteExpired(work: UnitOfWork, access: Access, table: 'bearer_tokens' | 'sessions', apiKeyId: string, now: string): void {
   work.write(
     work.db
       .deleteFrom(table)
@@ -90,9 +90,8 @@ export interface KeyCredential {
   expiresAt: string;
 }
 
-/** The columns of a new bearer token or session; its key's expired ones are removed first. */
-export function credentialColumns(work: UnitOfWork, access: Access, table: 'bearer_tokens' | 'sessions', credential: KeyCredential) {
-  deleteExpired(work, access, table, credential.apiKeyId, credential.createdAt);
+/** The columns a new bearer token or session shares with the other kind. */
+export function credentialColumns(access: Access, credential: KeyCredential) {
   const { id, apiKeyId, createdAt, expiresAt } = credential;
   return { id, workspace_id: access.workspaceId, api_key_id: apiKeyId, created_at: createdAt, expires_at: expiresAt };
 }

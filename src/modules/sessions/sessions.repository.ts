@@ -3,7 +3,7 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
-import { type KeyCredential, credentialColumns } from '../api-keys/api-keys.repository.js';
+import { type KeyCredential, credentialColumns, deleteExpired } from '../api-keys/api-keys.repository.js';
 
 /** A new session: its id is the tokenId. */
 export interface NewSession extends KeyCredential {
@@ -12,9 +12,11 @@ export interface NewSession extends KeyCredential {
   companyId: string | null;
 }
 
+/** A new session (its key's expired sessions removed). */
 export function insertSession(work: UnitOfWork, access: Access, session: NewSession): void {
+  deleteExpired(work, access, 'sessions', session.apiKeyId, session.createdAt);
   const values = {
-    ...credentialColumns(work, access, 'sessions', session),
+    ...credentialColumns(access, session),
     internal_user_id: session.internalUserId,
     client_id: session.clientId,
     company_id: session.companyId,

@@ -3,15 +3,17 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
-import { type KeyCredential, credentialColumns } from '../api-keys/api-keys.repository.js';
+import { type KeyCredential, credentialColumns, deleteExpired } from '../api-keys/api-keys.repository.js';
 
 export interface NewBearerToken extends KeyCredential {
   /** SHA-256 of the token, hex: the token itself is never stored. */
   tokenHash: string;
 }
 
+/** A new bearer token (its key's expired tokens removed). */
 export function insertBearerToken(work: UnitOfWork, access: Access, token: NewBearerToken): void {
-  const values = { ...credentialColumns(work, access, 'bearer_tokens', token), token_hash: token.tokenHash };
+  deleteExpired(work, access, 'bearer_tokens', token.apiKeyId, token.createdAt);
+  const values = { ...credentialColumns(access, token), token_hash: token.tokenHash };
   work.write(work.db.insertInto('bearer_tokens').values(values));
 }
 
