@@ -1,6 +1,8 @@
 // Child processes for the bench: start, wait until they answer, measure memory, stop.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { createServer } from 'node:net';
 
 const OUTPUT_LIMIT = 20_000; // characters of a child's output kept for error messages
@@ -16,7 +18,7 @@ export interface Child {
   output(): string;
 }
 
-export function sleep(ms: number): Promise<void> {
+function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
@@ -45,9 +47,22 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Runs `node <args>` in `cwd`; output is kept (bounded) so a failed start can be explained. */
-export function startChild(name: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Child {
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+interface StartOptions {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Pin to this CPU (`taskset -c <cpu>`); null: unpinned. */
+  readonly cpu?: string | null;
+  /** Keep stdin open as a pipe (the load worker waits for its go on it). */
+  readonly stdin?: boolean;
+}
+
+/**
+ * Runs `node <args>`, pinned to one CPU when `cpu` is given (taskset execs node, so the pid is node's);
+ * output is kept (bounded) so a failed start can be explained.
+ */
+export function startChild(name: string, args: string[], options: StartOptions): Child {
+  const [command, argv] = options.cpu == null ? [process.execPath, args] : ['taskset', ['-c', options.cpu, process.execPath, ...args]];
+  const child = spawn(command, argv, { cwd: options.cwd, env: options.env, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-OUTPUT_LIMIT);
@@ -96,7 +111,7 @@ export async function stopChild(child: Child): Promise<void> {
   await Promise.race([child.exited, sleep(STOP_GRACE_MS)]);
 }
 
-export interface Memory {
+interface Memory {
   /** Resident set size now, MB. */
   readonly rssMb: number;
   /** Peak resident set size since the process started (VmHWM), MB. */
@@ -112,11 +127,25 @@ export function readMemory(pid: number | undefined): Memory | null {
   } catch {
     return null;
   }
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
   const rss = kb('VmRSS');
   const peak = kb('VmHWM');
   if (Number.isNaN(rss) || Number.isNaN(peak)) return null;
   return { rssMb: rss / 1024, peakRssMb: peak / 1024 };
+}
+
+/**
+ * Resets the process's peak RSS (VmHWM) to its current RSS (`echo 5 > /proc/<pid>/clear_refs`, Linux
+ * 4.0+), so the next reading is the peak of what ran since. False when the kernel or permissions refuse.
+ */
+export function resetPeakRss(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -138,3 +167,54 @@ export function readCpuMs(pid: number | undefined): number | null {
 
 /** Linux's USER_HZ, the unit of /proc/<pid>/stat times: 100 on every mainstream kernel. */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/** Where the measured servers and the load generator run. */
+export interface Pinning {
+  /** CPU of every measured server (real, bare, naive); null: unpinned. */
+  readonly serverCpu: string | null;
+  /** CPU of the load generator; null: unpinned. */
+  readonly loadCpu: string | null;
+  readonly note: string;
+}
+
+/** The CPUs this process may run on (Cpus_allowed_list, Linux), else 0..n-1. */
+function allowedCpus(): number[] {
+  try {
+    const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (list) {
+      const cpus = list.split(',').flatMap((range) => {
+        const [from, to = from] = range.split('-').map(Number);
+        return Array.from({ length: to - from + 1 }, (_, k) => from + k);
+      });
+      if (cpus.length > 0 && cpus.every(Number.isInteger)) return cpus;
+    }
+  } catch {
+    // not Linux: fall through
+  }
+  return Array.from({ length: availableParallelism() }, (_, k) => k);
+}
+
+function onPath(command: string): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, command), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Servers on the first allowed CPU, the load generator on the second, when taskset and two CPUs are there. */
+export function planPinning(): Pinning {
+  const cpus = allowedCpus();
+  if (!onPath('taskset'))
+    return { serverCpu: null, loadCpu: null, note: 'UNPINNED: taskset not found, server and load generator share the CPUs' };
+  if (cpus.length < 2) return { serverCpu: null, loadCpu: null, note: `UNPINNED: only one CPU (${cpus.join(',')}) available` };
+  const [server, load] = cpus.map(String);
+  return {
+    serverCpu: server,
+    loadCpu: load,
+    note: `pinned (taskset): every measured server on CPU ${server}, the load generator on CPU ${load}`,
+  };
+}

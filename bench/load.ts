@@ -1,7 +1,8 @@
-// Drives autocannon against one target and boils the result down to what the report shows.
-import autocannon from 'autocannon';
-import { withTimeout } from './children.js';
-import type { HttpMethod } from './scenarios.js';
+// One measurement: the load worker (bench/load-worker.ts, autocannon in a process of its own, pinned to
+// its own CPU) drives one target, and the target's CPU time is read around the measured run.
+import { type Child, readCpuMs, startChild, stopChild } from './children.js';
+
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface LoadSettings {
   readonly connections: number;
@@ -11,13 +12,31 @@ export interface LoadSettings {
   readonly warmupSeconds: number;
 }
 
-/** A scenario's request, resolved once (after setup) and sent identically to both targets. */
-export interface PreparedRequest {
+/**
+ * A request body per request, as data (it crosses into the worker process): `{{i}}` becomes the
+ * request's index, `{{v}}` the value `values[index % values.length]`.
+ */
+interface BodySpec {
+  readonly template: string;
+  readonly values: readonly string[];
+}
+
+/** A scenario's request, resolved once (after setup). */
+export interface RequestSpec {
   readonly method: HttpMethod;
   readonly path: string;
   readonly headers: Record<string, string>;
   /** A fresh JSON body per request (POSTs); absent for requests without a body. */
-  readonly nextBody?: () => string;
+  readonly body?: BodySpec;
+}
+
+/** Bodies numbered from `start` on, one per call. */
+export function bodyMaker(spec: BodySpec, start: number): () => string {
+  let index = start;
+  return () => {
+    const i = index++;
+    return spec.template.replaceAll('{{i}}', String(i)).replaceAll('{{v}}', spec.values[i % spec.values.length] ?? '');
+  };
 }
 
 export interface RunStats {
@@ -34,44 +53,112 @@ export interface RunStats {
   readonly timeouts: number;
 }
 
-function options(baseUrl: string, request: PreparedRequest, connections: number, seconds: number): autocannon.Options {
-  const common = { url: `${baseUrl}${request.path}`, connections, pipelining: 1, duration: seconds, timeout: 10 };
-  const headers = request.nextBody ? { 'content-type': 'application/json', ...request.headers } : request.headers;
-  const { nextBody } = request;
-  if (!nextBody) return { ...common, method: request.method, headers };
-  // setupRequest runs before every request: that is how each one gets its own body.
-  return { ...common, requests: [{ method: request.method, headers, setupRequest: (req) => ({ ...req, body: nextBody() }) }] };
+/** What the bench hands the worker (JSON, its one argument). */
+export interface WorkerConfig {
+  readonly url: string;
+  readonly request: RequestSpec;
+  readonly expectedStatus: number;
+  readonly settings: LoadSettings;
+  /** Index of the first body (bodies stay distinct across runs). */
+  readonly indexStart: number;
 }
 
-function summarize(result: autocannon.Result, expectedStatus: number): RunStats {
-  const statusCounts = Object.fromEntries(Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, count]));
-  const responses = Object.values(statusCounts).reduce((sum, count) => sum + count, 0);
-  const wrongStatus = responses - (statusCounts[String(expectedStatus)] ?? 0);
-  return {
-    requestsPerSec: result.requests.average,
-    latencyAvgMs: result.latency.average,
-    latencyP50Ms: result.latency.p50,
-    latencyP99Ms: result.latency.p99,
-    responses,
-    statusCounts,
-    unexpected: wrongStatus + result.errors, // autocannon counts timeouts among errors
-    errors: result.errors,
-    timeouts: result.timeouts,
-  };
+/** The worker's stdout, one JSON line each: `ready` after the warm-up, `result` after the measured run. */
+export type WorkerMessage = { readonly event: 'ready' } | { readonly event: 'result'; readonly stats: RunStats };
+
+export interface Measured extends RunStats {
+  /** Target CPU (user + system) over the measured run ÷ responses, µs; null off Linux. */
+  readonly cpuUsPerRequest: number | null;
+  /** Target CPU over the measured run ÷ its wall-clock time, %: near 100 when the pinned target was the bottleneck. */
+  readonly targetCpuPercent: number | null;
+  /** The load worker's CPU over the measured run, %: near 100 means the load generator, not the target, set the pace. */
+  readonly loadCpuPercent: number | null;
 }
 
-async function run(baseUrl: string, request: PreparedRequest, connections: number, seconds: number): Promise<autocannon.Result> {
-  // autocannon stops itself after `seconds`; the timeout only guards against a hang.
-  return withTimeout(autocannon(options(baseUrl, request, connections, seconds)), (seconds + 30) * 1000, `autocannon ${baseUrl}`);
+interface MeasureOptions {
+  readonly cwd: string;
+  /** CPU of the load worker; null: unpinned. */
+  readonly loadCpu: string | null;
+  readonly indexStart: number;
+  /** Registers the worker while it runs, so an interrupted bench stops it too. */
+  readonly track: (child: Child, running: boolean) => void;
 }
 
-/** A warm-up run (discarded), then the measured run, with the same settings for every target. */
+const difference = (before: number | null, after: number | null) => (before === null || after === null ? null : after - before);
+
+/** Slack over the run's own length: worker start-up, connection set-up, autocannon's last timeouts. */
+const WORKER_SLACK_MS = 60_000;
+
+/**
+ * Warm-up (discarded), then the measured run, from the worker; the target's CPU time (pid) is read
+ * when the worker reports its warm-up done (before it starts the measured run) and again when its
+ * result arrives. Bounded: the worker is killed after the runs' length plus a minute.
+ */
 export async function measure(
   baseUrl: string,
-  request: PreparedRequest,
+  pid: number | undefined,
+  request: RequestSpec,
   expectedStatus: number,
   settings: LoadSettings,
-): Promise<RunStats> {
-  if (settings.warmupSeconds > 0) await run(baseUrl, request, settings.connections, settings.warmupSeconds);
-  return summarize(await run(baseUrl, request, settings.connections, settings.seconds), expectedStatus);
+  options: MeasureOptions,
+): Promise<Measured> {
+  const config: WorkerConfig = { url: baseUrl, request, expectedStatus, settings, indexStart: options.indexStart };
+  const worker = startChild(`load worker for ${request.method} ${baseUrl}${request.path}`, ['--import', 'tsx', 'bench/load-worker.ts'], {
+    cwd: options.cwd,
+    env: { ...process.env, BENCH_WORKER_CONFIG: JSON.stringify(config) },
+    cpu: options.loadCpu,
+    stdin: true,
+  });
+  options.track(worker, true);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await new Promise<Measured>((resolve, reject) => {
+      let cpuBefore: number | null = null;
+      let loadCpuBefore: number | null = null;
+      let readyAt = 0;
+      let pending = '';
+      const limitMs = (settings.warmupSeconds + settings.seconds) * 1000 + WORKER_SLACK_MS;
+      timer = setTimeout(() => reject(new Error(`${worker.name}: no result within ${limitMs / 1000} s`)), limitMs);
+      worker.process.stdin?.on('error', () => {}); // a worker gone early: its 'close' below says so
+      worker.process.stdout?.on('data', (chunk: Buffer) => {
+        pending += chunk.toString();
+        for (let newline = pending.indexOf('\n'); newline >= 0; newline = pending.indexOf('\n')) {
+          const line = pending.slice(0, newline).trim();
+          pending = pending.slice(newline + 1);
+          if (!line.startsWith('{')) continue;
+          let message: WorkerMessage;
+          try {
+            message = JSON.parse(line) as WorkerMessage;
+          } catch {
+            reject(new Error(`${worker.name} printed a malformed line: ${line.slice(0, 200)}`));
+            return;
+          }
+          if (message.event === 'ready') {
+            cpuBefore = readCpuMs(pid);
+            loadCpuBefore = readCpuMs(worker.process.pid);
+            readyAt = performance.now();
+            worker.process.stdin?.write('go\n');
+          } else {
+            const wallMs = performance.now() - readyAt;
+            const cpuMs = difference(cpuBefore, readCpuMs(pid));
+            const loadCpuMs = difference(loadCpuBefore, readCpuMs(worker.process.pid));
+            resolve({
+              ...message.stats,
+              cpuUsPerRequest: cpuMs === null ? null : (cpuMs * 1000) / Math.max(1, message.stats.responses),
+              targetCpuPercent: cpuMs === null ? null : (cpuMs / wallMs) * 100,
+              loadCpuPercent: loadCpuMs === null ? null : (loadCpuMs / wallMs) * 100,
+            });
+          }
+        }
+      });
+      // 'close': after its stdout is drained, so a result printed just before exiting is read first.
+      worker.process.once('close', (code, signal) =>
+        reject(new Error(`${worker.name} exited (${signal ?? code}) without a result:\n${worker.output()}`)),
+      );
+    });
+  } finally {
+    clearTimeout(timer);
+    await stopChild(worker);
+    options.track(worker, false);
+  }
 }

@@ -1,23 +1,42 @@
-// `npm run bench`: the real server vs a bare Fastify baseline, scenario by scenario (see bench/README.md).
+// `npm run bench [-- --clients N] [-- --limiter]`: the real server against a bare Fastify route and a
+// naive Fastify + better-sqlite3 server, in interleaved rounds, servers and load generator pinned to
+// different CPUs (see bench/README.md).
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Child, freePort, readCpuMs, readMemory, startChild, stopChild, waitForHttp } from './children.js';
-import { type LoadSettings, type PreparedRequest, measure } from './load.js';
-import { type BenchResults, type ScenarioResult, type TargetResult, formatReport } from './report.js';
-import { type BenchContext, type HttpMethod, SCENARIOS, type Scenario } from './scenarios.js';
+import { parseArgs } from 'node:util';
+import { type Child, freePort, planPinning, readMemory, resetPeakRss, startChild, stopChild, waitForHttp } from './children.js';
+import { formatLimiter, limiterVariants, measureLimiter } from './limiter.js';
+import { type LoadSettings, type Measured, type RequestSpec, bodyMaker, measure } from './load.js';
+import {
+  type BenchResults,
+  type RoundSample,
+  type ScenarioResult,
+  TARGET_ORDER,
+  type TargetKind,
+  type TargetSummary,
+  evaluateTargets,
+  formatReport,
+  summarize,
+} from './report.js';
+import { type BenchContext, type RunningTarget, SCENARIOS, type Sample, type Scenario, type Workspace } from './scenarios.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS_FILE = join(ROOT, 'bench', 'results', 'latest.json');
-const LOG_LEVEL = 'warn'; // no per-request logs on either side: the baseline has none
+const LOG_LEVEL = 'warn'; // no per-request logs on any side: the bare route and the naive server have none
 const START_TIMEOUT_MS = 30_000;
-const REQUEST_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 60_000; // a setup request: a page of 1000 deep in 100,000 clients may be slow
 const CLI_TIMEOUT_MS = 30_000;
+const DEFAULT_CLIENTS = 10_000;
+const MIN_CLIENTS = 1_000; // the page at 90% depth should still be a page of 100
+const MAX_CLIENTS = 1_000_000;
+/** Each measured run numbers its POST bodies from its own block, so emails never repeat in a database. */
+const INDEX_BLOCK = 10_000_000;
 
 /** The server as `npm start` runs it (package.json: the V8 flag that keeps peak memory down). */
-const SERVE_ARGS = ['--max-semi-space-size=4', 'bin/portal.js', 'serve'];
+const SERVE_ARGS = ['--max-semi-space-size=4', '--max-old-space-size=256', 'bin/portal.js', 'serve'];
 
 const ROOMY_LIMITS = {
   RATE_LIMIT_GET_CAPACITY: '1000000000',
@@ -26,94 +45,57 @@ const ROOMY_LIMITS = {
   RATE_LIMIT_WRITE_REFILL: '1000000000',
 };
 
-/** The limiter's cost: the same request against servers differing only in their limit state. */
-const LIMITER_VARIANTS: { name: string; env: Record<string, string> }[] = [
-  { name: 'limits off', env: { LIMITS_ENABLED: 'false' } },
-  { name: 'in-process limits', env: {} },
-  {
-    name: 'Redis limits',
-    env: { REDIS_URL: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `bench-${Date.now()}:` },
-  },
-];
+const USAGE = `usage: npm run bench [-- --clients N] [-- --limiter]
+  (no flag)     every scenario, on ${DEFAULT_CLIENTS} seeded clients
+  --clients N   seed N clients (${MIN_CLIENTS}..${MAX_CLIENTS}) and run the directory reads only:
+                the point read, the first page of 100 and the page of 100 at 90% depth
+  --limiter     also measure the limiter's cost (limits off, in-process; Redis with BENCH_REDIS_URL)
+  -h, --help    this text
+env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3),
+     BENCH_LIMITER_ROUNDS (3), BENCH_REDIS_URL (unset: no Redis variant)`;
 
-interface LimiterResult {
-  readonly variant: string;
-  /** Server CPU time per response, µs: the steady measure of the limiter's cost. */
-  readonly cpuUsPerRequest: number;
-  readonly requestsPerSec: number;
-  readonly latencyP99Ms: number;
-  readonly unexpected: number;
+class UsageError extends Error {}
+
+interface Options {
+  readonly clients: number;
+  /** default: every scenario; directory: --clients N, the directory reads only. */
+  readonly mode: 'default' | 'directory';
+  readonly limiter: boolean;
 }
 
-/** Runs `request` against one server per variant, one after the other; rounds interleave to spread noise. */
-async function measureLimiter(
-  request: PreparedRequest,
-  env: NodeJS.ProcessEnv,
-  settings: LoadSettings,
-  rounds: number,
-): Promise<LimiterResult[]> {
-  const samples = new Map<string, LimiterResult[]>();
-  for (let round = 0; round < rounds; round++) {
-    for (const variant of LIMITER_VARIANTS) {
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const child = startChild(`server (${variant.name})`, SERVE_ARGS, ROOT, { ...env, ...variant.env, PORT: String(port) });
-      children.add(child);
-      try {
-        await waitForHttp(child, `${url}/readyz`, (status) => status === 200, START_TIMEOUT_MS);
-        await measure(url, request, 200, { ...settings, seconds: settings.warmupSeconds || 1, warmupSeconds: 0 }); // warm-up, CPU not counted
-        const cpuBefore = readCpuMs(child.process.pid) ?? 0;
-        const stats = await measure(url, request, 200, { ...settings, warmupSeconds: 0 });
-        const cpuUsPerRequest = (((readCpuMs(child.process.pid) ?? 0) - cpuBefore) * 1000) / Math.max(1, stats.responses);
-        const list = samples.get(variant.name) ?? [];
-        list.push({
-          variant: variant.name,
-          cpuUsPerRequest,
-          requestsPerSec: stats.requestsPerSec,
-          latencyP99Ms: stats.latencyP99Ms,
-          unexpected: stats.unexpected,
-        });
-        samples.set(variant.name, list);
-      } finally {
-        await stopChild(child);
-        children.delete(child);
-      }
+const FLAGS = { clients: { type: 'string' }, limiter: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+function parseFlags(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message); // an unknown flag, a missing value, a stray argument
+  }
+}
+
+function parseOptions(argv: string[]): Options | 'help' {
+  const values = parseFlags(argv);
+  if (values.help) return 'help';
+  let clients = DEFAULT_CLIENTS;
+  if (values.clients !== undefined) {
+    clients = /^\d+$/.test(values.clients) ? Number(values.clients) : Number.NaN;
+    if (!Number.isSafeInteger(clients) || clients < MIN_CLIENTS || clients > MAX_CLIENTS) {
+      throw new UsageError(`--clients must be an integer from ${MIN_CLIENTS} to ${MAX_CLIENTS} (got "${values.clients}")`);
     }
   }
-  // The median round of each variant, by CPU per request.
-  return [...samples.values()].map((list) => [...list].sort((a, b) => a.cpuUsPerRequest - b.cpuUsPerRequest)[Math.floor(list.length / 2)]);
-}
-
-function formatLimiter(results: LimiterResult[]): string {
-  const off = results[0];
-  const percent = (value: number, base: number) => `${(((value - base) / base) * 100).toFixed(1)}%`;
-  const lines = results.map((r) =>
-    [
-      r.variant.padEnd(18),
-      r.cpuUsPerRequest.toFixed(1).padStart(14),
-      (r === off ? '—' : percent(r.cpuUsPerRequest, off.cpuUsPerRequest)).padStart(11),
-      r.requestsPerSec.toFixed(0).padStart(9),
-      (r === off ? '—' : percent(off.requestsPerSec, r.requestsPerSec)).padStart(12),
-      String(r.latencyP99Ms).padStart(6),
-      String(r.unexpected).padStart(10),
-    ].join(' | '),
-  );
-  return [
-    'Limiter cost on GET /v1/clients/{id} (median of the rounds; CPU per request is the steady measure, req/s moves with machine noise)',
-    'variant            | server CPU µs/req | CPU vs off |     req/s | req/s vs off | p99 ms | unexpected',
-    ...lines,
-  ].join('\n');
+  return { clients, mode: values.clients === undefined ? 'default' : 'directory', limiter: values.limiter ?? false };
 }
 
 function envInt(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
   const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min} (got "${raw}")`);
+  if (!Number.isInteger(value) || value < min) throw new UsageError(`${name} must be an integer >= ${min} (got "${raw}")`);
   return value;
 }
 
 // Everything to undo, whatever way the bench ends.
 const children = new Set<Child>();
+const track = (child: Child, running: boolean) => void (running ? children.add(child) : children.delete(child));
 let tempDir: string | undefined;
 
 async function cleanup(): Promise<void> {
@@ -123,14 +105,12 @@ async function cleanup(): Promise<void> {
   tempDir = undefined;
 }
 
-interface Sample {
-  readonly status: number;
-  readonly text: string;
-  readonly bytes: number;
-}
+const startedAtMs = Date.now();
+const log = (message: string) => process.stderr.write(`bench [${((Date.now() - startedAtMs) / 1000).toFixed(0)} s]: ${message}\n`);
 
-async function send(baseUrl: string, request: PreparedRequest): Promise<Sample> {
-  const body = request.nextBody?.();
+/** One request (its body, if any, numbered `index`); the whole answer. */
+async function send(baseUrl: string, request: RequestSpec, index: number): Promise<Sample> {
+  const body = request.body ? bodyMaker(request.body, index)() : undefined;
   const headers = body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers };
   const response = await fetch(`${baseUrl}${request.path}`, {
     method: request.method,
@@ -142,25 +122,26 @@ async function send(baseUrl: string, request: PreparedRequest): Promise<Sample> 
   return { status: response.status, text: buffer.toString('utf8'), bytes: buffer.length };
 }
 
-/** `node bin/portal.js <args> --json`: one JSON line on stdout. */
-function runCli(args: string[], env: NodeJS.ProcessEnv, argv = ['bin/portal.js', ...args, '--json']): Promise<unknown> {
+/** `node <argv>` in the repository: its one JSON line on stdout, parsed. */
+function runNode(argv: string[], env: NodeJS.ProcessEnv, timeoutMs = CLI_TIMEOUT_MS): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, argv, { cwd: ROOT, env, timeout: CLI_TIMEOUT_MS }, (error, stdout, stderr) => {
+    execFile(process.execPath, argv, { cwd: ROOT, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       const lines = stdout.trim().split('\n').filter(Boolean);
       if (error || lines.length !== 1) {
-        reject(new Error(`portal ${args.join(' ')} failed (${error?.message ?? `${lines.length} output lines`}):\n${stdout}${stderr}`));
+        reject(new Error(`node ${argv.join(' ')} failed (${error?.message ?? `${lines.length} output lines`}):\n${stdout}${stderr}`));
         return;
       }
       try {
         resolve(JSON.parse(lines[0]));
       } catch {
-        reject(new Error(`portal ${args.join(' ')} printed no JSON: ${stdout}`));
+        reject(new Error(`node ${argv.join(' ')} printed no JSON: ${stdout}`));
       }
     });
   });
 }
 
-function seededWorkspace(output: unknown): { workspaceId: string; apiKeyId: string; apiKey: string } {
+async function createWorkspace(name: string, env: NodeJS.ProcessEnv): Promise<Workspace> {
+  const output = await runNode(['bin/portal.js', 'workspaces', 'create', '--name', name, '--daily-quota', '100000000', '--json'], env);
   const { workspaceId, apiKeyId, apiKey } = (output ?? {}) as Record<string, unknown>;
   if (typeof workspaceId !== 'string' || typeof apiKeyId !== 'string' || typeof apiKey !== 'string') {
     throw new Error(`unexpected output of portal workspaces create: ${JSON.stringify(output)}`);
@@ -168,86 +149,52 @@ function seededWorkspace(output: unknown): { workspaceId: string; apiKeyId: stri
   return { workspaceId, apiKeyId, apiKey };
 }
 
-function prepare(scenario: Scenario, ctx: BenchContext): PreparedRequest {
-  const { body } = scenario;
-  let index = 0; // shared by the sample, warm-up and measured runs, so every body stays distinct
-  return {
-    method: scenario.method,
-    path: scenario.path(ctx),
-    headers: scenario.headers?.(ctx) ?? {},
-    ...(body ? { nextBody: () => body(ctx, index++) } : {}),
-  };
+interface Seeded {
+  readonly clientIds: string[];
+  readonly companyIds: string[];
 }
 
-/** Runs the baseline in its own process, serving a body of the same size as the server's `sample`. */
-async function measureBaseline(
-  scenario: Scenario,
-  request: PreparedRequest,
-  sample: Sample,
-  settings: LoadSettings,
-): Promise<TargetResult> {
-  const port = await freePort();
-  const baselineUrl = `http://127.0.0.1:${port}`;
-  const baseline = startChild(`baseline for ${scenario.name}`, ['--import', 'tsx', 'bench/baseline.ts'], ROOT, {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL,
-    BASELINE_METHOD: scenario.method,
-    BASELINE_PATH: new URL(request.path, baselineUrl).pathname, // a route has no query string
-    BASELINE_STATUS: String(scenario.expectedStatus),
-    BASELINE_BODY: sample.text,
-  });
-  children.add(baseline);
-  try {
-    await waitForHttp(baseline, `${baselineUrl}/`, () => true, START_TIMEOUT_MS); // any answer: it listens
-    const check = await send(baselineUrl, request);
-    if (check.status !== scenario.expectedStatus || check.bytes !== sample.bytes) {
-      throw new Error(
-        `${scenario.name}: the baseline answered ${check.status} with ${check.bytes} bytes, ` +
-          `expected ${scenario.expectedStatus} with ${sample.bytes} bytes`,
-      );
-    }
-    const stats = await measure(baselineUrl, request, scenario.expectedStatus, settings);
-    return { ...stats, bodyBytes: check.bytes, memory: readMemory(baseline.process.pid) };
-  } finally {
-    // Stopped before the server is measured: nothing else competes for the CPU meanwhile.
-    await stopChild(baseline);
-    children.delete(baseline);
-  }
+/** bench/seed-clients.ts on the database, before any server runs; bounded by a generous 2 s per 1000 clients. */
+async function seed(workspaceId: string, count: number, env: NodeJS.ProcessEnv): Promise<Seeded> {
+  const timeoutMs = Math.max(60_000, count * 2);
+  const output = (await runNode(['--import', 'tsx', 'bench/seed-clients.ts', workspaceId, String(count)], env, timeoutMs)) as Seeded;
+  if (!Array.isArray(output?.clientIds) || !Array.isArray(output.companyIds)) throw new Error('bench: unexpected seed output');
+  return output;
 }
 
-/** Setup, one sampled response from the server, then the baseline, then the server under load. */
-async function runScenario(scenario: Scenario, ctx: BenchContext, server: Child, settings: LoadSettings): Promise<ScenarioResult> {
-  await scenario.setup?.(ctx);
-  const request = prepare(scenario, ctx);
-  const sample = await send(ctx.serverUrl, request);
-  if (sample.status !== scenario.expectedStatus) {
-    throw new Error(
-      `${scenario.name}: the server answered ${sample.status}, expected ${scenario.expectedStatus}:\n${sample.text.slice(0, 2000)}`,
-    );
-  }
-  const baseline = await measureBaseline(scenario, request, sample, settings);
-  const stats = await measure(ctx.serverUrl, request, scenario.expectedStatus, settings);
-  return {
-    name: scenario.name,
-    method: scenario.method,
-    path: request.path,
-    expectedStatus: scenario.expectedStatus,
-    baseline,
-    server: { ...stats, bodyBytes: sample.bytes, memory: readMemory(server.process.pid) },
-    ratio: stats.requestsPerSec / baseline.requestsPerSec,
-    flagged: baseline.unexpected > 0 || stats.unexpected > 0,
-  };
+/** Rotated by `by`: round r starts with another target, so no target always runs first or last. */
+const rotate = <T>(list: readonly T[], by: number) => list.map((_, i) => list[(i + by) % list.length]);
+
+/** The answer of a list or object without its nextToken (each server signs its own). */
+const withoutToken = (text: string) => {
+  const value = JSON.parse(text) as Record<string, unknown>;
+  delete value.nextToken;
+  return JSON.stringify(value);
+};
+
+interface Prepared {
+  readonly scenario: Scenario;
+  readonly name: string;
+  readonly kinds: readonly TargetKind[];
+  /** The request of each running target (the bare route is sent the server's); naive only where it applies. */
+  readonly requests: { readonly server: RequestSpec; readonly naive?: RequestSpec };
+  /** One answer of each, taken before the rounds: the bare route serves the server's body. */
+  readonly samples: { readonly server: Sample; readonly naive?: Sample };
+  readonly rounds: Record<TargetKind, RoundSample[]>;
 }
 
-async function main(): Promise<number> {
+async function main(options: Options): Promise<number> {
   const settings: LoadSettings = {
     connections: envInt('BENCH_CONNECTIONS', 50, 1),
     seconds: envInt('BENCH_SECONDS', 10, 1),
     warmupSeconds: envInt('BENCH_WARMUP_SECONDS', 2, 0),
   };
+  const rounds = envInt('BENCH_ROUNDS', 3, 1);
+  const limiterRounds = envInt('BENCH_LIMITER_ROUNDS', 3, 1);
+  const pinning = planPinning();
   const startedAt = new Date().toISOString();
+  log(pinning.note);
+
   // The server runs compiled, as `npm start` runs it (bin/portal.js picks dist/ when it is fresh).
   await new Promise<void>((resolve, reject) =>
     execFile(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, timeout: CLI_TIMEOUT_MS }, (error) =>
@@ -255,75 +202,275 @@ async function main(): Promise<number> {
     ),
   );
   tempDir = await mkdtemp(join(tmpdir(), 'portal-bench-'));
+  const dbPath = join(tempDir, 'bench.db');
+  const naiveDbPath = join(tempDir, 'naive.db');
   // Limits on, but roomy enough never to refuse the load generator: their cost is measured, not their effect.
-  const env = { ...process.env, DATABASE_URL: `sqlite:${join(tempDir, 'bench.db')}`, HOST: '127.0.0.1', LOG_LEVEL, ...ROOMY_LIMITS };
+  const env = { ...process.env, DATABASE_URL: `sqlite:${dbPath}`, HOST: '127.0.0.1', LOG_LEVEL, ...ROOMY_LIMITS };
 
-  const workspace = seededWorkspace(await runCli(['workspaces', 'create', '--name', 'Bench', '--daily-quota', '100000000'], env));
-  const port = await freePort();
-  const serverUrl = `http://127.0.0.1:${port}`;
-  const server = startChild('server', SERVE_ARGS, ROOT, { ...env, PORT: String(port) });
-  children.add(server);
+  // Every row first, through the service code, then checkpointed (seed-clients.ts); only then the servers.
+  const reads = await createWorkspace('Bench', env);
+  log(`seeding ${options.clients} clients …`);
+  const seedStart = performance.now();
+  const seeded = await seed(reads.workspaceId, options.clients, env);
+  const seedSeconds = (performance.now() - seedStart) / 1000;
+  log(`seeded ${options.clients} clients in ${seedSeconds.toFixed(1)} s`);
+  let writes: BenchContext['writes'] = null;
+  if (options.mode === 'default') {
+    const workspace = await createWorkspace('Bench writes', env);
+    writes = { ...workspace, companyIds: (await seed(workspace.workspaceId, 0, env)).companyIds };
+  }
+  // The naive server gets a copy (taken now, before anything writes): neither server's writes reach the other.
+  const wal = await stat(`${dbPath}-wal`).catch(() => null);
+  if (wal && wal.size > 0) throw new Error('bench: the seeded database still has a WAL after its checkpoint');
+  await copyFile(dbPath, naiveDbPath);
+
+  const serverPort = await freePort();
+  const serverUrl = `http://127.0.0.1:${serverPort}`;
+  const server = startChild('server', SERVE_ARGS, { cwd: ROOT, env: { ...env, PORT: String(serverPort) }, cpu: pinning.serverCpu });
+  track(server, true);
+  const naivePort = await freePort();
+  const naiveUrl = `http://127.0.0.1:${naivePort}`;
+  const naiveKeys = { [reads.apiKey]: reads.workspaceId, ...(writes ? { [writes.apiKey]: writes.workspaceId } : {}) };
+  const naive = startChild('naive server', ['--import', 'tsx', 'bench/naive-server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(naivePort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL,
+      NAIVE_DATABASE: naiveDbPath,
+      NAIVE_API_KEYS: JSON.stringify(naiveKeys),
+    },
+    cpu: pinning.serverCpu,
+  });
+  track(naive, true);
   await waitForHttp(server, `${serverUrl}/healthz`, (status) => status === 200, START_TIMEOUT_MS);
+  await waitForHttp(naive, `${naiveUrl}/`, () => true, START_TIMEOUT_MS); // any answer: it listens
 
+  const urls: Record<RunningTarget, string> = { server: serverUrl, naive: naiveUrl };
+  const processes: Record<RunningTarget, Child> = { server, naive };
   const ctx: BenchContext = {
-    serverUrl,
-    ...workspace,
+    clients: options.clients,
+    reads,
+    clientIds: seeded.clientIds,
+    writes,
     state: {},
-    api: (method: HttpMethod, path: string, body?: unknown) =>
-      send(serverUrl, {
-        method,
-        path,
-        headers: { 'x-api-key': workspace.apiKey },
-        ...(body === undefined ? {} : { nextBody: () => JSON.stringify(body) }),
-      }),
-    cli: (args) => runCli(args, env),
-    script: (path, args) => runCli(args, env, ['--import', 'tsx', path, ...args]),
+    get: (target, path) => send(urls[target], { method: 'GET', path, headers: { 'x-api-key': reads.apiKey } }, 0),
   };
 
-  const scenarios: ScenarioResult[] = [];
-  for (const scenario of SCENARIOS) {
-    process.stderr.write(`bench: ${scenario.name} …\n`);
-    scenarios.push(await runScenario(scenario, ctx, server, settings));
+  // Setup and one sample per running target: the naive server must answer what the server answers.
+  const prepared: Prepared[] = [];
+  for (const scenario of SCENARIOS.filter((s) => options.mode === 'default' || s.directory)) {
+    const name = scenario.name(ctx);
+    log(`setting up ${name} …`);
+    await scenario.setup?.(ctx);
+    const serverRequest = scenario.request(ctx, 'server');
+    const serverSample = await send(serverUrl, serverRequest, 0);
+    if (serverSample.status !== scenario.expectedStatus) {
+      throw new Error(
+        `${name}: the server answered ${serverSample.status}, expected ${scenario.expectedStatus}:\n${serverSample.text.slice(0, 2000)}`,
+      );
+    }
+    let naiveRequest: RequestSpec | undefined;
+    let naiveSample: Sample | undefined;
+    if (scenario.naive) {
+      naiveRequest = scenario.request(ctx, 'naive');
+      naiveSample = await send(naiveUrl, naiveRequest, 1);
+      if (naiveSample.status !== scenario.expectedStatus || naiveSample.bytes !== serverSample.bytes) {
+        throw new Error(
+          `${name}: the naive server answered ${naiveSample.status} with ${naiveSample.bytes} bytes, ` +
+            `the server ${serverSample.status} with ${serverSample.bytes}:\n${naiveSample.text.slice(0, 1000)}\n${serverSample.text.slice(0, 1000)}`,
+        );
+      }
+      // A read must be the same rows, not just the same size (a POST differs in its new id and time).
+      if (serverRequest.method === 'GET' && withoutToken(naiveSample.text) !== withoutToken(serverSample.text)) {
+        throw new Error(`${name}: the naive server's answer differs from the server's (beyond the nextToken)`);
+      }
+    }
+    prepared.push({
+      scenario,
+      name,
+      kinds: TARGET_ORDER.filter((kind) => kind !== 'naive' || scenario.naive),
+      requests: { server: serverRequest, ...(naiveRequest ? { naive: naiveRequest } : {}) },
+      samples: { server: serverSample, ...(naiveSample ? { naive: naiveSample } : {}) },
+      rounds: { bare: [], naive: [], server: [] },
+    });
   }
 
-  const pointRead = SCENARIOS.find((s) => s.name.startsWith('GET /v1/clients/{id}'));
-  if (!pointRead) throw new Error('bench: the point-read scenario is missing');
-  const limiterRequest = prepare(pointRead, ctx);
-  process.stderr.write('bench: limiter cost …\n');
-  const limiter = await measureLimiter(limiterRequest, env, settings, envInt('BENCH_LIMITER_ROUNDS', 3, 1));
+  let indexBlock = 0;
+  const loadOptions = () => ({ cwd: ROOT, loadCpu: pinning.loadCpu, indexStart: ++indexBlock * INDEX_BLOCK, track });
+  let peakRssPerRun = true;
+  let serverLifetimePeak = 0;
+  const notePeak = (child: Child) => {
+    const peak = readMemory(child.process.pid)?.peakRssMb;
+    if (child === server && peak !== undefined) serverLifetimePeak = Math.max(serverLifetimePeak, peak);
+  };
 
-  const baselinePeaks = scenarios.flatMap((r) => (r.baseline.memory ? [r.baseline.memory.peakRssMb] : []));
+  /** A measured run on a target that stays up (server, naive): its VmHWM reset first, read after. */
+  async function measureRunning(target: RunningTarget, p: Prepared, round: number): Promise<RoundSample> {
+    const child = processes[target];
+    const pid = child.process.pid;
+    notePeak(child);
+    peakRssPerRun = resetPeakRss(pid) && peakRssPerRun;
+    const request = p.requests[target];
+    if (!request) throw new Error(`${p.name}: no request for the ${target}`);
+    const stats = await measure(urls[target], pid, request, p.scenario.expectedStatus, settings, loadOptions());
+    notePeak(child);
+    return { ...stats, round, peakRssMb: readMemory(pid)?.peakRssMb ?? null };
+  }
+
+  /** A fresh bare Fastify process answering the server's sampled body (same status, same size). */
+  async function measureBare(p: Prepared, round: number): Promise<RoundSample> {
+    const request = p.requests.server;
+    const sample = p.samples.server;
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const bare = startChild(`bare route for ${p.name}`, ['--import', 'tsx', 'bench/baseline.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL,
+        BASELINE_METHOD: request.method,
+        BASELINE_PATH: new URL(request.path, url).pathname, // a route has no query string
+        BASELINE_STATUS: String(p.scenario.expectedStatus),
+        BASELINE_BODY: sample.text,
+      },
+      cpu: pinning.serverCpu,
+    });
+    track(bare, true);
+    try {
+      await waitForHttp(bare, `${url}/`, () => true, START_TIMEOUT_MS);
+      const check = await send(url, request, 2);
+      if (check.status !== p.scenario.expectedStatus || check.bytes !== sample.bytes) {
+        throw new Error(
+          `${p.name}: the bare route answered ${check.status} with ${check.bytes} bytes, expected ${p.scenario.expectedStatus} with ${sample.bytes}`,
+        );
+      }
+      const pid = bare.process.pid;
+      peakRssPerRun = resetPeakRss(pid) && peakRssPerRun;
+      const stats = await measure(url, pid, request, p.scenario.expectedStatus, settings, loadOptions());
+      return { ...stats, round, peakRssMb: readMemory(pid)?.peakRssMb ?? null };
+    } finally {
+      await stopChild(bare);
+      track(bare, false);
+    }
+  }
+
+  for (let round = 1; round <= rounds; round++) {
+    for (const p of prepared) {
+      for (const kind of rotate(p.kinds, round - 1)) {
+        log(`round ${round}/${rounds}: ${p.name}: ${kind} …`);
+        p.rounds[kind].push(kind === 'bare' ? await measureBare(p, round) : await measureRunning(kind, p, round));
+      }
+    }
+  }
+  notePeak(server);
+
+  const scenarios: ScenarioResult[] = prepared.map((p) => {
+    const targets: Partial<Record<TargetKind, TargetSummary>> = {};
+    for (const kind of p.kinds) {
+      const bytes = (kind === 'naive' ? p.samples.naive : p.samples.server)?.bytes ?? 0;
+      targets[kind] = summarize(p.rounds[kind], bytes);
+    }
+    const request = p.requests.server;
+    return {
+      key: p.scenario.key,
+      name: p.name,
+      method: request.method,
+      path: request.path,
+      expectedStatus: p.scenario.expectedStatus,
+      targets,
+      flagged: Object.values(targets).some((t) => t.unexpected > 0),
+    };
+  });
   const results: BenchResults = {
     startedAt,
     node: process.version,
+    clients: options.clients,
+    mode: options.mode,
+    rounds,
+    pinning,
+    peakRssPerRun,
     settings: { ...settings, pipelining: 1, logLevel: LOG_LEVEL },
+    seedSeconds,
     scenarios,
-    peakRssMb: {
-      server: readMemory(server.process.pid)?.peakRssMb ?? null,
-      baseline: baselinePeaks.length > 0 ? Math.max(...baselinePeaks) : null,
-    },
+    serverLifetimePeakRssMb: serverLifetimePeak || null,
   };
-  process.stdout.write(`\n${formatReport(results)}\n\n${formatLimiter(limiter)}\n`);
+  const checks = evaluateTargets(results);
+  let report = formatReport(results, checks);
+
+  let limiter: unknown;
+  if (options.limiter) {
+    // The main servers are done: stop them so the limiter's servers run alone.
+    await stopChild(naive);
+    await stopChild(server);
+    const pointRead = prepared.find((p) => p.scenario.key === 'pointRead');
+    if (!pointRead) throw new Error('bench: the point-read scenario is missing');
+    const { variants, note } = await limiterVariants();
+    log(`limiter cost: ${variants.map((v) => v.name).join(', ')} …`);
+    const limiterResults = await measureLimiter(variants, pointRead.requests.server, settings, limiterRounds, async (variant) => {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const child = startChild(`server (${variant.name})`, SERVE_ARGS, {
+        cwd: ROOT,
+        env: { ...env, ...variant.env, PORT: String(port) },
+        cpu: pinning.serverCpu,
+      });
+      track(child, true);
+      try {
+        await waitForHttp(child, `${url}/readyz`, (status) => status === 200, START_TIMEOUT_MS);
+        const stats: Measured = await measure(url, child.process.pid, pointRead.requests.server, 200, settings, loadOptions());
+        return stats;
+      } finally {
+        await stopChild(child);
+        track(child, false);
+      }
+    });
+    limiter = limiterResults;
+    report += `\n\n${formatLimiter(limiterResults, note)}`;
+  }
+
+  process.stdout.write(`\n${report}\n`);
   await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
-  await writeFile(RESULTS_FILE, `${JSON.stringify({ ...results, limiter }, null, 2)}\n`);
-  process.stdout.write(`Results written to ${RESULTS_FILE}\n`);
+  await writeFile(RESULTS_FILE, `${JSON.stringify({ ...results, checks, ...(limiter ? { limiter } : {}) }, null, 2)}\n`);
+  process.stdout.write(`Results written to ${RESULTS_FILE}. The bench took ${((Date.now() - startedAtMs) / 60_000).toFixed(1)} min.\n`);
 
   const flagged = scenarios.filter((r) => r.flagged).length;
   if (flagged > 0) process.stderr.write(`bench: ${flagged} scenario(s) had unexpected responses (marked !)\n`);
   return flagged > 0 ? 1 : 0;
 }
 
+let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+  process.once(signal, () => {
+    interrupted = true;
+    process.stderr.write(`bench: ${signal}, stopping every child …\n`);
+    void cleanup().finally(() => process.exit(130));
+  });
 }
 
 let code = 1;
 try {
-  code = await main();
+  const options = parseOptions(process.argv.slice(2));
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    code = 0;
+  } else {
+    code = await main(options);
+  }
 } catch (error) {
-  process.stderr.write(`bench failed: ${(error as Error).stack ?? error}\n`);
+  if (interrupted) {
+    // the children were stopped under it: nothing to explain
+  } else if (error instanceof UsageError) {
+    process.stderr.write(`bench: ${error.message}\n${USAGE}\n`);
+    code = 2;
+  } else {
+    process.stderr.write(`bench failed: ${(error as Error).stack ?? error}\n`);
+  }
 } finally {
   await cleanup();
 }
-// Exit explicitly: nothing left running (autocannon timers, sockets) should keep the process alive.
-process.exit(code);
+// Exit explicitly: nothing left running (timers, sockets) should keep the process alive.
+process.exit(interrupted ? 130 : code);

@@ -1,109 +1,163 @@
-// The benchmark scenarios. To add one, append to SCENARIOS: setup() may seed data (through the
-// API or the CLI) and leave ids in ctx.state for path()/body().
+// The benchmark scenarios. Each is measured against a bare Fastify route serving a body of the same
+// size (bench/baseline.ts), against the naive server (bench/naive-server.ts) when `naive` is set, and
+// against the real server. `directory` scenarios also run with `--clients N`; the others only in the
+// default run. To add one, append to SCENARIOS (its `key` names it in the targets, report.ts).
+import type { RequestSpec } from './load.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** A target that runs through the whole bench: the real server or the naive one. */
+export type RunningTarget = 'server' | 'naive';
 
-export interface ApiResponse {
-  readonly status: number;
-  /** Raw response text. */
-  readonly text: string;
-}
-
-/** What a scenario can use: the seeded workspace, the running server, and a scratch space. */
-export interface BenchContext {
-  /** e.g. http://127.0.0.1:12345 (the real server). */
-  readonly serverUrl: string;
+export interface Workspace {
   readonly workspaceId: string;
   readonly apiKeyId: string;
   readonly apiKey: string;
-  /** Ids and the like that setup() leaves for path()/body(). */
-  readonly state: Record<string, unknown>;
-  /** One request to the real server, with the workspace key (a JSON body if given). */
-  api(method: HttpMethod, path: string, body?: unknown): Promise<ApiResponse>;
-  /** Runs `node bin/portal.js <args> --json` on the bench database and returns its parsed output. */
-  cli(args: string[]): Promise<unknown>;
-  /** Runs `node --import tsx <script> <args>` on the bench database; its one JSON line, parsed. */
-  script(path: string, args: string[]): Promise<unknown>;
 }
+
+export interface Sample {
+  readonly status: number;
+  readonly text: string;
+  readonly bytes: number;
+}
+
+/** What a scenario can use: the seeded workspaces, the running targets, and a scratch space. */
+export interface BenchContext {
+  /** Clients seeded in `reads` before the servers started. */
+  readonly clients: number;
+  /** The workspace holding the seeded clients: every read scenario uses it. */
+  readonly reads: Workspace;
+  /** A sample of the seeded client ids (every hundredth or so). */
+  readonly clientIds: readonly string[];
+  /**
+   * A second workspace (with 100 companies, no clients) for POST /v1/clients, so the inserts of one
+   * round leave the pages of the read workspace exactly as seeded for the next; null with --clients.
+   */
+  readonly writes: (Workspace & { readonly companyIds: readonly string[] }) | null;
+  /** One GET to a running target with the `reads` key. */
+  get(target: RunningTarget, path: string): Promise<Sample>;
+  /** Ids, tokens and the like that setup() leaves for request(). */
+  readonly state: Record<string, unknown>;
+}
+
+/** Names the scenarios the targets of report.ts refer to. */
+export type ScenarioKey = 'me' | 'notFound' | 'pointRead' | 'page' | 'deepPage' | 'insert';
 
 export interface Scenario {
-  readonly name: string;
-  readonly method: HttpMethod;
-  /** Called once, after setup(). */
-  path(ctx: BenchContext): string;
+  readonly key: ScenarioKey;
+  name(ctx: BenchContext): string;
   readonly expectedStatus: number;
-  /** Request headers, computed once (after setup()). */
-  headers?(ctx: BenchContext): Record<string, string>;
-  /** JSON text of the request body; called for every request, so a POST may send a fresh body each time. */
-  body?(ctx: BenchContext, index: number): string;
-  /** Runs once before the scenario is measured (after the previous scenario). */
+  /** Also measured against the naive server. */
+  readonly naive: boolean;
+  /** Also runs with `--clients N` (the directory reads). */
+  readonly directory: boolean;
+  /** Runs once, after both servers are up and before any measurement. */
   setup?(ctx: BenchContext): Promise<void>;
+  /** The request `target` is sent (the bare route is sent the server's), resolved once after setup(). */
+  request(ctx: BenchContext, target: RunningTarget): RequestSpec;
 }
 
-const withKey = (ctx: BenchContext) => ({ 'x-api-key': ctx.apiKey });
+const readKey = (ctx: BenchContext) => ({ 'x-api-key': ctx.reads.apiKey });
 
-/** The directory scenarios run on a workspace seeded with this many clients (once, for all of them). */
-const SEEDED_CLIENTS = 10_000;
+/** 10000 → "10k", 100000 → "100k", 12345 → "12345". */
+const clientCount = (n: number) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
 
-async function seedClients(ctx: BenchContext): Promise<void> {
-  if (ctx.state.clientIds) return;
-  const seeded = (await ctx.script('bench/seed-clients.ts', [ctx.workspaceId, String(SEEDED_CLIENTS)])) as {
-    clientIds: string[];
-    companyIds: string[];
-  };
-  ctx.state.clientIds = seeded.clientIds;
-  ctx.state.companyIds = seeded.companyIds;
+/** The list's largest `limit` (PageQuery in src/lib/schemas.ts): the hop size when paging to depth. */
+const MAX_LIMIT = 1000;
+/** How deep the deep page starts, as a fraction of the seeded clients. */
+const DEEP_FRACTION = 0.9;
+
+/**
+ * A real `nextToken` of `target` pointing DEEP_FRACTION into the seeded clients, paging with the
+ * largest limit (at most clients/1000 + 1 requests).
+ */
+async function deepToken(ctx: BenchContext, target: RunningTarget): Promise<string> {
+  const depth = Math.floor(ctx.clients * DEEP_FRACTION);
+  let token: string | undefined;
+  let skipped = 0;
+  const maxHops = Math.ceil(depth / MAX_LIMIT) + 1;
+  for (let hop = 0; hop < maxHops && skipped < depth; hop++) {
+    const limit = Math.min(MAX_LIMIT, depth - skipped);
+    const response = await ctx.get(target, `/v1/clients?limit=${limit}${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`);
+    if (response.status !== 200)
+      throw new Error(`paging the ${target} to depth: status ${response.status}: ${response.text.slice(0, 500)}`);
+    const page = JSON.parse(response.text) as { data: unknown[]; nextToken?: string };
+    if (!page.nextToken) throw new Error(`paging the ${target} to depth: no nextToken after ${skipped + page.data.length} clients`);
+    token = page.nextToken;
+    skipped += page.data.length;
+  }
+  if (!token || skipped !== depth) throw new Error(`paging the ${target} to depth: reached ${skipped} of ${depth} clients`);
+  return token;
 }
-
-const runId = Date.now().toString(36);
 
 export const SCENARIOS: readonly Scenario[] = [
   {
-    name: 'GET /v1/me',
-    method: 'GET',
-    path: () => '/v1/me',
+    key: 'me',
+    name: () => 'GET /v1/me',
     expectedStatus: 200,
-    headers: withKey,
+    naive: false,
+    directory: false,
+    request: (ctx) => ({ method: 'GET', path: '/v1/me', headers: readKey(ctx) }),
   },
   {
-    name: 'GET /v1/unknown-route (404)',
-    method: 'GET',
-    path: () => '/v1/unknown-route',
+    key: 'notFound',
+    name: () => 'GET /v1/unknown-route (404)',
     expectedStatus: 404,
-    headers: withKey,
+    naive: false,
+    directory: false,
+    request: (ctx) => ({ method: 'GET', path: '/v1/unknown-route', headers: readKey(ctx) }),
   },
   {
-    name: 'GET /v1/clients/{id} (10k clients)',
-    method: 'GET',
-    setup: seedClients,
-    path: (ctx) => {
-      const ids = ctx.state.clientIds as string[];
-      return `/v1/clients/${ids[Math.floor(ids.length / 2)]}`;
+    key: 'pointRead',
+    name: (ctx) => `GET /v1/clients/{id} (${clientCount(ctx.clients)} clients)`,
+    expectedStatus: 200,
+    naive: true,
+    directory: true,
+    request: (ctx) => ({
+      method: 'GET',
+      path: `/v1/clients/${ctx.clientIds[Math.floor(ctx.clientIds.length / 2)]}`,
+      headers: readKey(ctx),
+    }),
+  },
+  {
+    key: 'page',
+    name: (ctx) => `GET /v1/clients?limit=100 (${clientCount(ctx.clients)})`,
+    expectedStatus: 200,
+    naive: true,
+    directory: true,
+    request: (ctx) => ({ method: 'GET', path: '/v1/clients?limit=100', headers: readKey(ctx) }),
+  },
+  {
+    key: 'deepPage',
+    name: (ctx) => `GET /v1/clients?limit=100 at ${DEEP_FRACTION * 100}% (${clientCount(ctx.clients)})`,
+    expectedStatus: 200,
+    naive: true,
+    directory: true,
+    async setup(ctx) {
+      // Each server signs its own tokens: each gets the token it issued, for the same position.
+      ctx.state.deepTokenServer = await deepToken(ctx, 'server');
+      ctx.state.deepTokenNaive = await deepToken(ctx, 'naive');
     },
-    expectedStatus: 200,
-    headers: withKey,
+    request: (ctx, target) => {
+      const token = ctx.state[target === 'server' ? 'deepTokenServer' : 'deepTokenNaive'] as string;
+      return { method: 'GET', path: `/v1/clients?limit=100&nextToken=${encodeURIComponent(token)}`, headers: readKey(ctx) };
+    },
   },
   {
-    name: 'GET /v1/clients?limit=100',
-    method: 'GET',
-    setup: seedClients,
-    path: () => '/v1/clients?limit=100',
+    key: 'insert',
+    name: () => 'POST /v1/clients',
     expectedStatus: 200,
-    headers: withKey,
-  },
-  {
-    name: 'POST /v1/clients (+ audit entry)',
-    method: 'POST',
-    setup: seedClients,
-    path: () => '/v1/clients',
-    expectedStatus: 200,
-    headers: withKey,
-    body: (ctx, i) =>
-      JSON.stringify({
-        email: `bench-${runId}-${i}@example.com`,
-        givenName: 'Bench',
-        familyName: `Client ${i}`,
-        companyId: (ctx.state.companyIds as string[])[i % 100],
-      }),
+    naive: true,
+    directory: false,
+    request: (ctx) => {
+      if (!ctx.writes) throw new Error('POST /v1/clients needs the writes workspace');
+      return {
+        method: 'POST',
+        path: '/v1/clients',
+        headers: { 'x-api-key': ctx.writes.apiKey },
+        body: {
+          template: '{"email":"bench-{{i}}@example.com","givenName":"Bench","familyName":"Client {{i}}","companyId":"{{v}}"}',
+          values: ctx.writes.companyIds,
+        },
+      };
+    },
   },
 ];

@@ -1,0 +1,196 @@
+// The naive server: what a straightforward Fastify + better-sqlite3 program serving the same client
+// routes costs, to hold the real server against. API keys in a Map, one prepared statement per request,
+// no limits, no quota, no audit, no unit of work. Same response schemas as the real server (imported
+// from src/), so the same serializer writes the same bytes. Configured by env:
+//   PORT, HOST, LOG_LEVEL (default warn: no per-request logs),
+//   NAIVE_DATABASE   path of the SQLite file (the bench hands it a copy of the seeded database),
+//   NAIVE_API_KEYS   JSON object: API key → workspace id (the bench's keys; this server cannot check secrets).
+// Routes: GET /v1/clients/:id, GET /v1/clients?limit=&nextToken=, POST /v1/clients (one row in clients).
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import Database from 'better-sqlite3';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { fallbackColorFor } from '../src/lib/fallback-color.js';
+import { Page, PageQuery } from '../src/lib/schemas.js';
+import { Client, ClientCreate } from '../src/modules/clients/clients.schemas.js';
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '') throw new Error(`naive server: ${name} is required`);
+  return value;
+}
+
+const keys = new Map<string, string>(Object.entries(JSON.parse(required('NAIVE_API_KEYS')) as Record<string, string>));
+
+const db = new Database(required('NAIVE_DATABASE'));
+// The real server's durability and integrity settings, so a write costs the same fsync policy and checks.
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('foreign_keys = ON');
+db.pragma('busy_timeout = 5000');
+
+interface ClientRow {
+  id: string;
+  email: string;
+  given_name: string;
+  family_name: string;
+  avatar_image_url: string | null;
+  company_id: string;
+  company_ids: string;
+  status: string;
+  creation_method: string;
+  first_login_date: string | null;
+  last_login_date: string | null;
+  invited_by: string | null;
+  custom_fields: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const byId = db.prepare<[string, string], ClientRow>('select * from clients where workspace_id = ? and id = ?');
+const firstPage = db.prepare<[string, number], ClientRow>(
+  'select * from clients where workspace_id = ? order by created_at desc, id desc limit ?',
+);
+// Row-value keyset: SQLite walks the (workspace_id, created_at, id) index from the cursor on.
+const pageAfter = db.prepare<[string, string, string, number], ClientRow>(
+  'select * from clients where workspace_id = ? and (created_at, id) < (?, ?) order by created_at desc, id desc limit ?',
+);
+const insert = db.prepare(
+  `insert into clients (id, workspace_id, email, email_key, given_name, family_name, company_id, company_ids, status,
+     creation_method, avatar_image_url, first_login_date, last_login_date, invited_by, invite_token_hash, custom_fields,
+     created_at, updated_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?, 'notInvited', 'internalUser', null, null, null, null, null, '{}', ?, ?)`,
+);
+
+function toClient(row: ClientRow) {
+  return {
+    id: row.id,
+    object: 'client',
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    email: row.email,
+    givenName: row.given_name,
+    familyName: row.family_name,
+    ...(row.avatar_image_url ? { avatarImageUrl: row.avatar_image_url } : {}),
+    companyId: row.company_id,
+    companyIds: row.company_ids ? row.company_ids.split(',') : [],
+    customFields: JSON.parse(row.custom_fields),
+    fallbackColor: fallbackColorFor(row.id),
+    status: row.status,
+    creationMethod: row.creation_method,
+    firstLoginDate: row.first_login_date,
+    lastLoginDate: row.last_login_date,
+    ...(row.invited_by ? { invitedBy: row.invited_by } : {}),
+  };
+}
+
+/**
+ * Page tokens in the real server's format (base64 of JSON {c, i, s}, s an HMAC-SHA256 of the cursor),
+ * so a page answers the same number of bytes; the key is random per process. One HMAC per page.
+ */
+const tokenKey = randomBytes(32);
+const sign = (c: string, i: string) => createHmac('sha256', tokenKey).update(`${c}\n${i}`).digest('base64url');
+const encodeToken = (c: string, i: string) => Buffer.from(JSON.stringify({ c, i, s: sign(c, i) })).toString('base64');
+
+function decodeToken(token: string): { c: string; i: string } | undefined {
+  try {
+    const { c, i, s } = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as Record<string, unknown>;
+    if (typeof c !== 'string' || typeof i !== 'string' || typeof s !== 'string') return undefined;
+    const expected = Buffer.from(sign(c, i));
+    const given = Buffer.from(s);
+    return given.length === expected.length && timingSafeEqual(given, expected) ? { c, i } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const error = (reply: FastifyReply, status: number, code: string, message: string) =>
+  reply.code(status).send({ code, message, data: null });
+
+/** The workspace of the request's key, or undefined once a 401 is sent. */
+function workspaceOf(request: FastifyRequest, reply: FastifyReply): string | undefined {
+  const key = request.headers['x-api-key'];
+  const workspaceId = typeof key === 'string' ? keys.get(key) : undefined;
+  if (workspaceId === undefined) error(reply, 401, 'unauthorized', 'Missing or unknown API key.');
+  return workspaceId;
+}
+
+const app = Fastify({ logger: { level: process.env.LOG_LEVEL || 'warn' } });
+
+app.get<{ Params: { id: string } }>(
+  '/v1/clients/:id',
+  { schema: { params: Type.Object({ id: Type.String() }), response: { 200: Client } } },
+  async (request, reply) => {
+    const workspaceId = workspaceOf(request, reply);
+    if (workspaceId === undefined) return reply;
+    const row = byId.get(workspaceId, request.params.id);
+    return row ? toClient(row) : error(reply, 404, 'not_found', 'Client not found.');
+  },
+);
+
+app.get<{ Querystring: { limit: number; nextToken?: string } }>(
+  '/v1/clients',
+  { schema: { querystring: Type.Object(PageQuery), response: { 200: Page(Client) } } },
+  async (request, reply) => {
+    const workspaceId = workspaceOf(request, reply);
+    if (workspaceId === undefined) return reply;
+    const { limit, nextToken } = request.query;
+    let rows: ClientRow[];
+    if (nextToken === undefined) {
+      rows = firstPage.all(workspaceId, limit + 1);
+    } else {
+      const cursor = decodeToken(nextToken);
+      if (!cursor) return error(reply, 400, 'bad_request', 'nextToken is not a page token of this list.');
+      rows = pageAfter.all(workspaceId, cursor.c, cursor.i, limit + 1);
+    }
+    if (rows.length <= limit) return { data: rows.map(toClient) };
+    rows.length = limit;
+    const last = rows[limit - 1];
+    return { data: rows.map(toClient), nextToken: encodeToken(last.created_at, last.id) };
+  },
+);
+
+app.post<{ Body: { email: string; givenName: string; familyName: string; companyId?: string } }>(
+  '/v1/clients',
+  { schema: { body: ClientCreate, response: { 200: Client } } },
+  async (request, reply) => {
+    const workspaceId = workspaceOf(request, reply);
+    if (workspaceId === undefined) return reply;
+    const { email, givenName, familyName, companyId } = request.body;
+    if (companyId === undefined) return error(reply, 400, 'bad_request', 'companyId is required here.');
+    const id = randomUUID();
+    const at = new Date().toISOString();
+    // One row; a taken email or an unknown company is a constraint error (500 here: naive).
+    insert.run(id, workspaceId, email, email.toLowerCase(), givenName, familyName, companyId, companyId, at, at);
+    return toClient({
+      id,
+      email,
+      given_name: givenName,
+      family_name: familyName,
+      avatar_image_url: null,
+      company_id: companyId,
+      company_ids: companyId,
+      status: 'notInvited',
+      creation_method: 'internalUser',
+      first_login_date: null,
+      last_login_date: null,
+      invited_by: null,
+      custom_fields: '{}',
+      created_at: at,
+      updated_at: at,
+    });
+  },
+);
+
+const shutdown = () =>
+  void app.close().then(
+    () => {
+      db.close();
+      process.exit(0);
+    },
+    () => process.exit(1),
+  );
+process.once('SIGTERM', shutdown);
+process.once('SIGINT', shutdown);
+
+await app.listen({ port: Number(required('PORT')), host: process.env.HOST || '127.0.0.1' });
