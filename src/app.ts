@@ -92,9 +92,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.removeContentTypeParser('text/plain');
   app.addSchema(ErrorBody);
   app.addSchema(QuotaExceededBody);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (ctx.lifecycle.draining) reply.header('connection', 'close');
+    done();
   });
 
   await app.register(errorHandling, { bodyLimit: config.bodyLimit });

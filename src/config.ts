@@ -18,9 +18,14 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** Lifetime of an end-user session token (admin surface, `portal sessions create`), in seconds. */
   readonly sessionLifetimeSeconds: number;
+  /**
+   * How long a verified credential is answered from the process's cache (lib/credential-cache.ts), in
+   * ms, at most 1000: the longest a change made by another process (a key revoked) can take to apply here. 0: no cache.
+   */
+  readonly authCacheTtlMs: number;
 }
 
-export interface BucketConfig {
+interface BucketConfig {
   readonly capacity: number;
   readonly refillPerSecond: number;
 }
@@ -65,6 +70,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const shutdownGraceMs = intVar(env, 'SHUTDOWN_GRACE_MS', '1000', problems);
   const sessionLifetimeSeconds = intVar(env, 'SESSION_LIFETIME_SECONDS', '86400', problems);
   if (sessionLifetimeSeconds === 0) problems.push('SESSION_LIFETIME_SECONDS must be at least 1');
+  const authCacheTtlMs = intVar(env, 'AUTH_CACHE_TTL_MS', '1000', problems);
+  if (authCacheTtlMs > 1000) problems.push('AUTH_CACHE_TTL_MS must be at most 1000 (a revoked key must stop working within a second)');
   const limits: LimitsConfig = {
     enabled: env.LIMITS_ENABLED !== 'false',
     read: {
@@ -105,6 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: env.TRUST_PROXY === 'true',
     shutdownGraceMs,
     sessionLifetimeSeconds,
+    authCacheTtlMs,
     limits,
     portalUrl: (env.PORTAL_URL || `http://${env.HOST || DEFAULTS.HOST}:${port}`).replace(/\/+$/, ''),
     ...overrides,

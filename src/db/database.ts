@@ -1,7 +1,15 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
+
+/** A write ready to run: its SQL text and values (a Kysely CompiledQuery is one), named when prepared (db/prepared.ts). */
+export interface Statement {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  /** Set on prepared statements: PostgreSQL parses a named statement once per connection. */
+  readonly name?: string;
+}
 
 /** One open database of either dialect (db/sqlite.ts, db/postgres.ts; opened by db/open.ts). */
 export interface Database {
@@ -22,12 +30,12 @@ export interface Database {
    * the batches of one event-loop turn together, synchronously, so the one connection is held for
    * microseconds rather than across event-loop turns; PostgreSQL runs each in a transaction.
    */
-  writeBatch(queries: readonly CompiledQuery[]): Promise<void>;
+  writeBatch(statements: readonly Statement[]): Promise<void>;
 }
 
-/** Runs compiled writes in one Kysely transaction: PostgreSQL's batches, and SQLite's while a transaction holds the connection. */
-export async function batchInTransaction(db: Kysely<DB>, queries: readonly CompiledQuery[]): Promise<void> {
+/** Runs writes in one Kysely transaction: SQLite's batches while a transaction holds the connection. */
+export async function batchInTransaction(db: Kysely<DB>, statements: readonly Statement[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const query of queries) await trx.executeQuery(query);
+    for (const { sql, parameters } of statements) await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
   });
 }

@@ -1,7 +1,25 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { type Database, batchInTransaction } from './database.js';
+import type { Database, Statement } from './database.js';
 import type { DB } from './schema.js';
+
+/** A batch in one transaction on one pooled connection; prepared statements by name (parsed once per connection). */
+async function inTransaction(pool: pg.Pool, statements: readonly Statement[]): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    for (const { name, sql, parameters } of statements) await client.query({ name, text: sql, values: [...parameters] });
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollbackError: Error) => {
+      broken = rollbackError; // the connection is unusable: drop it rather than return it to the pool
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
 
 export function openPostgres(url: string): Database {
   // `?schema=name` (ours, not libpq's) puts every table in that schema: used to isolate test runs.
@@ -29,6 +47,6 @@ export function openPostgres(url: string): Database {
     async queryPrepared(name, text, values) {
       return (await pool.query({ name, text, values: [...values] })).rows;
     },
-    writeBatch: (queries) => batchInTransaction(db, queries),
+    writeBatch: (statements) => inTransaction(pool, statements),
   };
 }

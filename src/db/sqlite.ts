@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, Kysely, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
-import { type Database, batchInTransaction } from './database.js';
+import { type Database, type Statement, batchInTransaction } from './database.js';
 import type { DB } from './schema.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 
@@ -52,7 +52,7 @@ class TrackedSqliteDialect extends SqliteDialect {
 }
 
 interface PendingBatch {
-  queries: readonly CompiledQuery[];
+  statements: readonly Statement[];
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -61,48 +61,62 @@ interface PendingBatch {
  * Group commit for SQLite: the write batches of every request handled in one event-loop turn are
  * committed together, each inside its own savepoint (a failing batch rolls back alone and rejects
  * only its caller). One commit then writes each shared page (index tails, the WAL header) once per
- * group instead of once per request. Callers are answered only after the commit.
+ * group instead of once per request. Callers are answered only after the commit. Transaction control
+ * runs as statements prepared once; a group of one batch needs no savepoint (its failure is the group's).
  */
 function groupCommit(
   raw: SqliteDatabase.Database,
   statements: ReturnType<typeof withStatementCache>,
   driver: TrackedSqliteDriver,
-  fallback: (queries: readonly CompiledQuery[]) => Promise<void>,
+  fallback: (statements: readonly Statement[]) => Promise<void>,
 ) {
+  const control = (text: string) => raw.prepare(text);
+  const begin = control('BEGIN IMMEDIATE');
+  const commit = control('COMMIT');
+  const rollback = control('ROLLBACK');
+  const savepoint = control('SAVEPOINT batch');
+  const release = control('RELEASE batch');
+  const rollbackToSavepoint = control('ROLLBACK TO batch');
+  const run = (batch: PendingBatch) => {
+    for (const { sql, parameters } of batch.statements) statements.prepare(sql).run(...parameters);
+  };
+
   let pending: PendingBatch[] = [];
   const flush = () => {
     const group = pending;
     pending = [];
     // A Kysely transaction holds the connection now: queue behind it like any other query.
     if (driver.held > 0 || !raw.open) {
-      for (const batch of group) fallback(batch.queries).then(batch.resolve, batch.reject);
+      for (const batch of group) fallback(batch.statements).then(batch.resolve, batch.reject);
       return;
     }
     const failures = new Map<PendingBatch, unknown>();
     try {
-      raw.exec('BEGIN IMMEDIATE');
-      for (const batch of group) {
-        raw.exec('SAVEPOINT batch');
-        try {
-          for (const query of batch.queries) statements.prepare(query.sql).run(...query.parameters);
-          raw.exec('RELEASE batch');
-        } catch (error) {
-          raw.exec('ROLLBACK TO batch');
-          raw.exec('RELEASE batch');
-          failures.set(batch, error);
+      begin.run();
+      if (group.length === 1) run(group[0]);
+      else
+        for (const batch of group) {
+          savepoint.run();
+          try {
+            run(batch);
+            release.run();
+          } catch (error) {
+            rollbackToSavepoint.run();
+            release.run();
+            failures.set(batch, error);
+          }
         }
-      }
-      raw.exec('COMMIT');
+      commit.run();
     } catch (error) {
-      if (raw.inTransaction) raw.exec('ROLLBACK');
+      if (raw.inTransaction) rollback.run();
       for (const batch of group) batch.reject(error);
       return;
     }
     for (const batch of group) failures.has(batch) ? batch.reject(failures.get(batch)) : batch.resolve();
   };
-  return (queries: readonly CompiledQuery[]) =>
+  return (batch: readonly Statement[]) =>
     new Promise<void>((resolve, reject) => {
-      if (pending.push({ queries, resolve, reject }) === 1) setImmediate(flush);
+      if (pending.push({ statements: batch, resolve, reject }) === 1) setImmediate(flush);
     });
 }
 

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BACKENDS, harness } from '../../test/helpers/harness.js';
 import { isoAt } from '../lib/clock.js';
+import { type FullRow, preparedWrite } from './prepared.js';
 import { unitOfWork } from './unit-of-work.js';
+
+const insertCompany = preparedWrite('test_insert_company', (db, row: FullRow<'companies'>) => db.insertInto('companies').values(row));
 
 /** The unit of work (src/db/unit-of-work.ts): all or nothing, onCommit only after a commit, constraint errors mapped. */
 for (const backend of BACKENDS) {
@@ -30,8 +33,39 @@ for (const backend of BACKENDS) {
           (await db.selectFrom('companies').select('name').where('workspace_id', '=', ws.workspaceId).orderBy('name').execute()).map(
             (r) => r.name,
           );
-        return { database, company, names };
+        const prepared = (id: string, name: string) =>
+          insertCompany(database.db, {
+            id,
+            workspace_id: ws.workspaceId,
+            name,
+            name_key: name.toLowerCase(),
+            fallback_color: '#000000',
+            icon_image_url: null,
+            is_placeholder: 0,
+            custom_fields: '{}',
+            created_at: at,
+            updated_at: at,
+          });
+        return { database, company, prepared, names };
       }
+
+      test('a prepared write is compiled once (one SQL text), binds the values of each call, and commits like any write', async (t) => {
+        const { database, prepared, names } = await setup(t);
+        const first = prepared('00000000-0000-4000-8000-000000000001', 'A');
+        const second = prepared('00000000-0000-4000-8000-000000000002', 'B');
+        assert.equal(first.sql, second.sql);
+        assert.equal(first.name, 'test_insert_company');
+        assert.ok(first.parameters.includes('A') && second.parameters.includes('B') && !second.parameters.includes('A'));
+        await unitOfWork(
+          database,
+          async (work) => {
+            work.write(first);
+            work.write(second);
+          },
+          { transaction },
+        );
+        assert.deepEqual(await names(), ['A', 'B']);
+      });
 
       test('writes commit together, and onCommit callbacks run after the commit, in order', async (t) => {
         const { database, company, names } = await setup(t);
@@ -95,4 +129,46 @@ for (const backend of BACKENDS) {
       });
     });
   }
+}
+
+/** SQLite's group commit (db/sqlite.ts): units committed in one turn share a transaction, each in its own savepoint. */
+for (const backend of BACKENDS) {
+  test(`concurrent units commit together; a failing one rolls back alone and fails only its caller [${backend}]`, async (t) => {
+    const h = await harness(t, backend);
+    const ws = await h.workspace();
+    const database = h.app.ctx.database;
+    const at = isoAt(h.clock.now());
+    const unit = (n: number, name: string) =>
+      unitOfWork(database, async (work) => {
+        const row = {
+          workspace_id: ws.workspaceId,
+          fallback_color: '#000000',
+          icon_image_url: null,
+          is_placeholder: 0,
+          custom_fields: '{}',
+          created_at: at,
+          updated_at: at,
+        };
+        const id = (k: number) => `00000000-0000-4000-8000-${String(n * 10 + k).padStart(12, '0')}`;
+        work.write(insertCompany(work.db, { ...row, id: id(1), name: `${name} #${n}`, name_key: `${name} #${n}`.toLowerCase() }));
+        work.write(insertCompany(work.db, { ...row, id: id(2), name, name_key: name.toLowerCase() }), { companies_name_unique: name });
+      });
+    const results = await Promise.allSettled([unit(1, 'One'), unit(2, 'Two'), unit(3, 'one'), unit(4, 'Four')]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.deepEqual((results[2] as PromiseRejectedResult).reason.message, 'A company named "one" already exists.');
+    const names = await database.db
+      .selectFrom('companies')
+      .select('name')
+      .where('workspace_id', '=', ws.workspaceId)
+      .orderBy('name')
+      .execute();
+    assert.deepEqual(
+      names.map((r) => r.name),
+      ['Four', 'Four #4', 'One', 'One #1', 'Two', 'Two #2'],
+      'the failing unit’s first write was rolled back with it',
+    );
+  });
 }

@@ -1,6 +1,6 @@
-import type { Compilable, Kysely } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import { type ConstraintGuards, constraintError } from './constraints.js';
-import type { Database } from './database.js';
+import type { Database, Statement } from './database.js';
 import type { DB } from './schema.js';
 
 /**
@@ -11,8 +11,11 @@ import type { DB } from './schema.js';
 export interface UnitOfWork {
   /** Reads: inside the unit's transaction when it has one, else the shared handle (prepared reads). */
   readonly db: Kysely<DB>;
-  /** Queues a write; `guards` name the constraints it may violate and the subject their error quotes. */
-  write(query: Compilable<unknown>, guards?: ConstraintGuards): void;
+  /**
+   * Queues a write: a statement bound from a `preparedWrite` (hot paths) or a Kysely query (compiled at
+   * once); `guards` name the constraints it may violate and the subject their error quotes.
+   */
+  write(query: Statement | Compilable<unknown>, guards?: ConstraintGuards): void;
   /** Runs after the commit succeeded; never for a change that was rolled back. */
   onCommit(fn: () => void): void;
 }
@@ -27,12 +30,12 @@ export interface UnitOptions {
 }
 
 class Work implements UnitOfWork {
-  readonly writes: Compilable<unknown>[] = [];
+  readonly writes: Statement[] = [];
   readonly guards: ConstraintGuards = {};
   readonly callbacks: (() => void)[] = [];
   constructor(readonly db: Kysely<DB>) {}
-  write(query: Compilable<unknown>, guards?: ConstraintGuards) {
-    this.writes.push(query);
+  write(query: Statement | Compilable<unknown>, guards?: ConstraintGuards) {
+    this.writes.push('compile' in query ? query.compile() : query);
     if (guards) Object.assign(this.guards, guards);
   }
   onCommit(fn: () => void) {
@@ -49,13 +52,13 @@ export async function unitOfWork<T>(database: Database, fn: (work: UnitOfWork) =
       result = await database.db.transaction().execute(async (trx) => {
         work = new Work(trx);
         const value = await fn(work);
-        for (const query of work.writes) await trx.executeQuery(query.compile());
+        for (const query of work.writes) await trx.executeQuery(CompiledQuery.raw(query.sql, [...query.parameters]));
         return value;
       });
     } else {
       work = new Work(database.db);
       result = await fn(work);
-      if (work.writes.length > 0) await database.writeBatch(work.writes.map((query) => query.compile()));
+      if (work.writes.length > 0) await database.writeBatch(work.writes);
     }
   } catch (error) {
     throw (work && constraintError(error, work.guards)) ?? error;

@@ -3,6 +3,15 @@ import { Type, type TSchema } from 'typebox';
 /** Shared TypeBox building blocks: every route schema is composed from these. */
 export const Id = Type.String({ format: 'uuid', description: 'UUID v4' });
 export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds' });
+/**
+ * A timestamp or null, as one type list (OpenAPI 3.1) rather than a union: the response serializer
+ * writes a type list with a typeof check, but must run a validator on every value to pick a union's branch.
+ */
+export const NullableTimestamp = Type.Unsafe<string | null>({
+  type: ['string', 'null'],
+  format: 'date-time',
+  description: 'RFC 3339 UTC with milliseconds, or null',
+});
 /** A name as given: 1–200 characters, not only white space. */
 export const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 /** An e-mail address as given. */

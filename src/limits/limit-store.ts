@@ -43,6 +43,11 @@ export interface LimitStore {
    */
   admit(request: AdmitRequest): Promise<Admission>;
   /**
+   * The same admission without a promise when the store can decide at once (the in-process store,
+   * once the workspace's count is loaded); undefined when it cannot: call `admit`.
+   */
+  admitNow?(request: AdmitRequest): Admission | undefined;
+  /**
    * A token bucket: refills continuously at `refillPerSecond` up to `capacity` (full when new);
    * takes one token when `take` and one is there. `take: false` only looks.
    */

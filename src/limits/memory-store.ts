@@ -29,10 +29,15 @@ export class MemoryLimitStore implements LimitStore {
     this.timer.unref();
   }
 
-  /** Synchronous once the workspace's count is loaded: this runs on every request. */
   admit(r: AdmitRequest): Promise<Admission> {
+    const admission = this.admitNow(r);
+    return admission ? Promise.resolve(admission) : this.counter(r.workspaceId, r.day).then(() => this.admit(r));
+  }
+
+  /** Synchronous once the workspace's count is loaded: this runs on every request. */
+  admitNow(r: AdmitRequest): Admission | undefined {
     const entry = this.quotas.get(r.workspaceId);
-    if (!entry || entry.day < r.day) return this.counter(r.workspaceId, r.day).then(() => this.admit(r));
+    if (!entry || entry.day < r.day) return undefined;
     const bucket = this.take(r.bucketKey, r.capacity, r.refillPerSecond, r.nowMs, true);
     const current = entry.day === r.day;
     const reserve = bucket.allowed && r.reserve && current && entry.used < r.limit;
@@ -40,7 +45,7 @@ export class MemoryLimitStore implements LimitStore {
       entry.used += 1;
       this.dirty.add(r.workspaceId);
     }
-    return Promise.resolve({ bucket, quota: { allowed: reserve, used: current ? entry.used : 0 } });
+    return { bucket, quota: { allowed: reserve, used: current ? entry.used : 0 } };
   }
 
   async bucket(key: string, capacity: number, refillPerSecond: number, nowMs: number, take: boolean): Promise<BucketResult> {

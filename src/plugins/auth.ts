@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { type ApiPrincipal, type Caller, callerOf } from '../lib/caller.js';
+import { credentialCacheOf } from '../lib/credential-cache.js';
 import { ApiError, errors } from '../lib/errors.js';
 import { isUuid } from '../lib/validate.js';
 import { verifyApiKey } from '../modules/api-keys/api-keys.service.js';
@@ -16,29 +17,38 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-/** Reads the credentials of contract §2 and sets `request.caller`, or answers 401. */
-async function authenticate(this: FastifyInstance, request: FastifyRequest): Promise<void> {
-  const limiter = this.ctx.authFailures;
-  const now = this.ctx.clock.now();
-  limiter.check(request.ip, now);
-  let principal: ApiPrincipal;
-  try {
-    principal = await principalOf(this, request, now);
-  } catch (error) {
-    if (error instanceof ApiError && error.statusCode === 401) throw await limiter.fail(request.ip, now, error);
-    throw error;
-  }
-  const userAgent = request.headers['user-agent'];
-  request.caller = callerOf(principal, now, {
-    ip: request.ip ?? null,
-    userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
-  });
+/**
+ * Where the credential cache finds a presented credential: everything but the secret tail of the key
+ * or token (the first 20 characters, `ppk_` or `ppt_` and a non-secret lookup, are kept in the id).
+ */
+const HEAD = 20;
+
+/** A credential as presented, before it is verified. */
+interface Presented {
+  /** The cache's id for it: the header without the secret part. */
+  readonly id: string;
+  /** The secret part (compared in constant time with a cached one). */
+  readonly secret: string;
+  readonly header: 'x-api-key' | 'bearer';
+  /** The credential as sent (the X-API-KEY value, or the bearer token). */
+  readonly value: string;
 }
 
-/** X-API-KEY when sent (key, workspace/key or a session), else `Authorization: Bearer`. Every refusal is a 401. */
-async function principalOf(app: FastifyInstance, request: FastifyRequest, now: number): Promise<ApiPrincipal> {
+/** The credential of a request (contract §2): X-API-KEY when sent, else `Authorization: Bearer`; 401 when neither. */
+function presentedCredential(request: FastifyRequest): Presented {
   const header = request.headers['x-api-key'];
-  if (typeof header === 'string' && header.length > 0) return principalOfApiKeyHeader(app, header.trim(), now);
+  if (typeof header === 'string' && header.length > 0) {
+    const value = header.trim();
+    const key = value.slice(value.indexOf('/') + 1); // the key, and a session's tokenId after it
+    const secretStart = value.length - key.length + HEAD;
+    const secretEnd = key.indexOf('/') === -1 ? value.length : value.length - key.length + key.indexOf('/');
+    return {
+      id: `k:${value.slice(0, secretStart)}${value.slice(secretEnd)}`,
+      secret: value.slice(secretStart, secretEnd),
+      header: 'x-api-key',
+      value,
+    };
+  }
   const authorization = request.headers.authorization;
   if (typeof authorization === 'string' && authorization.length > 0) {
     const token = BEARER.exec(authorization)?.[1];
@@ -46,40 +56,93 @@ async function principalOf(app: FastifyInstance, request: FastifyRequest, now: n
       throw errors.unauthorized(
         'Unsupported Authorization header: send Authorization: Bearer <token from POST /v1/token>, or your API key in X-API-KEY.',
       );
-    return principalOfBearer(app, token, now);
+    return { id: `b:${token.slice(0, HEAD)}`, secret: token.slice(HEAD), header: 'bearer', value: token };
   }
   throw errors.unauthorized('Missing credentials: send your API key in the X-API-KEY header.');
 }
 
-async function principalOfApiKeyHeader(app: FastifyInstance, header: string, now: number): Promise<ApiPrincipal> {
-  const parts = header.split('/');
-  if (parts.length > 3) throw errors.unauthorized();
-  const [namedWorkspace, key] = parts.length === 1 ? [undefined, parts[0]] : parts;
-  if (namedWorkspace !== undefined && !isUuid(namedWorkspace)) throw errors.unauthorized();
-  if (namedWorkspace !== undefined && parts.length === 3) {
-    // A session acts as its end user: the user's own burst bucket, exempt from the daily quota (contract §6).
-    const session = await verifySession(app.ctx.db, { workspaceId: namedWorkspace, apiKey: key, tokenId: parts[2] }, now);
-    if (!session) throw errors.unauthorized();
-    return session;
-  }
-  const row = await verifyApiKey(app.ctx.db, key);
-  if (!row || (namedWorkspace !== undefined && namedWorkspace.toLowerCase() !== row.workspace_id)) throw errors.unauthorized();
-  const common = { workspaceId: row.workspace_id, apiKeyId: row.id, dailyQuota: row.daily_quota };
-  return row.kind === 'app' ? { ...common, kind: 'appKey', appId: row.app_id } : { ...common, kind: 'workspaceKey' };
+interface Verified {
+  principal: ApiPrincipal;
+  /** ms; Infinity for keys */
+  expiresAt: number;
 }
 
-/** A bearer token has its key's rights, bucket and quota (contract §1, §6); it is always an app's. */
-async function principalOfBearer(app: FastifyInstance, token: string, now: number): Promise<ApiPrincipal> {
-  const row = await verifyBearerToken(app.ctx.db, token, now);
-  if (!row) throw errors.unauthorized();
-  return { kind: 'bearer', workspaceId: row.workspace_id, apiKeyId: row.api_key_id, appId: row.app_id, dailyQuota: row.daily_quota };
+/** Verifies a presented credential against the database: its principal and expiry, or undefined. */
+async function verify(app: FastifyInstance, presented: Presented, now: number): Promise<Verified | undefined> {
+  const db = app.ctx.db;
+  if (presented.header === 'bearer') {
+    const row = await verifyBearerToken(db, presented.value, now);
+    if (!row) return undefined;
+    const { workspace_id: workspaceId, api_key_id: apiKeyId, app_id: appId, daily_quota: dailyQuota } = row;
+    return { principal: { kind: 'bearer', workspaceId, apiKeyId, appId, dailyQuota }, expiresAt: Date.parse(row.expires_at) };
+  }
+  // X-API-KEY: <key>, <workspaceId>/<key> or, for a session, <workspaceId>/<key>/<tokenId>.
+  const parts = presented.value.split('/');
+  if (parts.length > 3) return undefined;
+  const [namedWorkspace, key] = parts.length === 1 ? [undefined, parts[0]] : parts;
+  if (namedWorkspace !== undefined && !isUuid(namedWorkspace)) return undefined;
+  if (namedWorkspace !== undefined && parts.length === 3) {
+    // A session acts as its end user: the user's own burst bucket, exempt from the daily quota (contract §6).
+    return verifySession(db, { workspaceId: namedWorkspace, apiKey: key, tokenId: parts[2] }, now);
+  }
+  const row = await verifyApiKey(db, key);
+  if (!row || (namedWorkspace !== undefined && namedWorkspace.toLowerCase() !== row.workspace_id)) return undefined;
+  const common = { workspaceId: row.workspace_id, apiKeyId: row.id, dailyQuota: row.daily_quota };
+  const principal: ApiPrincipal =
+    row.kind === 'app' ? { ...common, kind: 'appKey', appId: row.app_id } : { ...common, kind: 'workspaceKey' };
+  return { principal, expiresAt: Number.POSITIVE_INFINITY };
 }
 
 /** Adds the auth hook to every route of the scope it is registered in (the /v1 routes). */
 export default fp(
   async function auth(app: FastifyInstance) {
+    const { clock, authFailures, config, database } = app.ctx;
+    const credentials = credentialCacheOf(database, config.authCacheTtlMs);
     app.decorateRequest('caller', null as unknown as Caller<ApiPrincipal>);
-    app.addHook('onRequest', authenticate);
+
+    function authenticated(request: FastifyRequest, principal: ApiPrincipal, now: number) {
+      const userAgent = request.headers['user-agent'];
+      request.caller = callerOf(principal, now, {
+        ip: request.ip ?? null,
+        userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
+      });
+    }
+
+    async function verifyAndRemember(request: FastifyRequest, presented: Presented, now: number): Promise<void> {
+      let verified: Verified | undefined;
+      try {
+        verified = await verify(app, presented, now);
+      } catch (error) {
+        if (error instanceof ApiError && error.statusCode === 401) throw await authFailures.fail(request.ip, now, error);
+        throw error;
+      }
+      if (!verified) throw await authFailures.fail(request.ip, now, errors.unauthorized());
+      credentials.remember(presented.id, presented.secret, verified.principal, verified.expiresAt);
+      authenticated(request, verified.principal, now);
+    }
+
+    // Callback style: a credential verified within the last second is answered from the cache,
+    // synchronously (no query, no hash, no promise); only the others wait on the database.
+    app.addHook('onRequest', function authenticate(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
+      const now = clock.now();
+      let presented: Presented;
+      try {
+        authFailures.check(request.ip, now);
+        presented = presentedCredential(request);
+      } catch (error) {
+        if (error instanceof ApiError && error.statusCode === 401) {
+          authFailures.fail(request.ip, now, error).then(done, done);
+          return;
+        }
+        return done(error as Error);
+      }
+      const principal = credentials.find(presented.id, presented.secret, now);
+      if (principal) {
+        authenticated(request, principal, now);
+        return done();
+      }
+      verifyAndRemember(request, presented, now).then(() => done(), done);
+    });
   },
   { name: 'auth' },
 );

@@ -1,9 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import type { BucketConfig } from '../config.js';
-import { isQuotaExempt, rateLimitKeyOf } from '../lib/caller.js';
+import { type ApiPrincipal, isQuotaExempt, rateLimitKeyOf } from '../lib/caller.js';
 import { errors } from '../lib/errors.js';
-import type { Admission } from '../limits/limit-store.js';
+import type { Admission, AdmitRequest } from '../limits/limit-store.js';
 
 const DAY_MS = 86_400_000;
 
@@ -32,53 +31,74 @@ declare module 'fastify' {
 const QUOTA_EXCEEDED = '{"error":"quota limit reached"}';
 
 /**
+ * The bucket keys of a principal, made once per principal object: a credential answered from the
+ * cache is the same object request after request, and a key string made once keeps its hash.
+ */
+const bucketKeys = new WeakMap<ApiPrincipal, { read: string; write: string }>();
+function bucketKeysOf(principal: ApiPrincipal) {
+  let keys = bucketKeys.get(principal);
+  if (!keys) {
+    const identity = rateLimitKeyOf(principal);
+    keys = { read: `r:${identity}`, write: `w:${identity}` };
+    bucketKeys.set(principal, keys);
+  }
+  return keys;
+}
+
+/**
  * Contract §6, after authentication, on every /v1 route: the burst bucket of the principal and method
  * class, then the workspace's daily quota (a unit reserved before the operation, given back when the
  * response is not 2xx, so concurrent requests never count past the limit). Headers on every response.
  */
 export default fp(
   async function limits(app: FastifyInstance) {
-    const { clock, config, limitStore: store } = app.ctx;
+    const { config, limitStore: store } = app.ctx;
     const { read, write } = config.limits;
     app.decorateRequest('quotaReservation', null);
 
-    app.addHook('onRequest', async function applyLimits(request: FastifyRequest, reply: FastifyReply) {
-      const p = request.caller.principal;
-      const quotaExempt = isQuotaExempt(p);
-      const now = clock.now();
-      const isRead = request.method === 'GET' || request.method === 'HEAD';
-      const bucket: BucketConfig = isRead ? read : write;
-      const day = utcDay(now);
-      let admission: Admission;
-      try {
-        admission = await store.admit({
-          bucketKey: `${isRead ? 'r' : 'w'}:${rateLimitKeyOf(p)}`,
-          capacity: bucket.capacity,
-          refillPerSecond: bucket.refillPerSecond,
-          nowMs: now,
-          workspaceId: p.workspaceId,
-          day,
-          limit: p.dailyQuota,
-          reserve: !quotaExempt,
-        });
-      } catch {
-        throw errors.unavailable('Limit state is unavailable; retry shortly.'); // never let a request through unlimited
-      }
+    /** Headers, then the refusal (a 429) or the go-ahead, for an admission. */
+    function apply(request: FastifyRequest, reply: FastifyReply, r: AdmitRequest, admission: Admission, done: HookHandlerDoneFunction) {
       const { bucket: taken, quota } = admission;
       reply.headers({
-        'x-ratelimit-limit': bucket.capacity,
+        'x-ratelimit-limit': r.capacity,
         'x-ratelimit-remaining': Math.floor(taken.tokens),
-        'x-service-quota-limit': p.dailyQuota,
-        'x-service-quota-remaining': Math.max(0, p.dailyQuota - quota.used),
-        'x-service-quota-reset': nextUtcMidnight(now),
+        'x-service-quota-limit': r.limit,
+        'x-service-quota-remaining': Math.max(0, r.limit - quota.used),
+        'x-service-quota-reset': nextUtcMidnight(r.nowMs),
       });
-      if (!taken.allowed) throw errors.rateLimited(secondsUntilToken(taken.tokens, bucket.refillPerSecond));
-      if (quotaExempt) return;
+      if (!taken.allowed) return done(errors.rateLimited(secondsUntilToken(taken.tokens, r.refillPerSecond)));
+      if (!r.reserve) return done();
       if (!quota.allowed) {
         reply.header('x-service-quota-remaining', 0);
-        return reply.code(429).type('application/json; charset=utf-8').send(QUOTA_EXCEEDED);
+        reply.code(429).type('application/json; charset=utf-8').send(QUOTA_EXCEEDED); // answered here: done is not called
+        return;
       }
-      request.quotaReservation = { day };
+      request.quotaReservation = { day: r.day };
+      done();
+    }
+
+    // Callback style: the in-process store decides synchronously (no promise); Redis answers later.
+    app.addHook('onRequest', function applyLimits(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+      const { principal, actor } = request.caller;
+      const isRead = request.method === 'GET' || request.method === 'HEAD';
+      const bucket = isRead ? read : write;
+      const r: AdmitRequest = {
+        bucketKey: isRead ? bucketKeysOf(principal).read : bucketKeysOf(principal).write,
+        capacity: bucket.capacity,
+        refillPerSecond: bucket.refillPerSecond,
+        nowMs: actor.at, // the request's time, read once by the auth hook
+        workspaceId: principal.workspaceId,
+        day: utcDay(actor.at),
+        limit: principal.dailyQuota,
+        reserve: !isQuotaExempt(principal),
+      };
+      const admission = store.admitNow?.(r);
+      if (admission) return apply(request, reply, r, admission, done);
+      store.admit(r).then(
+        (later) => apply(request, reply, r, later, done),
+        // Never let a request through unlimited.
+        () => done(errors.unavailable('Limit state is unavailable; retry shortly.')),
+      );
     });
 
     // Callback style: most responses are 2xx and leave at once, without a promise.

@@ -10,7 +10,9 @@ const DESCRIPTION = `Self-hosted Portal Platform API.
 \`POST /v1/token\` as \`Authorization: Bearer <token>\` (an app key's rights, one hour, dies with its key). An app acts for
 an end user with \`X-API-KEY: <workspaceId>/<appKey>/<tokenId>\`, the \`tokenId\` of a session token minted on the admin
 surface for that app key (refused once expired, revoked, or its user deleted); session requests are exempt from the daily
-quota and have the end user's own burst bucket. Missing, unknown, revoked or expired credentials are 401s.
+quota and have the end user's own burst bucket. Missing, unknown, revoked or expired credentials are 401s. A revocation
+(or a quota change) applies at once on the server process that made it and within one second on every other
+(each process answers a credential it verified in the last second from memory: \`AUTH_CACHE_TTL_MS\`).
 
 **Admin surface.** \`/admin\` routes take \`Authorization: Bearer <PORTAL_ADMIN_TOKEN>\`; without that setting the surface
 does not exist (every \`/admin\` path is a 404).

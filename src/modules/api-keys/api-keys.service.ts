@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
+import { credentialsChanged } from '../../lib/credential-cache.js';
 import { errors } from '../../lib/errors.js';
 import { recordAudit } from '../audit-log/audit-log.writer.js';
 import * as repo from './api-keys.repository.js';
@@ -60,6 +61,7 @@ export async function revokeApiKey(database: Database, caller: Caller, apiKeyId:
     async (work) => {
       if (!(await repo.isUnrevoked(work.db, caller.access, 'api_keys', apiKeyId))) throw errors.notFound('API key');
       repo.revoke(work, caller.access, 'api_keys', apiKeyId, isoAt(caller.actor.at));
+      work.onCommit(() => credentialsChanged(database));
       recordAudit(work, caller.actor, { eventType: 'apiKeyDeleted', description: 'API key revoked', context: { apiKeyId } });
     },
     { transaction: true },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type FullRow, preparedWrite } from '../../db/prepared.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Actor } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -10,11 +11,13 @@ export interface AuditEvent {
   previousAttributes?: Record<string, unknown> | null;
 }
 
+const insertEntry = preparedWrite('insert_audit_entry', (db, row: FullRow<'audit_log'>) => db.insertInto('audit_log').values(row));
+
 /** Appends one audit entry to the unit of work of the change it records. */
 export function recordAudit(work: UnitOfWork, actor: Actor, event: AuditEvent): void {
   const at = isoAt(actor.at);
   work.write(
-    work.db.insertInto('audit_log').values({
+    insertEntry(work.db, {
       id: randomUUID(),
       workspace_id: actor.workspaceId,
       event_type: event.eventType,

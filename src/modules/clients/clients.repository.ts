@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
-import { joinIds, nonEmpty, objectFields, parseObject, personFields, splitIds } from '../../db/rows.js';
+import { joinIds, nonEmpty, parseObject, splitIds } from '../../db/rows.js';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
-import { preparedQuery } from '../../db/prepared.js';
+import { type FullRow, preparedQuery, preparedWrite } from '../../db/prepared.js';
 import type { ClientsTable, DB } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
@@ -14,10 +14,17 @@ import type { Client, ClientListQuery } from './clients.schemas.js';
  * `insertClient` and `updateClient`, in the same unit of work.
  */
 
+/** One literal, every key always present (absent optional fields undefined): it runs for every row served. */
 function toClient(row: ClientsTable): Client {
   return {
-    ...objectFields(row, 'client'),
-    ...personFields(row),
+    id: row.id,
+    object: 'client',
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    email: row.email,
+    givenName: row.given_name,
+    familyName: row.family_name,
+    avatarImageUrl: row.avatar_image_url || undefined,
     companyId: row.company_id,
     companyIds: splitIds(row.company_ids),
     customFields: parseObject(row.custom_fields),
@@ -26,7 +33,7 @@ function toClient(row: ClientsTable): Client {
     creationMethod: row.creation_method,
     firstLoginDate: row.first_login_date,
     lastLoginDate: row.last_login_date,
-    ...(row.invited_by ? { invitedBy: row.invited_by } : {}),
+    invitedBy: row.invited_by || undefined,
   };
 }
 
@@ -79,13 +86,24 @@ export async function clientsOfCompany(db: Kysely<DB>, access: Access, companyId
   return rows.map(toClient);
 }
 
-const membershipRows = (access: Access, client: Client) =>
-  client.companyIds.map((company_id) => ({ workspace_id: access.workspaceId, client_id: client.id, company_id }));
+const insertClientRow = preparedWrite('insert_client', (db, row: FullRow<'clients'>) => db.insertInto('clients').values(row));
+const insertMembership = preparedWrite('insert_client_company', (db, row: FullRow<'client_companies'>) =>
+  db.insertInto('client_companies').values(row),
+);
+
+/** One row per company of the client, in the unit of work (a prepared insert each). */
+function writeMemberships(work: UnitOfWork, access: Access, client: Client) {
+  for (const company_id of client.companyIds) {
+    work.write(insertMembership(work.db, { workspace_id: access.workspaceId, client_id: client.id, company_id }), {
+      client_companies_company_id_fkey: 'body.companyId',
+    });
+  }
+}
 
 /** A new client and its memberships; a taken email or a vanished company is its API error. */
 export function insertClient(work: UnitOfWork, access: Access, client: Client, secrets: { inviteTokenHash: string | null }): void {
   work.write(
-    work.db.insertInto('clients').values({
+    insertClientRow(work.db, {
       id: client.id,
       workspace_id: access.workspaceId,
       email: client.email,
@@ -107,34 +125,47 @@ export function insertClient(work: UnitOfWork, access: Access, client: Client, s
     }),
     { clients_email_unique: client.email, clients_company_id_fkey: 'body.companyId' },
   );
-  work.write(work.db.insertInto('client_companies').values(membershipRows(access, client)), {
-    client_companies_company_id_fkey: 'body.companyId',
-  });
+  writeMemberships(work, access, client);
 }
+
+type ClientChanges = Pick<FullRow<'clients'>, 'given_name' | 'family_name' | 'company_id' | 'company_ids' | 'custom_fields' | 'updated_at'>;
+const updateClientRow = preparedWrite('update_client', (db, p: ClientChanges & { workspaceId: string; id: string }) =>
+  db
+    .updateTable('clients')
+    .set({
+      given_name: p.given_name,
+      family_name: p.family_name,
+      company_id: p.company_id,
+      company_ids: p.company_ids,
+      custom_fields: p.custom_fields,
+      updated_at: p.updated_at,
+    })
+    .where('workspace_id', '=', p.workspaceId)
+    .where('id', '=', p.id),
+);
+const deleteMemberships = preparedWrite('delete_client_companies', (db, p: { workspaceId: string; clientId: string }) =>
+  db.deleteFrom('client_companies').where('workspace_id', '=', p.workspaceId).where('client_id', '=', p.clientId),
+);
 
 /** Writes a client's changed fields; its memberships too when its companies changed. */
 export function updateClient(work: UnitOfWork, access: Access, client: Client, previous: Client): void {
   const companiesChanged = joinIds(client.companyIds) !== joinIds(previous.companyIds);
   work.write(
-    work.db
-      .updateTable('clients')
-      .set({
-        given_name: client.givenName,
-        family_name: client.familyName,
-        company_id: client.companyId,
-        company_ids: joinIds(client.companyIds),
-        custom_fields: JSON.stringify(client.customFields),
-        updated_at: client.updatedAt,
-      })
-      .where('workspace_id', '=', access.workspaceId)
-      .where('id', '=', client.id),
+    updateClientRow(work.db, {
+      workspaceId: access.workspaceId,
+      id: client.id,
+      given_name: client.givenName,
+      family_name: client.familyName,
+      company_id: client.companyId,
+      company_ids: joinIds(client.companyIds),
+      custom_fields: JSON.stringify(client.customFields),
+      updated_at: client.updatedAt,
+    }),
     { clients_company_id_fkey: 'body.companyId' },
   );
   if (!companiesChanged) return;
-  work.write(work.db.deleteFrom('client_companies').where('workspace_id', '=', access.workspaceId).where('client_id', '=', client.id));
-  work.write(work.db.insertInto('client_companies').values(membershipRows(access, client)), {
-    client_companies_company_id_fkey: 'body.companyId',
-  });
+  work.write(deleteMemberships(work.db, { workspaceId: access.workspaceId, clientId: client.id }));
+  writeMemberships(work, access, client);
 }
 
 export function deleteClient(work: UnitOfWork, access: Access, id: string): void {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CustomFieldsInput, CustomFieldsOutput, Email, Id, Name, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { CustomFieldsInput, CustomFieldsOutput, Email, Id, Name, NullableTimestamp, PageQuery, Timestamp } from '../../lib/schemas.js';
 
 const CLIENT_STATUSES = ['unknown', 'deleted', 'active', 'notInvited', 'invited'] as const;
 const CREATION_METHODS = ['client', 'directSignUp', 'import', 'internalUser'] as const;
@@ -20,8 +20,8 @@ export const Client = Type.Object(
     status: Type.Enum(CLIENT_STATUSES, { description: 'server-managed' }),
     creationMethod: Type.Enum(CREATION_METHODS, { description: 'internalUser for clients created through this API' }),
     avatarImageUrl: Type.Optional(Type.String({ format: 'uri' })),
-    firstLoginDate: Type.Union([Timestamp, Type.Null()]),
-    lastLoginDate: Type.Union([Timestamp, Type.Null()]),
+    firstLoginDate: NullableTimestamp,
+    lastLoginDate: NullableTimestamp,
     invitedBy: Type.Optional(Type.String({ description: 'id of the inviting internal user' })),
     inviteUrl: Type.Optional(
       Type.String({ format: 'uri', description: 'one-time invite link; only in the response that sent the invite' }),

@@ -6,6 +6,7 @@ import type { DB } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Access, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
+import { credentialsChanged } from '../../lib/credential-cache.js';
 import { errors, orNotFound } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
 import type { CustomFieldValues } from '../../lib/schemas.js';
@@ -137,6 +138,7 @@ export async function updateClient(database: Database, caller: Caller, id: strin
     database,
     async (work) => {
       const previous = orNotFound(await repo.findClient(work.db, access, id), 'Client');
+      work.onCommit(() => credentialsChanged(database)); // the client's sessions carry its companies
       let companyIds = previous.companyIds;
       if (input.companyId !== undefined && input.companyId !== previous.companyId) {
         await requireCompany(work.db, access, input.companyId);
@@ -166,6 +168,7 @@ export async function replaceClient(database: Database, caller: Caller, id: stri
     database,
     async (work) => {
       const previous = orNotFound(await repo.findClient(work.db, access, id), 'Client');
+      work.onCommit(() => credentialsChanged(database)); // the client's sessions carry its companies
       const givenName = input.givenName.trim();
       const familyName = input.familyName.trim();
       let companyId = input.companyId;
@@ -189,6 +192,7 @@ export async function deleteClient(database: Database, caller: Caller, id: strin
     async (work) => {
       const client = orNotFound(await repo.findClient(work.db, caller.access, id), 'Client');
       repo.deleteClient(work, caller.access, id);
+      work.onCommit(() => credentialsChanged(database)); // the client's sessions end
       recordAudit(work, caller.actor, {
         eventType: 'clientDeleted',
         description: `Client ${client.email} deleted`,

@@ -1,7 +1,7 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { nonEmpty, objectFields, parseObject } from '../../db/rows.js';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
-import { preparedQuery } from '../../db/prepared.js';
+import { type FullRow, preparedQuery, preparedWrite } from '../../db/prepared.js';
 import type { CompaniesTable, DB } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
@@ -60,10 +60,12 @@ export async function existingCompanyIds(db: Kysely<DB>, access: Access, ids: re
   return new Set(rows.map((r) => r.id));
 }
 
+const insertCompanyRow = preparedWrite('insert_company', (db, row: FullRow<'companies'>) => db.insertInto('companies').values(row));
+
 /** A new company; a taken name is its API error. */
 export function insertCompany(work: UnitOfWork, access: Access, company: Company): void {
   work.write(
-    work.db.insertInto('companies').values({
+    insertCompanyRow(work.db, {
       id: company.id,
       workspace_id: access.workspaceId,
       name: company.name,

@@ -4,6 +4,7 @@ import type { Page, PageTokens } from '../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
+import { credentialsChanged } from '../../lib/credential-cache.js';
 import { orNotFound } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
 import { recordAudit } from '../audit-log/audit-log.writer.js';
@@ -122,6 +123,7 @@ export async function deleteCompany(database: Database, caller: Caller, id: stri
         clients.updateClient(work, access, moved, client);
       }
       repo.deleteCompany(work, access, id);
+      work.onCommit(() => credentialsChanged(database)); // client sessions for this company end
       recordAudit(work, actor, {
         eventType: 'companyDeleted',
         description: `Company "${company.name}" deleted`,

@@ -5,7 +5,8 @@ export const Me = Type.Object(
   {
     object: Type.Literal('me'),
     workspaceId: Id,
-    type: Type.Union([Type.Literal('workspace'), Type.Literal('app'), Type.Literal('internalUser'), Type.Literal('client')], {
+    // An enum, not a union of literals: the response serializer would validate each value to pick a branch.
+    type: Type.Enum(['workspace', 'app', 'internalUser', 'client'], {
       description: 'workspace key, app key (a bearer token is `app`), or the end user of a session',
     }),
     id: Type.String({

@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller, ClientSessionPrincipal, InternalUserSessionPrincipal } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
+import { credentialsChanged } from '../../lib/credential-cache.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
 import { isUuid } from '../../lib/validate.js';
 import { isUnrevoked, revoke } from '../api-keys/api-keys.repository.js';
@@ -77,6 +78,7 @@ export async function revokeSession(database: Database, caller: Caller, tokenId:
       const live = isUuid(tokenId) && (await isUnrevoked(work.db, caller.access, 'sessions', tokenId.toLowerCase()));
       if (!live) throw errors.notFound('Session');
       revoke(work, caller.access, 'sessions', tokenId.toLowerCase(), isoAt(caller.actor.at));
+      work.onCommit(() => credentialsChanged(database));
     },
     { transaction: true },
   );
@@ -86,7 +88,8 @@ export async function revokeSession(database: Database, caller: Caller, tokenId:
 type SessionPrincipal = InternalUserSessionPrincipal | ClientSessionPrincipal;
 
 /**
- * The principal of a session presented as `X-API-KEY: <workspaceId>/<appKey>/<tokenId>`, or undefined:
+ * The principal of a session presented as `X-API-KEY: <workspaceId>/<appKey>/<tokenId>` and when the
+ * session expires (ms), or undefined:
  * the key must be active and the one the session was minted for, the workspace the session's, the
  * session unexpired and unrevoked, and its end user still there (a client still in the session's company).
  */
@@ -94,12 +97,13 @@ export async function verifySession(
   db: Kysely<DB>,
   presented: { workspaceId: string; apiKey: string; tokenId: string },
   now: number,
-): Promise<SessionPrincipal | undefined> {
+): Promise<{ principal: SessionPrincipal; expiresAt: number } | undefined> {
   const key = parseApiKey(presented.apiKey);
   if (!key || !isUuid(presented.tokenId) || !isUuid(presented.workspaceId)) return undefined;
   const row = await repo.findSessionForRequest(db, presented.tokenId.toLowerCase(), key.lookup);
   if (!row || !secretMatches(key.secret, row.secret_hash)) return undefined;
-  if (row.workspace_id !== presented.workspaceId.toLowerCase() || Date.parse(row.expires_at) <= now) return undefined;
+  const expiresAt = Date.parse(row.expires_at);
+  if (row.workspace_id !== presented.workspaceId.toLowerCase() || expiresAt <= now) return undefined;
   const base = {
     workspaceId: row.workspace_id,
     apiKeyId: row.api_key_id,
@@ -111,10 +115,17 @@ export async function verifySession(
     if (row.role === null) return undefined;
     const limited = row.is_client_access_limited === 1;
     const companyAccessList = limited ? (row.company_access_list ? row.company_access_list.split(',') : []) : null;
-    return { ...base, kind: 'internalUserSession', internalUserId: row.internal_user_id, role: row.role, companyAccessList };
+    const principal: SessionPrincipal = {
+      ...base,
+      kind: 'internalUserSession',
+      internalUserId: row.internal_user_id,
+      role: row.role,
+      companyAccessList,
+    };
+    return { principal, expiresAt };
   }
   if (row.client_id === null || row.company_id === null || row.client_company_ids === null) return undefined;
   const clientCompanyIds = row.client_company_ids.split(',');
   if (!clientCompanyIds.includes(row.company_id)) return undefined;
-  return { ...base, kind: 'clientSession', clientId: row.client_id, companyId: row.company_id, clientCompanyIds };
+  return { principal: { ...base, kind: 'clientSession', clientId: row.client_id, companyId: row.company_id, clientCompanyIds }, expiresAt };
 }

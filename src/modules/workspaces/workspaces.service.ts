@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import { type Caller, systemCaller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
+import { credentialsChanged } from '../../lib/credential-cache.js';
 import { orNotFound } from '../../lib/errors.js';
 import { addApiKey } from '../api-keys/api-keys.service.js';
 import * as repo from './workspaces.repository.js';
@@ -52,6 +53,7 @@ export async function updateWorkspace(database: Database, caller: Caller, input:
         updatedAt: isoAt(caller.actor.at),
       };
       repo.updateWorkspace(work, caller.access, workspace);
+      work.onCommit(() => credentialsChanged(database)); // the quota is part of every cached principal
       return workspace;
     },
     { transaction: true },
