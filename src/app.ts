@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parse as parseQuery } from 'node:querystring';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
@@ -26,6 +25,7 @@ import { createLimitStore } from './limits/index.js';
 import type { LimitStore } from './limits/limit-store.js';
 import errorHandling from './plugins/errors.js';
 import openapi from './plugins/openapi.js';
+import requestGuards, { answerClientError, answerFrameworkError, parseQueryString } from './plugins/request-guards.js';
 import { installValidators } from './plugins/validation.js';
 
 export interface BuildOptions {
@@ -40,14 +40,19 @@ export interface BuildOptions {
   extraV1Routes?: (v1: FastifyInstance) => void | Promise<void>;
 }
 
+/** Query values that are safe to log (the rest, `email=` and the other filters, may be personal data). */
+const LOGGED_QUERY_VALUES = new Set(['limit']);
+
+/** A request as logged: Fastify's default fields, with query values other than `limit` as `[redacted]`. */
+function requestForLog(request: FastifyRequest) {
+  const url = request.url.replace(/([?&])([^=&]*)=([^&]*)/g, (pair, separator: string, name: string) =>
+    LOGGED_QUERY_VALUES.has(name) ? pair : `${separator}${name}=[redacted]`,
+  );
+  return { method: request.method, url, host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** An empty query value (`?companyId=`) means "no filter": the official SDK sends empty filters. */
-function parseQueryDroppingEmpty(text: string) {
-  const parsed = parseQuery(text);
-  for (const key of Object.keys(parsed)) if (parsed[key] === '') delete parsed[key];
-  return parsed;
-}
 
 /** Builds the whole service: storage (migrated), plugins, then every module, explicitly. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -71,6 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       level: config.logLevel,
       // Credentials never reach the logs, whatever a serializer is later taught to print.
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'apiKey', 'token'], censor: '[redacted]' },
+      serializers: { req: requestForLog },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: config.bodyLimit,
@@ -80,7 +86,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    routerOptions: { querystringParser: parseQueryDroppingEmpty },
+    routerOptions: { querystringParser: parseQueryString },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    // A slow or stalled client cannot hold a connection: headers within 10 s, the whole request within
+    // REQUEST_TIMEOUT_MS, an idle socket closed after the keep-alive time (checked every second).
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1000 },
   });
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {
@@ -99,6 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(errorHandling, { bodyLimit: config.bodyLimit });
+  await app.register(requestGuards);
   await app.register(openapi);
   await app.register(healthRoutes);
   await app.register(

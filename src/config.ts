@@ -9,8 +9,13 @@ export interface Config {
   readonly logLevel: string;
   /** Largest accepted request body, in bytes (contract §5: 1 MiB). */
   readonly bodyLimit: number;
-  /** Trust X-Forwarded-For from a balancer in front (for the client ip in audit entries and limits). */
-  readonly trustProxy: boolean;
+  /**
+   * Which peers' X-Forwarded-For to trust for the client ip (audit entries, the failed-authentication
+   * limit): false (none), or the proxies' addresses/CIDRs, comma-separated (Fastify's `trustProxy`).
+   */
+  readonly trustProxy: false | string;
+  /** The longest a request may take to arrive, headers and body, in ms (slow clients cannot hold connections). */
+  readonly requestTimeoutMs: number;
   readonly limits: LimitsConfig;
   /** Public address of the portal, the base of invite links. */
   readonly portalUrl: string;
@@ -52,6 +57,27 @@ const DEFAULTS = {
   LOG_LEVEL: 'info',
 };
 
+/**
+ * TRUST_PROXY: `false`, or the balancers' addresses/CIDRs, comma-separated (`10.0.0.0/8,127.0.0.1`;
+ * proxy-addr's names `loopback`, `linklocal`, `uniquelocal` too). Hops are trusted only while they come
+ * from those addresses, so the client ip is the first untrusted one. `true` (trust every hop) is refused:
+ * the leftmost X-Forwarded-For entry is written by the caller, so any client could forge its ip and
+ * escape the failed-authentication limit. A hop count is refused too: Fastify 5 no longer honours one
+ * (it cannot check the immediate peer), so it would silently trust nothing.
+ */
+function trustProxyVar(raw: string | undefined, problems: string[]): false | string {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  const entries = value.split(',').map((entry) => entry.trim());
+  const isAddress = (entry: string) =>
+    /^(loopback|linklocal|uniquelocal)$/.test(entry) || (/^[0-9a-fA-F.:]+(\/[0-9]{1,3})?$/.test(entry) && /[.:]/.test(entry));
+  if (entries.every(isAddress)) return entries.join(',');
+  problems.push(
+    `TRUST_PROXY must be false or the proxies' addresses/CIDRs, comma-separated, e.g. 10.0.0.0/8 (got "${value}"); neither true (a client could forge X-Forwarded-For) nor a hop count (Fastify ignores it)`,
+  );
+  return false;
+}
+
 function intVar(env: Record<string, string | undefined>, name: string, fallback: string, problems: string[]): number {
   const raw = env[name] ?? fallback;
   const value = Number(raw);
@@ -70,6 +96,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const shutdownGraceMs = intVar(env, 'SHUTDOWN_GRACE_MS', '1000', problems);
   const sessionLifetimeSeconds = intVar(env, 'SESSION_LIFETIME_SECONDS', '86400', problems);
   if (sessionLifetimeSeconds === 0) problems.push('SESSION_LIFETIME_SECONDS must be at least 1');
+  const requestTimeoutMs = intVar(env, 'REQUEST_TIMEOUT_MS', '30000', problems);
+  if (requestTimeoutMs < 1000) problems.push('REQUEST_TIMEOUT_MS must be at least 1000');
+  const trustProxy = trustProxyVar(env.TRUST_PROXY, problems);
   const authCacheTtlMs = intVar(env, 'AUTH_CACHE_TTL_MS', '1000', problems);
   if (authCacheTtlMs > 1000) problems.push('AUTH_CACHE_TTL_MS must be at most 1000 (a revoked key must stop working within a second)');
   const limits: LimitsConfig = {
@@ -109,7 +138,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken,
     logLevel,
     bodyLimit: 1024 * 1024,
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy,
+    requestTimeoutMs,
     shutdownGraceMs,
     sessionLifetimeSeconds,
     authCacheTtlMs,

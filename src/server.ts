@@ -5,14 +5,14 @@ import { createFirstWorkspace } from './modules/workspaces/workspaces.service.js
 
 /**
  * Starts the server. On the first start of an empty database it creates a workspace and prints its
- * API key once (to the terminal, never to the logs). SIGTERM/SIGINT drain (see shutdown), then close
+ * API key once, on stderr (the JSON logs go to stdout, where log shippers read). SIGTERM/SIGINT drain (see shutdown), then close
  * the database.
  */
 export async function startServer(config: Config): Promise<FastifyInstance> {
   const app = await buildApp(config);
   const created = await createFirstWorkspace(app.ctx.database, app.ctx.clock.now());
   if (created) {
-    process.stdout.write(
+    process.stderr.write(
       `\nCreated workspace ${created.workspaceId} with a workspace API key (shown only now):\n\n` +
         `  ${created.apiKey}\n\n` +
         `Try: curl -H 'X-API-KEY: ${created.apiKey}' http://${config.host}:${config.port}/v1/me\n\n`,

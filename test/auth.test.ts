@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { populatedWorkspace, revokeKey, sessionKey } from './helpers/factories.js';
-import { BACKENDS, adminHarness, harness } from './helpers/harness.js';
+import { BACKENDS, TEST_ADMIN_TOKEN, adminHarness, harness } from './helpers/harness.js';
 
 const UNAUTHORIZED = { code: 'unauthorized', message: 'Missing, unknown, revoked or expired credentials.', data: null };
 
@@ -172,7 +172,27 @@ for (const backend of BACKENDS) {
       const blocked = await from(bad[1]);
       assert.equal(blocked.statusCode, 429, 'the 31st failure');
       assert.equal(blocked.json().code, 'rate_limit_exceeded');
-      assert.equal((await from({ 'x-api-key': app.apiKey })).statusCode, 429, 'not even a valid key is verified now');
+      const keyWithRealLookup = `${app.apiKey.slice(0, 20)}${'y'.repeat(43)}`;
+      for (const guess of [bad[0], bad[1], bad[2], { 'x-api-key': keyWithRealLookup }]) {
+        const refused = await from(guess);
+        assert.deepEqual([refused.statusCode, refused.json().code], [429, 'rate_limit_exceeded'], 'a blocked IP gets 429 for every wrong key');
+      }
+      const admin = await h.app.inject({ method: 'DELETE', url: `/admin/workspaces/${ws.workspaceId}/sessions/x`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, remoteAddress: '10.9.9.9' });
+      assert.equal(admin.statusCode, 429, 'the admin token (operator-chosen) is not compared from a blocked IP');
+    });
+
+    test('a stranger failing from the same IP never locks out a valid credential', async (t) => {
+      const h = await adminHarness(t, backend);
+      const { ws, app } = await populatedWorkspace(h);
+      const from = (headers: Record<string, string>) => h.app.inject({ method: 'GET', url: '/v1/me', headers, remoteAddress: '10.8.8.8' });
+      for (let i = 0; i < 40; i++) await from({ 'x-api-key': `ppk_${String(i).padStart(59, 'z')}` });
+      assert.equal((await from({ 'x-api-key': 'ppk_nope' })).statusCode, 429, 'the IP is out of tries');
+      const token = (await h.app.inject({ method: 'POST', url: '/v1/token', headers: { 'x-api-key': app.apiKey }, remoteAddress: '10.8.8.8' })).json().token;
+      const valids: Record<string, string>[] = [{ 'x-api-key': ws.apiKey }, { 'x-api-key': app.apiKey }, { authorization: `Bearer ${token}` }];
+      for (const valid of valids) {
+        const res = await from(valid);
+        assert.equal(res.statusCode, 200, `${Object.keys(valid)[0]} still verifies`);
+      }
     });
   });
 }

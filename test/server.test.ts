@@ -17,6 +17,7 @@ test('first start creates a workspace and prints its key; SIGTERM drains in-flig
   t.after(() => first.child.kill('SIGKILL'));
   const key = /\n {2}(ppk_[A-Za-z0-9_-]{59})\n/.exec(first.output())?.[1];
   assert.ok(key, `a ready-to-use key is printed:\n${first.output()}`);
+  assert.ok(!first.stdout().includes(key), 'the key is printed on stderr, never on stdout where the JSON logs go');
   assert.equal(await get(first.base, '/v1/me', key), 200);
 
   // 30 requests on their own connections, then SIGTERM while they are being answered (SHUTDOWN_GRACE_MS 1000).

@@ -36,7 +36,8 @@ export const errors = {
   notFound: (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found.`),
   conflict: (message: string) => new ApiError(409, 'conflict', message),
   payloadTooLarge: (limit: number) => new ApiError(413, 'payload_too_large', `Request body is larger than ${limit} bytes.`),
-  unsupportedMediaType: () => new ApiError(415, 'unsupported_media_type', 'Request body must be JSON (Content-Type: application/json).'),
+  unsupportedMediaType: (message = 'Request body must be JSON (Content-Type: application/json).') =>
+    new ApiError(415, 'unsupported_media_type', message),
   rateLimited: (retryAfterSeconds: number) =>
     new ApiError(429, 'rate_limit_exceeded', 'Too many requests; retry after the Retry-After delay.', null, {
       'retry-after': String(retryAfterSeconds),

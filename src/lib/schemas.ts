@@ -89,10 +89,14 @@ export const CustomFieldsOutput = Type.Unsafe<CustomFieldValues>({
   description: 'custom field key → string (text, number, email, url, phoneNumber), array of option ids (multiSelect) or address object',
 });
 
+/** Keys of `customFields` in one request: bounds the work (and the query) a body can ask for. */
+export const MAX_CUSTOM_FIELDS_PER_REQUEST = 100;
+
 /** `customFields` as given: validated against the workspace's definitions by the service. */
 export const CustomFieldsInput = Type.Unsafe<Record<string, unknown>>({
   type: 'object',
   additionalProperties: true,
+  maxProperties: MAX_CUSTOM_FIELDS_PER_REQUEST,
   description: 'custom field key → value; "", [] or null clears a field. Unknown keys and wrong types are 400s naming the key.',
 });
 

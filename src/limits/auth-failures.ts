@@ -3,9 +3,11 @@ import type { LimitStore } from './limit-store.js';
 
 /**
  * Failed authentications are limited per client IP (a bucket of `authFailuresPerMinute`, shared
- * through the limit store), so keys cannot be guessed at speed. Only failures touch the store; each
- * process remembers which IPs are out of tries and refuses them before verifying anything. One per
- * app (AppContext.authFailures), shared by the API and the admin surface.
+ * through the limit store). Only failures touch the store; each process remembers which IPs are out of
+ * tries. The API verifies every credential and calls `fail` only for those that do not verify, so a
+ * stranger's failures never refuse a customer's valid key from the same IP, while a guesser at that IP
+ * gets 429 for every wrong key (no signal). The admin surface, whose token an operator chooses, calls
+ * `check` first and refuses a blocked IP before comparing. One per app (AppContext.authFailures).
  */
 export class AuthFailureLimiter {
   private readonly blockedUntil = new Map<string, number>();
@@ -14,16 +16,25 @@ export class AuthFailureLimiter {
     private readonly perMinute: number,
   ) {}
 
-  /** Throws 429 while this IP has no tries left. */
-  check(ip: string, now: number) {
+  /** The 429 to answer while this IP has no tries left, else undefined. */
+  private refusal(ip: string, now: number): ApiError | undefined {
     const until = this.blockedUntil.get(ip);
-    if (until === undefined) return;
-    if (until > now) throw errors.rateLimited(Math.max(1, Math.ceil((until - now) / 1000)));
+    if (until === undefined) return undefined;
+    if (until > now) return errors.rateLimited(Math.max(1, Math.ceil((until - now) / 1000)));
     this.blockedUntil.delete(ip);
+    return undefined;
   }
 
-  /** Counts a failure; the error to answer with (429 once the IP is out of tries, else 401). */
+  /** Throws 429 while this IP has no tries left. */
+  check(ip: string, now: number) {
+    const refusal = this.refusal(ip, now);
+    if (refusal) throw refusal;
+  }
+
+  /** Counts a failure; the error to answer with (429 while the IP is out of tries, else `error`). */
   async fail(ip: string, now: number, error: ApiError): Promise<ApiError> {
+    const refusal = this.refusal(ip, now);
+    if (refusal) return refusal; // already out of tries: no store round trip
     const perMinute = this.perMinute;
     const perSecond = perMinute / 60;
     let result: Awaited<ReturnType<LimitStore['bucket']>>;

@@ -123,11 +123,12 @@ export default fp(
 
     // Callback style: a credential verified within the last second is answered from the cache,
     // synchronously (no query, no hash, no promise); only the others wait on the database.
+    // A credential is verified even from an IP that is out of tries: one that verifies is always
+    // served (behind a proxy, strangers share the customer's IP); only failures answer 429 there.
     app.addHook('onRequest', function authenticate(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
       const now = clock.now();
       let presented: Presented;
       try {
-        authFailures.check(request.ip, now);
         presented = presentedCredential(request);
       } catch (error) {
         if (error instanceof ApiError && error.statusCode === 401) {

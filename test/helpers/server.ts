@@ -4,7 +4,10 @@ import { request } from 'node:http';
 export interface Server {
   child: ChildProcess;
   base: string;
+  /** stdout and stderr together, in arrival order */
   output: () => string;
+  /** stdout alone: the JSON log lines */
+  stdout: () => string;
   exited: Promise<number | null>;
 }
 
@@ -15,7 +18,11 @@ export function serve(env: Record<string, string>): Promise<Server> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout?.on('data', (chunk) => (out += chunk));
+  let stdout = '';
+  child.stdout?.on('data', (chunk) => {
+    out += chunk;
+    stdout += chunk;
+  });
   child.stderr?.on('data', (chunk) => (out += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -28,7 +35,7 @@ export function serve(env: Record<string, string>): Promise<Server> {
       if (!match) return;
       clearTimeout(timer);
       child.stdout?.off('data', check);
-      resolve({ child, base: match[1], output: () => out, exited });
+      resolve({ child, base: match[1], output: () => out, stdout: () => stdout, exited });
     };
     child.stdout?.on('data', check);
     child.once('exit', () => {

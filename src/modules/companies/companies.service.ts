@@ -5,7 +5,7 @@ import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
-import { orNotFound } from '../../lib/errors.js';
+import { errors, orNotFound } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
 import { recordAudit } from '../audit-log/audit-log.writer.js';
 import * as clients from '../clients/clients.repository.js';
@@ -15,6 +15,8 @@ import type { Company, CompanyCreate, CompanyListQuery, CompanyUpdate } from './
 
 export async function createCompany(database: Database, caller: Caller, input: CompanyCreate): Promise<Company> {
   const { access, actor } = caller;
+  // It could never see the company it made: its access is a fixed list of companies.
+  if (access.companyIds) throw errors.forbidden('An internal user limited to some companies cannot create companies.');
   const changes = input.customFields ? await normalizeCustomFields(database.db, access, 'company', input.customFields) : {};
   const id = randomUUID();
   const at = isoAt(actor.at);

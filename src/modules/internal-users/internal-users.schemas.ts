@@ -36,7 +36,11 @@ export const InternalUserCreate = Type.Object(
     familyName: Name,
     role: Type.Optional(Type.Enum([...INTERNAL_USER_ROLES], { description: 'staff when absent' })),
     companyAccessList: Type.Optional(
-      Type.Array(Id, { minItems: 1, description: 'when given, the user sees only these companies (and their clients)' }),
+      Type.Array(Id, {
+        minItems: 1,
+        maxItems: 1000,
+        description: 'when given, the user sees only these companies (and their clients); at most 1,000',
+      }),
     ),
   },
   { additionalProperties: false, title: 'InternalUserCreate' },

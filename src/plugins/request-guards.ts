@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { parse as parseQuery } from 'node:querystring';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { type ApiError, errors } from '../lib/errors.js';
+
+/**
+ * Input the schemas never see, checked before it reaches a handler or the database:
+ * - the NUL character (PostgreSQL cannot store it in text; SQLite would): a 400 naming the field, on both backends;
+ * - more than MAX_QUERY_PARAMETERS query parameters: a 400, never a silently truncated filter;
+ * - a JSON body in a charset other than UTF-8: a 415, never decoded as UTF-8 anyway;
+ * - the router's own errors (a bad percent escape, an over-long path parameter): the contract's body.
+ * The common request pays one `includes` on the URL and one on a JSON body.
+ */
+
+export const MAX_QUERY_PARAMETERS = 100;
+
+const NUL = '\u0000';
+const TOO_MANY_PARAMETERS = Symbol('tooManyQueryParameters');
+
+const nulProblem = (path: string): ApiError => errors.invalidField(path, 'must not contain the NUL character (U+0000)');
+
+/** The dotted path of the first string or key holding a NUL character, if any. */
+function pathOfNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes(NUL) ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes(NUL)) return path;
+    const found = pathOfNul(item, `${path}.${key}`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The query string as an object: every parameter kept (node's default drops those after the 1,000th,
+ * which could drop a filter), an empty value meaning "no filter" (the official SDK sends empty filters).
+ * Too many parameters marks the result; the onRequest hook answers 400 (a parser cannot answer).
+ */
+export function parseQueryString(text: string): Record<string, unknown> {
+  let separators = 0;
+  for (let i = text.indexOf('&'); i !== -1; i = text.indexOf('&', i + 1)) {
+    if (++separators >= MAX_QUERY_PARAMETERS) return { [TOO_MANY_PARAMETERS]: true };
+  }
+  const parsed: Record<string, unknown> = parseQuery(text, '&', '=', { maxKeys: 0 });
+  for (const key of Object.keys(parsed)) if (parsed[key] === '') delete parsed[key];
+  return parsed;
+}
+
+/** Fastify's `frameworkErrors`: router failures answered in the contract's shape, with X-Request-Id. */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const problem =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? errors.invalidField('params', 'is longer than 100 characters')
+      : errors.invalidField('url', 'is not a valid percent-encoded path');
+  reply
+    .code(problem.statusCode)
+    .header('x-request-id', request.id)
+    .send({ code: problem.code, message: problem.message, data: problem.data });
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'bad_request', 'The request headers are too large.'],
+};
+
+/**
+ * Fastify's `clientErrorHandler`: errors of the connection before a request exists (a stalled body
+ * past REQUEST_TIMEOUT_MS, headers too large, unparsable HTTP), in the contract's shape, then closed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request', 'bad_request', 'Malformed HTTP request.'];
+  if (socket.writable) {
+    const body = JSON.stringify({ code, message, data: null });
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nx-request-id: ${randomUUID()}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+const UTF8 = /^utf-?8$/i;
+
+export default fp(
+  async function requestGuards(app: FastifyInstance) {
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+      const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1];
+      if (charset !== undefined && !UTF8.test(charset)) {
+        return done(errors.unsupportedMediaType(`Request body must be UTF-8 JSON (got charset=${charset}).`), undefined);
+      }
+      // A DELETE takes no body: an empty one is no body, whatever the Content-Type says.
+      if (text === '' && request.method === 'DELETE') return done(null, undefined);
+      parseJson(request, text as string, (error, body) => {
+        if (error) return done(error, undefined);
+        // A NUL can reach a JSON string only as the escape \u0000.
+        const nulAt = (text as string).includes('\\u0000') ? pathOfNul(body, 'body') : undefined;
+        if (nulAt) return done(nulProblem(nulAt), undefined);
+        done(null, body);
+      });
+    });
+
+    app.addHook('onRequest', (request, _reply, done) => {
+      const query = request.query as Record<string | symbol, unknown>;
+      if (query[TOO_MANY_PARAMETERS]) {
+        return done(errors.badRequest(`More than ${MAX_QUERY_PARAMETERS} query parameters.`, [{ path: 'query', message: 'has too many parameters' }]));
+      }
+      // A NUL reaches a path or query value only percent-encoded.
+      if (request.raw.url?.includes('%00')) {
+        const nulAt = pathOfNul(request.params, 'params') ?? pathOfNul(request.query, 'query');
+        if (nulAt) return done(nulProblem(nulAt));
+      }
+      done();
+    });
+  },
+  { name: 'request-guards' },
+);
