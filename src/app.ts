@@ -53,7 +53,6 @@ function requestForLog(request: FastifyRequest) {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-
 /** Builds the whole service: storage (migrated), plugins, then every module, explicitly. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const database = options.database ?? openDatabase(config.databaseUrl);

@@ -175,9 +175,18 @@ for (const backend of BACKENDS) {
       const keyWithRealLookup = `${app.apiKey.slice(0, 20)}${'y'.repeat(43)}`;
       for (const guess of [bad[0], bad[1], bad[2], { 'x-api-key': keyWithRealLookup }]) {
         const refused = await from(guess);
-        assert.deepEqual([refused.statusCode, refused.json().code], [429, 'rate_limit_exceeded'], 'a blocked IP gets 429 for every wrong key');
+        assert.deepEqual(
+          [refused.statusCode, refused.json().code],
+          [429, 'rate_limit_exceeded'],
+          'a blocked IP gets 429 for every wrong key',
+        );
       }
-      const admin = await h.app.inject({ method: 'DELETE', url: `/admin/workspaces/${ws.workspaceId}/sessions/x`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, remoteAddress: '10.9.9.9' });
+      const admin = await h.app.inject({
+        method: 'DELETE',
+        url: `/admin/workspaces/${ws.workspaceId}/sessions/x`,
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        remoteAddress: '10.9.9.9',
+      });
       assert.equal(admin.statusCode, 429, 'the admin token (operator-chosen) is not compared from a blocked IP');
     });
 
@@ -187,8 +196,14 @@ for (const backend of BACKENDS) {
       const from = (headers: Record<string, string>) => h.app.inject({ method: 'GET', url: '/v1/me', headers, remoteAddress: '10.8.8.8' });
       for (let i = 0; i < 40; i++) await from({ 'x-api-key': `ppk_${String(i).padStart(59, 'z')}` });
       assert.equal((await from({ 'x-api-key': 'ppk_nope' })).statusCode, 429, 'the IP is out of tries');
-      const token = (await h.app.inject({ method: 'POST', url: '/v1/token', headers: { 'x-api-key': app.apiKey }, remoteAddress: '10.8.8.8' })).json().token;
-      const valids: Record<string, string>[] = [{ 'x-api-key': ws.apiKey }, { 'x-api-key': app.apiKey }, { authorization: `Bearer ${token}` }];
+      const token = (
+        await h.app.inject({ method: 'POST', url: '/v1/token', headers: { 'x-api-key': app.apiKey }, remoteAddress: '10.8.8.8' })
+      ).json().token;
+      const valids: Record<string, string>[] = [
+        { 'x-api-key': ws.apiKey },
+        { 'x-api-key': app.apiKey },
+        { authorization: `Bearer ${token}` },
+      ];
       for (const valid of valids) {
         const res = await from(valid);
         assert.equal(res.statusCode, 200, `${Object.keys(valid)[0]} still verifies`);

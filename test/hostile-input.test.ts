@@ -28,7 +28,11 @@ for (const backend of BACKENDS) {
       assertBadRequest(await call('GET', '/v1/clients?email=%00'), ['query.email'], 'a filter');
       assertBadRequest(await call('GET', '/v1/companies/%00'), ['params.id'], 'a path id');
       assertBadRequest(await call('POST', '/v1/companies', { name: 'a\u0000b' }), ['body.name'], 'a body string');
-      assertBadRequest(await call('POST', '/v1/companies', { name: 'Acme', customFields: { 'k\u0000': 'v' } }), ['body.customFields'], 'a key');
+      assertBadRequest(
+        await call('POST', '/v1/companies', { name: 'Acme', customFields: { 'k\u0000': 'v' } }),
+        ['body.customFields'],
+        'a key',
+      );
       const nothingWritten = await h.as(ws.apiKey, { method: 'GET', url: '/v1/companies' });
       assert.deepEqual(nothingWritten.json().data, [], 'no partial write');
       const escaped = await call('POST', '/v1/companies', { name: 'back\\u0000slash' });
@@ -57,7 +61,7 @@ for (const backend of BACKENDS) {
 
     test('more than 100 query parameters is a 400, never a filter silently dropped', async (t) => {
       const { call } = await workspaceHarness(t, backend);
-      const junk = Array.from({ length: 1000 }, (_, i) => `limit=${i % 9 + 1}`).join('&');
+      const junk = Array.from({ length: 1000 }, (_, i) => `limit=${(i % 9) + 1}`).join('&');
       const res = await call('GET', `/v1/clients?${junk}&email=ada@example.com`);
       assertBadRequest(res, ['query'], '1,001 parameters');
       assert.equal(res.json().message, 'More than 100 query parameters.');
@@ -88,7 +92,11 @@ for (const backend of BACKENDS) {
       });
       assert.equal(utf8.statusCode, 200, 'charset=UTF-8 is fine');
       const company = (await call('POST', '/v1/companies', { name: 'Gone' })).json();
-      const deleted = await h.as(ws.apiKey, { method: 'DELETE', url: `/v1/companies/${company.id}`, headers: { 'content-type': 'application/json' } });
+      const deleted = await h.as(ws.apiKey, {
+        method: 'DELETE',
+        url: `/v1/companies/${company.id}`,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(deleted.statusCode, 200, deleted.body);
       assert.deepEqual(deleted.json(), { id: company.id, object: 'company', deleted: true });
     });
@@ -105,7 +113,11 @@ for (const backend of BACKENDS) {
       const key = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: limited.id });
       const res = await h.as(key, { method: 'POST', url: '/v1/companies', payload: { name: 'Hidden' } });
       assert.equal(res.statusCode, 403);
-      assert.deepEqual(res.json(), { code: 'forbidden', message: 'An internal user limited to some companies cannot create companies.', data: null });
+      assert.deepEqual(res.json(), {
+        code: 'forbidden',
+        message: 'An internal user limited to some companies cannot create companies.',
+        data: null,
+      });
       const names = (await h.as(ws.apiKey, { method: 'GET', url: '/v1/companies' })).json().data.map((c: { name: string }) => c.name);
       assert.deepEqual(names, ['Acme Co'], 'nothing written');
     });

@@ -107,7 +107,9 @@ export default fp(
     app.addHook('onRequest', (request, _reply, done) => {
       const query = request.query as Record<string | symbol, unknown>;
       if (query[TOO_MANY_PARAMETERS]) {
-        return done(errors.badRequest(`More than ${MAX_QUERY_PARAMETERS} query parameters.`, [{ path: 'query', message: 'has too many parameters' }]));
+        return done(
+          errors.badRequest(`More than ${MAX_QUERY_PARAMETERS} query parameters.`, [{ path: 'query', message: 'has too many parameters' }]),
+        );
       }
       // A NUL reaches a path or query value only percent-encoded.
       if (request.raw.url?.includes('%00')) {

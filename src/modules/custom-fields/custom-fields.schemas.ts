@@ -61,7 +61,10 @@ export const CustomFieldCreate = Type.Object(
     name: Name,
     type: FieldType,
     options: Type.Optional(
-      Type.Array(Type.String({ pattern: '\\S' }), { maxItems: 100, description: 'option labels: multiSelect only, and required for it; at most 100' }),
+      Type.Array(Type.String({ pattern: '\\S' }), {
+        maxItems: 100,
+        description: 'option labels: multiSelect only, and required for it; at most 100',
+      }),
     ),
   },
   { additionalProperties: false, title: 'CustomFieldCreate' },
