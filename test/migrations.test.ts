@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Kysely } from 'kysely';
 import { openDatabase } from '../src/db/open.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { migrateToLatest, migrateUpTo } from '../src/db/migrate.js';
 import { MIGRATIONS } from '../src/db/migrations/index.js';
 import { BACKENDS, freshDatabaseUrl } from './helpers/harness.js';
 
@@ -14,6 +15,51 @@ for (const backend of BACKENDS) {
       const secret = await database.db.selectFrom('server_secrets').selectAll().execute();
       assert.deepEqual(await migrateToLatest(database), []);
       assert.deepEqual(await database.db.selectFrom('server_secrets').selectAll().execute(), secret, 'secrets kept');
+    });
+
+    test("paging indexes: memberships written before it get their client's created_at", async (t) => {
+      const database = openDatabase(await freshDatabaseUrl(t, backend));
+      t.after(() => database.close());
+      await migrateUpTo(database, '2026-11-22-04-identity');
+      // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration, not as typed today
+      const db = database.db as Kysely<any>;
+      const at = (minute: number) => `2026-01-01T00:0${minute}:00.000Z`;
+      await db
+        .insertInto('workspaces')
+        .values({ id: 'w', name: 'W', created_at: at(0), updated_at: at(0) })
+        .execute();
+      await db
+        .insertInto('companies')
+        .values({ id: 'co', workspace_id: 'w', name: 'Co', fallback_color: '#000000', created_at: at(0), updated_at: at(0) })
+        .execute();
+      for (const [id, minute] of [
+        ['a', 1],
+        ['b', 2],
+      ] as const) {
+        const person = {
+          email: `${id}@x.y`,
+          email_key: `${id}@x.y`,
+          given_name: id,
+          family_name: id,
+          status: 'active',
+          creation_method: 'api',
+        };
+        await db
+          .insertInto('clients')
+          .values({ id, workspace_id: 'w', ...person, company_id: 'co', company_ids: 'co', created_at: at(minute), updated_at: at(minute) })
+          .execute();
+        await db.insertInto('client_companies').values({ workspace_id: 'w', client_id: id, company_id: 'co' }).execute();
+      }
+      assert.deepEqual(await migrateToLatest(database), ['2026-11-22-05-paging-indexes']);
+      const rows = await database.db
+        .selectFrom('client_companies')
+        .select(['client_id', 'client_created_at'])
+        .orderBy('client_id')
+        .execute();
+      assert.deepEqual(rows, [
+        { client_id: 'a', client_created_at: at(1) },
+        { client_id: 'b', client_created_at: at(2) },
+      ]);
     });
   });
 }

@@ -6,7 +6,16 @@ import { MIGRATIONS } from './migrations/index.js';
 export class MigrationError extends Error {}
 
 /** Applies every pending migration; returns the names applied (empty when up to date). */
-export async function migrateToLatest(database: Database): Promise<string[]> {
+export function migrateToLatest(database: Database): Promise<string[]> {
+  return migrate(database, undefined);
+}
+
+/** Applies the pending migrations up to and including `name` (tests of a migration's back-fill). */
+export function migrateUpTo(database: Database, name: string): Promise<string[]> {
+  return migrate(database, name);
+}
+
+async function migrate(database: Database, target: string | undefined): Promise<string[]> {
   const provider: MigrationProvider = {
     async getMigrations() {
       return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, make]) => [name, make(database.dialect)]));
@@ -17,7 +26,7 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     provider,
     ...(database.schema ? { migrationTableSchema: database.schema } : {}),
   });
-  const { error, results = [] } = await migrator.migrateToLatest();
+  const { error, results = [] } = await (target === undefined ? migrator.migrateToLatest() : migrator.migrateTo(target));
   if (error) {
     const failed = results.find((r) => r.status === 'Error');
     throw new MigrationError(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`);

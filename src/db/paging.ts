@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { SelectQueryBuilder } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import { errors } from '../lib/errors.js';
 
 /** Keyset position: the last row of the page just served. */
@@ -56,33 +56,37 @@ export class PageTokens {
 
 const invalidToken = () => errors.invalidField('query.nextToken', 'is not a page token of this list');
 
+/** The columns a list is ordered by: `<table>.created_at, <table>.id`, or other columns holding them (a join's). */
+export type Keyset = string | { createdAt: string; id: string };
+
 /**
- * Runs `query` as one page, newest first by (created_at, id), resuming after the token's position.
- * `table` qualifies the keyset columns; `scope` names the list and its filters (see PageTokens).
- * Fetches one row more than the limit to know whether a next page exists, so no page is empty.
- * `toItem` maps each row to what the page serves.
+ * Runs `query` as one page, newest first by the keyset (created_at, id), resuming after the token's
+ * position with a row-value comparison `(created_at, id) < (?, ?)`: SQLite and PostgreSQL both plan it
+ * as a range of the list's index `(workspace_id, [filter,] created_at, id)`, so a page costs the same at
+ * any depth (test/paging-plans.test.ts holds every list to it). `scope` names the list and its filters
+ * (see PageTokens). Fetches one row more than the limit to know whether a next page exists, so no page
+ * is empty. `toItem` maps each row to what the page serves.
  */
 export async function fetchPage<Row extends { created_at: string; id: string }, Item>(
+  // biome-ignore lint/suspicious/noExplicitAny: any list's builder (its tables are the caller's business)
   query: SelectQueryBuilder<any, any, Row>,
-  table: string,
+  keyset: Keyset,
   page: PageRequest,
   tokens: PageTokens,
   scope: string,
   toItem: (row: Row) => Item,
 ): Promise<Page<Item>> {
   const limit = page.limit ?? DEFAULT_LIMIT;
-  const createdAt = `${table}.created_at`;
-  const id = `${table}.id`;
+  const createdAt = typeof keyset === 'string' ? `${keyset}.created_at` : keyset.createdAt;
+  const id = typeof keyset === 'string' ? `${keyset}.id` : keyset.id;
   let q = query;
   if (page.nextToken) {
     const cursor = tokens.decode(scope, page.nextToken);
-    q = q.where((eb: any) =>
-      eb.or([eb(createdAt, '<', cursor.createdAt), eb.and([eb(createdAt, '=', cursor.createdAt), eb(id, '<', cursor.id)])]),
-    );
+    q = q.where(sql<boolean>`(${sql.ref(createdAt)}, ${sql.ref(id)}) < (${cursor.createdAt}, ${cursor.id})`);
   }
   const rows = await q
-    .orderBy(createdAt, 'desc')
-    .orderBy(id, 'desc')
+    .orderBy(sql.ref(createdAt), 'desc')
+    .orderBy(sql.ref(id), 'desc')
     .limit(limit + 1)
     .execute();
   if (rows.length <= limit) return { data: rows.map(toItem) };

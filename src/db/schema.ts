@@ -82,6 +82,8 @@ interface ClientCompaniesTable {
   workspace_id: string;
   client_id: string;
   company_id: string;
+  /** the client's created_at: the clients of one company are paged from this table's index */
+  client_created_at: string;
 }
 
 export interface InternalUsersTable extends PersonColumns {

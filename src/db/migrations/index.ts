@@ -2,6 +2,7 @@ import { foundation } from './2026-11-22-01-foundation.js';
 import { directory } from './2026-11-22-02-directory.js';
 import { limits } from './2026-11-22-03-limits.js';
 import { identity } from './2026-11-22-04-identity.js';
+import { pagingIndexes } from './2026-11-22-05-paging-indexes.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -10,4 +11,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-22-02-directory': directory,
   '2026-11-22-03-limits': limits,
   '2026-11-22-04-identity': identity,
+  '2026-11-22-05-paging-indexes': pagingIndexes,
 };

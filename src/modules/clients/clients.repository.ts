@@ -50,7 +50,8 @@ const inAnyOf =
 
 /** Clients this access may see: its workspace's; a limited principal only those of its companies; a client only itself. */
 function visible(db: Kysely<DB>, access: Access): SelectQueryBuilder<DB, 'clients', ClientsTable> {
-  let q = db.selectFrom('clients').selectAll().where('clients.workspace_id', '=', access.workspaceId);
+  // clients.* (not *): a list of one company joins client_companies, whose columns must not shadow these.
+  let q = db.selectFrom('clients').selectAll('clients').where('clients.workspace_id', '=', access.workspaceId);
   if (access.clientId) q = q.where('clients.id', '=', access.clientId);
   if (access.companyIds) q = q.where(inAnyOf(access.companyIds));
   return q;
@@ -68,14 +69,27 @@ export async function findClient(db: Kysely<DB>, access: Access, id: string): Pr
   return row && toClient(row);
 }
 
+/**
+ * A page of clients. Each filter has its index (`(workspace_id, filter, created_at, id)`; an email is
+ * unique): a page is a range of it at any depth. The clients of one company are paged from
+ * `client_companies` (its `client_created_at` copy keeps them in the list's order).
+ */
 export function listClients(db: Kysely<DB>, access: Access, query: ClientListQuery, tokens: PageTokens): Promise<Page<Client>> {
   const { limit, nextToken, ...filters } = query;
-  let q = visible(db, access);
+  const scope = pageScope(access.workspaceId, 'clients', filters);
+  const companyId = filters.companyId;
+  let q =
+    companyId === undefined
+      ? visible(db, access)
+      : visible(db, access)
+          .innerJoin('client_companies as page', 'page.client_id', 'clients.id')
+          .where('page.workspace_id', '=', access.workspaceId)
+          .where('page.company_id', '=', companyId);
   if (filters.email !== undefined) q = q.where('clients.email_key', '=', filters.email.trim().toLowerCase());
   if (filters.givenName !== undefined) q = q.where('clients.given_name', '=', filters.givenName);
   if (filters.familyName !== undefined) q = q.where('clients.family_name', '=', filters.familyName);
-  if (filters.companyId !== undefined) q = q.where(inAnyOf([filters.companyId]));
-  return fetchPage(q, 'clients', { limit, nextToken }, tokens, pageScope(access.workspaceId, 'clients', filters), toClient);
+  const keyset = companyId === undefined ? 'clients' : { createdAt: 'page.client_created_at', id: 'page.client_id' };
+  return fetchPage(q, keyset, { limit, nextToken }, tokens, scope, toClient);
 }
 
 /** Every client with a membership in the company. */
@@ -94,7 +108,8 @@ const insertMembership = preparedWrite('insert_client_company', (db, row: FullRo
 /** One row per company of the client, in the unit of work (a prepared insert each). */
 function writeMemberships(work: UnitOfWork, access: Access, client: Client) {
   for (const company_id of client.companyIds) {
-    work.write(insertMembership(work.db, { workspace_id: access.workspaceId, client_id: client.id, company_id }), {
+    const membership = { workspace_id: access.workspaceId, client_id: client.id, company_id, client_created_at: client.createdAt };
+    work.write(insertMembership(work.db, membership), {
       client_companies_company_id_fkey: 'body.companyId',
     });
   }

@@ -141,7 +141,7 @@ for (const backend of BACKENDS) {
       // A second membership for `multi` (the API has no route that adds one yet).
       await h.app.ctx.db
         .insertInto('client_companies')
-        .values({ workspace_id: ws.workspaceId, client_id: multi.id, company_id: beta.id })
+        .values({ workspace_id: ws.workspaceId, client_id: multi.id, company_id: beta.id, client_created_at: multi.createdAt })
         .execute();
       await h.app.ctx.db
         .updateTable('clients')

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { CompiledQuery, type Kysely, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import type { PageTokens } from '../src/db/paging.js';
+import type { DB } from '../src/db/schema.js';
+import type { Access } from '../src/lib/caller.js';
+import { listClients } from '../src/modules/clients/clients.repository.js';
+import { listCompanies } from '../src/modules/companies/companies.repository.js';
+import { listCustomFields, listOptions } from '../src/modules/custom-fields/custom-fields.repository.js';
+import { listInternalUsers } from '../src/modules/internal-users/internal-users.repository.js';
+import { BACKENDS, type Backend, harness } from './helpers/harness.js';
+
+/**
+ * Rule (issue 9): every list, filtered or not, reads a page as a range of an index that also gives its
+ * order, on both dialects, before and after a cursor; so a page deep in a list costs what the first
+ * costs. The SQL checked is what the repositories run (captured by a Kysely plugin), explained by the
+ * database itself: SQLite's EXPLAIN QUERY PLAN, PostgreSQL's EXPLAIN (sequential scans and sorts priced
+ * out, so a tiny table shows the plan a large one gets).
+ */
+
+type Lister = (db: Kysely<DB>, access: Access, tokens: PageTokens, nextToken: string | undefined) => Promise<unknown>;
+
+const FIELD_ID = '00000000-0000-4000-8000-000000000001';
+
+const LISTS: [what: string, index: string, list: Lister][] = [
+  ['clients', 'clients_page', (db, a, t, nextToken) => listClients(db, a, { nextToken }, t)],
+  ['clients by email', 'clients_email_unique', (db, a, t, nextToken) => listClients(db, a, { nextToken, email: 'a@b.c' }, t)],
+  ['clients by givenName', 'clients_given_name_page', (db, a, t, nextToken) => listClients(db, a, { nextToken, givenName: 'Ada' }, t)],
+  ['clients by familyName', 'clients_family_name_page', (db, a, t, nextToken) => listClients(db, a, { nextToken, familyName: 'L' }, t)],
+  ['clients by companyId', 'client_companies_page', (db, a, t, nextToken) => listClients(db, a, { nextToken, companyId: FIELD_ID }, t)],
+  ['companies', 'companies_page', (db, a, t, nextToken) => listCompanies(db, a, { nextToken }, t)],
+  ['companies by name', 'companies_name_page', (db, a, t, nextToken) => listCompanies(db, a, { nextToken, name: 'Acme' }, t)],
+  [
+    'companies by isPlaceholder',
+    'companies_placeholder_page',
+    (db, a, t, nextToken) => listCompanies(db, a, { nextToken, isPlaceholder: true }, t),
+  ],
+  ['internal users', 'internal_users_page', (db, a, t, nextToken) => listInternalUsers(db, a, { nextToken }, t)],
+  ['custom fields', 'custom_fields_page', (db, a, t, nextToken) => listCustomFields(db, a, { nextToken }, t)],
+  [
+    'custom fields by entityType',
+    'custom_fields_entity_page',
+    (db, a, t, nextToken) => listCustomFields(db, a, { nextToken, entityType: 'client' }, t),
+  ],
+  ['custom field options', 'custom_field_options_page', (db, a, t, nextToken) => listOptions(db, a, FIELD_ID, { nextToken }, t)],
+  [
+    'custom field options by label',
+    'custom_field_options_label_page',
+    (db, a, t, nextToken) => listOptions(db, a, FIELD_ID, { nextToken, label: 'Gold' }, t),
+  ],
+];
+
+/** Accepts any token as a cursor, so each list's cursor query can be built without rows to page through. */
+const anyCursor = {
+  decode: () => ({ createdAt: '2026-01-01T00:00:00.000Z', id: FIELD_ID }),
+  encode: () => 'token',
+} as unknown as PageTokens;
+
+/** The first query a list runs (its page), compiled for the backend. */
+async function pageQuery(db: Kysely<DB>, list: Lister, nextToken: string | undefined): Promise<CompiledQuery> {
+  const nodes: RootOperationNode[] = [];
+  const capture: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      nodes.push(node);
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  const access: Access = { workspaceId: FIELD_ID, companyIds: null, clientId: null };
+  await list(db.withPlugin(capture), access, anyCursor, nextToken);
+  return db.getExecutor().compileQuery(nodes[0], { queryId: 'plan' });
+}
+
+/** The plan's lines, as the database explains them. */
+async function explain(db: Kysely<DB>, backend: Backend, query: CompiledQuery, sortPricedOut: boolean): Promise<string[]> {
+  if (backend === 'sqlite') {
+    const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.sql}`, [...query.parameters]));
+    return plan.rows.map((row) => row.detail);
+  }
+  return db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    if (sortPricedOut) await sql`set local enable_sort = off`.execute(trx);
+    const plan = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]));
+    return plan.rows.map((row) => row['QUERY PLAN']);
+  });
+}
+
+for (const backend of BACKENDS) {
+  describe(`every list pages along an index, at any depth [${backend}]`, () => {
+    for (const [what, index, list] of LISTS) {
+      test(`${what}: a range of ${index}, no sort, first page and after a cursor`, async (t) => {
+        const { app } = await harness(t, backend);
+        for (const nextToken of [undefined, 'cursor']) {
+          const query = await pageQuery(app.ctx.db, list, nextToken);
+          assert.match(query.sql, /order by .*created_at.* desc, .*id.* desc limit/, `${what}: ordered by the keyset`);
+          if (nextToken) assert.match(query.sql, /\(.*created_at.*, .*id.*\) < \(\$?\d*\??, \$?\d*\??\)/, `${what}: a row-value cursor`);
+          // An email is unique in a workspace: its one row may be sorted (PostgreSQL does, cheaply).
+          const unique = index === 'clients_email_unique';
+          const plan = (await explain(app.ctx.db, backend, query, !unique)).join('\n');
+          const usesIndex =
+            backend === 'sqlite'
+              ? new RegExp(`USING (COVERING )?INDEX ${index}\\b`)
+              : // On an empty table PostgreSQL prices the email's unique index and the page index alike.
+                new RegExp(`Index (Only )?Scan( Backward)? using ${unique ? '(clients_email_unique|clients_page)' : index} `);
+          assert.match(plan, usesIndex, `${what}: reads ${index}\n${query.sql}\n${plan}`);
+          const sorts = backend === 'sqlite' ? /USE TEMP B-TREE FOR ORDER BY/ : /(^|->\s*)Sort\b/m;
+          if (!unique) assert.doesNotMatch(plan, sorts, `${what}: no sort\n${plan}`);
+          if (nextToken && !unique) {
+            // The cursor is a bound of the index search, not a filter over rows read from the start.
+            const bounded = backend === 'sqlite' ? /USING (COVERING )?INDEX \w+ \(.*\(\w+,\w+\)<\(\?,\?\)\)/ : /Index Cond: .*ROW\(/;
+            assert.match(plan, bounded, `${what}: the cursor bounds the index range\n${plan}`);
+          }
+        }
+      });
+    }
+  });
+}
