@@ -24,6 +24,7 @@ import { AuthFailureLimiter } from './limits/auth-failures.js';
 import { createLimitStore } from './limits/index.js';
 import type { LimitStore } from './limits/limit-store.js';
 import errorHandling from './plugins/errors.js';
+import idempotency from './plugins/idempotency.js';
 import openapi from './plugins/openapi.js';
 import requestGuards, { answerClientError, answerFrameworkError, parseQueryString } from './plugins/request-guards.js';
 import { installValidators } from './plugins/validation.js';
@@ -118,6 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(auth);
       if (config.limits.enabled) await v1.register(limits);
       await v1.register(authorization);
+      await v1.register(idempotency);
       await v1.register(meRoutes);
       await v1.register(tokenRoutes);
       await v1.register(workspaceRoutes);

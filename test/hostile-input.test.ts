@@ -101,6 +101,37 @@ for (const backend of BACKENDS) {
       assert.deepEqual(deleted.json(), { id: company.id, object: 'company', deleted: true });
     });
 
+    test('a page token is bound to its exact filters and to who reads the list', async (t) => {
+      const h = await adminHarness(t, backend);
+      const { ws, app, company } = await populatedWorkspace(h);
+      for (const email of ['p1@acme.test', 'p2@acme.test']) {
+        const res = await h.as(ws.apiKey, {
+          method: 'POST',
+          url: '/v1/clients',
+          payload: { email, givenName: 'P', familyName: 'Q', companyId: company.id },
+        });
+        assert.equal(res.statusCode, 200);
+      }
+      const first = await h.as(ws.apiKey, { method: 'GET', url: '/v1/clients?givenName=P&familyName=Q&limit=1' });
+      const token = encodeURIComponent(first.json().nextToken);
+      const next = await h.as(ws.apiKey, { method: 'GET', url: `/v1/clients?givenName=P&familyName=Q&limit=1&nextToken=${token}` });
+      assert.equal(next.statusCode, 200, 'the same list takes it');
+      const lookalike = await h.as(ws.apiKey, {
+        method: 'GET',
+        url: `/v1/clients?familyName=Q%26givenName%3DP&limit=1&nextToken=${token}`,
+      });
+      assertBadRequest(lookalike, ['query.nextToken'], 'a filter value that spells another filter');
+      const limited = await createTestInternalUser(h, ws.workspaceId, {
+        email: 'l@acme.test',
+        givenName: 'L',
+        familyName: 'U',
+        companyAccessList: [company.id],
+      });
+      const session = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: limited.id });
+      const other = await h.as(session, { method: 'GET', url: `/v1/clients?givenName=P&familyName=Q&limit=1&nextToken=${token}` });
+      assertBadRequest(other, ['query.nextToken'], 'a principal limited to some companies');
+    });
+
     test('an internal user limited to some companies cannot create a company it could never see (403)', async (t) => {
       const h = await adminHarness(t, backend);
       const { ws, app, company } = await populatedWorkspace(h);

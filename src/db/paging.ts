@@ -95,11 +95,21 @@ export async function fetchPage<Row extends { created_at: string; id: string }, 
   return { data: rows.map(toItem), nextToken: tokens.encode(scope, { createdAt: last.created_at, id: last.id }) };
 }
 
-/** A stable scope string for a list and its filters (undefined filters left out). */
-export function pageScope(workspaceId: string, list: string, filters: Record<string, unknown> = {}): string {
-  const parts = Object.keys(filters)
+/**
+ * A stable scope for a list: who reads it (workspace, and the client or companies a principal is limited
+ * to) and its filters (undefined ones left out), as JSON so that no value can pose as another filter.
+ */
+export function pageScope(access: PagingAccess, list: string, filters: Record<string, unknown> = {}): string {
+  const given = Object.keys(filters)
     .filter((k) => filters[k] !== undefined)
     .sort()
-    .map((k) => `${k}=${String(filters[k])}`);
-  return `${workspaceId}|${list}|${parts.join('&')}`;
+    .map((k) => [k, filters[k]]);
+  return JSON.stringify([access.workspaceId, access.clientId, access.companyIds, list, given]);
+}
+
+/** The part of an Access a page token is bound to. */
+interface PagingAccess {
+  workspaceId: string;
+  clientId: string | null;
+  companyIds: readonly string[] | null;
 }

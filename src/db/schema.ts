@@ -141,6 +141,17 @@ interface QuotaUsageTable {
   used: number;
 }
 
+interface IdempotencyKeysTable {
+  workspace_id: string;
+  key: string;
+  /** SHA-256 of the method, URL and body of the first request */
+  fingerprint: string;
+  /** null while the first request runs */
+  status_code: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
 interface BearerTokensTable {
   id: string;
   workspace_id: string;
@@ -180,6 +191,7 @@ export interface DB {
   custom_field_options: CustomFieldOptionsTable;
   audit_log: AuditLogTable;
   quota_usage: QuotaUsageTable;
+  idempotency_keys: IdempotencyKeysTable;
   bearer_tokens: BearerTokensTable;
   sessions: SessionsTable;
 }

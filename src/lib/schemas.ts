@@ -21,7 +21,7 @@ export const ErrorBody = Type.Object(
   {
     code: Type.String({
       description:
-        'stable, for programs: bad_request, unauthorized, forbidden, not_found, conflict, payload_too_large, unsupported_media_type, rate_limit_exceeded, internal_error, unavailable',
+        'stable, for programs: bad_request, unauthorized, forbidden, not_found, conflict, idempotency_key_in_use, idempotency_key_reused, payload_too_large, unsupported_media_type, rate_limit_exceeded, internal_error, unavailable, request_timeout',
     }),
     message: Type.String({ description: 'for humans' }),
     data: Type.Any({ description: '400: array of {path, message}; 500: {requestId}; otherwise null' }),

@@ -21,6 +21,12 @@ does not exist (every \`/admin\` path is a 404).
 \`{path, message}\` with dotted paths (\`body.email\`, \`query.limit\`). Unknown body and query fields are
 400s, so a typo never passes silently. Every response carries \`X-Request-Id\` (an incoming one is kept).
 
+**Retries.** Every POST takes an \`Idempotency-Key\` header (up to 255 characters): the first answer (status and body,
+5xx included) is kept 24 hours per workspace and key, and a retry with the same key and request gets it again with
+\`Idempotent-Replayed: true\`, without running twice. The same key with another method, URL or body is a 422
+\`idempotency_key_reused\`; a retry while the first is still running is a 409 \`idempotency_key_in_use\`. A request that
+fails authentication, limits, permissions or validation keeps nothing, so a corrected retry may reuse the key.
+
 **Lists.** \`{data, nextToken}\`, newest first; \`limit\` 1–1000 (default 100); \`nextToken\` is given only when
 another page exists, and is bound to its workspace, list and filters (any other use is a 400).
 

@@ -24,7 +24,14 @@ export function pageOfKeys(
   filters: Record<string, unknown> = {},
 ) {
   const query = h.app.ctx.db.selectFrom('api_keys').select(['id', 'created_at']).where('workspace_id', '=', workspaceId);
-  return fetchPage(query, 'api_keys', request, h.app.ctx.pageTokens, pageScope(workspaceId, 'keys', filters), (row) => row);
+  return fetchPage(
+    query,
+    'api_keys',
+    request,
+    h.app.ctx.pageTokens,
+    pageScope({ workspaceId, clientId: null, companyIds: null }, 'keys', filters),
+    (row) => row,
+  );
 }
 
 /** The client as the hot path reads it (a prepared query outside a transaction, or on `db` = a transaction). */

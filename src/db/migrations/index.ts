@@ -3,6 +3,7 @@ import { directory } from './2026-11-22-02-directory.js';
 import { limits } from './2026-11-22-03-limits.js';
 import { identity } from './2026-11-22-04-identity.js';
 import { pagingIndexes } from './2026-11-22-05-paging-indexes.js';
+import { idempotency } from './2026-11-23-01-idempotency.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -12,4 +13,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-22-03-limits': limits,
   '2026-11-22-04-identity': identity,
   '2026-11-22-05-paging-indexes': pagingIndexes,
+  '2026-11-23-01-idempotency': idempotency,
 };

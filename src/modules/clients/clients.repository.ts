@@ -76,7 +76,7 @@ export async function findClient(db: Kysely<DB>, access: Access, id: string): Pr
  */
 export function listClients(db: Kysely<DB>, access: Access, query: ClientListQuery, tokens: PageTokens): Promise<Page<Client>> {
   const { limit, nextToken, ...filters } = query;
-  const scope = pageScope(access.workspaceId, 'clients', filters);
+  const scope = pageScope(access, 'clients', filters);
   const companyId = filters.companyId;
   let q =
     companyId === undefined

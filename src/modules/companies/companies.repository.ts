@@ -44,14 +44,7 @@ export function listCompanies(db: Kysely<DB>, access: Access, query: CompanyList
   let q = visible(db, access);
   if (name !== undefined) q = q.where('companies.name', '=', name);
   if (isPlaceholder !== undefined) q = q.where('companies.is_placeholder', '=', isPlaceholder ? 1 : 0);
-  return fetchPage(
-    q,
-    'companies',
-    { limit, nextToken },
-    tokens,
-    pageScope(access.workspaceId, 'companies', { name, isPlaceholder }),
-    toCompany,
-  );
+  return fetchPage(q, 'companies', { limit, nextToken }, tokens, pageScope(access, 'companies', { name, isPlaceholder }), toCompany);
 }
 
 /** Which of the given ids are companies visible to this access. */

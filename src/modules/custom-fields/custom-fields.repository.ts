@@ -66,7 +66,7 @@ export async function listCustomFields(
     'custom_fields',
     { limit, nextToken },
     tokens,
-    pageScope(access.workspaceId, 'customFields', { entityType }),
+    pageScope(access, 'customFields', { entityType }),
     (row) => row,
   );
   const multiSelectIds = page.data.filter((row) => row.type === 'multiSelect').map((row) => row.id);
@@ -121,7 +121,7 @@ export function listOptions(
     .where('workspace_id', '=', access.workspaceId)
     .where('custom_field_id', '=', fieldId);
   if (label !== undefined) q = q.where('label', '=', label);
-  const scope = pageScope(access.workspaceId, `customFieldOptions:${fieldId}`, { label });
+  const scope = pageScope(access, `customFieldOptions:${fieldId}`, { label });
   return fetchPage(q, 'custom_field_options', { limit, nextToken }, tokens, scope, (row) => ({
     id: row.id,
     object: 'customFieldOption' as const,

@@ -63,7 +63,7 @@ export function listInternalUsers(
     'internal_users',
     { limit: query.limit, nextToken: query.nextToken },
     tokens,
-    pageScope(access.workspaceId, 'internalUsers'),
+    pageScope(access, 'internalUsers'),
     toInternalUser,
   );
 }
