@@ -90,8 +90,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     // A slow or stalled client cannot hold a connection: headers within 10 s, the whole request within
-    // REQUEST_TIMEOUT_MS, an idle socket closed after the keep-alive time (checked every second).
+    // REQUEST_TIMEOUT_MS (checked every second), a socket silent for four times that closed.
     requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs * 4,
     http: { headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1000 },
   });
   app.decorate('ctx', ctx);

@@ -7,13 +7,17 @@ import { HealthStatus } from './health.schemas.js';
 /** Liveness (the process answers) and readiness (the database answers), unauthenticated. */
 export default async function healthRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/healthz', { schema: { tags: ['operations'], security: [], response: { 200: HealthStatus } } }, async () => ({
-    status: 'ok' as const,
-  }));
+  app.get(
+    '/healthz',
+    { schema: { tags: ['operations'], security: [], response: { 200: HealthStatus, ...errorResponses(400) } } },
+    async () => ({
+      status: 'ok' as const,
+    }),
+  );
 
   app.get(
     '/readyz',
-    { schema: { tags: ['operations'], security: [], response: { 200: HealthStatus, ...errorResponses(503) } } },
+    { schema: { tags: ['operations'], security: [], response: { 200: HealthStatus, ...errorResponses(400, 503) } } },
     async () => {
       if (app.ctx.lifecycle.draining) throw errors.unavailable('Shutting down.');
       try {
