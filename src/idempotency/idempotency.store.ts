@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.js';
 import { isoAt } from '../lib/clock.js';
 
 /** How long a key's answer is kept and replayed. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * A claim still unanswered after this long was abandoned by a process that died (requests are cut off
  * long before: REQUEST_TIMEOUT_MS is at most a few tens of seconds): a retry takes it over.

@@ -90,7 +90,7 @@ export const CustomFieldsOutput = Type.Unsafe<CustomFieldValues>({
 });
 
 /** Keys of `customFields` in one request: bounds the work (and the query) a body can ask for. */
-export const MAX_CUSTOM_FIELDS_PER_REQUEST = 100;
+const MAX_CUSTOM_FIELDS_PER_REQUEST = 100;
 
 /** `customFields` as given: validated against the workspace's definitions by the service. */
 export const CustomFieldsInput = Type.Unsafe<Record<string, unknown>>({

@@ -110,7 +110,8 @@ export default fp(
 
     app.addHook('onRoute', (route) => {
       if (!isPost(route)) return;
-      const schema = (route.schema ??= {});
+      route.schema ??= {};
+      const schema = route.schema;
       schema.headers ??= IdempotencyHeaders;
       schema.response = { ...IDEMPOTENCY_ERRORS, ...(schema.response as object), 409: IDEMPOTENCY_ERRORS[409] };
       route.preHandler = [claim, ...asArray(route.preHandler)] as preHandlerHookHandler[];

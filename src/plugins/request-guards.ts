@@ -14,7 +14,7 @@ import { type ApiError, errors } from '../lib/errors.js';
  * The common request pays one `includes` on the URL and one on a JSON body.
  */
 
-export const MAX_QUERY_PARAMETERS = 100;
+const MAX_QUERY_PARAMETERS = 100;
 
 const NUL = '\u0000';
 const TOO_MANY_PARAMETERS = Symbol('tooManyQueryParameters');
