@@ -50,7 +50,7 @@ for (const backend of BACKENDS) {
           .execute();
         await db.insertInto('client_companies').values({ workspace_id: 'w', client_id: id, company_id: 'co' }).execute();
       }
-      assert.deepEqual(await migrateToLatest(database), ['2026-11-22-05-paging-indexes']);
+      assert.deepEqual(await migrateUpTo(database, '2026-11-22-05-paging-indexes'), ['2026-11-22-05-paging-indexes']);
       const rows = await database.db
         .selectFrom('client_companies')
         .select(['client_id', 'client_created_at'])
