@@ -58,7 +58,11 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
   }
   const token = doc.paths['/v1/token'].post;
   assert.deepEqual(token.security, [{ apiKey: [] }], 'tokens are minted with an API key only');
-  assert.deepEqual(Object.keys(token.responses).sort(), ['200', '400', '401', '403', '409', '422', '429', '500', '503'], 'Idempotency-Key: 409, 422');
+  assert.deepEqual(
+    Object.keys(token.responses).sort(),
+    ['200', '400', '401', '403', '409', '422', '429', '500', '503'],
+    'Idempotency-Key: 409, 422',
+  );
   assert.deepEqual(Object.keys(token.responses['200'].content['application/json'].schema.properties).sort(), ['token', 'tokenExpiresAt']);
   for (const status of ['400', '401', '403']) {
     assert.equal(
