@@ -95,7 +95,8 @@ export default fp(
       }
       // A DELETE takes no body: an empty one is no body, whatever the Content-Type says.
       if (text === '' && request.method === 'DELETE') return done(null, undefined);
-      parseJson(request, text as string, (error, body) => {
+      // The default parser answers through the callback (its return value is nothing to wait for).
+      void parseJson(request, text as string, (error, body) => {
         if (error) return done(error, undefined);
         // A NUL can reach a JSON string only as the escape \u0000.
         const nulAt = (text as string).includes('\\u0000') ? pathOfNul(body, 'body') : undefined;
