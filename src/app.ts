@@ -13,6 +13,7 @@ import clientRoutes from './modules/clients/clients.routes.js';
 import companyRoutes from './modules/companies/companies.routes.js';
 import customFieldRoutes from './modules/custom-fields/custom-fields.routes.js';
 import healthRoutes from './modules/health/health.routes.js';
+import installRoutes from './modules/installs/installs.routes.js';
 import internalUserRoutes from './modules/internal-users/internal-users.routes.js';
 import meRoutes from './modules/me/me.routes.js';
 import tokenRoutes from './modules/tokens/tokens.routes.js';
@@ -128,6 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(companyRoutes);
       await v1.register(internalUserRoutes);
       await v1.register(customFieldRoutes);
+      await v1.register(installRoutes);
       const extra = options.extraV1Routes;
       if (extra) await v1.register(async (scope) => extra(scope));
     },

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { openDatabase } from '../src/db/open.js';
 import { migrateToLatest, migrateUpTo } from '../src/db/migrate.js';
 import { MIGRATIONS } from '../src/db/migrations/index.js';
+import { uuidV5 } from '../src/lib/uuid-v5.js';
 import { BACKENDS, freshDatabaseUrl } from './helpers/harness.js';
 
 for (const backend of BACKENDS) {
@@ -15,6 +16,30 @@ for (const backend of BACKENDS) {
       const secret = await database.db.selectFrom('server_secrets').selectAll().execute();
       assert.deepEqual(await migrateToLatest(database), []);
       assert.deepEqual(await database.db.selectFrom('server_secrets').selectAll().execute(), secret, 'secrets kept');
+    });
+
+    test('installs: every workspace that existed before gets the core modules', async (t) => {
+      const database = openDatabase(await freshDatabaseUrl(t, backend));
+      t.after(() => database.close());
+      await migrateUpTo(database, '2026-11-23-01-idempotency');
+      const id = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+      // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration, not as typed today
+      await (database.db as Kysely<any>).insertInto('workspaces').values({ id, name: 'W', created_at: 'x', updated_at: 'x' }).execute();
+      await migrateUpTo(database, '2026-11-23-02-installs');
+      const rows = await database.db
+        .selectFrom('installs')
+        .select(['id', 'type', 'sort', 'sort_key'])
+        .where('workspace_id', '=', id)
+        .orderBy('sort')
+        .execute();
+      const modules = ['messages', 'files', 'forms', 'contracts', 'billing', 'helpdesk', 'tasks'];
+      const expected = modules.map((module, sort) => ({
+        id: uuidV5(module, id),
+        type: 'core',
+        sort,
+        sort_key: String(sort).padStart(10, '0'),
+      }));
+      assert.deepEqual(rows, expected);
     });
 
     test("paging indexes: memberships written before it get their client's created_at", async (t) => {

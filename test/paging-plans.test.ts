@@ -7,6 +7,7 @@ import type { Access } from '../src/lib/caller.js';
 import { listClients } from '../src/modules/clients/clients.repository.js';
 import { listCompanies } from '../src/modules/companies/companies.repository.js';
 import { listCustomFields, listOptions } from '../src/modules/custom-fields/custom-fields.repository.js';
+import { listInstalls } from '../src/modules/installs/installs.repository.js';
 import { listInternalUsers } from '../src/modules/internal-users/internal-users.repository.js';
 import { BACKENDS, type Backend, harness } from './helpers/harness.js';
 
@@ -35,6 +36,7 @@ const LISTS: [what: string, index: string, list: Lister][] = [
     'companies_placeholder_page',
     (db, a, t, nextToken) => listCompanies(db, a, { nextToken, isPlaceholder: true }, t),
   ],
+  ['installs (ascending, sidebar order)', 'installs_page', (db, a, t, nextToken) => listInstalls(db, a, { nextToken }, t)],
   ['internal users', 'internal_users_page', (db, a, t, nextToken) => listInternalUsers(db, a, { nextToken }, t)],
   ['custom fields', 'custom_fields_page', (db, a, t, nextToken) => listCustomFields(db, a, { nextToken }, t)],
   [
@@ -92,8 +94,13 @@ for (const backend of BACKENDS) {
         const { app } = await harness(t, backend);
         for (const nextToken of [undefined, 'cursor']) {
           const query = await pageQuery(app.ctx.db, list, nextToken);
-          assert.match(query.sql, /order by .*created_at.* desc, .*id.* desc limit/, `${what}: ordered by the keyset`);
-          if (nextToken) assert.match(query.sql, /\(.*created_at.*, .*id.*\) < \(\$?\d*\??, \$?\d*\??\)/, `${what}: a row-value cursor`);
+          assert.match(
+            query.sql,
+            /order by .*(created_at|sort_key).* (desc|asc), .*id.* (desc|asc) limit/,
+            `${what}: ordered by the keyset`,
+          );
+          if (nextToken)
+            assert.match(query.sql, /\(.*(created_at|sort_key).*, .*id.*\) [<>] \(\$?\d*\??, \$?\d*\??\)/, `${what}: a row-value cursor`);
           // An email is unique in a workspace: its one row may be sorted (PostgreSQL does, cheaply).
           const unique = index === 'clients_email_unique';
           const plan = (await explain(app.ctx.db, backend, query, !unique)).join('\n');
@@ -107,7 +114,7 @@ for (const backend of BACKENDS) {
           if (!unique) assert.doesNotMatch(plan, sorts, `${what}: no sort\n${plan}`);
           if (nextToken && !unique) {
             // The cursor is a bound of the index search, not a filter over rows read from the start.
-            const bounded = backend === 'sqlite' ? /USING (COVERING )?INDEX \w+ \(.*\(\w+,\w+\)<\(\?,\?\)\)/ : /Index Cond: .*ROW\(/;
+            const bounded = backend === 'sqlite' ? /USING (COVERING )?INDEX \w+ \(.*\(\w+,\w+\)[<>]\(\?,\?\)\)/ : /Index Cond: .*ROW\(/;
             assert.match(plan, bounded, `${what}: the cursor bounds the index range\n${plan}`);
           }
         }

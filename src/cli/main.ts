@@ -6,6 +6,7 @@ import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { ApiError, type FieldProblem } from '../lib/errors.js';
 import { type CommandGroup, type Options, UsageError, type Values, groupUsage } from './command.js';
 import { customFieldsGroup } from './custom-fields.js';
+import { installsGroup } from './installs.js';
 import { internalUsersGroup } from './internal-users.js';
 import { keysGroup } from './keys.js';
 import { printResult } from './output.js';
@@ -26,6 +27,9 @@ const USAGE = `Usage: portal <command> [options] [--json]
                                                      create an internal user (staff by default)
   custom-fields create --workspace W --entity client|company --key K --name N
                        --type T [--options L1,L2]    define a custom field (labels for multiSelect)
+  installs create --workspace W --type custom|marketplace|embed|link|manual --name N [--app-id A] [--draft]
+                                                     install an app (custom and marketplace name theirs)
+  installs publish --workspace W --install I         publish a draft install
   sessions create --workspace W --api-key KEY (--client C [--company X] | --internal-user U)
                                                      mint an end-user session token for an app key
   sessions revoke --workspace W --token-id T         revoke a session
@@ -41,6 +45,7 @@ const GROUPS: Record<string, CommandGroup> = {
   keys: keysGroup,
   'internal-users': internalUsersGroup,
   'custom-fields': customFieldsGroup,
+  installs: installsGroup,
   sessions: sessionsGroup,
 };
 

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type SelectQueryBuilder, sql } from 'kysely';
 import { errors } from '../lib/errors.js';
 
-/** Keyset position: the last row of the page just served. */
+/** Keyset position: the last row of the page just served (its created_at, or its sort_key for an ascending list). */
 interface Cursor {
   createdAt: string;
   id: string;
@@ -56,8 +56,12 @@ export class PageTokens {
 
 const invalidToken = () => errors.invalidField('query.nextToken', 'is not a page token of this list');
 
-/** The columns a list is ordered by: `<table>.created_at, <table>.id`, or other columns holding them (a join's). */
-export type Keyset = string | { createdAt: string; id: string };
+/**
+ * The columns a list is ordered by: newest first by `<table>.created_at, <table>.id`, or by other
+ * columns holding them (a join's); or `{ sortKey, id }`: ascending by a text position the rows carry
+ * as `sort_key` (installs, in sidebar order).
+ */
+export type Keyset = string | { createdAt: string; id: string } | { sortKey: string; id: string };
 
 /**
  * Runs `query` as one page, newest first by the keyset (created_at, id), resuming after the token's
@@ -77,22 +81,26 @@ export async function fetchPage<Row extends { created_at: string; id: string }, 
   toItem: (row: Row) => Item,
 ): Promise<Page<Item>> {
   const limit = page.limit ?? DEFAULT_LIMIT;
-  const createdAt = typeof keyset === 'string' ? `${keyset}.created_at` : keyset.createdAt;
+  const ascending = typeof keyset !== 'string' && 'sortKey' in keyset;
+  const position = typeof keyset === 'string' ? `${keyset}.created_at` : 'sortKey' in keyset ? keyset.sortKey : keyset.createdAt;
   const id = typeof keyset === 'string' ? `${keyset}.id` : keyset.id;
+  const direction = ascending ? 'asc' : 'desc';
   let q = query;
   if (page.nextToken) {
     const cursor = tokens.decode(scope, page.nextToken);
-    q = q.where(sql<boolean>`(${sql.ref(createdAt)}, ${sql.ref(id)}) < (${cursor.createdAt}, ${cursor.id})`);
+    const after = sql.raw(ascending ? '>' : '<');
+    q = q.where(sql<boolean>`(${sql.ref(position)}, ${sql.ref(id)}) ${after} (${cursor.createdAt}, ${cursor.id})`);
   }
   const rows = await q
-    .orderBy(sql.ref(createdAt), 'desc')
-    .orderBy(sql.ref(id), 'desc')
+    .orderBy(sql.ref(position), direction)
+    .orderBy(sql.ref(id), direction)
     .limit(limit + 1)
     .execute();
   if (rows.length <= limit) return { data: rows.map(toItem) };
   rows.length = limit;
   const last = rows[limit - 1];
-  return { data: rows.map(toItem), nextToken: tokens.encode(scope, { createdAt: last.created_at, id: last.id }) };
+  const lastPosition = ascending ? (last as Row & { sort_key: string }).sort_key : last.created_at;
+  return { data: rows.map(toItem), nextToken: tokens.encode(scope, { createdAt: lastPosition, id: last.id }) };
 }
 
 /**

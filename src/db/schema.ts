@@ -152,6 +152,44 @@ interface IdempotencyKeysTable {
   created_at: string;
 }
 
+export interface InstallsTable {
+  id: string;
+  workspace_id: string;
+  type: 'core' | 'custom' | 'marketplace' | 'embed' | 'link' | 'manual';
+  status: 'draft' | 'published';
+  display_name: string;
+  icon: string;
+  /** null for embed, link and manual installs (answered as "") */
+  app_id: string | null;
+  app_builder_id: string | null;
+  content: string | null;
+  embed_code: string | null;
+  embed_link: string | null;
+  embed_count: number;
+  /** JSON text of an oEmbed response */
+  embedly_data: string | null;
+  auto_size_embed: number;
+  is_authenticated: number;
+  is_internal_app: number;
+  is_root: number;
+  iu_sidebar_hidden: number;
+  path: string;
+  /** JSON text: array of string → string maps */
+  query_params: string;
+  sort: number;
+  /** `sort` zero-padded: the list's keyset */
+  sort_key: string;
+  supports_expiring_tokens: number;
+  /** JSON text: array of visibility rules */
+  visibility_config: string;
+  /** internal-only */
+  disabled: number;
+  /** internal-only, JSON text */
+  notification_config: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 interface BearerTokensTable {
   id: string;
   workspace_id: string;
@@ -192,6 +230,7 @@ export interface DB {
   audit_log: AuditLogTable;
   quota_usage: QuotaUsageTable;
   idempotency_keys: IdempotencyKeysTable;
+  installs: InstallsTable;
   bearer_tokens: BearerTokensTable;
   sessions: SessionsTable;
 }

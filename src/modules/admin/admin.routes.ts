@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { installAdminRoutes } from '../installs/installs.routes.js';
 import sessionAdminRoutes from '../sessions/sessions.routes.js';
 import { adminGuard } from './admin.guard.js';
 
@@ -9,4 +10,5 @@ import { adminGuard } from './admin.guard.js';
 export default async function adminRoutes(app: FastifyInstance, opts: { adminToken: string }) {
   app.addHook('onRequest', adminGuard(app, opts.adminToken));
   await app.register(sessionAdminRoutes);
+  await app.register(installAdminRoutes);
 }

@@ -1,3 +1,5 @@
+import { coreInstalls } from '../installs/core-modules.js';
+import { insertInstalls } from '../installs/installs.repository.js';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
@@ -31,6 +33,7 @@ export async function createWorkspace(database: Database, input: WorkspaceCreate
   };
   return unitOfWork(database, async (work) => {
     repo.insertWorkspace(work, workspace);
+    insertInstalls(work, caller.access, coreInstalls(workspace.id, at));
     const key = addApiKey(work, caller, { kind: 'workspace' });
     return { workspaceId: workspace.id, apiKeyId: key.apiKeyId, apiKey: key.apiKey };
   });

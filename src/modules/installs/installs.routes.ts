@@ -1,0 +1,85 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { systemCaller } from '../../lib/caller.js';
+import type { RoutePolicy } from '../../lib/policy.js';
+import { Page, READ_ERRORS, errorResponses } from '../../lib/schemas.js';
+import { WorkspaceParams } from '../sessions/sessions.schemas.js';
+import {
+  CreatedInstall,
+  Install,
+  InstallAdminParams,
+  InstallCreate,
+  InstallListQuery,
+  InstallParams,
+  PublishedInstall,
+} from './installs.schemas.js';
+import * as service from './installs.service.js';
+
+/** Clients see the published installs of their portal (a draft is a 404 to them). */
+const SEEN_BY_CLIENTS: RoutePolicy = { clientSession: 'read' };
+const tags = ['installs'];
+
+export default async function installRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, pageTokens } = app.ctx;
+
+  app.get(
+    '/installs',
+    {
+      config: { policy: SEEN_BY_CLIENTS },
+      schema: {
+        tags,
+        summary: 'List installs, in sidebar order (sort)',
+        querystring: InstallListQuery,
+        response: { 200: Page(Install), ...READ_ERRORS },
+      },
+    },
+    async (request) => service.listInstalls(database, request.caller, request.query, pageTokens),
+  );
+
+  app.get(
+    '/installs/:installId',
+    {
+      config: { policy: SEEN_BY_CLIENTS },
+      schema: { tags, summary: 'Retrieve an install', params: InstallParams, response: { 200: Install, ...READ_ERRORS } },
+    },
+    async (request) => service.getInstall(database, request.caller, request.params.installId),
+  );
+}
+
+const ADMIN_ERRORS = errorResponses(400, 401, 404, 429, 500, 503, 413, 415);
+const adminSchema = { tags: ['admin'], security: [{ adminToken: [] }] };
+
+/** Installing and publishing on the admin surface (as `portal installs create|publish`). */
+export async function installAdminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, clock } = app.ctx;
+  const operatorOn = (workspaceId: string) => systemCaller(workspaceId.toLowerCase(), clock.now());
+
+  app.post(
+    '/workspaces/:workspaceId/installs',
+    {
+      schema: {
+        ...adminSchema,
+        summary: 'Install an app, an embed, a link or a manual app (at the end of the sidebar)',
+        params: WorkspaceParams,
+        body: InstallCreate,
+        response: { 200: CreatedInstall, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => service.createInstall(database, operatorOn(request.params.workspaceId), request.body),
+  );
+
+  app.post(
+    '/workspaces/:workspaceId/installs/:installId/publish',
+    {
+      schema: {
+        ...adminSchema,
+        summary: 'Publish a draft install (clients see it from then on)',
+        params: InstallAdminParams,
+        response: { 200: PublishedInstall, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => service.publishInstall(database, operatorOn(request.params.workspaceId), request.params.installId),
+  );
+}
