@@ -32,6 +32,8 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/internal-users/{id}',
     '/v1/custom-fields',
     '/v1/custom-fields/{id}/options',
+    '/v1/installs',
+    '/v1/installs/{installId}',
   ];
   assert.deepEqual(
     Object.keys(doc.paths)
@@ -88,7 +90,12 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
     Object.keys(doc.paths)
       .filter((p) => p.startsWith('/admin/'))
       .sort(),
-    ['/admin/workspaces/{workspaceId}/sessions', '/admin/workspaces/{workspaceId}/sessions/{tokenId}'],
+    [
+      '/admin/workspaces/{workspaceId}/installs',
+      '/admin/workspaces/{workspaceId}/installs/{installId}/publish',
+      '/admin/workspaces/{workspaceId}/sessions',
+      '/admin/workspaces/{workspaceId}/sessions/{tokenId}',
+    ],
   );
   assert.deepEqual(doc.paths['/admin/workspaces/{workspaceId}/sessions'].post.security, [{ adminToken: [] }]);
   assert.deepEqual(doc.paths['/admin/workspaces/{workspaceId}/sessions/{tokenId}'].delete.security, [{ adminToken: [] }]);
