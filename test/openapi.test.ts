@@ -34,6 +34,7 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/custom-fields/{id}/options',
     '/v1/installs',
     '/v1/installs/{installId}',
+    '/v1/installs/{installId}/connections',
   ];
   assert.deepEqual(
     Object.keys(doc.paths)

@@ -7,6 +7,7 @@ import type { Access } from '../src/lib/caller.js';
 import { listClients } from '../src/modules/clients/clients.repository.js';
 import { listCompanies } from '../src/modules/companies/companies.repository.js';
 import { listCustomFields, listOptions } from '../src/modules/custom-fields/custom-fields.repository.js';
+import { listConnections } from '../src/modules/installs/connections.repository.js';
 import { listInstalls } from '../src/modules/installs/installs.repository.js';
 import { listInternalUsers } from '../src/modules/internal-users/internal-users.repository.js';
 import { BACKENDS, type Backend, harness } from './helpers/harness.js';
@@ -37,6 +38,12 @@ const LISTS: [what: string, index: string, list: Lister][] = [
     (db, a, t, nextToken) => listCompanies(db, a, { nextToken, isPlaceholder: true }, t),
   ],
   ['installs (ascending, sidebar order)', 'installs_page', (db, a, t, nextToken) => listInstalls(db, a, { nextToken }, t)],
+  ['app connections', 'app_connections_page', (db, a, t, nextToken) => listConnections(db, a, FIELD_ID, { nextToken }, t)],
+  [
+    'app connections by companyId',
+    'app_connections_company_page',
+    (db, a, t, nextToken) => listConnections(db, a, FIELD_ID, { nextToken, companyId: FIELD_ID }, t),
+  ],
   ['internal users', 'internal_users_page', (db, a, t, nextToken) => listInternalUsers(db, a, { nextToken }, t)],
   ['custom fields', 'custom_fields_page', (db, a, t, nextToken) => listCustomFields(db, a, { nextToken }, t)],
   [

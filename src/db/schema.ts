@@ -190,6 +190,27 @@ export interface InstallsTable {
   updated_at: string;
 }
 
+export interface AppConnectionsTable {
+  id: string;
+  workspace_id: string;
+  install_id: string;
+  type: 'embed' | 'link';
+  membership_type: 'individual' | 'group' | 'company';
+  /** the company of the connection (given, or that of its clients) */
+  company_id: string;
+  /** its clients, comma-separated in the order given ('' for none) */
+  client_ids: string;
+  content: string;
+  auto_size_embed: number;
+  created_at: string;
+  updated_at: string;
+}
+
+interface AppConnectionMembersTable {
+  connection_id: string;
+  client_id: string;
+}
+
 interface BearerTokensTable {
   id: string;
   workspace_id: string;
@@ -231,6 +252,8 @@ export interface DB {
   quota_usage: QuotaUsageTable;
   idempotency_keys: IdempotencyKeysTable;
   installs: InstallsTable;
+  app_connections: AppConnectionsTable;
+  app_connection_members: AppConnectionMembersTable;
   bearer_tokens: BearerTokensTable;
   sessions: SessionsTable;
 }

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { systemCaller } from '../../lib/caller.js';
 import type { RoutePolicy } from '../../lib/policy.js';
-import { Page, READ_ERRORS, errorResponses } from '../../lib/schemas.js';
+import { Page, READ_ERRORS, WRITE_ERRORS, errorResponses } from '../../lib/schemas.js';
 import { WorkspaceParams } from '../sessions/sessions.schemas.js';
 import {
   CreatedInstall,
@@ -14,6 +14,8 @@ import {
   PublishedInstall,
 } from './installs.schemas.js';
 import * as service from './installs.service.js';
+import { AppConnection, AppConnectionCreate, AppConnectionListQuery } from './connections.schemas.js';
+import * as connections from './connections.service.js';
 
 /** Clients see the published installs of their portal (a draft is a 404 to them). */
 const SEEN_BY_CLIENTS: RoutePolicy = { clientSession: 'read' };
@@ -44,6 +46,36 @@ export default async function installRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'Retrieve an install', params: InstallParams, response: { 200: Install, ...READ_ERRORS } },
     },
     async (request) => service.getInstall(database, request.caller, request.params.installId),
+  );
+
+  app.get(
+    '/installs/:installId/connections',
+    {
+      config: { policy: SEEN_BY_CLIENTS },
+      schema: {
+        tags,
+        summary: "List a manual install's app connections (a client session: those it sees)",
+        params: InstallParams,
+        querystring: AppConnectionListQuery,
+        response: { 200: Page(AppConnection), ...READ_ERRORS },
+      },
+    },
+    async (request) => connections.listConnections(database, request.caller, request.params.installId, request.query, pageTokens),
+  );
+
+  app.post(
+    '/installs/:installId/connections',
+    {
+      config: { policy: SEEN_BY_CLIENTS },
+      schema: {
+        tags,
+        summary: 'Connect an embed or a link of a manual install to a company or to clients of one company',
+        params: InstallParams,
+        body: AppConnectionCreate,
+        response: { 200: AppConnection, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => connections.createConnection(database, request.caller, request.params.installId, request.body),
   );
 }
 
