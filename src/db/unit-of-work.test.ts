@@ -153,7 +153,14 @@ for (const backend of BACKENDS) {
         work.write(insertCompany(work.db, { ...row, id: id(1), name: `${name} #${n}`, name_key: `${name} #${n}`.toLowerCase() }));
         work.write(insertCompany(work.db, { ...row, id: id(2), name, name_key: name.toLowerCase() }), { companies_name_unique: name });
       });
-    const results = await Promise.allSettled([unit(1, 'One'), unit(2, 'Two'), unit(3, 'one'), unit(4, 'Four')]);
+    // PostgreSQL runs each unit in a transaction of its own: which of two conflicting units commits first is
+    // the server's choice, so there the first unit commits before the other three start together.
+    const first = backend === 'postgres' ? await Promise.allSettled([unit(1, 'One')]) : [];
+    const rest = () => [unit(2, 'Two'), unit(3, 'one'), unit(4, 'Four')];
+    const results = await Promise.allSettled(first.length > 0 ? rest() : [unit(1, 'One'), ...rest()]).then((settled) => [
+      ...first,
+      ...settled,
+    ]);
     assert.deepEqual(
       results.map((r) => r.status),
       ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
