@@ -35,6 +35,7 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/installs',
     '/v1/installs/{installId}',
     '/v1/installs/{installId}/connections',
+    '/v1/installs/{installId}/notification-settings',
   ];
   assert.deepEqual(
     Object.keys(doc.paths)

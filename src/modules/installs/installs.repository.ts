@@ -103,3 +103,35 @@ export function publishInstall(work: UnitOfWork, access: Access, id: string, at:
       .where('id', '=', id),
   );
 }
+
+/** An install's notification configuration as stored (JSON text), or null when none is declared; undefined: no such install. */
+export async function findNotificationConfig(db: Kysely<DB>, access: Access, id: string): Promise<{ config: string | null } | undefined> {
+  const row = await visible(db, access)
+    .clearSelect()
+    .select('installs.notification_config')
+    .where('installs.id', '=', id)
+    .executeTakeFirst();
+  return row && { config: row.notification_config };
+}
+
+/**
+ * Replaces the configuration only if it is still `previous` (compare and swap: two concurrent changes
+ * cannot lose one another); whether it did.
+ */
+export async function swapNotificationConfig(
+  db: Kysely<DB>,
+  access: Access,
+  id: string,
+  previous: string | null,
+  next: string,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('installs')
+    .set({ notification_config: next, updated_at: at })
+    .where('workspace_id', '=', access.workspaceId)
+    .where('id', '=', id)
+    .where('notification_config', previous === null ? 'is' : '=', previous)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -16,6 +16,8 @@ import {
 import * as service from './installs.service.js';
 import { AppConnection, AppConnectionCreate, AppConnectionListQuery } from './connections.schemas.js';
 import * as connections from './connections.service.js';
+import { NotificationSettings, NotificationSettingsCreate, NotificationSettingsPatch } from './notification-settings.schemas.js';
+import * as settings from './notification-settings.service.js';
 
 /** Clients see the published installs of their portal (a draft is a 404 to them). */
 const SEEN_BY_CLIENTS: RoutePolicy = { clientSession: 'read' };
@@ -76,6 +78,52 @@ export default async function installRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => connections.createConnection(database, request.caller, request.params.installId, request.body),
+  );
+
+  const settingsPath = '/installs/:installId/notification-settings';
+  const appsOwn =
+    'An app key (its bearer tokens and sessions too) may change only the settings of its own app’s installs (403); a workspace key any.';
+  app.get(
+    settingsPath,
+    {
+      schema: {
+        tags,
+        summary: 'The notification settings an install declares',
+        params: InstallParams,
+        response: { 200: NotificationSettings, ...READ_ERRORS },
+      },
+    },
+    async (request) => settings.getNotificationSettings(database, request.caller, request.params.installId),
+  );
+
+  app.post(
+    settingsPath,
+    {
+      schema: {
+        tags,
+        summary: 'Declare an install’s notification settings (409 when already declared)',
+        description: appsOwn,
+        params: InstallParams,
+        body: NotificationSettingsCreate,
+        response: { 200: NotificationSettings, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => settings.declareNotificationSettings(database, request.caller, request.params.installId, request.body),
+  );
+
+  app.patch(
+    settingsPath,
+    {
+      schema: {
+        tags,
+        summary: 'Change an install’s notification settings with deltas',
+        description: `${appsOwn} A change that races another is a 409: read and retry.`,
+        params: InstallParams,
+        body: NotificationSettingsPatch,
+        response: { 200: NotificationSettings, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => settings.changeNotificationSettings(database, request.caller, request.params.installId, request.body),
   );
 }
 
