@@ -118,7 +118,10 @@ export async function changeNotificationSettings(
       return;
     }
     const at = notifications.findIndex((s) => s.id === delta.id);
-    if (at === -1) return problems.push({ path: `${path}.id`, message: 'is not a notification setting of this install' });
+    if (at === -1) {
+      problems.push({ path: `${path}.id`, message: 'is not a notification setting of this install' });
+      return;
+    }
     const { id, ...fields } = delta;
     if (Object.keys(fields).length === 0) {
       notifications = notifications.filter((s) => s.id !== id);
