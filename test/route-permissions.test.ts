@@ -142,7 +142,7 @@ function sampleOf(schema: Record<string, any>): unknown {
     case 'boolean':
       return false;
     case 'array':
-      return [];
+      return Array.from({ length: schema.minItems ?? 0 }, () => sampleOf(schema.items ?? {}));
     default:
       return null;
   }
