@@ -30,6 +30,7 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/companies/{id}',
     '/v1/internal-users',
     '/v1/internal-users/{id}',
+    '/v1/internal-users/{id}/notification-preferences',
     '/v1/custom-fields',
     '/v1/custom-fields/{id}/options',
     '/v1/installs',

@@ -211,6 +211,17 @@ interface AppConnectionMembersTable {
   client_id: string;
 }
 
+interface NotificationPreferencesTable {
+  workspace_id: string;
+  internal_user_id: string;
+  install_id: string;
+  setting_id: string;
+  /** 0/1; null follows the setting's default */
+  email: number | null;
+  product: number | null;
+  updated_at: string;
+}
+
 interface BearerTokensTable {
   id: string;
   workspace_id: string;
@@ -254,6 +265,7 @@ export interface DB {
   installs: InstallsTable;
   app_connections: AppConnectionsTable;
   app_connection_members: AppConnectionMembersTable;
+  notification_preferences: NotificationPreferencesTable;
   bearer_tokens: BearerTokensTable;
   sessions: SessionsTable;
 }

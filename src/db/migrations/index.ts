@@ -6,6 +6,7 @@ import { pagingIndexes } from './2026-11-22-05-paging-indexes.js';
 import { idempotency } from './2026-11-23-01-idempotency.js';
 import { installs } from './2026-11-23-02-installs.js';
 import { appConnections } from './2026-11-23-03-app-connections.js';
+import { notificationPreferences } from './2026-11-23-04-notification-preferences.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -18,4 +19,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-23-01-idempotency': idempotency,
   '2026-11-23-02-installs': installs,
   '2026-11-23-03-app-connections': appConnections,
+  '2026-11-23-04-notification-preferences': notificationPreferences,
 };

@@ -135,3 +135,15 @@ export async function swapNotificationConfig(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** Every declared notification configuration of the workspace, installs in sidebar order (JSON text each). */
+export function declaredNotificationConfigs(db: Kysely<DB>, access: Access) {
+  return db
+    .selectFrom('installs')
+    .select(['id', 'notification_config'])
+    .where('workspace_id', '=', access.workspaceId)
+    .where('notification_config', 'is not', null)
+    .orderBy('sort_key')
+    .orderBy('id')
+    .execute();
+}

@@ -1,12 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { IdParams, Page, READ_ERRORS } from '../../lib/schemas.js';
+import { IdParams, Page, READ_ERRORS, WRITE_ERRORS, errorResponses } from '../../lib/schemas.js';
 import { InternalUser, InternalUserListQuery } from './internal-users.schemas.js';
 import * as service from './internal-users.service.js';
+import { NotificationPreferenceUpdate, NotificationPreferences } from './notification-preferences.schemas.js';
+import * as preferences from './notification-preferences.service.js';
 
 const tags = ['internal users'];
 
-/** Read-only: internal users are created with `portal internal-users create` (contract §3, §7). */
+/** Internal users are created with `portal internal-users create` (contract §3, §7); only their notification preferences change here. */
 export default async function internalUserRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { database, pageTokens } = app.ctx;
@@ -28,5 +30,35 @@ export default async function internalUserRoutes(fastify: FastifyInstance) {
     '/internal-users/:id',
     { schema: { tags, summary: 'Get an internal user', params: IdParams, response: { 200: InternalUser, ...READ_ERRORS } } },
     async (request) => service.getInternalUser(database, request.caller, request.params.id),
+  );
+
+  const own = 'An internal user’s session sees and sets only its own (403 otherwise).';
+  app.get(
+    '/internal-users/:id/notification-preferences',
+    {
+      schema: {
+        tags,
+        summary: 'An internal user’s delivery choice for every declared notification setting',
+        description: `Unset surfaces follow the setting's default (an omitted default surface is off). ${own}`,
+        params: IdParams,
+        response: { 200: NotificationPreferences, ...READ_ERRORS, ...errorResponses(403) },
+      },
+    },
+    async (request) => preferences.getNotificationPreferences(database, request.caller, request.params.id),
+  );
+
+  app.patch(
+    '/internal-users/:id/notification-preferences',
+    {
+      schema: {
+        tags,
+        summary: 'Set one notification setting’s surfaces for an internal user',
+        description: `Only the surfaces given change; a surface the setting does not have is a 400. Answers the GET shape. ${own}`,
+        params: IdParams,
+        body: NotificationPreferenceUpdate,
+        response: { 200: NotificationPreferences, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => preferences.setNotificationPreference(database, request.caller, request.params.id, request.body),
   );
 }
