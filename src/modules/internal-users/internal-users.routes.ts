@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { IdParams, Page, READ_ERRORS, WRITE_ERRORS, errorResponses } from '../../lib/schemas.js';
+import { IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
 import { InternalUser, InternalUserListQuery } from './internal-users.schemas.js';
 import * as service from './internal-users.service.js';
 import { NotificationPreferenceUpdate, NotificationPreferences } from './notification-preferences.schemas.js';
@@ -32,16 +32,15 @@ export default async function internalUserRoutes(fastify: FastifyInstance) {
     async (request) => service.getInternalUser(database, request.caller, request.params.id),
   );
 
-  const own = 'An internal user’s session sees and sets only its own (403 otherwise).';
   app.get(
     '/internal-users/:id/notification-preferences',
     {
       schema: {
         tags,
         summary: 'An internal user’s delivery choice for every declared notification setting',
-        description: `Unset surfaces follow the setting's default (an omitted default surface is off). ${own}`,
+        description: "Unset surfaces follow the setting's default (an omitted default surface is off).",
         params: IdParams,
-        response: { 200: NotificationPreferences, ...READ_ERRORS, ...errorResponses(403) },
+        response: { 200: NotificationPreferences, ...READ_ERRORS },
       },
     },
     async (request) => preferences.getNotificationPreferences(database, request.caller, request.params.id),
@@ -53,7 +52,7 @@ export default async function internalUserRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: 'Set one notification setting’s surfaces for an internal user',
-        description: `Only the surfaces given change; a surface the setting does not have is a 400. Answers the GET shape. ${own}`,
+        description: 'Only the surfaces given change; a surface the setting does not have is a 400. Answers the GET shape.',
         params: IdParams,
         body: NotificationPreferenceUpdate,
         response: { 200: NotificationPreferences, ...WRITE_ERRORS },

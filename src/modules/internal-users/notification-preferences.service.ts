@@ -7,14 +7,6 @@ import type { NotificationSetting } from '../installs/notification-settings.sche
 import { getInternalUser } from './internal-users.service.js';
 import type { NotificationPreferenceUpdate, NotificationPreferences } from './notification-preferences.schemas.js';
 
-/** An internal user's session reads and sets only its own preferences; keys any user's. */
-function assertOwnOrKey(caller: Caller, internalUserId: string) {
-  const principal = caller.principal;
-  if (principal.kind === 'internalUserSession' && principal.internalUserId !== internalUserId) {
-    throw errors.forbidden('An internal user may see and change only their own notification preferences.');
-  }
-}
-
 async function declaredSettings(database: Database, caller: Caller) {
   const installs = await declaredNotificationConfigs(database.db, caller.access);
   return installs.flatMap((install) =>
@@ -34,7 +26,6 @@ export async function getNotificationPreferences(
   internalUserId: string,
 ): Promise<NotificationPreferences> {
   const user = await getInternalUser(database, caller, internalUserId);
-  assertOwnOrKey(caller, user.id);
   const [settings, chosen] = await Promise.all([
     declaredSettings(database, caller),
     database.db
@@ -67,7 +58,6 @@ export async function setNotificationPreference(
   input: NotificationPreferenceUpdate,
 ): Promise<NotificationPreferences> {
   const user = await getInternalUser(database, caller, internalUserId);
-  assertOwnOrKey(caller, user.id);
   const settings = await declaredSettings(database, caller);
   const problems: FieldProblem[] = [];
   const ofInstall = settings.filter((s) => s.installId === input.installId.toLowerCase());
