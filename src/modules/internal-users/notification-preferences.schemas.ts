@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 
-export const NotificationPreference = Type.Object(
+const NotificationPreference = Type.Object(
   {
     installId: Type.String(),
     notificationSettingId: Type.String(),
@@ -10,7 +10,6 @@ export const NotificationPreference = Type.Object(
   },
   { additionalProperties: false },
 );
-export type NotificationPreference = Static<typeof NotificationPreference>;
 
 export const NotificationPreferences = Type.Object(
   { data: Type.Array(NotificationPreference, { description: 'one per declared setting of every install, installs in sidebar order' }) },
