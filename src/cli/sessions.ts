@@ -29,12 +29,11 @@ export const sessionsGroup: CommandGroup = {
         ...given({ clientId: values.client, companyId: values.company, internalUserId: values['internal-user'] }),
       });
       // An unknown (or malformed) workspace id: the service answers 404.
-      const session = await createSession(
-        database,
-        systemCaller(workspaceId.toLowerCase(), systemClock.now()),
-        input,
-        loadConfig().sessionLifetimeSeconds,
-      );
+      const config = loadConfig();
+      const session = await createSession(database, systemCaller(workspaceId.toLowerCase(), systemClock.now()), input, {
+        lifetimeSeconds: config.sessionLifetimeSeconds,
+        baseUrl: config.portalUrl,
+      });
       const expires = new Date(session.expiresAt * 1000).toISOString();
       printResult(json, { ...session }, `Session ${session.tokenId} created (until ${expires}); token for the app:\n${session.token}`);
     },

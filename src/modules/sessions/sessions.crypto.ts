@@ -7,6 +7,8 @@ export interface SessionTokenPayload {
   companyId?: string;
   internalUserId?: string;
   tokenId: string;
+  /** Where the app's SDK sends the session's calls: this service (PORTAL_URL), so a sandbox needs no code change. */
+  baseUrl?: string;
 }
 
 /**

@@ -32,7 +32,11 @@ export default async function sessionAdminRoutes(fastify: FastifyInstance) {
         response: { 200: CreatedSession, ...errorResponses(...ADMIN_ERRORS, 413, 415) },
       },
     },
-    async (request) => service.createSession(database, operatorOn(request.params.workspaceId), request.body, config.sessionLifetimeSeconds),
+    async (request) =>
+      service.createSession(database, operatorOn(request.params.workspaceId), request.body, {
+        lifetimeSeconds: config.sessionLifetimeSeconds,
+        baseUrl: config.portalUrl,
+      }),
   );
 
   app.delete(

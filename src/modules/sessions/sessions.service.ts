@@ -25,7 +25,7 @@ export async function createSession(
   database: Database,
   caller: Caller,
   input: SessionCreate,
-  lifetimeSeconds: number,
+  settings: { lifetimeSeconds: number; baseUrl: string },
 ): Promise<CreatedSession> {
   const { access } = caller;
   const workspaceId = (await getWorkspace(database, caller)).id;
@@ -40,7 +40,7 @@ export async function createSession(
     problems.push({ path: 'apiKey', message: 'must be an app key (sessions are an installed app acting for an end user)' });
   if (!key || problems.length) throw errors.badRequest(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
 
-  const payload: SessionTokenPayload = { workspaceId, tokenId: randomUUID() };
+  const payload: SessionTokenPayload = { workspaceId, tokenId: randomUUID(), baseUrl: settings.baseUrl };
   if (input.clientId !== undefined) {
     const client = await findClient(database.db, access, input.clientId.toLowerCase());
     if (!client) throw errors.notFound('Client');
@@ -55,7 +55,7 @@ export async function createSession(
   }
 
   const now = caller.actor.at;
-  const expiresAt = Math.floor(now / 1000) + lifetimeSeconds;
+  const expiresAt = Math.floor(now / 1000) + settings.lifetimeSeconds;
   await unitOfWork(database, async (work) =>
     repo.insertSession(work, access, {
       id: payload.tokenId,

@@ -36,6 +36,13 @@ function sdkDecrypt(apiKey: string, token: string): Record<string, unknown> {
 
 for (const backend of BACKENDS) {
   describe(`end-user sessions [${backend}]`, () => {
+    test('a session token carries baseUrl = PORTAL_URL, where the SDK then sends the session’s calls', async (t) => {
+      const h = await adminHarness(t, backend, { env: { PORTAL_URL: 'https://portal.example.test/' } });
+      const { ws, app, user } = await populatedWorkspace(h);
+      const minted = await mintSession(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: user.id });
+      assert.equal(sdkDecrypt(app.apiKey, minted.token).baseUrl, 'https://portal.example.test', 'trailing slash dropped');
+    });
+
     test('the admin surface mints tokens the official SDK decrypts; the session acts as that internal user or client', async (t) => {
       const h = await adminHarness(t, backend);
       const { ws, app, user, company, client } = await populatedWorkspace(h);
@@ -49,11 +56,18 @@ for (const backend of BACKENDS) {
         workspaceId: ws.workspaceId,
         internalUserId: user.id,
         tokenId: staff.tokenId,
+        baseUrl: 'http://127.0.0.1:8080',
       });
 
       const forClient = await mintSession(h, ws.workspaceId, { apiKey: app.apiKey, clientId: client.id });
       const payload = sdkDecrypt(app.apiKey, forClient.token);
-      assert.deepEqual(payload, { workspaceId: ws.workspaceId, clientId: client.id, companyId: company.id, tokenId: forClient.tokenId });
+      assert.deepEqual(payload, {
+        workspaceId: ws.workspaceId,
+        clientId: client.id,
+        companyId: company.id,
+        tokenId: forClient.tokenId,
+        baseUrl: 'http://127.0.0.1:8080',
+      });
       assert.ok(
         Object.values(payload).every((v) => typeof v === 'string'),
         'every value a string, as the SDK requires',
@@ -325,7 +339,12 @@ for (const backend of BACKENDS) {
       const s = oneJson(created.stdout);
       assert.deepEqual(Object.keys(s).sort(), ['expiresAt', 'token', 'tokenId']);
       assert.ok(s.expiresAt >= before + 86_400 && s.expiresAt <= Math.floor(Date.now() / 1000) + 86_400);
-      assert.deepEqual(sdkDecrypt(appKey.apiKey, s.token), { workspaceId: ws.workspaceId, internalUserId: user.id, tokenId: s.tokenId });
+      assert.deepEqual(sdkDecrypt(appKey.apiKey, s.token), {
+        workspaceId: ws.workspaceId,
+        internalUserId: user.id,
+        tokenId: s.tokenId,
+        baseUrl: 'http://127.0.0.1:8080',
+      });
 
       const app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }));
       t.after(() => app.close());
