@@ -15,7 +15,9 @@ import customFieldRoutes from './modules/custom-fields/custom-fields.routes.js';
 import healthRoutes from './modules/health/health.routes.js';
 import installRoutes from './modules/installs/installs.routes.js';
 import internalUserRoutes from './modules/internal-users/internal-users.routes.js';
+import { type EmailDeliveryOptions, EmailDelivery } from './modules/email-outbox/email-outbox.delivery.js';
 import meRoutes from './modules/me/me.routes.js';
+import notificationRoutes from './modules/notifications/notifications.routes.js';
 import tokenRoutes from './modules/tokens/tokens.routes.js';
 import workspaceRoutes from './modules/workspaces/workspaces.routes.js';
 import auth from './plugins/auth.js';
@@ -40,6 +42,8 @@ export interface BuildOptions {
   limitStore?: LimitStore;
   /** Extra routes in the authenticated /v1 scope: tests of cross-cutting plugins use it. */
   extraV1Routes?: (v1: FastifyInstance) => void | Promise<void>;
+  /** E-mail delivery's timing (tests poll and retry in milliseconds). */
+  emailDelivery?: Pick<EmailDeliveryOptions, 'pollMs' | 'retryDelaysMs'>;
 }
 
 /** Query values that are safe to log (the rest, `email=` and the other filters, may be personal data). */
@@ -61,16 +65,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ownsDatabase = options.database === undefined;
   await migrateToLatest(database);
   const limitStore = options.limitStore ?? (await createLimitStore(config, database.db));
-  const ctx: AppContext = {
-    config,
-    database,
-    db: database.db,
-    clock: options.clock ?? systemClock,
-    pageTokens: new PageTokens(await readSecret(database, 'paging')),
-    lifecycle: { draining: false },
-    limitStore,
-    authFailures: new AuthFailureLimiter(limitStore, config.limits.authFailuresPerMinute),
-  };
 
   const app = Fastify({
     logger: {
@@ -96,8 +90,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     connectionTimeout: config.requestTimeoutMs * 4,
     http: { headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1000 },
   });
+  const clock = options.clock ?? systemClock;
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    clock,
+    pageTokens: new PageTokens(await readSecret(database, 'paging')),
+    lifecycle: { draining: false },
+    limitStore,
+    authFailures: new AuthFailureLimiter(limitStore, config.limits.authFailuresPerMinute),
+    // Sends notifications' e-mails only when there is an SMTP server to send them through.
+    emailDelivery: config.smtpUrl
+      ? new EmailDelivery(database, clock, app.log.child({ component: 'email' }), {
+          smtpUrl: config.smtpUrl,
+          from: config.smtpFrom,
+          ...options.emailDelivery,
+        })
+      : null,
+  };
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {
+    await ctx.emailDelivery?.close(); // before the database it writes to
     await ctx.limitStore.close(); // first: the in-process store writes its counts to the database
     if (ownsDatabase) await database.close();
   });
@@ -130,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(internalUserRoutes);
       await v1.register(customFieldRoutes);
       await v1.register(installRoutes);
+      await v1.register(notificationRoutes);
       const extra = options.extraV1Routes;
       if (extra) await v1.register(async (scope) => extra(scope));
     },

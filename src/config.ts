@@ -28,6 +28,10 @@ export interface Config {
    * ms, at most 1000: the longest a change made by another process (a key revoked) can take to apply here. 0: no cache.
    */
   readonly authCacheTtlMs: number;
+  /** E-mail delivery: `smtp://` or `smtps://` URL of the server notifications' e-mails are sent through; unset, they stay queued in the outbox. */
+  readonly smtpUrl: string | undefined;
+  /** The From of those e-mails. */
+  readonly smtpFrom: string;
 }
 
 interface BucketConfig {
@@ -85,6 +89,12 @@ function intVar(env: Record<string, string | undefined>, name: string, fallback:
   return value;
 }
 
+/** The portal's host name for a default From address (an IP address is not a mail domain: localhost then). */
+function mailDomainOf(url: string): string {
+  const host = new URL(url).hostname;
+  return /^[\d.]+$|[:[]/.test(host) ? 'localhost' : host;
+}
+
 /** Reads every variable at once and reports all problems together. */
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
@@ -129,7 +139,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (adminToken !== undefined && adminToken.length < 16) problems.push('PORTAL_ADMIN_TOKEN must be at least 16 characters');
   if (env.PORTAL_URL && !/^https?:\/\/[^\s]+$/.test(env.PORTAL_URL))
     problems.push(`PORTAL_URL must be an http(s) URL (got "${env.PORTAL_URL}")`);
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  const portalUrl = (env.PORTAL_URL || `http://${env.HOST || DEFAULTS.HOST}:${port}`).replace(/\/+$/, '');
   return Object.freeze({
     port,
     host: env.HOST || DEFAULTS.HOST,
@@ -144,7 +157,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionLifetimeSeconds,
     authCacheTtlMs,
     limits,
-    portalUrl: (env.PORTAL_URL || `http://${env.HOST || DEFAULTS.HOST}:${port}`).replace(/\/+$/, ''),
+    portalUrl,
+    smtpUrl,
+    smtpFrom: env.SMTP_FROM || `Portal <no-reply@${mailDomainOf(portalUrl)}>`,
     ...overrides,
   });
 }

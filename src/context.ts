@@ -4,6 +4,7 @@ import type { Database } from './db/database.js';
 import type { PageTokens } from './db/paging.js';
 import type { DB } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
+import type { EmailDelivery } from './modules/email-outbox/email-outbox.delivery.js';
 import type { AuthFailureLimiter } from './limits/auth-failures.js';
 import type { LimitStore } from './limits/limit-store.js';
 
@@ -20,6 +21,8 @@ export interface AppContext {
   readonly limitStore: LimitStore;
   /** Failed authentications per client IP, for every credential the service checks. */
   readonly authFailures: AuthFailureLimiter;
+  /** Sends the e-mail outbox when SMTP_URL is set; null otherwise (e-mails stay queued). */
+  readonly emailDelivery: EmailDelivery | null;
 }
 
 declare module 'fastify' {

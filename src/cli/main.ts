@@ -10,6 +10,7 @@ import { installsGroup } from './installs.js';
 import { internalUsersGroup } from './internal-users.js';
 import { keysGroup } from './keys.js';
 import { printResult } from './output.js';
+import { outboxGroup } from './outbox.js';
 import { sessionsGroup } from './sessions.js';
 import { workspacesGroup } from './workspaces.js';
 
@@ -47,6 +48,7 @@ const GROUPS: Record<string, CommandGroup> = {
   'custom-fields': customFieldsGroup,
   installs: installsGroup,
   sessions: sessionsGroup,
+  outbox: outboxGroup,
 };
 
 /**

@@ -222,6 +222,51 @@ interface NotificationPreferencesTable {
   updated_at: string;
 }
 
+export type SenderType = 'client' | 'internalUser' | 'company';
+
+export interface NotificationsTable {
+  id: string;
+  workspace_id: string;
+  /** the app that sent it ('' for none: a workspace key without an install) */
+  app_id: string;
+  install_id: string | null;
+  setting_id: string | null;
+  sender_id: string;
+  sender_type: SenderType;
+  sender_company_id: string | null;
+  /** exactly one recipient: a client (in recipient_company_id), an internal user, or a company as a whole */
+  recipient_client_id: string | null;
+  recipient_internal_user_id: string | null;
+  recipient_company_id: string | null;
+  /** JSON of the in-product target, null when not delivered in product */
+  in_product: string | null;
+  /** JSON of the e-mail target, null when not delivered by e-mail */
+  email: string | null;
+  is_read: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type EmailStatus = 'queued' | 'sent' | 'failed';
+
+export interface EmailOutboxTable {
+  id: string;
+  workspace_id: string;
+  notification_id: string | null;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  /** queued until sent; failed after the last retry (kept, never deleted) */
+  status: EmailStatus;
+  attempts: number;
+  next_attempt_at: string;
+  /** a sender process holds it until then (several processes share one PostgreSQL) */
+  claimed_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 interface BearerTokensTable {
   id: string;
   workspace_id: string;
@@ -266,6 +311,8 @@ export interface DB {
   app_connections: AppConnectionsTable;
   app_connection_members: AppConnectionMembersTable;
   notification_preferences: NotificationPreferencesTable;
+  notifications: NotificationsTable;
+  email_outbox: EmailOutboxTable;
   bearer_tokens: BearerTokensTable;
   sessions: SessionsTable;
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import emailOutboxAdminRoutes from '../email-outbox/email-outbox.routes.js';
 import { installAdminRoutes } from '../installs/installs.routes.js';
 import sessionAdminRoutes from '../sessions/sessions.routes.js';
 import { adminGuard } from './admin.guard.js';
@@ -11,4 +12,5 @@ export default async function adminRoutes(app: FastifyInstance, opts: { adminTok
   app.addHook('onRequest', adminGuard(app, opts.adminToken));
   await app.register(sessionAdminRoutes);
   await app.register(installAdminRoutes);
+  await app.register(emailOutboxAdminRoutes);
 }

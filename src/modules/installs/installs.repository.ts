@@ -147,3 +147,14 @@ export function declaredNotificationConfigs(db: Kysely<DB>, access: Access) {
     .orderBy('id')
     .execute();
 }
+
+/** Installs with declared notification settings, of one app or one install (id, app and configuration JSON). */
+export function declaredConfigsOf(db: Kysely<DB>, access: Access, of: { installId: string } | { appId: string }) {
+  let q = db
+    .selectFrom('installs')
+    .select(['id', 'app_id', 'notification_config'])
+    .where('workspace_id', '=', access.workspaceId)
+    .where('notification_config', 'is not', null);
+  q = 'installId' in of ? q.where('id', '=', of.installId) : q.where('app_id', '=', of.appId);
+  return q.orderBy('sort_key').orderBy('id').execute();
+}

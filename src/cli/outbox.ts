@@ -1,0 +1,25 @@
+import { readSecret } from '../db/migrate.js';
+import { PageTokens } from '../db/paging.js';
+import { validInput } from '../lib/validate.js';
+import { OutboxListQuery } from '../modules/email-outbox/email-outbox.schemas.js';
+import { listOutbox } from '../modules/email-outbox/email-outbox.service.js';
+import { type CommandGroup, command, given, requireWorkspace } from './command.js';
+import { printResult } from './output.js';
+
+export const outboxGroup: CommandGroup = {
+  list: command({
+    usage: 'portal outbox list --workspace W [--status queued|sent|failed] [--limit N] [--next-token T]',
+    options: { workspace: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' }, 'next-token': { type: 'string' } },
+    async run(values, { database, json }) {
+      const caller = await requireWorkspace(database, values);
+      // The query the admin route takes (GET /admin/workspaces/{id}/outbox), checked by the same schema.
+      const query = validInput(
+        OutboxListQuery,
+        given({ status: values.status, limit: values.limit === undefined ? undefined : Number(values.limit), nextToken: values['next-token'] }),
+      );
+      const page = await listOutbox(database, caller, query, new PageTokens(await readSecret(database, 'paging')));
+      const lines = page.data.map((e) => `${e.createdAt}  ${e.status.padEnd(6)}  ${e.attempts} attempt(s)  ${e.to}  ${e.subject}`);
+      printResult(json, { ...page }, lines.length > 0 ? lines.join('\n') : 'The outbox is empty.');
+    },
+  }),
+};

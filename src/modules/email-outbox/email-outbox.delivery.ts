@@ -1,0 +1,114 @@
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { claimDueEmails, markEmailAttemptFailed, markEmailSent } from './email-outbox.repository.js';
+
+/** After a failed attempt, the next one waits this long (then the next delay, …); after the last the e-mail is `failed`. */
+export const EMAIL_RETRY_DELAYS_MS: readonly number[] = [
+  5_000,
+  30_000,
+  2 * 60_000,
+  10 * 60_000,
+  30 * 60_000,
+  60 * 60_000,
+  2 * 3_600_000,
+  4 * 3_600_000,
+  8 * 3_600_000,
+  12 * 3_600_000,
+];
+
+export interface EmailDeliveryOptions {
+  smtpUrl: string;
+  from: string;
+  /** How often the outbox is polled for e-mails that came due (retries, other processes' leftovers). */
+  pollMs?: number;
+  retryDelaysMs?: readonly number[];
+}
+
+/** E-mails claimed per round, and rounds per wake-up: a drain is bounded in work and time. */
+const BATCH = 20;
+const MAX_ROUNDS = 50;
+/** Longer than the SMTP timeouts below: a claim outlives the attempt that holds it. */
+const LEASE_MS = 2 * 60_000;
+
+/**
+ * Sends the e-mail outbox by SMTP, after the commits that queue it: woken by each commit (`wake`) and
+ * by a timer for retries. Every failure (a refused recipient, a server down) is retried on the schedule
+ * above, so nothing queued is lost; the outbox row records each attempt.
+ */
+export class EmailDelivery {
+  private readonly transport;
+  private readonly timer: NodeJS.Timeout;
+  private readonly retryDelaysMs: readonly number[];
+  private running: Promise<void> | null = null;
+  private wakeAgain = false;
+  private closed = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: EmailDeliveryOptions,
+  ) {
+    this.transport = nodemailer.createTransport({
+      url: options.smtpUrl,
+      pool: true,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
+    this.retryDelaysMs = options.retryDelaysMs ?? EMAIL_RETRY_DELAYS_MS;
+    this.timer = setInterval(() => this.wake(), options.pollMs ?? 5_000);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Sends what is due now; a wake-up during a drain runs another drain after it. */
+  wake(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error) => this.log.error({ err: error }, 'e-mail outbox: delivery round failed'))
+      .finally(() => {
+        this.running = null;
+        if (this.wakeAgain) {
+          this.wakeAgain = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    for (let round = 0; round < MAX_ROUNDS && !this.closed; round++) {
+      const claimed = await claimDueEmails(this.database.db, this.clock.now(), LEASE_MS, BATCH);
+      await Promise.all(claimed.map((email) => this.send(email)));
+      if (claimed.length < BATCH) return;
+    }
+  }
+
+  private async send(email: { id: string; to_address: string; subject: string; text_body: string; attempts: number }) {
+    const attempts = email.attempts + 1;
+    try {
+      await this.transport.sendMail({ from: this.options.from, to: email.to_address, subject: email.subject, text: email.text_body });
+      await markEmailSent(this.database.db, email.id, attempts, this.clock.now());
+    } catch (error) {
+      const delay = this.retryDelaysMs[attempts - 1];
+      const retryAt = delay === undefined ? null : this.clock.now() + delay;
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.warn({ emailId: email.id, attempts, retryAt, error: message }, 'e-mail outbox: attempt failed');
+      await markEmailAttemptFailed(this.database.db, email.id, attempts, message, retryAt);
+    }
+  }
+
+  /** Stops waking, lets the running drain finish, closes the SMTP connections. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.running;
+    this.transport.close();
+  }
+}
