@@ -80,7 +80,10 @@ export default fp(
               sweepExpiredKeys(db, now).catch((error) => request.log.warn({ err: error }, 'idempotency sweep failed'));
             return done();
           case 'replay':
-            reply.code(found.statusCode).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(found.body);
+            reply.code(found.statusCode).header('idempotent-replayed', 'true');
+            // An empty answer (a 202 that stored nothing) is replayed empty, without a content type.
+            if (found.body === '') reply.send();
+            else reply.type('application/json; charset=utf-8').send(found.body);
             return;
           case 'running':
             return done(running());

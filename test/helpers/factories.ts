@@ -73,6 +73,27 @@ export async function createClient(h: Harness, apiKey: string, body: Record<stri
   return res.json();
 }
 
+/**
+ * Adds a second company to a client, in the database (the API has no route that adds a membership):
+ * a client of several companies, for the rules that make such a client name its company.
+ */
+export async function addClientCompany(
+  h: Harness,
+  workspaceId: string,
+  client: { id: string; createdAt: string; companyId: string },
+  companyId: string,
+) {
+  await h.app.ctx.db
+    .insertInto('client_companies')
+    .values({ workspace_id: workspaceId, client_id: client.id, company_id: companyId, client_created_at: client.createdAt })
+    .execute();
+  await h.app.ctx.db
+    .updateTable('clients')
+    .set({ company_ids: `${client.companyId},${companyId}` })
+    .where('id', '=', client.id)
+    .execute();
+}
+
 /** A workspace with an app key (APP_ID), an internal user (staff) and a client in a named company. */
 export async function populatedWorkspace(h: Harness, name = 'Acme') {
   const ws = await h.workspace(name);

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { adminRequest, createClient, createCompany, populatedWorkspace, sessionKeyFor } from '../../../test/helpers/factories.js';
+import {
+  addClientCompany,
+  adminRequest,
+  createClient,
+  createCompany,
+  populatedWorkspace,
+  sessionKeyFor,
+} from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, adminHarness } from '../../../test/helpers/harness.js';
 
 /** A manual and a link install; Acme Co (ada), Beta (bob, cy), and multi in both Beta and Acme Co. */
@@ -15,16 +22,7 @@ async function world(h: Harness) {
   const bob = await createClient(h, ws.apiKey, { email: 'bob@beta.test', givenName: 'Bob', familyName: 'B', companyId: beta.id });
   const cy = await createClient(h, ws.apiKey, { email: 'cy@beta.test', givenName: 'Cy', familyName: 'C', companyId: beta.id });
   const multi = await createClient(h, ws.apiKey, { email: 'multi@beta.test', givenName: 'Mu', familyName: 'M', companyId: beta.id });
-  // A second membership for multi (the API has no route that adds one yet).
-  await h.app.ctx.db
-    .insertInto('client_companies')
-    .values({ workspace_id: ws.workspaceId, client_id: multi.id, company_id: acme.id, client_created_at: multi.createdAt })
-    .execute();
-  await h.app.ctx.db
-    .updateTable('clients')
-    .set({ company_ids: `${beta.id},${acme.id}` })
-    .where('id', '=', multi.id)
-    .execute();
+  await addClientCompany(h, ws.workspaceId, multi, acme.id);
   return { ...populated, manual, link, acme, beta, ada, bob, cy, multi };
 }
 

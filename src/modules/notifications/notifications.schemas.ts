@@ -48,7 +48,7 @@ export const NotificationCreate = Type.Object(
     recipientId: Type.Optional(RefId('deprecated (the SDK’s older name): a client or an internal user')),
     deliveryTargets: Type.Object(
       { inProduct: Type.Optional(InProductInput), email: Type.Optional(EmailInput) },
-      { additionalProperties: false, minProperties: 1, description: 'at least one of inProduct and email' },
+      { additionalProperties: false, description: 'at least one of inProduct and email' },
     ),
     notificationSettingId: Type.Optional(
       RefId('a notification setting of the calling app’s install: its surfaces bound the targets, the recipient’s preferences filter them'),

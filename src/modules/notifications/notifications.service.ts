@@ -174,6 +174,7 @@ export async function createNotification(
   const inProductCta = ctaParamsOf(given.inProduct?.ctaParams, 'body.deliveryTargets.inProduct.ctaParams', problems);
   const emailCta = ctaParamsOf(given.email?.ctaParams, 'body.deliveryTargets.email.ctaParams', problems);
   const requested = (['inProduct', 'email'] as const).filter((target) => given[target] !== undefined);
+  if (requested.length === 0) problems.push({ path: 'body.deliveryTargets', message: 'needs at least one of inProduct and email' });
   if (found) {
     for (const target of requested) {
       if (!found.setting.surfaces.includes(SURFACE_OF[target]))
