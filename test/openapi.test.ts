@@ -37,6 +37,10 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/installs/{installId}',
     '/v1/installs/{installId}/connections',
     '/v1/installs/{installId}/notification-settings',
+    '/v1/notifications',
+    '/v1/notifications/{id}',
+    '/v1/notifications/{id}/read',
+    '/v1/notifications/{id}/unread',
   ];
   assert.deepEqual(
     Object.keys(doc.paths)
@@ -61,6 +65,9 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     for (const status of ['409', '413', '415'])
       assert.ok(doc.paths[path][method].responses[status], `${method} ${path} documents ${status}`);
   }
+  const create = doc.paths['/v1/notifications'].post.responses['202'];
+  assert.equal(create.content, undefined, 'the 202 of a notification that preferences stopped has no body');
+  assert.match(create.description, /preferences disable every requested target/);
   const token = doc.paths['/v1/token'].post;
   assert.deepEqual(token.security, [{ apiKey: [] }], 'tokens are minted with an API key only');
   assert.deepEqual(
@@ -96,6 +103,7 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
     [
       '/admin/workspaces/{workspaceId}/installs',
       '/admin/workspaces/{workspaceId}/installs/{installId}/publish',
+      '/admin/workspaces/{workspaceId}/outbox',
       '/admin/workspaces/{workspaceId}/sessions',
       '/admin/workspaces/{workspaceId}/sessions/{tokenId}',
     ],

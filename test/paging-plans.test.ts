@@ -9,7 +9,9 @@ import { listCompanies } from '../src/modules/companies/companies.repository.js'
 import { listCustomFields, listOptions } from '../src/modules/custom-fields/custom-fields.repository.js';
 import { listConnections } from '../src/modules/installs/connections.repository.js';
 import { listInstalls } from '../src/modules/installs/installs.repository.js';
+import { listOutbox } from '../src/modules/email-outbox/email-outbox.repository.js';
 import { listInternalUsers } from '../src/modules/internal-users/internal-users.repository.js';
+import { listNotifications } from '../src/modules/notifications/notifications.repository.js';
 import { BACKENDS, type Backend, harness } from './helpers/harness.js';
 
 /**
@@ -44,6 +46,23 @@ const LISTS: [what: string, index: string, list: Lister][] = [
     'app_connections_company_page',
     (db, a, t, nextToken) => listConnections(db, a, FIELD_ID, { nextToken, companyId: FIELD_ID }, t),
   ],
+  ['notifications (unread)', 'notifications_page', (db, a, t, nextToken) => listNotifications(db, a, { nextToken }, t)],
+  [
+    'notifications, read too',
+    'notifications_page',
+    (db, a, t, nextToken) => listNotifications(db, a, { nextToken, includeRead: true }, t),
+  ],
+  [
+    'notifications by recipientClientId',
+    'notifications_client_page',
+    (db, a, t, nextToken) => listNotifications(db, a, { nextToken, recipientClientId: FIELD_ID }, t),
+  ],
+  [
+    'notifications by recipientInternalUserId',
+    'notifications_internal_user_page',
+    (db, a, t, nextToken) => listNotifications(db, a, { nextToken, recipientInternalUserId: FIELD_ID }, t),
+  ],
+  ['e-mail outbox', 'email_outbox_page', (db, a, t, nextToken) => listOutbox(db, a, { nextToken }, t)],
   ['internal users', 'internal_users_page', (db, a, t, nextToken) => listInternalUsers(db, a, { nextToken }, t)],
   ['custom fields', 'custom_fields_page', (db, a, t, nextToken) => listCustomFields(db, a, { nextToken }, t)],
   [

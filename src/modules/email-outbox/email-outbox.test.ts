@@ -1,0 +1,237 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { describe, test } from 'node:test';
+import { SMTPServer } from 'smtp-server';
+import { oneJson, portal } from '../../../test/helpers/cli.js';
+import { heldWithin } from '../../../test/helpers/eventually.js';
+import { adminRequest, createClient, populatedWorkspace } from '../../../test/helpers/factories.js';
+import { BACKENDS, type Harness, NOON, adminHarness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/**
+ * A real SMTP server on 127.0.0.1 (the `smtp-server` package), keeping what it receives. While
+ * `refuse` holds a reply, every recipient is refused with it (a server that is failing).
+ */
+async function smtpServer(t: { after(fn: () => Promise<void>): void }) {
+  const received: Received[] = [];
+  const state: { refuse: string | null } = { refuse: null };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    closeTimeout: 500, // the service's pooled connection may still be open when the test ends
+    onRcptTo(_address, _session, callback) {
+      if (state.refuse === null) return callback();
+      const error = Object.assign(new Error(state.refuse), { responseCode: 451 });
+      callback(error);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, received, state };
+}
+
+/** The workspace's outbox through the admin surface. */
+async function outboxOf(h: Harness, workspaceId: string) {
+  const res = await adminRequest(h, 'GET', `/admin/workspaces/${workspaceId}/outbox`);
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json().data;
+}
+
+const FAST = { pollMs: 20, retryDelaysMs: [60_000] };
+
+for (const backend of BACKENDS) {
+  describe(`e-mail delivery of notifications, through a real SMTP server [${backend}]`, () => {
+    test('an e-mail target is sent after the commit: what the server receives; a company’s clients get one each', async (t) => {
+      const smtp = await smtpServer(t);
+      const h = await adminHarness(t, backend, {
+        env: { SMTP_URL: smtp.url, SMTP_FROM: 'Acme Portal <portal@acme.test>', PORTAL_URL: 'https://portal.acme.test' },
+        emailDelivery: FAST,
+      });
+      const { ws, user, client, company } = await populatedWorkspace(h);
+      const sent = await h.as(ws.apiKey, {
+        method: 'POST',
+        url: '/v1/notifications',
+        payload: {
+          senderId: user.id,
+          recipientClientId: client.id,
+          deliveryTargets: {
+            email: {
+              subject: 'Your invoice',
+              header: 'Hello Ada',
+              body: 'Invoice 42 is ready.',
+              title: 'Pay it',
+              ctaParams: { invoice: '42' },
+            },
+          },
+        },
+      });
+      assert.equal(sent.statusCode, 200, sent.body);
+      const id = sent.json().id;
+      await heldWithin(5000, 'the SMTP server received the e-mail', async () => smtp.received.length === 1);
+      const [mail] = smtp.received;
+      assert.equal(mail.from, 'portal@acme.test');
+      assert.deepEqual(mail.to, [client.email.toLowerCase()], 'the address (its domain lower-cased on the way)');
+      assert.match(mail.raw, /^Subject: Your invoice\r$/m);
+      assert.match(mail.raw, /^From: Acme Portal <portal@acme\.test>\r$/m);
+      assert.match(mail.raw, /^To: ada@acme\.test\r$/im);
+      const body = mail.raw
+        .slice(mail.raw.indexOf('\r\n\r\n') + 4)
+        .replace(/=\r\n/g, '')
+        .replace(/\r\n/g, '\n');
+      assert.equal(body.trim(), `Hello Ada\n\nInvoice 42 is ready.\n\nPay it: https://portal.acme.test/notifications/${id}?invoice=3D42`);
+      await heldWithin(5000, 'the outbox records it sent', async () => (await outboxOf(h, ws.workspaceId))[0].status === 'sent');
+      const [row] = await outboxOf(h, ws.workspaceId);
+      assert.deepEqual(
+        { ...row, id: undefined },
+        {
+          id: undefined,
+          notificationId: id,
+          to: client.email,
+          subject: 'Your invoice',
+          status: 'sent',
+          attempts: 1,
+          nextAttemptAt: null,
+          lastError: null,
+          createdAt: new Date(NOON).toISOString(),
+          sentAt: new Date(NOON).toISOString(),
+        },
+      );
+
+      const bob = await createClient(h, ws.apiKey, { email: 'bob@acme.test', givenName: 'Bob', familyName: 'B', companyId: company.id });
+      const toCompany = await h.as(ws.apiKey, {
+        method: 'POST',
+        url: '/v1/notifications',
+        payload: { senderId: user.id, recipientCompanyId: company.id, deliveryTargets: { inProduct: { title: 'News' }, email: {} } },
+      });
+      assert.equal(toCompany.statusCode, 200, toCompany.body);
+      await heldWithin(5000, 'each client of the company got it', async () => smtp.received.length === 3);
+      assert.deepEqual(
+        smtp.received
+          .slice(1)
+          .flatMap((m) => m.to)
+          .sort(),
+        [client.email.toLowerCase(), bob.email].sort(),
+      );
+      assert.ok(
+        smtp.received.slice(1).every((m) => /^Subject: News\r$/m.test(m.raw)),
+        'the subject defaults to the in-product title',
+      );
+    });
+
+    test('a failing SMTP server leaves the e-mail queued with its error; it is sent when its retry comes due; the last failure keeps it as failed', async (t) => {
+      const smtp = await smtpServer(t);
+      smtp.state.refuse = '451 mailbox busy, try later';
+      const h = await adminHarness(t, backend, {
+        env: { SMTP_URL: smtp.url },
+        emailDelivery: { pollMs: 20, retryDelaysMs: [60_000, 60_000] },
+      });
+      const { ws, user, client } = await populatedWorkspace(h);
+      const send = async (subject: string) => {
+        const res = await h.as(ws.apiKey, {
+          method: 'POST',
+          url: '/v1/notifications',
+          payload: { senderId: user.id, recipientClientId: client.id, deliveryTargets: { email: { subject } } },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+      };
+      await send('Retried');
+      await heldWithin(5000, 'the attempt failed and was recorded', async () => (await outboxOf(h, ws.workspaceId))[0].attempts === 1);
+      const [failed] = await outboxOf(h, ws.workspaceId);
+      assert.equal(failed.status, 'queued');
+      assert.equal(failed.nextAttemptAt, new Date(NOON + 60_000).toISOString(), 'retried after the first delay');
+      assert.match(failed.lastError, /451/);
+      assert.equal(smtp.received.length, 0);
+
+      smtp.state.refuse = null;
+      await new Promise((resolve) => setTimeout(resolve, 200)); // ten polls: not due yet, so not tried
+      assert.equal((await outboxOf(h, ws.workspaceId))[0].attempts, 1);
+      h.clock.advance(60_000);
+      await heldWithin(5000, 'sent once its retry came due', async () => smtp.received.length === 1);
+      await heldWithin(5000, 'recorded as sent', async () => (await outboxOf(h, ws.workspaceId))[0].status === 'sent');
+      assert.equal((await outboxOf(h, ws.workspaceId))[0].attempts, 2);
+
+      // Every attempt failing: after the last retry the e-mail is kept as failed, never deleted.
+      smtp.state.refuse = '451 still busy';
+      h.clock.advance(1000);
+      await send('Given up');
+      const givenUp = async () => (await outboxOf(h, ws.workspaceId)).find((e: { subject: string }) => e.subject === 'Given up');
+      await heldWithin(5000, 'first attempt', async () => (await givenUp()).attempts === 1);
+      h.clock.advance(60_000);
+      await heldWithin(5000, 'second attempt', async () => (await givenUp()).attempts === 2);
+      h.clock.advance(60_000);
+      await heldWithin(5000, 'third and last attempt', async () => (await givenUp()).status === 'failed');
+      const last = await givenUp();
+      assert.deepEqual([last.attempts, last.nextAttemptAt, last.lastError.includes('451')], [3, null, true]);
+    });
+
+    test('two server processes on one database send each e-mail once', async (t) => {
+      const smtp = await smtpServer(t);
+      const databaseUrl = await freshDatabaseUrl(t, backend, { sqliteFile: true });
+      const options = { databaseUrl, env: { SMTP_URL: smtp.url }, emailDelivery: FAST };
+      const first = await adminHarness(t, backend, options);
+      const second = await harness(t, backend, options);
+      const { ws, user, client } = await populatedWorkspace(first);
+      const count = 30;
+      for (let i = 0; i < count; i++) {
+        const res = await first.as(ws.apiKey, {
+          method: 'POST',
+          url: '/v1/notifications',
+          payload: { senderId: user.id, recipientClientId: client.id, deliveryTargets: { email: { subject: `Mail ${i}` } } },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        // The second process only polls: it finds the e-mails due as the first process does.
+        assert.ok(second.app.ctx.emailDelivery, 'the second process delivers too');
+      }
+      await heldWithin(10_000, `${count} e-mails received`, async () => smtp.received.length >= count);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // a duplicate would arrive by now
+      const subjects = smtp.received.map((m) => /^Subject: (.*)\r$/m.exec(m.raw)?.[1]).sort();
+      assert.deepEqual(subjects, Array.from({ length: count }, (_, i) => `Mail ${i}`).sort(), 'each once');
+    });
+  });
+}
+
+describe('without SMTP_URL, e-mails stay queued', () => {
+  test('`portal outbox list --workspace W --json` shows them', async (t) => {
+    const databaseUrl = await freshDatabaseUrl(t, 'sqlite', { sqliteFile: true });
+    const h = await harness(t, 'sqlite', { databaseUrl });
+    assert.equal(h.app.ctx.emailDelivery, null, 'nothing sends');
+    const { ws, user, client } = await populatedWorkspace(h);
+    const res = await h.as(ws.apiKey, {
+      method: 'POST',
+      url: '/v1/notifications',
+      payload: { senderId: user.id, recipientClientId: client.id, deliveryTargets: { email: { subject: 'Queued' } } },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const listed = oneJson((await portal(databaseUrl, 'outbox', 'list', '--workspace', ws.workspaceId, '--json')).stdout);
+    assert.equal(listed.data.length, 1);
+    assert.deepEqual(
+      [listed.data[0].to, listed.data[0].subject, listed.data[0].status, listed.data[0].attempts, listed.data[0].notificationId],
+      [client.email, 'Queued', 'queued', 0, res.json().id],
+    );
+    const sent = oneJson((await portal(databaseUrl, 'outbox', 'list', '--workspace', ws.workspaceId, '--status', 'sent', '--json')).stdout);
+    assert.deepEqual(sent, { data: [] });
+    const human = await portal(databaseUrl, 'outbox', 'list', '--workspace', ws.workspaceId);
+    assert.match(human.stdout, /queued {2}0 attempt\(s\) {2}ada@acme\.test {2}Queued/i);
+    const bad = await portal(databaseUrl, 'outbox', 'list', '--workspace', ws.workspaceId, '--status', 'lost', '--json');
+    assert.notEqual(bad.code, 0);
+  });
+});
