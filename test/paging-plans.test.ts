@@ -47,11 +47,7 @@ const LISTS: [what: string, index: string, list: Lister][] = [
     (db, a, t, nextToken) => listConnections(db, a, FIELD_ID, { nextToken, companyId: FIELD_ID }, t),
   ],
   ['notifications (unread)', 'notifications_page', (db, a, t, nextToken) => listNotifications(db, a, { nextToken }, t)],
-  [
-    'notifications, read too',
-    'notifications_page',
-    (db, a, t, nextToken) => listNotifications(db, a, { nextToken, includeRead: true }, t),
-  ],
+  ['notifications, read too', 'notifications_page', (db, a, t, nextToken) => listNotifications(db, a, { nextToken, includeRead: true }, t)],
   [
     'notifications by recipientClientId',
     'notifications_client_page',

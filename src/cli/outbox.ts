@@ -15,7 +15,11 @@ export const outboxGroup: CommandGroup = {
       // The query the admin route takes (GET /admin/workspaces/{id}/outbox), checked by the same schema.
       const query = validInput(
         OutboxListQuery,
-        given({ status: values.status, limit: values.limit === undefined ? undefined : Number(values.limit), nextToken: values['next-token'] }),
+        given({
+          status: values.status,
+          limit: values.limit === undefined ? undefined : Number(values.limit),
+          nextToken: values['next-token'],
+        }),
       );
       const page = await listOutbox(database, caller, query, new PageTokens(await readSecret(database, 'paging')));
       const lines = page.data.map((e) => `${e.createdAt}  ${e.status.padEnd(6)}  ${e.attempts} attempt(s)  ${e.to}  ${e.subject}`);

@@ -247,7 +247,7 @@ export interface NotificationsTable {
   updated_at: string;
 }
 
-export type EmailStatus = 'queued' | 'sent' | 'failed';
+type EmailStatus = 'queued' | 'sent' | 'failed';
 
 export interface EmailOutboxTable {
   id: string;

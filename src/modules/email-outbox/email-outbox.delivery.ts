@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { claimDueEmails, markEmailAttemptFailed, markEmailSent } from './email-outbox.repository.js';
 
 /** After a failed attempt, the next one waits this long (then the next delay, …); after the last the e-mail is `failed`. */
-export const EMAIL_RETRY_DELAYS_MS: readonly number[] = [
+const EMAIL_RETRY_DELAYS_MS: readonly number[] = [
   5_000,
   30_000,
   2 * 60_000,

@@ -22,7 +22,6 @@ export default async function emailOutboxAdminRoutes(fastify: FastifyInstance) {
         response: { 200: Page(OutboxEmail), ...errorResponses(400, 401, 404, 429, 500, 503) },
       },
     },
-    async (request) =>
-      listOutbox(database, systemCaller(request.params.workspaceId.toLowerCase(), clock.now()), request.query, pageTokens),
+    async (request) => listOutbox(database, systemCaller(request.params.workspaceId.toLowerCase(), clock.now()), request.query, pageTokens),
   );
 }

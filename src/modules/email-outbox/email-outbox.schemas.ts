@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Id, NullableTimestamp, PageQuery, Timestamp } from '../../lib/schemas.js';
 
-export const EMAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
+const EMAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
 
 /** An e-mail of the outbox as the operator reads it (`portal outbox list`, the admin surface). */
 export const OutboxEmail = Type.Object(

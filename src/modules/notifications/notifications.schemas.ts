@@ -59,7 +59,7 @@ export const NotificationCreate = Type.Object(
 );
 export type NotificationCreate = Static<typeof NotificationCreate>;
 
-export const SENDER_TYPES = ['client', 'internalUser', 'company'] as const;
+const SENDER_TYPES = ['client', 'internalUser', 'company'] as const;
 
 export const Notification = Type.Object(
   {

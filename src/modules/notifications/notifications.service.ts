@@ -45,13 +45,22 @@ function recipientOf(input: NotificationCreate, problems: FieldProblem[]) {
   const companyId = input.recipientCompanyId?.toLowerCase();
   const legacyId = input.recipientId?.toLowerCase();
   if (legacyId !== undefined && (clientId ?? internalUserId ?? companyId) !== undefined) {
-    problems.push({ path: 'body.recipientId', message: 'is deprecated: give it alone, or use recipientClientId, recipientInternalUserId or recipientCompanyId' });
+    problems.push({
+      path: 'body.recipientId',
+      message: 'is deprecated: give it alone, or use recipientClientId, recipientInternalUserId or recipientCompanyId',
+    });
   } else if (clientId !== undefined && internalUserId !== undefined) {
-    problems.push({ path: 'body.recipientInternalUserId', message: 'is a second recipient: give exactly one of recipientClientId, recipientInternalUserId and recipientCompanyId' });
+    problems.push({
+      path: 'body.recipientInternalUserId',
+      message: 'is a second recipient: give exactly one of recipientClientId, recipientInternalUserId and recipientCompanyId',
+    });
   } else if (internalUserId !== undefined && companyId !== undefined) {
     problems.push({ path: 'body.recipientCompanyId', message: 'goes alone or with recipientClientId, not with an internal user' });
   } else if ((clientId ?? internalUserId ?? companyId ?? legacyId) === undefined) {
-    problems.push({ path: 'body.recipientClientId', message: 'a recipient is required: recipientClientId, recipientInternalUserId or recipientCompanyId' });
+    problems.push({
+      path: 'body.recipientClientId',
+      message: 'a recipient is required: recipientClientId, recipientInternalUserId or recipientCompanyId',
+    });
   }
   return { clientId, internalUserId, companyId, legacyId };
 }
@@ -73,12 +82,16 @@ async function settingOf(database: Database, caller: Caller, input: Notification
     return undefined;
   }
   const principal = caller.principal;
-  const appId = principal.kind === 'system' || principal.kind === 'workspaceKey' ? null : principal.appId?.toLowerCase() ?? null;
+  const appId = principal.kind === 'system' || principal.kind === 'workspaceKey' ? null : (principal.appId?.toLowerCase() ?? null);
   if (appId === null && installId === undefined) {
     problems.push({ path: 'body.installId', message: 'is required with notificationSettingId when the caller is not an app' });
     return undefined;
   }
-  const installs = await declaredConfigsOf(database.db, caller.access, installId !== undefined ? { installId } : { appId: appId as string });
+  const installs = await declaredConfigsOf(
+    database.db,
+    caller.access,
+    installId !== undefined ? { installId } : { appId: appId as string },
+  );
   if (installId !== undefined && appId !== null && installs.length > 0 && installs[0].app_id !== appId) {
     problems.push({ path: 'body.installId', message: 'is not an install of the calling app' });
     return undefined;
@@ -95,7 +108,9 @@ async function settingOf(database: Database, caller: Caller, input: Notification
   problems.push({
     path: 'body.notificationSettingId',
     message:
-      installId !== undefined ? 'is not a notification setting of this install' : 'is not a notification setting of the calling app’s installs',
+      installId !== undefined
+        ? 'is not a notification setting of this install'
+        : 'is not a notification setting of the calling app’s installs',
   });
   return undefined;
 }

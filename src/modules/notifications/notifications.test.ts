@@ -36,7 +36,7 @@ async function installWithSettings(h: Harness, workspaceId: string, apiKey: stri
 }
 
 /** 400 with exactly these problems. */
-function assertProblems(res: { statusCode: number; body: string; json(): any }, data: { path: string; message: string }[]) {
+function assertProblems(res: { statusCode: number; body: string; json(): { data?: unknown } }, data: { path: string; message: string }[]) {
   assert.equal(res.statusCode, 400, res.body);
   assert.deepEqual(res.json().data, data, res.body);
 }
