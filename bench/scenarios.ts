@@ -39,7 +39,7 @@ export interface BenchContext {
 }
 
 /** Names the scenarios the targets of report.ts refer to. */
-export type ScenarioKey = 'me' | 'notFound' | 'pointRead' | 'page' | 'deepPage' | 'insert';
+export type ScenarioKey = 'me' | 'notFound' | 'pointRead' | 'page' | 'deepPage' | 'insert' | 'installs' | 'notify';
 
 export interface Scenario {
   readonly key: ScenarioKey;
@@ -139,6 +139,33 @@ export const SCENARIOS: readonly Scenario[] = [
     request: (ctx, target) => {
       const token = ctx.state[target === 'server' ? 'deepTokenServer' : 'deepTokenNaive'] as string;
       return { method: 'GET', path: `/v1/clients?limit=100&nextToken=${encodeURIComponent(token)}`, headers: readKey(ctx) };
+    },
+  },
+  {
+    key: 'installs',
+    name: () => 'GET /v1/installs (the 7 core modules)',
+    expectedStatus: 200,
+    naive: false,
+    directory: false,
+    request: (ctx) => ({ method: 'GET', path: '/v1/installs', headers: readKey(ctx) }),
+  },
+  {
+    key: 'notify',
+    name: () => 'POST /v1/notifications (in product, company to company)',
+    expectedStatus: 200,
+    naive: false,
+    directory: false,
+    request: (ctx) => {
+      if (!ctx.writes) throw new Error('POST /v1/notifications needs the writes workspace');
+      return {
+        method: 'POST',
+        path: '/v1/notifications',
+        headers: { 'x-api-key': ctx.writes.apiKey },
+        body: {
+          template: '{"senderId":"{{v}}","recipientCompanyId":"{{v}}","deliveryTargets":{"inProduct":{"title":"Bench {{i}}","body":"A notification"}}}',
+          values: ctx.writes.companyIds,
+        },
+      };
     },
   },
   {

@@ -99,6 +99,19 @@ for (const backend of BACKENDS) {
         { path: 'body.notifications.1.id', message: 'is not a notification setting of this install' },
         { path: 'body.notifications.2.label', message: 'is required to add a setting' },
       ]);
+      // Boundaries: 0 and 50 deltas pass (50 edits of one setting, to a 100-character label); 51 deltas and 101 characters do not.
+      const none = await as(ws.apiKey, 'PATCH', { notifications: [] });
+      assert.deepEqual([none.statusCode, none.json().notifications.length], [200, 2], 'no delta: unchanged');
+      const fiftyDeltas = await as(ws.apiKey, 'PATCH', {
+        notifications: Array.from({ length: 50 }, (_, i) => ({ id: 'b', label: i === 49 ? 'x'.repeat(100) : `B${i}` })),
+      });
+      assert.equal(fiftyDeltas.statusCode, 200, fiftyDeltas.body);
+      assert.equal(fiftyDeltas.json().notifications[0].label, 'x'.repeat(100), 'applied in order');
+      const longLabel = await as(ws.apiKey, 'PATCH', { notifications: [{ id: 'b', label: 'x'.repeat(101) }] });
+      assert.deepEqual(
+        longLabel.json().data.map((p: { path: string }) => p.path),
+        ['body.notifications.0.label'],
+      );
       const tooMany = await as(ws.apiKey, 'PATCH', { notifications: Array.from({ length: 51 }, () => setting('X')) });
       assert.deepEqual(
         tooMany.json().data.map((p: { path: string }) => p.path),
