@@ -162,7 +162,8 @@ export const SCENARIOS: readonly Scenario[] = [
         path: '/v1/notifications',
         headers: { 'x-api-key': ctx.writes.apiKey },
         body: {
-          template: '{"senderId":"{{v}}","recipientCompanyId":"{{v}}","deliveryTargets":{"inProduct":{"title":"Bench {{i}}","body":"A notification"}}}',
+          template:
+            '{"senderId":"{{v}}","recipientCompanyId":"{{v}}","deliveryTargets":{"inProduct":{"title":"Bench {{i}}","body":"A notification"}}}',
           values: ctx.writes.companyIds,
         },
       };
