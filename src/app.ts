@@ -7,8 +7,11 @@ import { openDatabase } from './db/open.js';
 import { migrateToLatest, readSecret } from './db/migrate.js';
 import { PageTokens } from './db/paging.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { PeriodicJob } from './lib/periodic.js';
+import { blankPersonalDataBefore } from './modules/audit-log/audit-log.repository.js';
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
 import adminRoutes from './modules/admin/admin.routes.js';
+import auditLogRoutes from './modules/audit-log/audit-log.routes.js';
 import clientRoutes from './modules/clients/clients.routes.js';
 import companyRoutes from './modules/companies/companies.routes.js';
 import customFieldRoutes from './modules/custom-fields/custom-fields.routes.js';
@@ -44,6 +47,8 @@ export interface BuildOptions {
   extraV1Routes?: (v1: FastifyInstance) => void | Promise<void>;
   /** E-mail delivery's timing (tests poll and retry in milliseconds). */
   emailDelivery?: Pick<EmailDeliveryOptions, 'pollMs' | 'retryDelaysMs'>;
+  /** How often the audit log's expired personal data is blanked (default hourly). */
+  auditPiiSweepMs?: number;
 }
 
 /** Query values that are safe to log (the rest, `email=` and the other filters, may be personal data). */
@@ -56,6 +61,9 @@ function requestForLog(request: FastifyRequest) {
   );
   return { method: request.method, url, host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
 }
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -110,8 +118,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       : null,
   };
   app.decorate('ctx', ctx);
+  const days = config.auditPiiDays;
+  const piiSweep =
+    days === undefined
+      ? null
+      : new PeriodicJob(
+          async () => {
+            const blanked = await blankPersonalDataBefore(database.db, clock.now() - days * DAY_MS);
+            if (blanked > 0) app.log.info({ blanked, days }, 'audit log: personal data past PORTAL_AUDIT_PII_DAYS blanked');
+          },
+          options.auditPiiSweepMs ?? HOUR_MS,
+          (error) => app.log.error({ err: error }, 'audit log: blanking personal data failed'),
+        );
   app.addHook('onClose', async () => {
-    await ctx.emailDelivery?.close(); // before the database it writes to
+    await ctx.emailDelivery?.close(); // before the database they write to
+    await piiSweep?.close();
     await ctx.limitStore.close(); // first: the in-process store writes its counts to the database
     if (ownsDatabase) await database.close();
   });
@@ -145,6 +166,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(customFieldRoutes);
       await v1.register(installRoutes);
       await v1.register(notificationRoutes);
+      await v1.register(auditLogRoutes);
       const extra = options.extraV1Routes;
       if (extra) await v1.register(async (scope) => extra(scope));
     },

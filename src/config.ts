@@ -32,6 +32,8 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   /** The From of those e-mails. */
   readonly smtpFrom: string;
+  /** After this many days the audit log's ip and User-Agent are blanked (personal data); undefined: kept. */
+  readonly auditPiiDays: number | undefined;
 }
 
 interface BucketConfig {
@@ -139,6 +141,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (adminToken !== undefined && adminToken.length < 16) problems.push('PORTAL_ADMIN_TOKEN must be at least 16 characters');
   if (env.PORTAL_URL && !/^https?:\/\/[^\s]+$/.test(env.PORTAL_URL))
     problems.push(`PORTAL_URL must be an http(s) URL (got "${env.PORTAL_URL}")`);
+  const auditPiiDays = env.PORTAL_AUDIT_PII_DAYS ? intVar(env, 'PORTAL_AUDIT_PII_DAYS', '0', problems) : undefined;
+  if (auditPiiDays === 0) problems.push('PORTAL_AUDIT_PII_DAYS must be at least 1 (unset keeps them)');
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -159,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     limits,
     portalUrl,
     smtpUrl,
+    auditPiiDays,
     smtpFrom: env.SMTP_FROM || `Portal <no-reply@${mailDomainOf(portalUrl)}>`,
     ...overrides,
   });

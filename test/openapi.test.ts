@@ -41,6 +41,7 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/notifications/{id}',
     '/v1/notifications/{id}/read',
     '/v1/notifications/{id}/unread',
+    '/v1/audit-logs',
   ];
   assert.deepEqual(
     Object.keys(doc.paths)

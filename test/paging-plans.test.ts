@@ -4,6 +4,7 @@ import { CompiledQuery, type Kysely, type KyselyPlugin, type RootOperationNode, 
 import type { PageTokens } from '../src/db/paging.js';
 import type { DB } from '../src/db/schema.js';
 import type { Access } from '../src/lib/caller.js';
+import { listEntries } from '../src/modules/audit-log/audit-log.repository.js';
 import { listClients } from '../src/modules/clients/clients.repository.js';
 import { listCompanies } from '../src/modules/companies/companies.repository.js';
 import { listCustomFields, listOptions } from '../src/modules/custom-fields/custom-fields.repository.js';
@@ -57,6 +58,20 @@ const LISTS: [what: string, index: string, list: Lister][] = [
     'notifications by recipientInternalUserId',
     'notifications_internal_user_page',
     (db, a, t, nextToken) => listNotifications(db, a, { nextToken, recipientInternalUserId: FIELD_ID }, t),
+  ],
+  ['audit log', 'audit_log_page', (db, a, t, nextToken) => listEntries(db, a, { nextToken }, t)],
+  [
+    'audit log by eventType',
+    'audit_log_event_page',
+    (db, a, t, nextToken) => listEntries(db, a, { nextToken, eventType: 'clientCreated' }, t),
+  ],
+  ['audit log by actorId', 'audit_log_actor_page', (db, a, t, nextToken) => listEntries(db, a, { nextToken, actorId: FIELD_ID }, t)],
+  ['audit log by companyId', 'audit_log_company_page', (db, a, t, nextToken) => listEntries(db, a, { nextToken, companyId: FIELD_ID }, t)],
+  [
+    'audit log within a time range',
+    'audit_log_page',
+    (db, a, t, nextToken) =>
+      listEntries(db, a, { nextToken, createdAfter: '2026-01-01T00:00:00Z', createdBefore: '2026-02-01T00:00:00Z' }, t),
   ],
   ['e-mail outbox', 'email_outbox_page', (db, a, t, nextToken) => listOutbox(db, a, { nextToken }, t)],
   ['internal users', 'internal_users_page', (db, a, t, nextToken) => listInternalUsers(db, a, { nextToken }, t)],

@@ -113,7 +113,7 @@ interface CustomFieldOptionsTable {
   created_at: string;
 }
 
-interface AuditLogTable {
+export interface AuditLogTable {
   id: string;
   workspace_id: string;
   event_type: string;
@@ -132,6 +132,25 @@ interface AuditLogTable {
   user_agent: string | null;
   created_at: string;
   updated_at: string;
+  /** internal-only (never answered) */
+  actor_agent_id: string | null;
+  automation_id: string | null;
+  is_super_admin_triggered: number;
+  /** the object the entry is about: its kind, id and state after the change (JSON) */
+  object_type: string | null;
+  ref: string | null;
+  data: string | null;
+  /** the company the entry concerns: what an internal user limited to some companies reads */
+  scope_company_id: string | null;
+  /** 1 until the webhook dispatcher has fanned it out */
+  webhook_pending: number;
+}
+
+interface AuditSessionsTable {
+  workspace_id: string;
+  actor_id: string;
+  /** the createdAt of the actor's open session's sessionStarted */
+  started_at: string;
 }
 
 interface QuotaUsageTable {
@@ -305,6 +324,7 @@ export interface DB {
   custom_fields: CustomFieldsTable;
   custom_field_options: CustomFieldOptionsTable;
   audit_log: AuditLogTable;
+  audit_sessions: AuditSessionsTable;
   quota_usage: QuotaUsageTable;
   idempotency_keys: IdempotencyKeysTable;
   installs: InstallsTable;

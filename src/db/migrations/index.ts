@@ -8,6 +8,7 @@ import { installs } from './2026-11-23-02-installs.js';
 import { appConnections } from './2026-11-23-03-app-connections.js';
 import { notificationPreferences } from './2026-11-23-04-notification-preferences.js';
 import { notifications } from './2026-11-23-05-notifications.js';
+import { auditLog } from './2026-11-23-06-audit-log.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -22,4 +23,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-23-03-app-connections': appConnections,
   '2026-11-23-04-notification-preferences': notificationPreferences,
   '2026-11-23-05-notifications': notifications,
+  '2026-11-23-06-audit-log': auditLog,
 };

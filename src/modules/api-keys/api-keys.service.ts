@@ -47,6 +47,8 @@ export function addApiKey(work: UnitOfWork, caller: Caller, input: { kind: ApiKe
     eventType: 'apiKeyCreated',
     description: `${input.kind === 'app' ? 'App' : 'Workspace'} API key created`,
     context: { apiKeyId, kind: input.kind, ...(input.appId ? { appId: input.appId } : {}) },
+    // The key's description only: its secret is never recorded.
+    subject: { object: 'apiKey', id: apiKeyId, data: { id: apiKeyId, object: 'apiKey', kind: input.kind, appId: input.appId ?? null } },
   });
   return { apiKeyId, apiKey: `${PREFIX}${lookup}${secret}`, kind: input.kind, ...(input.appId ? { appId: input.appId } : {}) };
 }
@@ -62,7 +64,12 @@ export async function revokeApiKey(database: Database, caller: Caller, apiKeyId:
       if (!(await repo.isUnrevoked(work.db, caller.access, 'api_keys', apiKeyId))) throw errors.notFound('API key');
       repo.revoke(work, caller.access, 'api_keys', apiKeyId, isoAt(caller.actor.at));
       work.onCommit(() => credentialsChanged(database));
-      recordAudit(work, caller.actor, { eventType: 'apiKeyDeleted', description: 'API key revoked', context: { apiKeyId } });
+      recordAudit(work, caller.actor, {
+        eventType: 'apiKeyDeleted',
+        description: 'API key revoked',
+        context: { apiKeyId },
+        subject: { object: 'apiKey', id: apiKeyId, data: { id: apiKeyId, object: 'apiKey', revoked: true } },
+      });
     },
     { transaction: true },
   );

@@ -3,37 +3,62 @@ import { type FullRow, preparedWrite } from '../../db/prepared.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Actor } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
+import type { AuditEventType } from './audit-events.js';
 
 export interface AuditEvent {
-  eventType: string;
+  eventType: AuditEventType;
   description: string;
   context?: Record<string, unknown>;
   previousAttributes?: Record<string, unknown> | null;
+  /**
+   * What the event is about: its object kind and id, its state after the change (a deleted object's
+   * last state) — the `data` of its webhook — and the company it concerns (limited internal users read
+   * the entries of their companies).
+   */
+  subject?: { object: string; id: string; data: object; companyId?: string | null };
+  /** When it happened, if not at the request's time (a session's last activity). */
+  at?: number;
+  /** Recorded as the service's own doing (source `system`, no key), as a synthetic sessionEnded is. */
+  bySystem?: boolean;
 }
 
 const insertEntry = preparedWrite('insert_audit_entry', (db, row: FullRow<'audit_log'>) => db.insertInto('audit_log').values(row));
 
-/** Appends one audit entry to the unit of work of the change it records. */
-export function recordAudit(work: UnitOfWork, actor: Actor, event: AuditEvent): void {
-  const at = isoAt(actor.at);
+/**
+ * Appends one audit entry (its id answered) to the unit of work of the change it records. The entry is also the
+ * change's webhook event (`webhook_pending`): sent after the commit, or never if the change rolls back.
+ */
+export function recordAudit(work: UnitOfWork, actor: Actor, event: AuditEvent): string {
+  const id = randomUUID();
+  const at = isoAt(event.at ?? actor.at);
+  const subject = event.subject;
   work.write(
     insertEntry(work.db, {
-      id: randomUUID(),
+      id,
       workspace_id: actor.workspaceId,
       event_type: event.eventType,
       event_description: event.description,
-      source: actor.source,
+      source: event.bySystem ? 'system' : actor.source,
       actor_id: actor.actorId,
       actor_type: actor.actorType,
       actor_role: actor.actorRole,
-      api_key_ref: actor.apiKeyRef,
+      actor_agent_id: null,
+      automation_id: null,
+      is_super_admin_triggered: 0,
+      api_key_ref: event.bySystem ? null : actor.apiKeyRef,
       company_id: actor.companyId,
+      scope_company_id: subject?.companyId ?? actor.companyId,
       context: JSON.stringify(event.context ?? {}),
       previous_attributes: event.previousAttributes ? JSON.stringify(event.previousAttributes) : null,
-      ip: actor.ip,
-      user_agent: actor.userAgent,
+      object_type: subject?.object ?? null,
+      ref: subject?.id ?? null,
+      data: subject ? JSON.stringify(subject.data) : null,
+      ip: event.bySystem ? null : actor.ip,
+      user_agent: event.bySystem ? null : actor.userAgent,
+      webhook_pending: 1,
       created_at: at,
       updated_at: at,
     }),
   );
+  return id;
 }

@@ -10,6 +10,7 @@ import { credentialsChanged } from '../../lib/credential-cache.js';
 import { errors, orNotFound } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
 import type { CustomFieldValues } from '../../lib/schemas.js';
+import { blankActorPersonalData } from '../audit-log/audit-log.repository.js';
 import { recordAudit } from '../audit-log/audit-log.writer.js';
 import { findCompany } from '../companies/companies.repository.js';
 import { createPlaceholderCompany } from '../companies/companies.service.js';
@@ -74,12 +75,16 @@ export async function createClient(database: Database, caller: Caller, input: Cl
     repo.insertClient(work, access, client, {
       inviteTokenHash: inviteToken ? createHash('sha256').update(inviteToken).digest('hex') : null,
     });
-    recordAudit(work, actor, { eventType: 'clientCreated', description: `Client ${email} created`, context: { clientId: id, companyId } });
+    const subject = clientSubject(client);
+    recordAudit(work, actor, { eventType: 'clientCreated', description: `Client ${email} created`, context: { clientId: id, companyId }, subject });
     if (!inviteToken) return client;
-    recordAudit(work, actor, { eventType: 'clientInvited', description: `Client ${email} invited`, context: { clientId: id } });
+    recordAudit(work, actor, { eventType: 'clientInvited', description: `Client ${email} invited`, context: { clientId: id }, subject });
     return { ...client, inviteUrl: `${options.portalUrl}/invite/${inviteToken}` };
   });
 }
+
+/** A client as the subject of its audit entries (and the data of their webhooks). */
+const clientSubject = (client: Client) => ({ object: 'client', id: client.id, data: client, companyId: client.companyId });
 
 export async function getClient(database: Database, caller: Caller, id: string): Promise<Client> {
   return orNotFound(await repo.findClient(database.db, caller.access, id), 'Client');
@@ -117,6 +122,7 @@ function applyChanges(work: UnitOfWork, caller: Caller, previous: Client, next: 
       description: `Client ${previous.email} updated`,
       context: { clientId: previous.id },
       previousAttributes: changed,
+      subject: clientSubject(client),
     });
   }
   if (fieldsChanged) {
@@ -125,6 +131,7 @@ function applyChanges(work: UnitOfWork, caller: Caller, previous: Client, next: 
       description: `Custom fields of client ${previous.email} updated`,
       context: { clientId: previous.id },
       previousAttributes: { customFields: previous.customFields },
+      subject: clientSubject(client),
     });
   }
   return client;
@@ -197,7 +204,10 @@ export async function deleteClient(database: Database, caller: Caller, id: strin
         eventType: 'clientDeleted',
         description: `Client ${client.email} deleted`,
         context: { clientId: id, email: client.email },
+        subject: clientSubject(client),
       });
+      // The client's personal data goes with it: the ip and User-Agent of what it did.
+      blankActorPersonalData(work, caller.access, client.id);
     },
     { transaction: true },
   );

@@ -13,6 +13,9 @@ import { mergeCustomFields, normalizeCustomFields } from '../custom-fields/custo
 import * as repo from './companies.repository.js';
 import type { Company, CompanyCreate, CompanyListQuery, CompanyUpdate } from './companies.schemas.js';
 
+/** A company as the subject of its audit entries (and the data of their webhooks). */
+const companySubject = (company: Company) => ({ object: 'company', id: company.id, data: company, companyId: company.id });
+
 export async function createCompany(database: Database, caller: Caller, input: CompanyCreate): Promise<Company> {
   const { access, actor } = caller;
   // It could never see the company it made: its access is a fixed list of companies.
@@ -34,7 +37,12 @@ export async function createCompany(database: Database, caller: Caller, input: C
   };
   return unitOfWork(database, async (work) => {
     repo.insertCompany(work, access, company);
-    recordAudit(work, actor, { eventType: 'companyCreated', description: `Company "${name}" created`, context: { companyId: id, name } });
+    recordAudit(work, actor, {
+      eventType: 'companyCreated',
+      description: `Company "${name}" created`,
+      context: { companyId: id, name },
+      subject: companySubject(company),
+    });
     return company;
   });
 }
@@ -43,7 +51,7 @@ export async function createCompany(database: Database, caller: Caller, input: C
 export function createPlaceholderCompany(work: UnitOfWork, caller: Caller, name: string): string {
   const id = randomUUID();
   const at = isoAt(caller.actor.at);
-  repo.insertCompany(work, caller.access, {
+  const company: Company = {
     id,
     object: 'company',
     createdAt: at,
@@ -52,11 +60,13 @@ export function createPlaceholderCompany(work: UnitOfWork, caller: Caller, name:
     customFields: {},
     fallbackColor: fallbackColorFor(id),
     isPlaceholder: true,
-  });
+  };
+  repo.insertCompany(work, caller.access, company);
   recordAudit(work, caller.actor, {
     eventType: 'companyCreated',
     description: `Placeholder company "${name}" created`,
     context: { companyId: id, name, isPlaceholder: true },
+    subject: companySubject(company),
   });
   return id;
 }
@@ -89,6 +99,7 @@ export async function updateCompany(database: Database, caller: Caller, id: stri
           description: `Company "${name}" updated`,
           context: { companyId: id },
           previousAttributes: { name: previous.name },
+          subject: companySubject(company),
         });
       }
       if (fieldsChanged) {
@@ -97,6 +108,7 @@ export async function updateCompany(database: Database, caller: Caller, id: stri
           description: `Custom fields of company "${name}" updated`,
           context: { companyId: id, keys: Object.keys(changes ?? {}) },
           previousAttributes: { customFields: previous.customFields },
+          subject: companySubject(company),
         });
       }
       return company;
@@ -130,6 +142,7 @@ export async function deleteCompany(database: Database, caller: Caller, id: stri
         eventType: 'companyDeleted',
         description: `Company "${company.name}" deleted`,
         context: { companyId: id, name: company.name },
+        subject: companySubject(company),
       });
     },
     { transaction: true },

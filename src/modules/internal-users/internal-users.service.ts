@@ -52,6 +52,7 @@ export async function createInternalUser(database: Database, caller: Caller, inp
       eventType: 'internalUserCreated',
       description: `Internal user ${email} created`,
       context: { internalUserId: id, email, role, ...(companies ? { companyAccessList: companies } : {}) },
+      subject: { object: 'internalUser', id, data: user },
     });
     return user;
   });

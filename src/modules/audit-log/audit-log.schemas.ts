@@ -1,0 +1,73 @@
+import { type Static, Type } from 'typebox';
+import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { AUDIT_EVENT_TYPES } from './audit-events.js';
+
+const NullableString = (description?: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], ...(description ? { description } : {}) });
+const FreeObject = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true });
+
+export const AUDIT_SOURCES = ['web', 'platform', 'automation', 'system'] as const;
+
+/** An entry as answered: the internal-only and hidden fields of the specification are never in it. */
+export const AuditLogEntry = Type.Object(
+  {
+    id: Id,
+    object: Type.Literal('auditLogEntry'),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    creatorId: Type.String({ description: 'who recorded it: the actor, else ""' }),
+    identityId: Type.String({ description: 'the actor’s identity, else ""' }),
+    ref: Type.String({ description: 'id of the object the event is about, else ""' }),
+    data: Type.String({ description: 'JSON of that object after the change (its last state for a deletion), else ""' }),
+    eventType: Type.Enum([...AUDIT_EVENT_TYPES]),
+    eventDescription: Type.String(),
+    source: Type.Enum([...AUDIT_SOURCES]),
+    actorId: NullableString('user or system actor'),
+    actorType: Type.Unsafe<'internalUser' | 'clientUser' | null>({ type: ['string', 'null'], enum: ['internalUser', 'clientUser', null] }),
+    automationId: NullableString(),
+    companyId: NullableString('company of the actor when a client user'),
+    context: FreeObject,
+    previousAttributes: Type.Unsafe<Record<string, unknown> | null>({ type: ['object', 'null'], additionalProperties: true }),
+    ip: NullableString('client IP of the request (personal data: blanked after PORTAL_AUDIT_PII_DAYS)'),
+    userAgent: NullableString('User-Agent of the request (personal data, likewise)'),
+  },
+  { additionalProperties: false, title: 'AuditLogEntry' },
+);
+export type AuditLogEntry = Static<typeof AuditLogEntry>;
+
+export const AuditLogListQuery = Type.Object(
+  {
+    ...PageQuery,
+    eventType: Type.Optional(Type.Enum([...AUDIT_EVENT_TYPES], { description: 'one event type of the specification' })),
+    actorId: Type.Optional(Type.String()),
+    companyId: Type.Optional(Type.String({ description: 'company of the actor (a client user)' })),
+    source: Type.Optional(Type.Enum([...AUDIT_SOURCES])),
+    createdAfter: Type.Optional(Type.String({ format: 'date-time', description: 'RFC 3339: entries at or after it' })),
+    createdBefore: Type.Optional(Type.String({ format: 'date-time', description: 'RFC 3339: entries before it' })),
+  },
+  { additionalProperties: false },
+);
+export type AuditLogListQuery = Static<typeof AuditLogListQuery>;
+
+export const AuditEventCreate = Type.Object(
+  {
+    eventType: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'sessionStarted, sessionEnded, or a custom type (recorded as customEvent, the name in context.customEventType)',
+    }),
+    eventDescription: Type.String({ maxLength: 500 }),
+    context: FreeObject,
+    actorId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'default: the session’s end user' })),
+    companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'company of the actor when a client user' })),
+    lastActivityAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description:
+          'sessionEnded: the entry’s createdAt; sessionStarted: closes the actor’s open session there (a synthetic sessionEnded, source system). Not in the future, not before the session started',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'AuditEventCreate' },
+);
+export type AuditEventCreate = Static<typeof AuditEventCreate>;

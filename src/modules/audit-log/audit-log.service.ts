@@ -1,0 +1,118 @@
+import type { Database } from '../../db/database.js';
+import type { Page, PageTokens } from '../../db/paging.js';
+import { splitIds } from '../../db/rows.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import type { Actor, Caller } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
+import { type FieldProblem, errors } from '../../lib/errors.js';
+import * as repo from './audit-log.repository.js';
+import type { AuditEventCreate, AuditLogEntry, AuditLogListQuery } from './audit-log.schemas.js';
+import { recordAudit } from './audit-log.writer.js';
+
+export function listAuditLog(
+  database: Database,
+  caller: Caller,
+  query: AuditLogListQuery,
+  tokens: PageTokens,
+): Promise<Page<AuditLogEntry>> {
+  return repo.listEntries(database.db, caller.access, query, tokens);
+}
+
+/** The actor an event is attributed to: the one named (a client or internal user of the workspace), else the session's end user. */
+async function actorOf(database: Database, caller: Caller, input: AuditEventCreate, problems: FieldProblem[]): Promise<Actor> {
+  const actor = caller.actor;
+  const actorId = input.actorId?.toLowerCase();
+  if (actorId === undefined || actorId === actor.actorId) {
+    if (input.companyId !== undefined && actor.actorType !== 'clientUser')
+      problems.push({ path: 'body.companyId', message: 'is given only for a client actor' });
+    return actor;
+  }
+  const workspaceId = caller.access.workspaceId;
+  const [client, user] = await Promise.all([
+    database.db
+      .selectFrom('clients')
+      .select(['id', 'company_ids'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', actorId)
+      .executeTakeFirst(),
+    database.db
+      .selectFrom('internal_users')
+      .select(['id', 'role'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', actorId)
+      .executeTakeFirst(),
+  ]);
+  const companies = client ? splitIds(client.company_ids) : [];
+  const visible = caller.access.companyIds === null || user !== undefined || companies.some((c) => caller.access.companyIds?.includes(c));
+  if ((!client && !user) || !visible) {
+    problems.push({ path: 'body.actorId', message: 'is not a client or internal user of this workspace' });
+    return actor;
+  }
+  if (user) {
+    if (input.companyId !== undefined) problems.push({ path: 'body.companyId', message: 'is given only for a client actor' });
+    return { ...actor, actorId, actorType: 'internalUser', actorRole: user.role, companyId: null };
+  }
+  const companyId = input.companyId?.toLowerCase() ?? companies[0] ?? null;
+  if (companyId !== null && !companies.includes(companyId))
+    problems.push({ path: 'body.companyId', message: 'is not a company of the actor' });
+  return { ...actor, actorId, actorType: 'clientUser', actorRole: null, companyId };
+}
+
+/**
+ * Records an event sent through the API (contract §3): a custom type as customEvent (its name in
+ * `context.customEventType`); sessionStarted closes the actor's open session first with a synthetic
+ * sessionEnded (source system) at `lastActivityAt`; sessionEnded is dated `lastActivityAt`.
+ */
+export async function createAuditEvent(database: Database, caller: Caller, input: AuditEventCreate): Promise<AuditLogEntry> {
+  const problems: FieldProblem[] = [];
+  const actor = await actorOf(database, caller, input, problems);
+  const now = caller.actor.at;
+  const session = input.eventType === 'sessionStarted' || input.eventType === 'sessionEnded';
+  const lastActivity = input.lastActivityAt === undefined ? undefined : Date.parse(input.lastActivityAt);
+  if (lastActivity !== undefined && lastActivity > now) problems.push({ path: 'body.lastActivityAt', message: 'is in the future' });
+  if (session && actor.actorId === null)
+    problems.push({ path: 'body.actorId', message: 'is required for a session event when the caller is not a session' });
+  if (problems.length > 0) throw errors.invalidFields(problems);
+
+  const id = await unitOfWork(
+    database,
+    async (work) => {
+      if (!session) {
+        return recordAudit(work, actor, {
+          eventType: 'customEvent',
+          description: input.eventDescription,
+          context: { ...input.context, customEventType: input.eventType },
+        });
+      }
+      const actorId = actor.actorId as string;
+      const startedAt = await repo.openSession(work.db, caller.access, actorId);
+      if (startedAt !== undefined && lastActivity !== undefined && lastActivity < Date.parse(startedAt)) {
+        throw errors.invalidField('body.lastActivityAt', `is before the session started (${startedAt})`);
+      }
+      if (input.eventType === 'sessionStarted') {
+        if (startedAt !== undefined) {
+          recordAudit(work, actor, {
+            eventType: 'sessionEnded',
+            description: 'Session ended (closed by the next sessionStarted)',
+            context: { synthetic: true, sessionStartedAt: startedAt },
+            at: lastActivity ?? now,
+            bySystem: true,
+          });
+        }
+        repo.startSession(work, caller.access, actorId, isoAt(now));
+        return recordAudit(work, actor, { eventType: 'sessionStarted', description: input.eventDescription, context: input.context });
+      }
+      repo.endSession(work, caller.access, actorId);
+      return recordAudit(work, actor, {
+        eventType: 'sessionEnded',
+        description: input.eventDescription,
+        context: input.context,
+        at: lastActivity ?? now,
+      });
+    },
+    { transaction: true },
+  );
+  const entry = await repo.findEntry(database.db, caller.access, id);
+  if (!entry) throw new Error(`audit entry ${id} vanished after its commit`);
+  return entry;
+}
