@@ -8,6 +8,10 @@ import { migrateToLatest, readSecret } from './db/migrate.js';
 import { PageTokens } from './db/paging.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { PeriodicJob } from './lib/periodic.js';
+import { SecretBox } from './lib/secret-box.js';
+import appEventRoutes from './modules/webhooks/webhooks.routes.js';
+import type { LookupAll } from './modules/webhooks/webhook-http.js';
+import { WebhookWorker, type WebhookWorkerOptions } from './modules/webhooks/webhook-worker.js';
 import { blankPersonalDataBefore } from './modules/audit-log/audit-log.repository.js';
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
 import adminRoutes from './modules/admin/admin.routes.js';
@@ -49,6 +53,8 @@ export interface BuildOptions {
   emailDelivery?: Pick<EmailDeliveryOptions, 'pollMs' | 'retryDelaysMs'>;
   /** How often the audit log's expired personal data is blanked (default hourly). */
   auditPiiSweepMs?: number;
+  /** Webhook delivery's timing and name resolution (tests); `false`: this app runs no worker. */
+  webhooks?: (Omit<WebhookWorkerOptions, 'allowPrivate'> & { lookup?: LookupAll }) | false;
 }
 
 /** Query values that are safe to log (the rest, `email=` and the other filters, may be personal data). */
@@ -99,6 +105,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     http: { headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1000 },
   });
   const clock = options.clock ?? systemClock;
+  const webhookOptions = options.webhooks === false ? undefined : options.webhooks;
+  const webhookSettings = {
+    secrets: new SecretBox(await readSecret(database, 'webhooks')),
+    allowPrivate: config.webhooksAllowPrivate,
+    lookup: webhookOptions?.lookup,
+  };
   const ctx: AppContext = {
     config,
     database,
@@ -109,6 +121,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     limitStore,
     authFailures: new AuthFailureLimiter(limitStore, config.limits.authFailuresPerMinute),
     // Sends notifications' e-mails only when there is an SMTP server to send them through.
+    webhooks: {
+      settings: webhookSettings,
+      worker:
+        options.webhooks === false
+          ? null
+          : new WebhookWorker(database, clock, app.log.child({ component: 'webhooks' }), webhookSettings.secrets, {
+              ...webhookOptions,
+              allowPrivate: config.webhooksAllowPrivate,
+            }),
+    },
     emailDelivery: config.smtpUrl
       ? new EmailDelivery(database, clock, app.log.child({ component: 'email' }), {
           smtpUrl: config.smtpUrl,
@@ -132,6 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         );
   app.addHook('onClose', async () => {
     await ctx.emailDelivery?.close(); // before the database they write to
+    await ctx.webhooks.worker?.close();
     await piiSweep?.close();
     await ctx.limitStore.close(); // first: the in-process store writes its counts to the database
     if (ownsDatabase) await database.close();
@@ -167,6 +190,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(installRoutes);
       await v1.register(notificationRoutes);
       await v1.register(auditLogRoutes);
+      await v1.register(appEventRoutes);
       const extra = options.extraV1Routes;
       if (extra) await v1.register(async (scope) => extra(scope));
     },

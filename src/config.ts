@@ -34,6 +34,8 @@ export interface Config {
   readonly smtpFrom: string;
   /** After this many days the audit log's ip and User-Agent are blanked (personal data); undefined: kept. */
   readonly auditPiiDays: number | undefined;
+  /** PORTAL_WEBHOOKS_ALLOW_PRIVATE=1: webhook endpoints may be on loopback, link-local or private addresses (tests, closed networks). */
+  readonly webhooksAllowPrivate: boolean;
 }
 
 interface BucketConfig {
@@ -164,6 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     portalUrl,
     smtpUrl,
     auditPiiDays,
+    webhooksAllowPrivate: env.PORTAL_WEBHOOKS_ALLOW_PRIVATE === '1',
     smtpFrom: env.SMTP_FROM || `Portal <no-reply@${mailDomainOf(portalUrl)}>`,
     ...overrides,
   });

@@ -5,6 +5,8 @@ import type { PageTokens } from './db/paging.js';
 import type { DB } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
 import type { EmailDelivery } from './modules/email-outbox/email-outbox.delivery.js';
+import type { WebhookWorker } from './modules/webhooks/webhook-worker.js';
+import type { WebhookSettings } from './modules/webhooks/webhooks.service.js';
 import type { AuthFailureLimiter } from './limits/auth-failures.js';
 import type { LimitStore } from './limits/limit-store.js';
 
@@ -23,6 +25,8 @@ export interface AppContext {
   readonly authFailures: AuthFailureLimiter;
   /** Sends the e-mail outbox when SMTP_URL is set; null otherwise (e-mails stay queued). */
   readonly emailDelivery: EmailDelivery | null;
+  /** Webhook endpoints' settings (secrets, address policy) and the worker that delivers (null: this process does not). */
+  readonly webhooks: { readonly settings: WebhookSettings; readonly worker: WebhookWorker | null };
 }
 
 declare module 'fastify' {

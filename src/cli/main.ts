@@ -11,6 +11,7 @@ import { internalUsersGroup } from './internal-users.js';
 import { keysGroup } from './keys.js';
 import { printResult } from './output.js';
 import { outboxGroup } from './outbox.js';
+import { webhooksGroup } from './webhooks.js';
 import { sessionsGroup } from './sessions.js';
 import { workspacesGroup } from './workspaces.js';
 
@@ -34,6 +35,16 @@ const USAGE = `Usage: portal <command> [options] [--json]
   sessions create --workspace W --api-key KEY (--client C [--company X] | --internal-user U)
                                                      mint an end-user session token for an app key
   sessions revoke --workspace W --token-id T         revoke a session
+  outbox list --workspace W [--status queued|sent|failed]
+                                                     the e-mail outbox: queued, sent and failed e-mails
+  webhooks create --workspace W --url U [--events client.created,…] [--description D]
+                                                     add a webhook endpoint (its secret shown once)
+  webhooks list|delete|enable|disable|rotate-secret --workspace W [--endpoint E]
+                                                     manage endpoints
+  webhooks deliveries --workspace W [--endpoint E] [--status pending|succeeded|failed]
+                                                     the delivery log, every attempt
+  webhooks replay --workspace W (--delivery D | --failed-since TIME)
+                                                     send a delivery, or every failed one, again
 
 The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
 
@@ -49,6 +60,7 @@ const GROUPS: Record<string, CommandGroup> = {
   installs: installsGroup,
   sessions: sessionsGroup,
   outbox: outboxGroup,
+  webhooks: webhooksGroup,
 };
 
 /**

@@ -32,6 +32,7 @@ async function migrate(database: Database, target: string | undefined): Promise<
     throw new MigrationError(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`);
   }
   await ensureSecret(database, 'paging');
+  await ensureSecret(database, 'webhooks');
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

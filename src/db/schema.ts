@@ -153,6 +153,59 @@ interface AuditSessionsTable {
   started_at: string;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  /** '*' (every event) or dotted event names, comma-separated */
+  event_types: string;
+  description: string;
+  enabled: number;
+  /** the signing secret, encrypted (lib/secret-box.ts) */
+  secret: string;
+  /** during a rotation: the previous secret (encrypted) and until when it still signs */
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  /** since when every delivery has failed (null once one succeeds) */
+  failing_since: string | null;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  /** the audit entry: the webhook-id of every attempt and replay */
+  event_id: string;
+  event_type: string;
+  /** the body sent, as sent (JSON) */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  response_excerpt: string;
+  error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+}
+
 interface QuotaUsageTable {
   workspace_id: string;
   /** UTC day, YYYY-MM-DD */
@@ -325,6 +378,9 @@ export interface DB {
   custom_field_options: CustomFieldOptionsTable;
   audit_log: AuditLogTable;
   audit_sessions: AuditSessionsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   quota_usage: QuotaUsageTable;
   idempotency_keys: IdempotencyKeysTable;
   installs: InstallsTable;

@@ -31,18 +31,17 @@ export const auditLog: MigrationFactory = () => ({
       .addColumn('webhook_pending', 'integer', (c) => c.notNull().defaultTo(0))
       .execute();
     // Older entries are scoped by their client actor's company only (their subject was not recorded).
-    await db.updateTable('audit_log').set({ scope_company_id: sql.ref('company_id') }).execute();
+    await db
+      .updateTable('audit_log')
+      .set({ scope_company_id: sql.ref('company_id') })
+      .execute();
     for (const [name, filter] of [
       ['audit_log_event_page', 'event_type'],
       ['audit_log_actor_page', 'actor_id'],
       ['audit_log_company_page', 'company_id'],
       ['audit_log_scope_page', 'scope_company_id'],
     ] as const) {
-      await db.schema
-        .createIndex(name)
-        .on('audit_log')
-        .columns(['workspace_id', filter, 'created_at', 'id'])
-        .execute();
+      await db.schema.createIndex(name).on('audit_log').columns(['workspace_id', filter, 'created_at', 'id']).execute();
     }
     // Small partial indexes: the entries still to dispatch, and those still holding personal data.
     await db.schema

@@ -9,6 +9,7 @@ import { appConnections } from './2026-11-23-03-app-connections.js';
 import { notificationPreferences } from './2026-11-23-04-notification-preferences.js';
 import { notifications } from './2026-11-23-05-notifications.js';
 import { auditLog } from './2026-11-23-06-audit-log.js';
+import { webhooks } from './2026-11-23-07-webhooks.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -24,4 +25,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-23-04-notification-preferences': notificationPreferences,
   '2026-11-23-05-notifications': notifications,
   '2026-11-23-06-audit-log': auditLog,
+  '2026-11-23-07-webhooks': webhooks,
 };

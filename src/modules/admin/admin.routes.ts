@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import emailOutboxAdminRoutes from '../email-outbox/email-outbox.routes.js';
 import { installAdminRoutes } from '../installs/installs.routes.js';
+import { webhookAdminRoutes } from '../webhooks/webhooks.routes.js';
 import sessionAdminRoutes from '../sessions/sessions.routes.js';
 import { adminGuard } from './admin.guard.js';
 
@@ -13,4 +14,5 @@ export default async function adminRoutes(app: FastifyInstance, opts: { adminTok
   await app.register(sessionAdminRoutes);
   await app.register(installAdminRoutes);
   await app.register(emailOutboxAdminRoutes);
+  await app.register(webhookAdminRoutes);
 }

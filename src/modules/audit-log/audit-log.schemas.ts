@@ -6,7 +6,7 @@ const NullableString = (description?: string) =>
   Type.Unsafe<string | null>({ type: ['string', 'null'], ...(description ? { description } : {}) });
 const FreeObject = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true });
 
-export const AUDIT_SOURCES = ['web', 'platform', 'automation', 'system'] as const;
+const AUDIT_SOURCES = ['web', 'platform', 'automation', 'system'] as const;
 
 /** An entry as answered: the internal-only and hidden fields of the specification are never in it. */
 export const AuditLogEntry = Type.Object(

@@ -76,7 +76,12 @@ export async function createClient(database: Database, caller: Caller, input: Cl
       inviteTokenHash: inviteToken ? createHash('sha256').update(inviteToken).digest('hex') : null,
     });
     const subject = clientSubject(client);
-    recordAudit(work, actor, { eventType: 'clientCreated', description: `Client ${email} created`, context: { clientId: id, companyId }, subject });
+    recordAudit(work, actor, {
+      eventType: 'clientCreated',
+      description: `Client ${email} created`,
+      context: { clientId: id, companyId },
+      subject,
+    });
     if (!inviteToken) return client;
     recordAudit(work, actor, { eventType: 'clientInvited', description: `Client ${email} invited`, context: { clientId: id }, subject });
     return { ...client, inviteUrl: `${options.portalUrl}/invite/${inviteToken}` };

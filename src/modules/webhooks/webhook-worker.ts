@@ -1,0 +1,321 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { parseObject } from '../../db/rows.js';
+import type { DB, WebhookDeliveriesTable } from '../../db/schema.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import { systemCaller } from '../../lib/caller.js';
+import { type Clock, isoAt } from '../../lib/clock.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { type AuditEventType, webhookEventName } from '../audit-log/audit-events.js';
+import { recordAudit } from '../audit-log/audit-log.writer.js';
+import { type LookupAll, postWebhook, signWebhook } from './webhook-http.js';
+import { ALL_EVENTS, webhookIdOf } from './webhooks.repository.js';
+
+/** Attempt n + 1 waits RETRY_DELAYS_MS[n] after attempt n failed (the first is immediate); after the tenth, the delivery failed. */
+const RETRY_DELAYS_MS: readonly number[] = [
+  0,
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  14 * 3_600_000,
+  20 * 3_600_000,
+  24 * 3_600_000,
+];
+/** An endpoint whose deliveries have all failed this long is disabled. */
+const FAILING_LIMIT_MS = 5 * 24 * 3_600_000;
+const ENTRIES_PER_DISPATCH = 100;
+const DELIVERIES_PER_ROUND = 20;
+const MAX_ROUNDS = 20;
+/** Longer than a delivery's timeout: a claim outlives the attempt holding it, and lapses if its process died. */
+const LEASE_MS = 60_000;
+
+export interface WebhookWorkerOptions {
+  /** Refuse nothing by address (tests deliver to 127.0.0.1): PORTAL_WEBHOOKS_ALLOW_PRIVATE. */
+  allowPrivate: boolean;
+  pollMs?: number;
+  timeoutMs?: number;
+  retryDelaysMs?: readonly number[];
+  lookup?: LookupAll;
+}
+
+interface PendingEntry {
+  id: string;
+  workspace_id: string;
+  event_type: string;
+  object_type: string | null;
+  data: string | null;
+  context: string;
+  previous_attributes: string | null;
+  created_at: string;
+}
+
+/** The body receivers of the hosted API parse: `{eventType, created, object, data, previousAttributes?}`. */
+function payloadOf(entry: PendingEntry): string {
+  return JSON.stringify({
+    eventType: webhookEventName(entry.event_type as AuditEventType),
+    created: entry.created_at,
+    object: entry.object_type ?? 'auditLogEntry',
+    data: entry.data === null ? { id: entry.id, context: parseObject(entry.context) } : JSON.parse(entry.data),
+    ...(entry.previous_attributes === null ? {} : { previousAttributes: JSON.parse(entry.previous_attributes) }),
+  });
+}
+
+const subscribes = (eventTypes: string, name: string) => eventTypes === ALL_EVENTS || eventTypes.split(',').includes(name);
+
+/**
+ * Delivers webhooks, off the request path. The audit log is the outbox: every entry is written with
+ * `webhook_pending` in the change's own transaction; the dispatcher turns each into one delivery per
+ * subscribed endpoint (a unique key per endpoint and event, so a dispatch repeated after a crash adds
+ * nothing) and clears the flag, in one transaction. Deliveries are claimed (PostgreSQL: `FOR UPDATE SKIP
+ * LOCKED`, so several processes never take the same one), sent, and recorded attempt by attempt.
+ */
+export class WebhookWorker {
+  private readonly timer: NodeJS.Timeout;
+  private readonly retryDelaysMs: readonly number[];
+  private running: Promise<void> | null = null;
+  private again = false;
+  private closed = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly secrets: SecretBox,
+    private readonly options: WebhookWorkerOptions,
+  ) {
+    this.retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+    this.timer = setInterval(() => this.wake(), options.pollMs ?? 1000);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Runs a round now (after one in progress, if any). */
+  wake(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.round()
+      .catch((error) => this.log.error({ err: error }, 'webhooks: round failed'))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async round(): Promise<void> {
+    for (let i = 0; i < MAX_ROUNDS && !this.closed; i++) {
+      const dispatched = await this.dispatch();
+      const delivered = await this.deliverDue();
+      if (dispatched < ENTRIES_PER_DISPATCH && delivered < DELIVERIES_PER_ROUND) return;
+    }
+  }
+
+  /** SKIP LOCKED on PostgreSQL; SQLite has one writer, and one process delivers. */
+  private locked<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q): Q {
+    return this.database.dialect === 'postgres' ? query.forUpdate().skipLocked() : query;
+  }
+
+  /** Fans pending audit entries out to the endpoints that subscribe to them; how many entries it took. */
+  async dispatch(): Promise<number> {
+    const now = isoAt(this.clock.now());
+    return this.database.db.transaction().execute(async (trx) => {
+      const entries = (await this.locked(
+        trx
+          .selectFrom('audit_log')
+          .select(['id', 'workspace_id', 'event_type', 'object_type', 'data', 'context', 'previous_attributes', 'created_at'])
+          .where('webhook_pending', '=', 1)
+          .orderBy('created_at')
+          .orderBy('id')
+          .limit(ENTRIES_PER_DISPATCH),
+      ).execute()) as PendingEntry[];
+      if (entries.length === 0) return 0;
+      const workspaces = [...new Set(entries.map((e) => e.workspace_id))];
+      const endpoints = await trx
+        .selectFrom('webhook_endpoints')
+        .select(['id', 'workspace_id', 'event_types', 'created_at'])
+        .where('workspace_id', 'in', workspaces)
+        .where('enabled', '=', 1)
+        .execute();
+      const deliveries: WebhookDeliveriesTable[] = [];
+      for (const entry of entries) {
+        const name = webhookEventName(entry.event_type as AuditEventType);
+        for (const endpoint of endpoints) {
+          // An endpoint gets the events of its workspace it subscribes to, from its creation on.
+          if (endpoint.workspace_id !== entry.workspace_id || endpoint.created_at > entry.created_at) continue;
+          if (!subscribes(endpoint.event_types, name)) continue;
+          deliveries.push({
+            id: randomUUID(),
+            workspace_id: entry.workspace_id,
+            endpoint_id: endpoint.id,
+            event_id: entry.id,
+            event_type: name,
+            payload: payloadOf(entry),
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: now,
+            claimed_until: null,
+            last_status: null,
+            last_error: null,
+            created_at: now,
+            updated_at: now,
+          });
+        }
+      }
+      for (let i = 0; i < deliveries.length; i += 50) {
+        await trx
+          .insertInto('webhook_deliveries')
+          .values(deliveries.slice(i, i + 50))
+          .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
+          .execute();
+      }
+      await trx
+        .updateTable('audit_log')
+        .set({ webhook_pending: 0 })
+        .where(
+          'id',
+          'in',
+          entries.map((e) => e.id),
+        )
+        .execute();
+      return entries.length;
+    });
+  }
+
+  /** Claims the deliveries due and sends them; how many it claimed. */
+  async deliverDue(): Promise<number> {
+    const now = this.clock.now();
+    const claimed = await this.database.db.transaction().execute(async (trx) => {
+      const due = await this.locked(
+        trx
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', isoAt(now))
+          .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', isoAt(now))]))
+          .orderBy('next_attempt_at')
+          .limit(DELIVERIES_PER_ROUND),
+      ).execute();
+      if (due.length === 0) return [];
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ claimed_until: isoAt(now + LEASE_MS) })
+        .where(
+          'id',
+          'in',
+          due.map((d) => d.id),
+        )
+        .execute();
+      return due;
+    });
+    await Promise.all(claimed.map((delivery) => this.send(delivery)));
+    return claimed.length;
+  }
+
+  private async send(delivery: WebhookDeliveriesTable): Promise<void> {
+    const db = this.database.db;
+    const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.endpoint_id).executeTakeFirst();
+    const now = this.clock.now();
+    if (!endpoint || endpoint.enabled !== 1) {
+      await this.finish(db, delivery, { status: 'failed', error: 'the endpoint is disabled', at: now });
+      return;
+    }
+    const secrets = [this.secrets.open(endpoint.secret)];
+    if (endpoint.previous_secret && endpoint.previous_secret_until && endpoint.previous_secret_until > isoAt(now)) {
+      secrets.push(this.secrets.open(endpoint.previous_secret));
+    }
+    // The signed timestamp is the wall clock's: receivers check it against theirs.
+    const headers = signWebhook({
+      id: webhookIdOf(delivery.event_id),
+      timestamp: Math.floor(Date.now() / 1000),
+      body: delivery.payload,
+      secrets,
+    });
+    const response = await postWebhook(endpoint.url, headers, delivery.payload, {
+      timeoutMs: this.options.timeoutMs ?? 15_000,
+      allowPrivate: this.options.allowPrivate,
+      lookup: this.options.lookup,
+    });
+    const at = this.clock.now();
+    const attempt = delivery.attempts + 1;
+    const ok = response.status !== null && response.status >= 200 && response.status < 300;
+    const delay = this.retryDelaysMs[attempt];
+    const retryAt = ok || response.status === 410 || delay === undefined ? null : at + delay;
+    await unitOfWork(this.database, async (work) => {
+      work.write(
+        work.db.insertInto('webhook_attempts').values({
+          id: randomUUID(),
+          delivery_id: delivery.id,
+          attempt,
+          status_code: response.status,
+          duration_ms: response.durationMs,
+          response_excerpt: response.excerpt,
+          error: response.error,
+          next_attempt_at: retryAt === null ? null : isoAt(retryAt),
+          created_at: isoAt(at),
+        }),
+      );
+      work.write(
+        work.db
+          .updateTable('webhook_deliveries')
+          .set({
+            status: ok ? 'succeeded' : retryAt === null ? 'failed' : 'pending',
+            attempts: attempt,
+            ...(retryAt === null ? {} : { next_attempt_at: isoAt(retryAt) }),
+            claimed_until: null,
+            last_status: response.status,
+            last_error: response.error,
+            updated_at: isoAt(at),
+          })
+          .where('id', '=', delivery.id),
+      );
+      const endpoints = work.db.updateTable('webhook_endpoints').where('id', '=', endpoint.id);
+      if (ok) {
+        if (endpoint.failing_since !== null) work.write(endpoints.set({ failing_since: null, updated_at: isoAt(at) }));
+        return;
+      }
+      const failingSince = endpoint.failing_since ?? isoAt(at);
+      const gone = response.status === 410;
+      const exhausted = at - Date.parse(failingSince) >= FAILING_LIMIT_MS;
+      if (!gone && !exhausted) {
+        if (endpoint.failing_since === null) work.write(endpoints.set({ failing_since: failingSince, updated_at: isoAt(at) }));
+        return;
+      }
+      const reason = gone ? 'the endpoint answered 410 Gone' : 'every delivery failed for 5 days';
+      work.write(endpoints.set({ enabled: 0, disabled_reason: reason, failing_since: failingSince, updated_at: isoAt(at) }));
+      const { actor } = systemCaller(endpoint.workspace_id, at);
+      recordAudit(work, actor, {
+        eventType: 'customEvent',
+        description: `Webhook endpoint ${endpoint.url} disabled: ${reason}`,
+        context: { customEventType: 'webhookEndpointDisabled', endpointId: endpoint.id, reason },
+        bySystem: true,
+      });
+    });
+    if (!ok)
+      this.log.warn({ deliveryId: delivery.id, attempt, status: response.status, error: response.error }, 'webhooks: attempt failed');
+  }
+
+  /** Ends a delivery without an attempt (its endpoint was disabled or deleted meanwhile). */
+  private async finish(db: Kysely<DB>, delivery: WebhookDeliveriesTable, end: { status: 'failed'; error: string; at: number }) {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ status: end.status, last_error: end.error, claimed_until: null, updated_at: isoAt(end.at) })
+      .where('id', '=', delivery.id)
+      .execute();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+}

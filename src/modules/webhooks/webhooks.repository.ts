@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely';
+import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import type { DB, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema.js';
+import type { Access } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
+import type { DeliveryListQuery, WebhookDelivery, WebhookEndpoint } from './webhooks.schemas.js';
+
+export const ALL_EVENTS = '*';
+
+export function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
+  return {
+    id: row.id,
+    object: 'webhookEndpoint',
+    url: row.url,
+    eventTypes: row.event_types.split(','),
+    description: row.description,
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    failingSince: row.failing_since,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export const webhookIdOf = (eventId: string) => `msg_${eventId.replaceAll('-', '')}`;
+
+function toDelivery(row: WebhookDeliveriesTable, log: WebhookAttemptsTable[]): WebhookDelivery {
+  return {
+    id: row.id,
+    object: 'webhookDelivery',
+    endpointId: row.endpoint_id,
+    webhookId: webhookIdOf(row.event_id),
+    eventType: row.event_type,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
+    lastStatus: row.last_status,
+    lastError: row.last_error,
+    log: log.map((a) => ({
+      attempt: a.attempt,
+      statusCode: a.status_code,
+      durationMs: a.duration_ms,
+      responseExcerpt: a.response_excerpt,
+      error: a.error,
+      nextAttemptAt: a.next_attempt_at,
+      createdAt: a.created_at,
+    })),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function findEndpoint(db: Kysely<DB>, access: Access, id: string) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('workspace_id', '=', access.workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function listEndpoints(db: Kysely<DB>, access: Access, page: { limit?: number; nextToken?: string }, tokens: PageTokens) {
+  const q = db.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', access.workspaceId);
+  return fetchPage(q, 'webhook_endpoints', page, tokens, pageScope(access, 'webhook-endpoints'), toEndpoint);
+}
+
+/** A page of deliveries, newest first, each with its attempts. */
+export async function listDeliveries(
+  db: Kysely<DB>,
+  access: Access,
+  query: DeliveryListQuery,
+  tokens: PageTokens,
+): Promise<Page<WebhookDelivery>> {
+  let q = db.selectFrom('webhook_deliveries').selectAll().where('workspace_id', '=', access.workspaceId);
+  if (query.endpointId !== undefined) q = q.where('endpoint_id', '=', query.endpointId);
+  if (query.status !== undefined) q = q.where('status', '=', query.status);
+  const scope = pageScope(access, 'webhook-deliveries', { endpointId: query.endpointId, status: query.status });
+  const page = await fetchPage(q, 'webhook_deliveries', query, tokens, scope, (row) => row);
+  const ids = page.data.map((d) => d.id);
+  const attempts =
+    ids.length === 0
+      ? []
+      : await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('attempt').execute();
+  const byDelivery = new Map<string, WebhookAttemptsTable[]>();
+  for (const attempt of attempts) byDelivery.set(attempt.delivery_id, [...(byDelivery.get(attempt.delivery_id) ?? []), attempt]);
+  return { ...page, data: page.data.map((row) => toDelivery(row, byDelivery.get(row.id) ?? [])) };
+}
+
+/** Puts deliveries back in the queue, due now, their schedule restarted (the webhook-id stays). */
+export async function requeueDeliveries(
+  db: Kysely<DB>,
+  access: Access,
+  which: { id: string } | { failedSince: string },
+  now: number,
+): Promise<number> {
+  let q = db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: isoAt(now), claimed_until: null, updated_at: isoAt(now) })
+    .where('workspace_id', '=', access.workspaceId);
+  q = 'id' in which ? q.where('id', '=', which.id) : q.where('status', '=', 'failed').where('updated_at', '>=', which.failedSince);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

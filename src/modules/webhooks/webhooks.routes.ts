@@ -1,0 +1,169 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { systemCaller } from '../../lib/caller.js';
+import { DeletedBody, Page, WRITE_ERRORS, errorResponses } from '../../lib/schemas.js';
+import { WorkspaceParams } from '../sessions/sessions.schemas.js';
+import {
+  AppEventBody,
+  AppEventParams,
+  AppEventRecorded,
+  CreatedWebhookEndpoint,
+  DeliveryListQuery,
+  DeliveryParams,
+  EndpointListQuery,
+  EndpointParams,
+  ReplayFailed,
+  Replayed,
+  RotatedSecret,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+} from './webhooks.schemas.js';
+import * as service from './webhooks.service.js';
+
+/** `POST /v1/webhooks/{event}`: what the SDK's sendWebhook(event, payload) calls. */
+export default async function appEventRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database } = app.ctx;
+  app.post(
+    '/webhooks/:event',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Emit an app event: recorded as appEventEmitted and delivered to the endpoints subscribed to app.eventEmitted',
+        description: 'Only an app (its key, bearer token or session) emits events: a workspace key is a 403.',
+        params: AppEventParams,
+        body: AppEventBody,
+        response: { 200: AppEventRecorded, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.emitAppEvent(database, request.caller, request.params.event, request.body),
+  );
+}
+
+const ADMIN_ERRORS = errorResponses(400, 401, 404, 429, 500, 503, 413, 415);
+const tags = ['admin'];
+const security = [{ adminToken: [] }];
+
+/** Webhook endpoints, their delivery log and replays on the admin surface (as `portal webhooks …`). */
+export async function webhookAdminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, clock, pageTokens, webhooks } = app.ctx;
+  const operatorOn = (workspaceId: string) => systemCaller(workspaceId.toLowerCase(), clock.now());
+  const wake = () => webhooks.worker?.wake();
+  const base = '/workspaces/:workspaceId/webhooks';
+
+  app.post(
+    base,
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a webhook endpoint: its signing secret is answered only now',
+        params: WorkspaceParams,
+        body: WebhookEndpointCreate,
+        response: { 200: CreatedWebhookEndpoint, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => service.createEndpoint(database, operatorOn(request.params.workspaceId), request.body, webhooks.settings),
+  );
+  app.get(
+    base,
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List webhook endpoints, newest first',
+        params: WorkspaceParams,
+        querystring: EndpointListQuery,
+        response: { 200: Page(WebhookEndpoint), ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => service.listEndpoints(database, operatorOn(request.params.workspaceId), request.query, pageTokens),
+  );
+  app.delete(
+    `${base}/:endpointId`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a webhook endpoint (its deliveries go with it)',
+        params: EndpointParams,
+        response: { 200: DeletedBody, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => service.deleteEndpoint(database, operatorOn(request.params.workspaceId), request.params.endpointId),
+  );
+  for (const [action, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    app.post(
+      `${base}/:endpointId/${action}`,
+      {
+        schema: {
+          tags,
+          security,
+          summary: enabled ? 'Enable an endpoint (clears why it was disabled)' : 'Disable an endpoint',
+          params: EndpointParams,
+          response: { 200: WebhookEndpoint, ...ADMIN_ERRORS },
+        },
+      },
+      async (request) => service.setEndpointEnabled(database, operatorOn(request.params.workspaceId), request.params.endpointId, enabled),
+    );
+  }
+  app.post(
+    `${base}/:endpointId/rotate-secret`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Rotate the signing secret: for 24 hours both secrets sign every delivery',
+        params: EndpointParams,
+        response: { 200: RotatedSecret, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => service.rotateSecret(database, operatorOn(request.params.workspaceId), request.params.endpointId, webhooks.settings),
+  );
+  app.get(
+    '/workspaces/:workspaceId/webhook-deliveries',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The delivery log, newest first: each delivery with every attempt (status, duration, response excerpt, next attempt)',
+        params: WorkspaceParams,
+        querystring: DeliveryListQuery,
+        response: { 200: Page(WebhookDelivery), ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => service.listDeliveries(database, operatorOn(request.params.workspaceId), request.query, pageTokens),
+  );
+  app.post(
+    '/workspaces/:workspaceId/webhook-deliveries/:deliveryId/replay',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Send a delivery again, with the same webhook-id, from the start of the retry schedule',
+        params: DeliveryParams,
+        response: { 200: Replayed, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => service.replayDelivery(database, operatorOn(request.params.workspaceId), request.params.deliveryId, wake),
+  );
+  app.post(
+    '/workspaces/:workspaceId/webhook-deliveries/replay',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Send again every delivery that failed at or after failedSince',
+        params: WorkspaceParams,
+        body: ReplayFailed,
+        response: { 200: Replayed, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => service.replayFailedSince(database, operatorOn(request.params.workspaceId), request.body.failedSince, wake),
+  );
+}
