@@ -42,6 +42,7 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/notifications/{id}/read',
     '/v1/notifications/{id}/unread',
     '/v1/audit-logs',
+    '/v1/webhooks/{event}',
   ];
   assert.deepEqual(
     Object.keys(doc.paths)
@@ -107,6 +108,14 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
       '/admin/workspaces/{workspaceId}/outbox',
       '/admin/workspaces/{workspaceId}/sessions',
       '/admin/workspaces/{workspaceId}/sessions/{tokenId}',
+      '/admin/workspaces/{workspaceId}/webhook-deliveries',
+      '/admin/workspaces/{workspaceId}/webhook-deliveries/replay',
+      '/admin/workspaces/{workspaceId}/webhook-deliveries/{deliveryId}/replay',
+      '/admin/workspaces/{workspaceId}/webhooks',
+      '/admin/workspaces/{workspaceId}/webhooks/{endpointId}',
+      '/admin/workspaces/{workspaceId}/webhooks/{endpointId}/disable',
+      '/admin/workspaces/{workspaceId}/webhooks/{endpointId}/enable',
+      '/admin/workspaces/{workspaceId}/webhooks/{endpointId}/rotate-secret',
     ],
   );
   assert.deepEqual(doc.paths['/admin/workspaces/{workspaceId}/sessions'].post.security, [{ adminToken: [] }]);
