@@ -172,7 +172,8 @@ async function walkV1(w: World, op: Operation) {
   const write = op.method !== 'GET' && op.method !== 'HEAD';
   const resource = op.path.split('/')[2];
   // An `{id}` names this workspace's object of the resource; any other path parameter gets a random UUID (404 for all).
-  const params = op.path.match(/\{[^}]+\}/g) ?? [];
+  // `{event}` (POST /v1/webhooks/{event}) is a name the caller chooses, not an object that may be absent.
+  const params = (op.path.match(/\{[^}]+\}/g) ?? []).filter((p) => p !== '{event}');
   const hasParams = params.length > 0;
   const known = params.every((p) => p === '{id}') && w.ids[resource] !== undefined;
   const rejectsEmpty = op.body !== undefined && ((op.body.required ?? []).length > 0 || (op.body.minProperties ?? 0) > 0);

@@ -135,6 +135,13 @@ export async function deleteCompany(database: Database, caller: Caller, id: stri
         const primary = client.companyId === id ? companyIds[0] : client.companyId;
         const moved = { ...client, companyId: primary, companyIds: [primary, ...companyIds.filter((c) => c !== primary)], updatedAt: at };
         clients.updateClient(work, access, moved, client);
+        recordAudit(work, actor, {
+          eventType: 'clientUpdated',
+          description: `Client ${client.email} moved out of deleted company "${company.name}"`,
+          context: { clientId: client.id },
+          previousAttributes: { companyId: client.companyId, companyIds: client.companyIds },
+          subject: { object: 'client', id: client.id, data: moved, companyId: moved.companyId },
+        });
       }
       repo.deleteCompany(work, access, id);
       work.onCommit(() => credentialsChanged(database)); // client sessions for this company end

@@ -28,6 +28,8 @@ export default async function appEventRoutes(fastify: FastifyInstance) {
   app.post(
     '/webhooks/:event',
     {
+      // An app emits events in an end user's session too (the SDK's sendWebhook from a client's view).
+      config: { policy: { clientSession: 'write' } },
       schema: {
         tags: ['webhooks'],
         summary: 'Emit an app event: recorded as appEventEmitted and delivered to the endpoints subscribed to app.eventEmitted',

@@ -1,0 +1,150 @@
+// Rule (issue 12, part 3): the README's table maps each operation of the service to the audit events it
+// records. This test reads that table, runs each operation, and checks that exactly those entries were
+// written; and that every event type of the specification is either in the table or in the README's list
+// of events not emitted (with the reason there).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { AUDIT_EVENT_TYPES } from '../src/modules/audit-log/audit-events.js';
+import { defineCustomField, populatedWorkspace, revokeKey, createTestInternalUser } from './helpers/factories.js';
+import { BACKENDS, type Harness, adminHarness } from './helpers/harness.js';
+
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+function between(start: string, end: string): string {
+  const from = README.indexOf(`<!-- ${start} -->`);
+  const to = README.indexOf(`<!-- ${end} -->`);
+  assert.ok(from >= 0 && to > from, `README has the ${start} … ${end} block`);
+  return README.slice(from, to);
+}
+
+/** `| operation | events |` rows of the table. */
+const TABLE: [operation: string, events: string[]][] = between('audit-events:start', 'audit-events:end')
+  .split('\n')
+  .filter((line) => line.startsWith('| ') && !line.startsWith('| Operation'))
+  .map((line) => {
+    const [operation, events] = line.split(' | ').map((cell) => cell.replace(/^\| /, '').replace(/ \|$/, '').trim());
+    return [operation, events.split(',').map((e) => e.trim())];
+  });
+
+const NOT_EMITTED = between('audit-events-not-emitted:start', 'audit-events-not-emitted:end')
+  .split('\n')
+  .filter((line) => line.startsWith('- '))
+  .flatMap((line) =>
+    line
+      .slice(2, line.indexOf(':'))
+      .split(',')
+      .map((e) => e.trim()),
+  );
+
+type World = Awaited<ReturnType<typeof populatedWorkspace>> & { h: Harness };
+
+/** Each operation of the table, as the test runs it (the README's wording is the key). */
+const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w: World) => Promise<unknown> }> = {
+  '`POST /v1/clients`': {
+    run: ({ h, ws, company }) =>
+      call(h, ws.apiKey, 'POST', '/v1/clients', { email: 'n@a.test', givenName: 'N', familyName: 'C', companyId: company.id }),
+  },
+  '`POST /v1/clients?sendInvite=true`': {
+    run: ({ h, ws, company }) =>
+      call(h, ws.apiKey, 'POST', '/v1/clients?sendInvite=true', {
+        email: 'i@a.test',
+        givenName: 'I',
+        familyName: 'C',
+        companyId: company.id,
+      }),
+  },
+  '`PATCH /v1/clients/{id}` (name or companies)': {
+    run: ({ h, ws, client }) => call(h, ws.apiKey, 'PATCH', `/v1/clients/${client.id}`, { givenName: 'Renamed' }),
+  },
+  '`PATCH /v1/clients/{id}` (customFields)': {
+    before: ({ h, ws }) => defineCustomField(h, ws.workspaceId, { entity: 'client', key: 'tier', type: 'text' }).then(() => undefined),
+    run: ({ h, ws, client }) => call(h, ws.apiKey, 'PATCH', `/v1/clients/${client.id}`, { customFields: { tier: 'gold' } }),
+  },
+  '`PUT /v1/clients/{id}` (name and customFields)': {
+    before: ({ h, ws }) => defineCustomField(h, ws.workspaceId, { entity: 'client', key: 'tier', type: 'text' }).then(() => undefined),
+    run: ({ h, ws, client, company }) =>
+      call(h, ws.apiKey, 'PUT', `/v1/clients/${client.id}`, {
+        givenName: 'P',
+        familyName: 'Q',
+        companyId: company.id,
+        customFields: { tier: 'x' },
+      }),
+  },
+  '`DELETE /v1/clients/{id}`': { run: ({ h, ws, client }) => call(h, ws.apiKey, 'DELETE', `/v1/clients/${client.id}`) },
+  '`POST /v1/companies`': { run: ({ h, ws }) => call(h, ws.apiKey, 'POST', '/v1/companies', { name: 'New Co' }) },
+  '`PATCH /v1/companies/{id}` (name)': {
+    run: ({ h, ws, company }) => call(h, ws.apiKey, 'PATCH', `/v1/companies/${company.id}`, { name: 'Renamed' }),
+  },
+  '`PATCH /v1/companies/{id}` (customFields)': {
+    before: ({ h, ws }) => defineCustomField(h, ws.workspaceId, { entity: 'company', key: 'size', type: 'text' }).then(() => undefined),
+    run: ({ h, ws, company }) => call(h, ws.apiKey, 'PATCH', `/v1/companies/${company.id}`, { customFields: { size: 'big' } }),
+  },
+  '`DELETE /v1/companies/{id}` (its only client moves to a placeholder)': {
+    run: ({ h, ws, company }) => call(h, ws.apiKey, 'DELETE', `/v1/companies/${company.id}`),
+  },
+  '`portal internal-users create`': {
+    run: ({ h, ws }) => createTestInternalUser(h, ws.workspaceId, { email: 'x@a.test', givenName: 'X', familyName: 'Y' }),
+  },
+  '`portal keys create`': { run: ({ h, ws }) => h.appKey(ws.workspaceId, '7b0e4a7e-8c1f-4d55-9f3a-2d5c3a1e9b12') },
+  '`portal keys revoke`': { run: ({ h, ws, app }) => revokeKey(h, ws.workspaceId, app.apiKeyId) },
+  '`POST /v1/audit-logs` (a custom type)': {
+    run: ({ h, ws }) => call(h, ws.apiKey, 'POST', '/v1/audit-logs', { eventType: 'exported', eventDescription: 'e', context: {} }),
+  },
+  '`POST /v1/audit-logs` (sessionStarted, a session open)': {
+    before: ({ h, ws, client }) =>
+      call(h, ws.apiKey, 'POST', '/v1/audit-logs', {
+        eventType: 'sessionStarted',
+        eventDescription: 's',
+        context: {},
+        actorId: client.id,
+      }).then(() => undefined),
+    run: ({ h, ws, client }) =>
+      call(h, ws.apiKey, 'POST', '/v1/audit-logs', { eventType: 'sessionStarted', eventDescription: 's', context: {}, actorId: client.id }),
+  },
+  '`POST /v1/audit-logs` (sessionEnded)': {
+    run: ({ h, ws, client }) =>
+      call(h, ws.apiKey, 'POST', '/v1/audit-logs', { eventType: 'sessionEnded', eventDescription: 'e', context: {}, actorId: client.id }),
+  },
+  '`POST /v1/webhooks/{event}`': { run: ({ h, app }) => call(h, app.apiKey, 'POST', '/v1/webhooks/order.shipped', { id: 1 }) },
+};
+
+async function call(h: Harness, key: string, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: object) {
+  const res = await h.as(key, { method, url, ...(payload ? { payload } : {}) });
+  assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
+}
+
+async function entryIds(h: Harness, workspaceId: string) {
+  return h.app.ctx.db.selectFrom('audit_log').select(['id', 'event_type']).where('workspace_id', '=', workspaceId).execute();
+}
+
+describe('the README’s table of audit events', () => {
+  test('every operation of the table is known to this test, and every one this test knows is in the table', () => {
+    assert.ok(TABLE.length >= 15, `the table has its rows (${TABLE.length})`);
+    assert.deepEqual(TABLE.map(([operation]) => operation).sort(), Object.keys(OPERATIONS).sort());
+  });
+
+  test('every event type of the specification is emitted by an operation of the table or listed as not emitted', () => {
+    const emitted = new Set(TABLE.flatMap(([, events]) => events));
+    for (const type of AUDIT_EVENT_TYPES) {
+      assert.ok(emitted.has(type) !== NOT_EMITTED.includes(type), `${type}: in exactly one of the two lists`);
+    }
+    for (const type of [...emitted, ...NOT_EMITTED])
+      assert.ok((AUDIT_EVENT_TYPES as readonly string[]).includes(type), `${type} is a type of the specification`);
+  });
+
+  for (const backend of BACKENDS) {
+    for (const [operation, events] of TABLE) {
+      test(`[${backend}] ${operation} records ${events.join(', ')}`, async (t) => {
+        const h = await adminHarness(t, backend, { webhooks: false });
+        const w = { ...(await populatedWorkspace(h)), h };
+        const step = OPERATIONS[operation];
+        await step.before?.(w);
+        const before = new Set((await entryIds(h, w.ws.workspaceId)).map((e) => e.id));
+        await step.run(w);
+        const recorded = (await entryIds(h, w.ws.workspaceId)).filter((e) => !before.has(e.id)).map((e) => e.event_type);
+        assert.deepEqual(recorded.sort(), [...events].sort());
+      });
+    }
+  }
+});
