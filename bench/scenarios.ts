@@ -39,7 +39,17 @@ export interface BenchContext {
 }
 
 /** Names the scenarios the targets of report.ts refer to. */
-export type ScenarioKey = 'me' | 'notFound' | 'pointRead' | 'page' | 'deepPage' | 'insert' | 'installs' | 'notify';
+export type ScenarioKey =
+  | 'me'
+  | 'notFound'
+  | 'pointRead'
+  | 'page'
+  | 'deepPage'
+  | 'insert'
+  | 'installs'
+  | 'notify'
+  | 'invoicePage'
+  | 'invoiceInsert';
 
 export interface Scenario {
   readonly key: ScenarioKey;
@@ -164,6 +174,34 @@ export const SCENARIOS: readonly Scenario[] = [
         body: {
           template:
             '{"senderId":"{{v}}","recipientCompanyId":"{{v}}","deliveryTargets":{"inProduct":{"title":"Bench {{i}}","body":"A notification"}}}',
+          values: ctx.writes.companyIds,
+        },
+      };
+    },
+  },
+  {
+    key: 'invoicePage',
+    name: () => 'GET /v1/invoices?limit=100 (200 invoices)',
+    expectedStatus: 200,
+    naive: false,
+    directory: false,
+    request: (ctx) => ({ method: 'GET', path: '/v1/invoices?limit=100', headers: readKey(ctx) }),
+  },
+  {
+    key: 'invoiceInsert',
+    name: () => 'POST /v1/invoices (two lines, tax)',
+    expectedStatus: 200,
+    naive: false,
+    directory: false,
+    request: (ctx) => {
+      if (!ctx.writes) throw new Error('POST /v1/invoices needs the writes workspace');
+      return {
+        method: 'POST',
+        path: '/v1/invoices',
+        headers: { 'x-api-key': ctx.writes.apiKey },
+        body: {
+          template:
+            '{"companyId":"{{v}}","lineItems":[{"amount":1999,"quantity":1.5,"description":"Work {{i}}"},{"amount":500,"quantity":2}],"taxPercentage":8.25,"daysUntilDue":14}',
           values: ctx.writes.companyIds,
         },
       };

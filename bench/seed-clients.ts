@@ -2,7 +2,7 @@
 // `node --import tsx bench/seed-clients.ts <workspaceId> <count>` with DATABASE_URL set. 100 companies,
 // then <count> clients (0 for companies only) spread over them, through the same service code as the
 // API (clients, client_companies and audit_log rows alike), 100 creates at a time (group-committed on
-// SQLite), then a WAL checkpoint. 100,000 clients take about 20 s on a 2-core machine.
+// SQLite), 200 invoices (when clients are seeded), then a WAL checkpoint. 100,000 clients take about 20 s on a 2-core machine.
 // Prints one JSON line: {"clientIds": [every ~hundredth id], "companyIds": [...], "seconds": N}.
 import { sql } from 'kysely';
 import { migrateToLatest } from '../src/db/migrate.js';
@@ -10,6 +10,7 @@ import { openDatabase } from '../src/db/open.js';
 import { systemCaller } from '../src/lib/caller.js';
 import { createClient } from '../src/modules/clients/clients.service.js';
 import { createCompany } from '../src/modules/companies/companies.service.js';
+import { createInvoice } from '../src/modules/invoices/invoices.service.js';
 
 const [workspaceId, countText] = process.argv.slice(2);
 const count = Number(countText);
@@ -38,6 +39,16 @@ for (let first = 0; first < count; first += CHUNK) {
     ),
   );
   clientIds.push(...created.map((client) => client.id));
+}
+// Invoices for the invoice list (each in its own transaction: its number), the workspace's companies billed in turn.
+const INVOICES = count > 0 ? 200 : 0;
+for (let i = 0; i < INVOICES; i++) {
+  await createInvoice(database, systemCaller(workspaceId, start + count + i), {
+    companyId: companyIds[i % companyIds.length],
+    lineItems: [{ amount: 1000 + i, quantity: 1, description: 'Seeded' }],
+    taxPercentage: 8.25,
+    daysUntilDue: 14,
+  });
 }
 // Fold the seed's WAL into the database before the server measures reads (100 group commits leave a long WAL).
 if (database.dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(database.db);

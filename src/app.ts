@@ -7,7 +7,7 @@ import { openDatabase } from './db/open.js';
 import { migrateToLatest, readSecret } from './db/migrate.js';
 import { PageTokens } from './db/paging.js';
 import { type Clock, systemClock } from './lib/clock.js';
-import { PeriodicJob } from './lib/periodic.js';
+import { BackgroundLoop } from './lib/background-loop.js';
 import { SecretBox } from './lib/secret-box.js';
 import appEventRoutes from './modules/webhooks/webhooks.routes.js';
 import type { LookupAll } from './modules/webhooks/webhook-http.js';
@@ -16,6 +16,10 @@ import { blankPersonalDataBefore } from './modules/audit-log/audit-log.repositor
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
 import adminRoutes from './modules/admin/admin.routes.js';
 import auditLogRoutes from './modules/audit-log/audit-log.routes.js';
+import catalogRoutes from './modules/catalog/catalog.routes.js';
+import invoiceRoutes from './modules/invoices/invoices.routes.js';
+import { SubscriptionBiller } from './modules/subscriptions/subscription-biller.js';
+import subscriptionRoutes from './modules/subscriptions/subscriptions.routes.js';
 import clientRoutes from './modules/clients/clients.routes.js';
 import companyRoutes from './modules/companies/companies.routes.js';
 import customFieldRoutes from './modules/custom-fields/custom-fields.routes.js';
@@ -55,6 +59,8 @@ export interface BuildOptions {
   auditPiiSweepMs?: number;
   /** Webhook delivery's timing and name resolution (tests); `false`: this app runs no worker. */
   webhooks?: (Omit<WebhookWorkerOptions, 'allowPrivate'> & { lookup?: LookupAll }) | false;
+  /** How often subscriptions are checked for due periods (default 10 s); `false`: this app bills none. */
+  subscriptionPollMs?: number | false;
 }
 
 /** Query values that are safe to log (the rest, `email=` and the other filters, may be personal data). */
@@ -121,6 +127,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     limitStore,
     authFailures: new AuthFailureLimiter(limitStore, config.limits.authFailuresPerMinute),
     // Sends notifications' e-mails only when there is an SMTP server to send them through.
+    subscriptionBiller:
+      options.subscriptionPollMs === false
+        ? null
+        : new SubscriptionBiller(database, clock, app.log.child({ component: 'subscriptions' }), options.subscriptionPollMs),
     webhooks: {
       settings: webhookSettings,
       worker:
@@ -144,7 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const piiSweep =
     days === undefined
       ? null
-      : new PeriodicJob(
+      : new BackgroundLoop(
           async () => {
             const blanked = await blankPersonalDataBefore(database.db, clock.now() - days * DAY_MS);
             if (blanked > 0) app.log.info({ blanked, days }, 'audit log: personal data past PORTAL_AUDIT_PII_DAYS blanked');
@@ -155,6 +165,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     await ctx.emailDelivery?.close(); // before the database they write to
     await ctx.webhooks.worker?.close();
+    await ctx.subscriptionBiller?.close();
     await piiSweep?.close();
     await ctx.limitStore.close(); // first: the in-process store writes its counts to the database
     if (ownsDatabase) await database.close();
@@ -191,6 +202,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(notificationRoutes);
       await v1.register(auditLogRoutes);
       await v1.register(appEventRoutes);
+      await v1.register(catalogRoutes);
+      await v1.register(invoiceRoutes);
+      await v1.register(subscriptionRoutes);
       const extra = options.extraV1Routes;
       if (extra) await v1.register(async (scope) => extra(scope));
     },

@@ -5,6 +5,7 @@ import type { PageTokens } from './db/paging.js';
 import type { DB } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
 import type { EmailDelivery } from './modules/email-outbox/email-outbox.delivery.js';
+import type { SubscriptionBiller } from './modules/subscriptions/subscription-biller.js';
 import type { WebhookWorker } from './modules/webhooks/webhook-worker.js';
 import type { WebhookSettings } from './modules/webhooks/webhooks.service.js';
 import type { AuthFailureLimiter } from './limits/auth-failures.js';
@@ -26,6 +27,8 @@ export interface AppContext {
   /** Sends the e-mail outbox when SMTP_URL is set; null otherwise (e-mails stay queued). */
   readonly emailDelivery: EmailDelivery | null;
   /** Webhook endpoints' settings (secrets, address policy) and the worker that delivers (null: this process does not). */
+  /** Bills subscriptions' periods as they come due (null: this app does not). */
+  readonly subscriptionBiller: SubscriptionBiller | null;
   readonly webhooks: { readonly settings: WebhookSettings; readonly worker: WebhookWorker | null };
 }
 

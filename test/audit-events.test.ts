@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { AUDIT_EVENT_TYPES } from '../src/modules/audit-log/audit-events.js';
-import { defineCustomField, populatedWorkspace, revokeKey, createTestInternalUser } from './helpers/factories.js';
+import { adminRequest, createTestInternalUser, defineCustomField, populatedWorkspace, revokeKey } from './helpers/factories.js';
 import { BACKENDS, type Harness, adminHarness } from './helpers/harness.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -37,7 +37,19 @@ const NOT_EMITTED = between('audit-events-not-emitted:start', 'audit-events-not-
       .map((e) => e.trim()),
   );
 
-type World = Awaited<ReturnType<typeof populatedWorkspace>> & { h: Harness };
+type World = Awaited<ReturnType<typeof populatedWorkspace>> & { h: Harness; state: Record<string, string> };
+
+const anInvoice = (companyId: string) => ({ companyId, lineItems: [{ amount: 100, quantity: 1 }], daysUntilDue: 7 });
+
+async function invoiceOf(w: World): Promise<string> {
+  const res = await w.h.as(w.ws.apiKey, { method: 'POST', url: '/v1/invoices', payload: anInvoice(w.company.id) });
+  return res.json().id;
+}
+
+async function adminCall(h: Harness, url: string) {
+  const res = await adminRequest(h, 'POST', url);
+  assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+}
 
 /** Each operation of the table, as the test runs it (the README's wording is the key). */
 const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w: World) => Promise<unknown> }> = {
@@ -107,6 +119,36 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
       call(h, ws.apiKey, 'POST', '/v1/audit-logs', { eventType: 'sessionEnded', eventDescription: 'e', context: {}, actorId: client.id }),
   },
   '`POST /v1/webhooks/{event}`': { run: ({ h, app }) => call(h, app.apiKey, 'POST', '/v1/webhooks/order.shipped', { id: 1 }) },
+  '`POST /v1/invoices`': { run: ({ h, ws, company }) => call(h, ws.apiKey, 'POST', '/v1/invoices', anInvoice(company.id)) },
+  '`portal invoices pay` (an open invoice)': {
+    before: async (w) => {
+      w.state.invoice = await invoiceOf(w);
+    },
+    run: ({ h, ws, state }) => adminCall(h, `/admin/workspaces/${ws.workspaceId}/invoices/${state.invoice}/pay`),
+  },
+  '`portal invoices void` (an open invoice)': {
+    before: async (w) => {
+      w.state.invoice = await invoiceOf(w);
+    },
+    run: ({ h, ws, state }) => adminCall(h, `/admin/workspaces/${ws.workspaceId}/invoices/${state.invoice}/void`),
+  },
+  '`POST /v1/subscriptions` (starting now: its first period is billed at once)': {
+    run: async ({ h, ws, company }) => {
+      await call(h, ws.apiKey, 'POST', '/v1/subscriptions', { ...anInvoice(company.id), interval: 'month' });
+      await h.app.ctx.subscriptionBiller?.billOne();
+    },
+  },
+  '`POST /v1/subscriptions/{id}/cancel`': {
+    before: async (w) => {
+      const res = await w.h.as(w.ws.apiKey, {
+        method: 'POST',
+        url: '/v1/subscriptions',
+        payload: { ...anInvoice(w.company.id), interval: 'month', scheduleStartDate: 4102444800 },
+      });
+      w.state.subscription = res.json().id;
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', `/v1/subscriptions/${state.subscription}/cancel`),
+  },
 };
 
 async function call(h: Harness, key: string, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: object) {
@@ -136,8 +178,8 @@ describe('the README’s table of audit events', () => {
   for (const backend of BACKENDS) {
     for (const [operation, events] of TABLE) {
       test(`[${backend}] ${operation} records ${events.join(', ')}`, async (t) => {
-        const h = await adminHarness(t, backend, { webhooks: false });
-        const w = { ...(await populatedWorkspace(h)), h };
+        const h = await adminHarness(t, backend, { webhooks: false, subscriptionPollMs: 3_600_000 });
+        const w: World = { ...(await populatedWorkspace(h)), h, state: {} };
         const step = OPERATIONS[operation];
         await step.before?.(w);
         const before = new Set((await entryIds(h, w.ws.workspaceId)).map((e) => e.id));

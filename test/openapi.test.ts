@@ -43,6 +43,12 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/notifications/{id}/unread',
     '/v1/audit-logs',
     '/v1/webhooks/{event}',
+    '/v1/invoices',
+    '/v1/invoices/{id}',
+    '/v1/payments',
+    '/v1/subscriptions',
+    '/v1/subscriptions/{id}',
+    '/v1/subscriptions/{id}/cancel',
   ];
   assert.deepEqual(
     Object.keys(doc.paths)
@@ -105,6 +111,8 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
     [
       '/admin/workspaces/{workspaceId}/installs',
       '/admin/workspaces/{workspaceId}/installs/{installId}/publish',
+      '/admin/workspaces/{workspaceId}/invoices/{invoiceId}/pay',
+      '/admin/workspaces/{workspaceId}/invoices/{invoiceId}/void',
       '/admin/workspaces/{workspaceId}/outbox',
       '/admin/workspaces/{workspaceId}/sessions',
       '/admin/workspaces/{workspaceId}/sessions/{tokenId}',

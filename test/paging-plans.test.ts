@@ -11,6 +11,8 @@ import { listCustomFields, listOptions } from '../src/modules/custom-fields/cust
 import { listConnections } from '../src/modules/installs/connections.repository.js';
 import { listInstalls } from '../src/modules/installs/installs.repository.js';
 import { listOutbox } from '../src/modules/email-outbox/email-outbox.repository.js';
+import { listInvoices, listPayments } from '../src/modules/invoices/invoices.repository.js';
+import { listSubscriptions } from '../src/modules/subscriptions/subscriptions.repository.js';
 import { listInternalUsers } from '../src/modules/internal-users/internal-users.repository.js';
 import { listNotifications } from '../src/modules/notifications/notifications.repository.js';
 import { BACKENDS, type Backend, harness } from './helpers/harness.js';
@@ -72,6 +74,23 @@ const LISTS: [what: string, index: string, list: Lister][] = [
     'audit_log_page',
     (db, a, t, nextToken) => listEntries(db, a, { nextToken, createdAfter: '2026-01-01T00:00:00Z' }, t),
   ],
+  ['invoices', 'invoices_page', (db, a, t, nextToken) => listInvoices(db, a, { nextToken }, t)],
+  ['invoices by clientId', 'invoices_client_page', (db, a, t, nextToken) => listInvoices(db, a, { nextToken, clientId: FIELD_ID }, t)],
+  ['invoices by companyId', 'invoices_company_page', (db, a, t, nextToken) => listInvoices(db, a, { nextToken, companyId: FIELD_ID }, t)],
+  ['invoices by status', 'invoices_status_page', (db, a, t, nextToken) => listInvoices(db, a, { nextToken, status: 'open' }, t)],
+  ['subscriptions', 'subscriptions_page', (db, a, t, nextToken) => listSubscriptions(db, a, { nextToken }, t)],
+  [
+    'subscriptions by clientId',
+    'subscriptions_client_page',
+    (db, a, t, nextToken) => listSubscriptions(db, a, { nextToken, clientId: FIELD_ID }, t),
+  ],
+  [
+    'subscriptions by companyId',
+    'subscriptions_company_page',
+    (db, a, t, nextToken) => listSubscriptions(db, a, { nextToken, companyId: FIELD_ID }, t),
+  ],
+  ['payments', 'payments_page', (db, a, t, nextToken) => listPayments(db, a, { nextToken }, t)],
+  ['payments by invoiceId', 'payments_invoice_page', (db, a, t, nextToken) => listPayments(db, a, { nextToken, invoiceId: FIELD_ID }, t)],
   ['e-mail outbox', 'email_outbox_page', (db, a, t, nextToken) => listOutbox(db, a, { nextToken }, t)],
   ['internal users', 'internal_users_page', (db, a, t, nextToken) => listInternalUsers(db, a, { nextToken }, t)],
   ['custom fields', 'custom_fields_page', (db, a, t, nextToken) => listCustomFields(db, a, { nextToken }, t)],

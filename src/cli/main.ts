@@ -10,6 +10,8 @@ import { installsGroup } from './installs.js';
 import { internalUsersGroup } from './internal-users.js';
 import { keysGroup } from './keys.js';
 import { printResult } from './output.js';
+import { catalogGroups } from './catalog.js';
+import { invoicesGroup } from './invoices.js';
 import { outboxGroup } from './outbox.js';
 import { webhooksGroup } from './webhooks.js';
 import { sessionsGroup } from './sessions.js';
@@ -45,6 +47,7 @@ const USAGE = `Usage: portal <command> [options] [--json]
                                                      the delivery log, every attempt
   webhooks replay --workspace W (--delivery D | --failed-since TIME)
                                                      send a delivery, or every failed one, again
+  invoices pay|void --workspace W --invoice I        mark an open invoice paid, or void it
 
 The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
 
@@ -61,6 +64,8 @@ const GROUPS: Record<string, CommandGroup> = {
   sessions: sessionsGroup,
   outbox: outboxGroup,
   webhooks: webhooksGroup,
+  invoices: invoicesGroup,
+  ...catalogGroups,
 };
 
 /**

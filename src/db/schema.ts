@@ -1,5 +1,6 @@
 import type { AuditActorType, AuditSource, InternalUserRole } from '../lib/caller.js';
 import type { ApiKeyKind } from '../modules/api-keys/api-keys.schemas.js';
+import type { CatalogTables } from '../modules/catalog/catalog.tables.js';
 import type { ClientStatus, CreationMethod } from '../modules/clients/clients.schemas.js';
 import type { CustomFieldEntity, CustomFieldType } from '../modules/custom-fields/custom-fields.schemas.js';
 
@@ -206,6 +207,70 @@ export interface WebhookAttemptsTable {
   created_at: string;
 }
 
+interface InvoiceCountersTable {
+  workspace_id: string;
+  last_number: number;
+}
+
+export interface InvoicesTable {
+  id: string;
+  workspace_id: string;
+  number: number;
+  client_id: string | null;
+  company_id: string;
+  status: 'draft' | 'open' | 'paid' | 'void';
+  /** JSON of the billing terms (modules/invoices/terms.ts): lines with their totals, memo, currency, tax, preferences */
+  terms: string;
+  subtotal: number;
+  tax_amount: number;
+  total: number;
+  due_date: string;
+  sent_date: string | null;
+  billing_reason: 'manual' | 'subscriptionCycle';
+  collection_method: 'sendInvoice' | 'chargeAutomatically';
+  subscription_id: string | null;
+  /** which period of its subscription it bills (0 = the first): unique per subscription */
+  period_index: number | null;
+  paid_at: string | null;
+  voided_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PaymentsTable {
+  id: string;
+  workspace_id: string;
+  invoice_id: string;
+  status: 'succeeded';
+  amount: number;
+  payment_method: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  workspace_id: string;
+  client_id: string | null;
+  company_id: string;
+  status: 'notStarted' | 'active' | 'cancelled' | 'ended';
+  /** JSON of the billing terms, as invoices hold them */
+  terms: string;
+  interval: 'day' | 'week' | 'month' | 'quarterly' | 'yearly';
+  interval_count: number;
+  collection_method: 'sendInvoice' | 'chargeAutomatically';
+  /** Unix seconds */
+  schedule_start: number;
+  schedule_end: number | null;
+  schedule_iterations: number | null;
+  periods_billed: number;
+  /** when the next period starts (to bill), or null when no period is left */
+  next_period_at: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 interface QuotaUsageTable {
   workspace_id: string;
   /** UTC day, YYYY-MM-DD */
@@ -366,7 +431,7 @@ interface SessionsTable {
   revoked_at: string | null;
 }
 
-export interface DB {
+export interface DB extends CatalogTables {
   server_secrets: ServerSecretsTable;
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -381,6 +446,10 @@ export interface DB {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  invoice_counters: InvoiceCountersTable;
+  invoices: InvoicesTable;
+  payments: PaymentsTable;
+  subscriptions: SubscriptionsTable;
   quota_usage: QuotaUsageTable;
   idempotency_keys: IdempotencyKeysTable;
   installs: InstallsTable;

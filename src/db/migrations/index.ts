@@ -10,6 +10,8 @@ import { notificationPreferences } from './2026-11-23-04-notification-preference
 import { notifications } from './2026-11-23-05-notifications.js';
 import { auditLog } from './2026-11-23-06-audit-log.js';
 import { webhooks } from './2026-11-23-07-webhooks.js';
+import { catalog } from './2026-11-23-08-catalog.js';
+import { billing } from './2026-11-23-09-billing.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -26,4 +28,6 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-23-05-notifications': notifications,
   '2026-11-23-06-audit-log': auditLog,
   '2026-11-23-07-webhooks': webhooks,
+  '2026-11-23-08-catalog': catalog,
+  '2026-11-23-09-billing': billing,
 };

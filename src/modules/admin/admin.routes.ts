@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { catalogAdminRoutes } from '../catalog/catalog.routes.js';
+import { invoiceAdminRoutes } from '../invoices/invoices.routes.js';
 import emailOutboxAdminRoutes from '../email-outbox/email-outbox.routes.js';
 import { installAdminRoutes } from '../installs/installs.routes.js';
 import { webhookAdminRoutes } from '../webhooks/webhooks.routes.js';
@@ -15,4 +17,6 @@ export default async function adminRoutes(app: FastifyInstance, opts: { adminTok
   await app.register(installAdminRoutes);
   await app.register(emailOutboxAdminRoutes);
   await app.register(webhookAdminRoutes);
+  await app.register(catalogAdminRoutes);
+  await app.register(invoiceAdminRoutes);
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
+import { BackgroundLoop } from '../../lib/background-loop.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { claimDueEmails, markEmailAttemptFailed, markEmailSent } from './email-outbox.repository.js';
@@ -39,11 +40,8 @@ const LEASE_MS = 2 * 60_000;
  */
 export class EmailDelivery {
   private readonly transport;
-  private readonly timer: NodeJS.Timeout;
+  private readonly loop: BackgroundLoop;
   private readonly retryDelaysMs: readonly number[];
-  private running: Promise<void> | null = null;
-  private wakeAgain = false;
-  private closed = false;
 
   constructor(
     private readonly database: Database,
@@ -59,31 +57,20 @@ export class EmailDelivery {
       socketTimeout: 30_000,
     });
     this.retryDelaysMs = options.retryDelaysMs ?? EMAIL_RETRY_DELAYS_MS;
-    this.timer = setInterval(() => this.wake(), options.pollMs ?? 5_000);
-    this.timer.unref();
-    this.wake();
+    this.loop = new BackgroundLoop(
+      () => this.drain(),
+      options.pollMs ?? 5_000,
+      (error) => log.error({ err: error }, 'e-mail outbox: delivery round failed'),
+    );
   }
 
-  /** Sends what is due now; a wake-up during a drain runs another drain after it. */
+  /** Sends what is due now (after the drain under way, if any). */
   wake(): void {
-    if (this.closed) return;
-    if (this.running) {
-      this.wakeAgain = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error) => this.log.error({ err: error }, 'e-mail outbox: delivery round failed'))
-      .finally(() => {
-        this.running = null;
-        if (this.wakeAgain) {
-          this.wakeAgain = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   private async drain(): Promise<void> {
-    for (let round = 0; round < MAX_ROUNDS && !this.closed; round++) {
+    for (let round = 0; round < MAX_ROUNDS && !this.loop.isClosed; round++) {
       const claimed = await claimDueEmails(this.database.db, this.clock.now(), LEASE_MS, BATCH);
       await Promise.all(claimed.map((email) => this.send(email)));
       if (claimed.length < BATCH) return;
@@ -106,9 +93,7 @@ export class EmailDelivery {
 
   /** Stops waking, lets the running drain finish, closes the SMTP connections. */
   async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.loop.close();
     this.transport.close();
   }
 }

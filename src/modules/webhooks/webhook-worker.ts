@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.js';
 import { parseObject } from '../../db/rows.js';
 import type { DB, WebhookDeliveriesTable } from '../../db/schema.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
+import { BackgroundLoop } from '../../lib/background-loop.js';
 import { systemCaller } from '../../lib/caller.js';
 import { type Clock, isoAt } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -75,11 +76,8 @@ const subscribes = (eventTypes: string, name: string) => eventTypes === ALL_EVEN
  * LOCKED`, so several processes never take the same one), sent, and recorded attempt by attempt.
  */
 export class WebhookWorker {
-  private readonly timer: NodeJS.Timeout;
+  private readonly loop: BackgroundLoop;
   private readonly retryDelaysMs: readonly number[];
-  private running: Promise<void> | null = null;
-  private again = false;
-  private closed = false;
 
   constructor(
     private readonly database: Database,
@@ -89,31 +87,20 @@ export class WebhookWorker {
     private readonly options: WebhookWorkerOptions,
   ) {
     this.retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
-    this.timer = setInterval(() => this.wake(), options.pollMs ?? 1000);
-    this.timer.unref();
-    this.wake();
+    this.loop = new BackgroundLoop(
+      () => this.round(),
+      options.pollMs ?? 1000,
+      (error) => log.error({ err: error }, 'webhooks: round failed'),
+    );
   }
 
   /** Runs a round now (after one in progress, if any). */
   wake(): void {
-    if (this.closed) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.round()
-      .catch((error) => this.log.error({ err: error }, 'webhooks: round failed'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   private async round(): Promise<void> {
-    for (let i = 0; i < MAX_ROUNDS && !this.closed; i++) {
+    for (let i = 0; i < MAX_ROUNDS && !this.loop.isClosed; i++) {
       const dispatched = await this.dispatch();
       const delivered = await this.deliverDue();
       if (dispatched < ENTRIES_PER_DISPATCH && delivered < DELIVERIES_PER_ROUND) return;
@@ -313,9 +300,7 @@ export class WebhookWorker {
       .execute();
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
-    await this.running;
+  close(): Promise<void> {
+    return this.loop.close();
   }
 }

@@ -1,0 +1,49 @@
+/**
+ * Work done off the request path, in rounds: a round runs on `wake()` (after a commit that made work)
+ * and every `pollMs` (work that came due, or that another process left); one round at a time, a wake
+ * during a round runs another after it; errors are reported and the loop goes on; the timer never holds
+ * the process open; `close` waits for the running round.
+ */
+export class BackgroundLoop {
+  private readonly timer: NodeJS.Timeout;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private closed = false;
+
+  constructor(
+    private readonly round: () => Promise<void>,
+    pollMs: number,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.timer = setInterval(() => this.wake(), pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  wake(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.round()
+      .catch(this.onError)
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+}

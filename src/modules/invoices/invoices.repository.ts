@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { nonEmpty, parseObject } from '../../db/rows.js';
+import type { DB, InvoicesTable, PaymentsTable } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { Access } from '../../lib/caller.js';
+import type { Invoice, InvoiceListQuery, Payment, PaymentListQuery } from './invoices.schemas.js';
+import { type Terms, preferenceFlags } from './terms.js';
+
+const invoiceNumber = (n: number) => String(n).padStart(4, '0');
+
+export function toInvoice(row: InvoicesTable): Invoice {
+  const terms = parseObject<Terms>(row.terms);
+  return {
+    id: row.id,
+    object: 'invoice',
+    number: invoiceNumber(row.number),
+    status: row.status,
+    clientId: row.client_id,
+    clientUserId: row.client_id,
+    recipientId: row.client_id ?? row.company_id,
+    companyId: row.company_id,
+    memo: terms.memo,
+    currency: terms.currency,
+    taxPercentage: terms.taxPercentage,
+    lineItems: terms.lineItems,
+    daysUntilDue: terms.daysUntilDue,
+    collectionMethod: row.collection_method,
+    paymentMethodPreferences: terms.paymentMethodPreferences,
+    ...preferenceFlags(terms.paymentMethodPreferences),
+    subtotal: row.subtotal,
+    taxAmount: row.tax_amount,
+    total: row.total,
+    dueDate: row.due_date,
+    sentDate: row.sent_date,
+    billingReason: row.billing_reason,
+    subscriptionId: row.subscription_id,
+    paymentSuccessDate: row.paid_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Billing a client session sees: its own, and its companies' (billed to the company); a limited principal its companies'. */
+export function billedTo(access: Access) {
+  return <T extends 'invoices' | 'subscriptions'>(eb: ExpressionBuilder<DB, T>) => {
+    const e = eb as unknown as ExpressionBuilder<DB, 'invoices'>;
+    const conditions = [e('workspace_id', '=', access.workspaceId)];
+    if (access.clientId) {
+      conditions.push(
+        e.or([
+          e('client_id', '=', access.clientId),
+          e.and([e('client_id', 'is', null), e('company_id', 'in', nonEmpty(access.companyIds ?? []))]),
+        ]),
+      );
+    } else if (access.companyIds) {
+      conditions.push(e('company_id', 'in', nonEmpty(access.companyIds)));
+    }
+    return e.and(conditions);
+  };
+}
+
+export function listInvoices(db: Kysely<DB>, access: Access, query: InvoiceListQuery, tokens: PageTokens): Promise<Page<Invoice>> {
+  let q = db.selectFrom('invoices').selectAll().where(billedTo(access));
+  if (query.clientId !== undefined) q = q.where('client_id', '=', query.clientId);
+  if (query.companyId !== undefined) q = q.where('company_id', '=', query.companyId);
+  if (query.status !== undefined) q = q.where('status', '=', query.status);
+  const scope = pageScope(access, 'invoices', { clientId: query.clientId, companyId: query.companyId, status: query.status });
+  return fetchPage(q, 'invoices', query, tokens, scope, toInvoice);
+}
+
+export async function findInvoiceRow(db: Kysely<DB>, access: Access, id: string): Promise<InvoicesTable | undefined> {
+  return db.selectFrom('invoices').selectAll().where(billedTo(access)).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The workspace's next invoice number, inside the caller's transaction: the counter row is incremented
+ * (and locked until commit), so concurrent creations queue on it and a rollback gives the number back.
+ */
+export async function nextInvoiceNumber(db: Kysely<DB>, workspaceId: string): Promise<number> {
+  const row = await db
+    .insertInto('invoice_counters')
+    .values({ workspace_id: workspaceId, last_number: 1 })
+    .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ last_number: sql`invoice_counters.last_number + 1` }))
+    .returning('last_number')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_number);
+}
+
+export function insertInvoice(work: UnitOfWork, row: InvoicesTable): void {
+  work.write(work.db.insertInto('invoices').values(row));
+}
+
+export function updateInvoice(work: UnitOfWork, id: string, changes: Partial<InvoicesTable>): void {
+  work.write(work.db.updateTable('invoices').set(changes).where('id', '=', id));
+}
+
+function toPayment(row: PaymentsTable): Payment {
+  return {
+    id: row.id,
+    object: 'payment',
+    invoiceId: row.invoice_id,
+    status: row.status,
+    amount: row.amount,
+    paymentMethod: row.payment_method,
+    feeAmount: { paidByPlatform: 0, paidByClient: 0 },
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function insertPayment(work: UnitOfWork, access: Access, invoice: InvoicesTable, at: string): Payment {
+  const row: PaymentsTable = {
+    id: randomUUID(),
+    workspace_id: access.workspaceId,
+    invoice_id: invoice.id,
+    status: 'succeeded',
+    amount: invoice.total,
+    payment_method: 'manual',
+    created_at: at,
+    updated_at: at,
+  };
+  work.write(work.db.insertInto('payments').values(row));
+  return toPayment(row);
+}
+
+export function listPayments(db: Kysely<DB>, access: Access, query: PaymentListQuery, tokens: PageTokens): Promise<Page<Payment>> {
+  let q = db.selectFrom('payments').selectAll().where('workspace_id', '=', access.workspaceId);
+  if (query.invoiceId !== undefined) q = q.where('invoice_id', '=', query.invoiceId);
+  return fetchPage(q, 'payments', query, tokens, pageScope(access, 'payments', { invoiceId: query.invoiceId }), toPayment);
+}

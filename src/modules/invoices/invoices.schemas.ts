@@ -1,0 +1,132 @@
+import { type Static, Type } from 'typebox';
+import { Id, NullableTimestamp, PageQuery, Timestamp } from '../../lib/schemas.js';
+
+const RefId = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
+
+export const PaymentMethodPreference = Type.Object(
+  { type: Type.Enum(['creditCard', 'bankAccount']), feePaidByClient: Type.Boolean() },
+  { additionalProperties: false },
+);
+
+const LineItemInput = Type.Object(
+  {
+    amount: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000_00, description: 'integer cents (or priceId)' })),
+    priceId: Type.Optional(RefId('a price: its amount (and product)')),
+    description: Type.Optional(Type.String({ maxLength: 1000 })),
+    quantity: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'may be decimal (at most 4 places)' }),
+  },
+  { additionalProperties: false },
+);
+
+/** The billing fields model both invoices and subscriptions take, in the SDK's names. */
+export const BillingTermsInput = {
+  templateId: Type.Optional(RefId('a template: its lineItems, memo, taxPercentage and currency')),
+  lineItems: Type.Optional(Type.Array(LineItemInput, { minItems: 1, maxItems: 100, description: 'amount or priceId each; or templateId' })),
+  memo: Type.Optional(Type.String({ maxLength: 1000 })),
+  daysUntilDue: Type.Integer({ minimum: 0, maximum: 30, description: 'days from the invoice date to its due date' }),
+  taxPercentage: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: '0–100, at most 3 decimals' })),
+  paymentMethodPreferences: Type.Optional(
+    Type.Array(PaymentMethodPreference, {
+      maxItems: 2,
+      description: 'creditCard → allowPaymentViaCC, bankAccount → allowPaymentViaACH; feePaidByClient → not absorbTransactionFees',
+    }),
+  ),
+  clientId: Type.Optional(RefId('the client billed (= clientUserId)')),
+  clientUserId: Type.Optional(RefId('the specification’s name for clientId')),
+  recipientId: Type.Optional(RefId('deprecated SDK name for clientId')),
+  companyId: Type.Optional(RefId('the company billed; required for a client of several companies')),
+};
+
+export const InvoiceCreate = Type.Object(
+  { ...BillingTermsInput, createDraft: Type.Optional(Type.Boolean({ description: 'status draft (not sent) instead of open' })) },
+  { additionalProperties: false, title: 'InvoiceCreate' },
+);
+export type InvoiceCreate = Static<typeof InvoiceCreate>;
+
+export const LineItem = Type.Object(
+  {
+    amount: Type.Integer({ description: 'unit amount, cents' }),
+    description: Type.String(),
+    quantity: Type.Number(),
+    total: Type.Integer({ description: 'amount × quantity, rounded half up to a cent' }),
+    priceId: Type.Optional(Type.String()),
+    productId: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+
+/** The terms both invoices and subscriptions answer. */
+export const BillingTerms = {
+  clientId: NullableString,
+  clientUserId: NullableString,
+  recipientId: Type.String({ description: 'the client, else the company' }),
+  companyId: Type.String(),
+  memo: Type.String(),
+  currency: Type.String(),
+  taxPercentage: Type.Number(),
+  lineItems: Type.Array(LineItem),
+  daysUntilDue: Type.Integer(),
+  collectionMethod: Type.Enum(['sendInvoice', 'chargeAutomatically']),
+  paymentMethodPreferences: Type.Array(PaymentMethodPreference),
+  allowPaymentViaCC: Type.Boolean(),
+  allowPaymentViaACH: Type.Boolean(),
+  absorbTransactionFees: Type.Boolean(),
+};
+
+const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void'] as const;
+
+export const Invoice = Type.Object(
+  {
+    id: Id,
+    object: Type.Literal('invoice'),
+    number: Type.String({ description: 'per workspace, sequential from 0001, no gaps' }),
+    status: Type.Enum([...INVOICE_STATUSES]),
+    ...BillingTerms,
+    subtotal: Type.Integer({ description: 'cents: the sum of the lines' }),
+    taxAmount: Type.Integer({ description: 'cents: subtotal × taxPercentage / 100, rounded half up' }),
+    total: Type.Integer({ description: 'cents: subtotal + taxAmount' }),
+    dueDate: Timestamp,
+    sentDate: NullableTimestamp,
+    billingReason: Type.Enum(['manual', 'subscriptionCycle']),
+    subscriptionId: NullableString,
+    paymentSuccessDate: NullableTimestamp,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { additionalProperties: false, title: 'Invoice' },
+);
+export type Invoice = Static<typeof Invoice>;
+
+export const InvoiceListQuery = Type.Object(
+  {
+    ...PageQuery,
+    clientId: Type.Optional(Type.String()),
+    companyId: Type.Optional(Type.String()),
+    status: Type.Optional(Type.Enum([...INVOICE_STATUSES])),
+  },
+  { additionalProperties: false },
+);
+export type InvoiceListQuery = Static<typeof InvoiceListQuery>;
+
+export const Payment = Type.Object(
+  {
+    id: Id,
+    object: Type.Literal('payment'),
+    invoiceId: Id,
+    status: Type.Literal('succeeded'),
+    amount: Type.Integer({ description: 'cents' }),
+    paymentMethod: Type.String({ description: 'manual: marked paid by an operator' }),
+    feeAmount: Type.Object({ paidByPlatform: Type.Integer(), paidByClient: Type.Integer() }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { additionalProperties: false, title: 'Payment' },
+);
+export type Payment = Static<typeof Payment>;
+
+export const PaymentListQuery = Type.Object({ ...PageQuery, invoiceId: Type.Optional(Type.String()) }, { additionalProperties: false });
+export type PaymentListQuery = Static<typeof PaymentListQuery>;
+
+export const InvoiceAdminParams = Type.Object({ workspaceId: Type.String(), invoiceId: Type.String() }, { additionalProperties: false });

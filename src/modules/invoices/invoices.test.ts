@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  addClientCompany,
+  adminRequest,
+  createCompany,
+  createTestInternalUser,
+  populatedWorkspace,
+  sessionKeyFor,
+} from '../../../test/helpers/factories.js';
+import { BACKENDS, NOON, adminHarness } from '../../../test/helpers/harness.js';
+
+const AT = new Date(NOON).toISOString();
+const DAY = 86_400_000;
+const card = [{ type: 'creditCard', feePaidByClient: true }];
+
+async function world(t: Parameters<typeof adminHarness>[0], backend: (typeof BACKENDS)[number]) {
+  const h = await adminHarness(t, backend, { webhooks: false, subscriptionPollMs: false });
+  const w = await populatedWorkspace(h);
+  const create = (payload: object, key = w.ws.apiKey) => h.as(key, { method: 'POST', url: '/v1/invoices', payload });
+  const audit = async (eventType: string) =>
+    (await h.as(w.ws.apiKey, { method: 'GET', url: `/v1/audit-logs?eventType=${eventType}` })).json().data as Record<string, any>[];
+  return { h, ...w, create, audit };
+}
+
+function assertProblems(res: { statusCode: number; body: string; json(): { data?: unknown } }, paths: string[]) {
+  assert.equal(res.statusCode, 400, res.body);
+  assert.deepEqual(
+    (res.json().data as { path: string }[]).map((p) => p.path),
+    paths,
+    res.body,
+  );
+}
+
+for (const backend of BACKENDS) {
+  describe(`invoices (contract §3) [${backend}]`, () => {
+    test('create: lines × decimal quantities and tax rounded half up to a cent, due date, number, the SDK’s shape', async (t) => {
+      const { client, company, create } = await world(t, backend);
+      const res = await create({
+        clientId: client.id,
+        lineItems: [
+          { amount: 1999, quantity: 1.5, description: 'Consulting' }, // 2998.5 → 2999
+          { amount: 333, quantity: 0.5 }, // 166.5 → 167
+          { amount: 10, quantity: 0.1 }, // 1
+        ],
+        taxPercentage: 8.25, // 3167 × 8.25% = 261.2775 → 261
+        daysUntilDue: 14,
+        memo: 'Thanks',
+        paymentMethodPreferences: card,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const invoice = res.json();
+      assert.deepEqual(
+        { ...invoice, id: undefined },
+        {
+          id: undefined,
+          object: 'invoice',
+          number: '0001',
+          status: 'open',
+          clientId: client.id,
+          clientUserId: client.id,
+          recipientId: client.id,
+          companyId: company.id,
+          memo: 'Thanks',
+          currency: 'usd',
+          taxPercentage: 8.25,
+          lineItems: [
+            { amount: 1999, description: 'Consulting', quantity: 1.5, total: 2999 },
+            { amount: 333, description: '', quantity: 0.5, total: 167 },
+            { amount: 10, description: '', quantity: 0.1, total: 1 },
+          ],
+          daysUntilDue: 14,
+          collectionMethod: 'sendInvoice',
+          paymentMethodPreferences: card,
+          allowPaymentViaCC: true,
+          allowPaymentViaACH: false,
+          absorbTransactionFees: false,
+          subtotal: 3167,
+          taxAmount: 261,
+          total: 3428,
+          dueDate: new Date(NOON + 14 * DAY).toISOString(),
+          sentDate: AT,
+          billingReason: 'manual',
+          subscriptionId: null,
+          paymentSuccessDate: null,
+          createdAt: AT,
+          updatedAt: AT,
+        },
+      );
+      const half = await create({
+        companyId: company.id,
+        lineItems: [{ amount: 5, quantity: 1 }],
+        taxPercentage: 10,
+        daysUntilDue: 0,
+        createDraft: true,
+      });
+      assert.deepEqual(
+        [half.json().number, half.json().status, half.json().sentDate, half.json().taxAmount, half.json().total, half.json().clientId],
+        ['0002', 'draft', null, 1, 6, null],
+        'tax of 0.5 cent rounds up; a draft is not sent; a company is billed alone',
+      );
+      assert.equal(half.json().dueDate, AT, '0 days: due now');
+      assert.equal(half.json().absorbTransactionFees, true, 'no preference: fees absorbed');
+      const get = await create({ clientId: client.id, lineItems: [{ amount: 100, quantity: 3 }], daysUntilDue: 30, taxPercentage: 100 });
+      assert.deepEqual([get.json().subtotal, get.json().taxAmount, get.json().total], [300, 300, 600]);
+    });
+
+    test('every input rule: who is billed, lines, limits (400s naming each field)', async (t) => {
+      const { h, ws, client, company, create } = await world(t, backend);
+      const line = [{ amount: 100, quantity: 1 }];
+      assertProblems(await create({ lineItems: line, daysUntilDue: 1 }), ['body.clientId']);
+      assertProblems(await create({ clientId: 'nobody', lineItems: line, daysUntilDue: 1 }), ['body.clientId']);
+      assertProblems(await create({ clientUserId: 'nobody', lineItems: line, daysUntilDue: 1 }), ['body.clientUserId']);
+      assertProblems(await create({ companyId: 'nothing', lineItems: line, daysUntilDue: 1 }), ['body.companyId']);
+      const other = await createCompany(h, ws.apiKey, { name: 'Other' });
+      assertProblems(await create({ clientId: client.id, companyId: other.id, lineItems: line, daysUntilDue: 1 }), ['body.companyId']);
+      await addClientCompany(h, ws.workspaceId, client, other.id);
+      assertProblems(await create({ clientId: client.id, lineItems: line, daysUntilDue: 1 }), ['body.companyId']);
+      const chosen = await create({ clientId: client.id, companyId: other.id, lineItems: line, daysUntilDue: 1 });
+      assert.equal(chosen.json().companyId, other.id);
+      const billed = { companyId: company.id };
+      assertProblems(await create({ ...billed, daysUntilDue: 1 }), ['body.lineItems']);
+      assertProblems(await create({ ...billed, lineItems: [{ quantity: 1 }], daysUntilDue: 1 }), ['body.lineItems.0']);
+      assertProblems(await create({ ...billed, lineItems: [{ amount: 1, priceId: 'p', quantity: 1 }], daysUntilDue: 1 }), [
+        'body.lineItems.0',
+      ]);
+      assertProblems(await create({ ...billed, lineItems: [{ priceId: 'nope', quantity: 1 }], daysUntilDue: 1 }), [
+        'body.lineItems.0.priceId',
+      ]);
+      assertProblems(await create({ ...billed, lineItems: [{ amount: 1, quantity: 1.00001 }], daysUntilDue: 1 }), [
+        'body.lineItems.0.quantity',
+      ]);
+      assertProblems(await create({ ...billed, lineItems: [{ amount: 1, quantity: 0 }], daysUntilDue: 1 }), ['body.lineItems.0.quantity']);
+      assertProblems(await create({ ...billed, lineItems: [{ amount: -1, quantity: 1 }], daysUntilDue: 1 }), ['body.lineItems.0.amount']);
+      assertProblems(await create({ ...billed, lineItems: line, daysUntilDue: 31 }), ['body.daysUntilDue']);
+      assertProblems(await create({ ...billed, lineItems: line, daysUntilDue: -1 }), ['body.daysUntilDue']);
+      assertProblems(await create({ ...billed, lineItems: line }), ['body.daysUntilDue']);
+      assertProblems(await create({ ...billed, lineItems: line, daysUntilDue: 1, taxPercentage: 100.5 }), ['body.taxPercentage']);
+      assertProblems(await create({ ...billed, lineItems: line, daysUntilDue: 1, taxPercentage: 8.2555 }), ['body.taxPercentage']);
+      assertProblems(await create({ ...billed, lineItems: line, daysUntilDue: 1, templateId: 'nope' }), ['body.templateId']);
+      assertProblems(
+        await create({ ...billed, lineItems: line, daysUntilDue: 1, paymentMethodPreferences: [{ type: 'cash', feePaidByClient: false }] }),
+        ['body.paymentMethodPreferences.0.type'],
+      );
+    });
+
+    test('numbers: 50 concurrent creations take 0001–0050, no gap, no duplicate', async (t) => {
+      const { h, ws, company, create } = await world(t, backend);
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () => create({ companyId: company.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1 })),
+      );
+      assert.ok(
+        results.every((r) => r.statusCode === 200),
+        results.map((r) => r.statusCode).join(),
+      );
+      const numbers = results.map((r) => r.json().number).sort();
+      assert.deepEqual(
+        numbers,
+        Array.from({ length: 50 }, (_, i) => String(i + 1).padStart(4, '0')),
+      );
+      const other = await h.workspace('Other');
+      const otherCompany = await createCompany(h, other.apiKey, { name: 'O' });
+      const first = await create({ companyId: otherCompany.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1 }, other.apiKey);
+      assert.equal(first.json().number, '0001', 'per workspace');
+      const failed = await create({ companyId: company.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 99 });
+      assert.equal(failed.statusCode, 400);
+      const next = await create({ companyId: company.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1 });
+      assert.equal(next.json().number, '0051', 'a refused invoice takes no number');
+      assert.equal((await h.as(ws.apiKey, { method: 'GET', url: '/v1/invoices?limit=100' })).json().data.length, 51);
+    });
+
+    test('pay and void (admin): payment, invoicePaid and paymentSucceeded; a paid invoice cannot be voided (409)', async (t) => {
+      const { h, ws, company, create, audit } = await world(t, backend);
+      const invoice = (await create({ companyId: company.id, lineItems: [{ amount: 2500, quantity: 2 }], daysUntilDue: 7 })).json();
+      const admin = (action: string, id = invoice.id) =>
+        adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/invoices/${id}/${action}`);
+      h.clock.advance(60_000);
+      const paid = await admin('pay');
+      assert.equal(paid.statusCode, 200, paid.body);
+      assert.deepEqual([paid.json().status, paid.json().paymentSuccessDate], ['paid', new Date(NOON + 60_000).toISOString()]);
+      const payments = (await h.as(ws.apiKey, { method: 'GET', url: `/v1/payments?invoiceId=${invoice.id}` })).json().data;
+      assert.deepEqual(
+        payments.map((p: Record<string, unknown>) => [p.object, p.invoiceId, p.status, p.amount, p.paymentMethod]),
+        [['payment', invoice.id, 'succeeded', 5000, 'manual']],
+      );
+      assert.equal((await audit('invoicePaid'))[0].ref, invoice.id);
+      assert.equal((await audit('paymentSucceeded'))[0].ref, payments[0].id);
+      assert.deepEqual([(await admin('pay')).statusCode, (await admin('void')).statusCode], [409, 409]);
+      assert.equal((await admin('void')).json().message, 'A paid invoice cannot be voided.');
+      const open = (await create({ companyId: company.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 7 })).json();
+      const voided = await admin('void', open.id);
+      assert.deepEqual([voided.statusCode, voided.json().status], [200, 'void']);
+      assert.equal((await audit('invoiceVoided'))[0].ref, open.id);
+      assert.equal((await admin('pay', open.id)).statusCode, 409, 'a void invoice cannot be paid');
+      assert.equal((await admin('pay', '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b')).statusCode, 404);
+      assert.equal((await audit('invoiceCreated')).length, 2);
+    });
+
+    test('who may: staff may not create (403); a client session reads its own and its company’s invoices; other workspaces nothing', async (t) => {
+      const { h, ws, app, client, company, create } = await world(t, backend);
+      const beta = await createCompany(h, ws.apiKey, { name: 'Beta' });
+      const mine = (await create({ clientId: client.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1 })).json();
+      const companys = (await create({ companyId: company.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1 })).json();
+      const betas = (await create({ companyId: beta.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1 })).json();
+      const staff = await createTestInternalUser(h, ws.workspaceId, { email: 's@a.test', givenName: 'S', familyName: 'T', role: 'staff' });
+      const staffKey = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: staff.id });
+      const refused = await create({ companyId: company.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1 }, staffKey);
+      assert.deepEqual([refused.statusCode, refused.json().message], [403, 'Staff may not do this; an admin may.']);
+      const clientKey = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, clientId: client.id });
+      const listed = (await h.as(clientKey, { method: 'GET', url: '/v1/invoices' })).json().data.map((i: { id: string }) => i.id);
+      assert.deepEqual(listed.sort(), [mine.id, companys.id].sort());
+      assert.equal((await h.as(clientKey, { method: 'GET', url: `/v1/invoices/${betas.id}` })).statusCode, 404);
+      assert.equal(
+        (await create({ companyId: company.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1 }, clientKey)).statusCode,
+        403,
+      );
+      const byStatus = (await h.as(ws.apiKey, { method: 'GET', url: `/v1/invoices?companyId=${beta.id}&status=open` })).json().data;
+      assert.deepEqual(
+        byStatus.map((i: { id: string }) => i.id),
+        [betas.id],
+      );
+      const other = await h.workspace('Other');
+      assert.equal((await h.as(other.apiKey, { method: 'GET', url: `/v1/invoices/${mine.id}` })).statusCode, 404);
+      assert.deepEqual((await h.as(other.apiKey, { method: 'GET', url: '/v1/invoices' })).json().data, []);
+    });
+  });
+}

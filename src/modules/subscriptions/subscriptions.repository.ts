@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { parseObject } from '../../db/rows.js';
+import type { DB, SubscriptionsTable } from '../../db/schema.js';
+import type { Access } from '../../lib/caller.js';
+import { billedTo } from '../invoices/invoices.repository.js';
+import { type Terms, preferenceFlags } from '../invoices/terms.js';
+import type { Subscription, SubscriptionListQuery } from './subscriptions.schemas.js';
+
+export function toSubscription(row: SubscriptionsTable): Subscription {
+  const terms = parseObject<Terms>(row.terms);
+  return {
+    id: row.id,
+    object: 'subscription',
+    status: row.status,
+    clientId: row.client_id,
+    clientUserId: row.client_id,
+    recipientId: row.client_id ?? row.company_id,
+    companyId: row.company_id,
+    memo: terms.memo,
+    currency: terms.currency,
+    taxPercentage: terms.taxPercentage,
+    lineItems: terms.lineItems,
+    daysUntilDue: terms.daysUntilDue,
+    collectionMethod: row.collection_method,
+    paymentMethodPreferences: terms.paymentMethodPreferences,
+    ...preferenceFlags(terms.paymentMethodPreferences),
+    interval: row.interval,
+    intervalCount: row.interval_count,
+    scheduleStartDate: row.schedule_start,
+    scheduleEndDate: row.schedule_end,
+    scheduleIterations: row.schedule_iterations,
+    periodsBilled: row.periods_billed,
+    nextBillingDate: row.next_period_at,
+    cancelledAt: row.cancelled_at,
+    canceledAt: row.cancelled_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function listSubscriptions(
+  db: Kysely<DB>,
+  access: Access,
+  query: SubscriptionListQuery,
+  tokens: PageTokens,
+): Promise<Page<Subscription>> {
+  let q = db.selectFrom('subscriptions').selectAll().where(billedTo(access));
+  if (query.clientId !== undefined) q = q.where('client_id', '=', query.clientId);
+  if (query.companyId !== undefined) q = q.where('company_id', '=', query.companyId);
+  const scope = pageScope(access, 'subscriptions', { clientId: query.clientId, companyId: query.companyId });
+  return fetchPage(q, 'subscriptions', query, tokens, scope, toSubscription);
+}
+
+export function findSubscriptionRow(db: Kysely<DB>, access: Access, id: string) {
+  return db.selectFrom('subscriptions').selectAll().where(billedTo(access)).where('id', '=', id).executeTakeFirst();
+}
