@@ -5,7 +5,8 @@ import type { MigrationFactory } from './migration.js';
  * Invoices, their payments and subscriptions. Invoice numbers come from `invoice_counters`, incremented
  * in the invoice's own transaction (a rolled-back invoice gives its number back: no gaps, and the row
  * lock orders concurrent creations: no duplicates). A subscription's period is billed once: a unique key
- * per subscription and period index, not a lock held in memory.
+ * per subscription and period index, not a lock held in memory. Amounts (cents) and Unix seconds are
+ * bigint: past 2^31 cents or 2038 (PostgreSQL answers them as text; the repositories read them as numbers).
  */
 export const billing: MigrationFactory = () => ({
   // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today
@@ -26,8 +27,8 @@ export const billing: MigrationFactory = () => ({
       .addColumn('interval', 'text', (c) => c.notNull())
       .addColumn('interval_count', 'integer', (c) => c.notNull())
       .addColumn('collection_method', 'text', (c) => c.notNull())
-      .addColumn('schedule_start', 'integer', (c) => c.notNull())
-      .addColumn('schedule_end', 'integer')
+      .addColumn('schedule_start', 'bigint', (c) => c.notNull())
+      .addColumn('schedule_end', 'bigint')
       .addColumn('schedule_iterations', 'integer')
       .addColumn('periods_billed', 'integer', (c) => c.notNull())
       .addColumn('next_period_at', 'text')
@@ -56,9 +57,9 @@ export const billing: MigrationFactory = () => ({
       .addColumn('company_id', 'text', (c) => c.notNull())
       .addColumn('status', 'text', (c) => c.notNull())
       .addColumn('terms', 'text', (c) => c.notNull())
-      .addColumn('subtotal', 'integer', (c) => c.notNull())
-      .addColumn('tax_amount', 'integer', (c) => c.notNull())
-      .addColumn('total', 'integer', (c) => c.notNull())
+      .addColumn('subtotal', 'bigint', (c) => c.notNull())
+      .addColumn('tax_amount', 'bigint', (c) => c.notNull())
+      .addColumn('total', 'bigint', (c) => c.notNull())
       .addColumn('due_date', 'text', (c) => c.notNull())
       .addColumn('sent_date', 'text')
       .addColumn('billing_reason', 'text', (c) => c.notNull())
@@ -90,7 +91,7 @@ export const billing: MigrationFactory = () => ({
       .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
       .addColumn('invoice_id', 'text', (c) => c.notNull().references('invoices.id').onDelete('cascade'))
       .addColumn('status', 'text', (c) => c.notNull())
-      .addColumn('amount', 'integer', (c) => c.notNull())
+      .addColumn('amount', 'bigint', (c) => c.notNull())
       .addColumn('payment_method', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())

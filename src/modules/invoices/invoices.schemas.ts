@@ -10,10 +10,12 @@ export const PaymentMethodPreference = Type.Object(
 
 const LineItemInput = Type.Object(
   {
-    amount: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000_00, description: 'integer cents (or priceId)' })),
+    amount: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'integer cents, at most 1,000,000.00 (or priceId)' }),
+    ),
     priceId: Type.Optional(RefId('a price: its amount (and product)')),
     description: Type.Optional(Type.String({ maxLength: 1000 })),
-    quantity: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'may be decimal (at most 4 places)' }),
+    quantity: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'may be decimal (at most 4 places), at most 100,000' }),
   },
   { additionalProperties: false },
 );

@@ -27,8 +27,9 @@ export function toSubscription(row: SubscriptionsTable): Subscription {
     ...preferenceFlags(terms.paymentMethodPreferences),
     interval: row.interval,
     intervalCount: row.interval_count,
-    scheduleStartDate: row.schedule_start,
-    scheduleEndDate: row.schedule_end,
+    // Unix seconds are a bigint column (past 2038): PostgreSQL answers them as text.
+    scheduleStartDate: Number(row.schedule_start),
+    scheduleEndDate: row.schedule_end === null ? null : Number(row.schedule_end),
     scheduleIterations: row.schedule_iterations,
     periodsBilled: row.periods_billed,
     nextBillingDate: row.next_period_at,

@@ -23,8 +23,8 @@ export function nextPeriod(
   k: number,
 ) {
   if (row.schedule_iterations !== null && k >= row.schedule_iterations) return null;
-  const start = periodStart(row.schedule_start * 1000, row.interval, row.interval_count, k);
-  if (row.schedule_end !== null && start >= row.schedule_end * 1000) return null;
+  const start = periodStart(Number(row.schedule_start) * 1000, row.interval, row.interval_count, k);
+  if (row.schedule_end !== null && start >= Number(row.schedule_end) * 1000) return null;
   return start;
 }
 
