@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { AUDIT_EVENT_TYPES } from '../src/modules/audit-log/audit-events.js';
-import { adminRequest, createTestInternalUser, defineCustomField, populatedWorkspace, revokeKey } from './helpers/factories.js';
+import {
+  TEST_ADMIN_TOKEN,
+  adminRequest,
+  createTestInternalUser,
+  defineCustomField,
+  populatedWorkspace,
+  revokeKey,
+} from './helpers/factories.js';
 import { BACKENDS, type Harness, adminHarness } from './helpers/harness.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -46,8 +53,8 @@ async function invoiceOf(w: World): Promise<string> {
   return res.json().id;
 }
 
-async function adminCall(h: Harness, url: string) {
-  const res = await adminRequest(h, 'POST', url);
+async function adminCall(h: Harness, url: string, payload?: object) {
+  const res = await adminRequest(h, 'POST', url, payload);
   assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
 }
 
@@ -119,6 +126,31 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
       call(h, ws.apiKey, 'POST', '/v1/audit-logs', { eventType: 'sessionEnded', eventDescription: 'e', context: {}, actorId: client.id }),
   },
   '`POST /v1/webhooks/{event}`': { run: ({ h, app }) => call(h, app.apiKey, 'POST', '/v1/webhooks/order.shipped', { id: 1 }) },
+  '`portal products create`': {
+    run: ({ h, ws }) => adminCall(h, `/admin/workspaces/${ws.workspaceId}/products`, { name: 'Lamp' }),
+  },
+  '`portal products update` (name, description or status)': {
+    before: async (w) => {
+      const res = await adminRequest(w.h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/products`, { name: 'Lamp' });
+      w.state.product = res.json().id;
+    },
+    run: async ({ h, ws, state }) => {
+      const res = await h.app.inject({
+        method: 'PATCH',
+        url: `/admin/workspaces/${ws.workspaceId}/products/${state.product}`,
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        payload: { name: 'Desk Lamp', status: 'archived' },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+    },
+  },
+  '`portal prices create`': {
+    before: async (w) => {
+      const res = await adminRequest(w.h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/products`, { name: 'Lamp' });
+      w.state.product = res.json().id;
+    },
+    run: ({ h, ws, state }) => adminCall(h, `/admin/workspaces/${ws.workspaceId}/prices`, { productId: state.product, amount: 1999 }),
+  },
   '`POST /v1/invoices`': { run: ({ h, ws, company }) => call(h, ws.apiKey, 'POST', '/v1/invoices', anInvoice(company.id)) },
   '`portal invoices pay` (an open invoice)': {
     before: async (w) => {

@@ -49,6 +49,12 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/subscriptions',
     '/v1/subscriptions/{id}',
     '/v1/subscriptions/{id}/cancel',
+    '/v1/products',
+    '/v1/products/{id}',
+    '/v1/prices',
+    '/v1/prices/{id}',
+    '/v1/invoice-templates',
+    '/v1/subscription-templates',
   ];
   assert.deepEqual(
     Object.keys(doc.paths)
@@ -111,11 +117,16 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
     [
       '/admin/workspaces/{workspaceId}/installs',
       '/admin/workspaces/{workspaceId}/installs/{installId}/publish',
+      '/admin/workspaces/{workspaceId}/invoice-templates',
       '/admin/workspaces/{workspaceId}/invoices/{invoiceId}/pay',
       '/admin/workspaces/{workspaceId}/invoices/{invoiceId}/void',
       '/admin/workspaces/{workspaceId}/outbox',
+      '/admin/workspaces/{workspaceId}/prices',
+      '/admin/workspaces/{workspaceId}/products',
+      '/admin/workspaces/{workspaceId}/products/{productId}',
       '/admin/workspaces/{workspaceId}/sessions',
       '/admin/workspaces/{workspaceId}/sessions/{tokenId}',
+      '/admin/workspaces/{workspaceId}/subscription-templates',
       '/admin/workspaces/{workspaceId}/webhook-deliveries',
       '/admin/workspaces/{workspaceId}/webhook-deliveries/replay',
       '/admin/workspaces/{workspaceId}/webhook-deliveries/{deliveryId}/replay',

@@ -5,6 +5,7 @@ import type { PageTokens } from '../src/db/paging.js';
 import type { DB } from '../src/db/schema.js';
 import type { Access } from '../src/lib/caller.js';
 import { listEntries } from '../src/modules/audit-log/audit-log.repository.js';
+import { listInvoiceTemplates, listPrices, listProducts, listSubscriptionTemplates } from '../src/modules/catalog/catalog.repository.js';
 import { listClients } from '../src/modules/clients/clients.repository.js';
 import { listCompanies } from '../src/modules/companies/companies.repository.js';
 import { listCustomFields, listOptions } from '../src/modules/custom-fields/custom-fields.repository.js';
@@ -91,6 +92,12 @@ const LISTS: [what: string, index: string, list: Lister][] = [
   ],
   ['payments', 'payments_page', (db, a, t, nextToken) => listPayments(db, a, { nextToken }, t)],
   ['payments by invoiceId', 'payments_invoice_page', (db, a, t, nextToken) => listPayments(db, a, { nextToken, invoiceId: FIELD_ID }, t)],
+  ['products', 'products_page', (db, a, t, nextToken) => listProducts(db, a, { nextToken }, t)],
+  ['products by name', 'products_name_page', (db, a, t, nextToken) => listProducts(db, a, { nextToken, name: 'Lamp' }, t)],
+  ['prices', 'prices_page', (db, a, t, nextToken) => listPrices(db, a, { nextToken }, t)],
+  ['prices by productId', 'prices_product_page', (db, a, t, nextToken) => listPrices(db, a, { nextToken, productId: FIELD_ID }, t)],
+  ['invoice templates', 'invoice_templates_page', (db, a, t, nextToken) => listInvoiceTemplates(db, a, { nextToken }, t)],
+  ['subscription templates', 'subscription_templates_page', (db, a, t, nextToken) => listSubscriptionTemplates(db, a, { nextToken }, t)],
   ['e-mail outbox', 'email_outbox_page', (db, a, t, nextToken) => listOutbox(db, a, { nextToken }, t)],
   ['internal users', 'internal_users_page', (db, a, t, nextToken) => listInternalUsers(db, a, { nextToken }, t)],
   ['custom fields', 'custom_fields_page', (db, a, t, nextToken) => listCustomFields(db, a, { nextToken }, t)],

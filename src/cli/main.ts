@@ -48,6 +48,12 @@ const USAGE = `Usage: portal <command> [options] [--json]
   webhooks replay --workspace W (--delivery D | --failed-since TIME)
                                                      send a delivery, or every failed one, again
   invoices pay|void --workspace W --invoice I        mark an open invoice paid, or void it
+  products create --workspace W --name N [--description D]
+  products update --workspace W --product P [--name N] [--description D] [--status active|archived]
+  prices create --workspace W --product P --amount CENTS [--currency C] [--interval I] [--interval-count N]
+  invoice-templates create --workspace W --name N --line-items JSON [--memo M] [--tax-percentage T] [--currency C]
+  subscription-templates create … the same, and --interval I [--interval-count N]
+                                                     the billing catalog
 
 The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
 

@@ -1,6 +1,5 @@
 import type { AuditActorType, AuditSource, InternalUserRole } from '../lib/caller.js';
 import type { ApiKeyKind } from '../modules/api-keys/api-keys.schemas.js';
-import type { CatalogTables } from '../modules/catalog/catalog.tables.js';
 import type { ClientStatus, CreationMethod } from '../modules/clients/clients.schemas.js';
 import type { CustomFieldEntity, CustomFieldType } from '../modules/custom-fields/custom-fields.schemas.js';
 
@@ -431,7 +430,63 @@ interface SessionsTable {
   revoked_at: string | null;
 }
 
-export interface DB extends CatalogTables {
+/** The billing catalog: amounts are integer cents; a template's tax percentage and lines are text, so they come back exactly as given. */
+/** A recurring interval, stored normalised (quarter → quarterly, year → yearly). */
+type CatalogInterval = 'day' | 'week' | 'month' | 'quarterly' | 'yearly';
+
+export interface ProductsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  /** lower(trim(name)): the `name` filter, exact but case-insensitive */
+  name_key: string;
+  description: string;
+  status: 'active' | 'archived';
+  /** JSON array of URLs */
+  image_urls: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PricesTable {
+  id: string;
+  workspace_id: string;
+  product_id: string;
+  /** cents (bigint: PostgreSQL may answer it as a numeric string) */
+  amount: number | string;
+  /** lowercase ISO 4217 */
+  currency: string;
+  type: 'oneTime' | 'recurring';
+  /** null for a one-time price */
+  interval: CatalogInterval | null;
+  interval_count: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The columns both kinds of template have. */
+interface TemplateColumns {
+  id: string;
+  workspace_id: string;
+  name: string;
+  memo: string;
+  /** decimal text (at most 3 places), as given */
+  tax_percentage: string;
+  currency: string;
+  /** JSON array of `{amount, description, quantity}` */
+  line_items: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type InvoiceTemplatesTable = TemplateColumns;
+
+export interface SubscriptionTemplatesTable extends TemplateColumns {
+  interval: CatalogInterval;
+  interval_count: number;
+}
+
+export interface DB {
   server_secrets: ServerSecretsTable;
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -450,6 +505,10 @@ export interface DB extends CatalogTables {
   invoices: InvoicesTable;
   payments: PaymentsTable;
   subscriptions: SubscriptionsTable;
+  products: ProductsTable;
+  prices: PricesTable;
+  invoice_templates: InvoiceTemplatesTable;
+  subscription_templates: SubscriptionTemplatesTable;
   quota_usage: QuotaUsageTable;
   idempotency_keys: IdempotencyKeysTable;
   installs: InstallsTable;

@@ -3,7 +3,7 @@ import type { MigrationFactory } from './migration.js';
 
 /**
  * The catalog: products, their prices, invoice and subscription templates. Amounts are integer cents
- * (bigint: a price may be over 2^31 cents); a template's tax percentage and its lines (decimal quantities)
+ * (bigint, as billing's amounts are); a template's tax percentage and its lines (decimal quantities)
  * are text, so they come back exactly as given. One index per list shape (contract §4 keyset): the whole
  * workspace, products by name (lower-cased) and prices by product.
  */

@@ -105,6 +105,42 @@ for (const backend of BACKENDS) {
       assert.deepEqual([get.json().subtotal, get.json().taxAmount, get.json().total], [300, 300, 600]);
     });
 
+    test('lines from a price (its amount, product and currency) and from a template (its lines, memo, tax, currency)', async (t) => {
+      const { h, ws, company, create } = await world(t, backend);
+      const admin = async (path: string, payload: object) => {
+        const res = await adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}${path}`, payload);
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json();
+      };
+      const product = await admin('/products', { name: 'Lamp' });
+      const price = await admin('/prices', { productId: product.id, amount: 1999, currency: 'EUR' });
+      const fromPrice = await create({
+        companyId: company.id,
+        lineItems: [{ priceId: price.id, quantity: 2, description: 'Lamps' }],
+        daysUntilDue: 5,
+      });
+      assert.equal(fromPrice.statusCode, 200, fromPrice.body);
+      assert.deepEqual(
+        [fromPrice.json().lineItems, fromPrice.json().currency, fromPrice.json().total],
+        [[{ amount: 1999, description: 'Lamps', quantity: 2, total: 3998, priceId: price.id, productId: product.id }], 'eur', 3998],
+      );
+      const template = await admin('/invoice-templates', {
+        name: 'Monthly',
+        lineItems: [{ amount: 1000, quantity: 1.5, description: 'Retainer' }],
+        memo: 'From the template',
+        taxPercentage: 7.125,
+        currency: 'gbp',
+      });
+      const fromTemplate = await create({ companyId: company.id, templateId: template.id, daysUntilDue: 5 });
+      assert.equal(fromTemplate.statusCode, 200, fromTemplate.body);
+      const invoice = fromTemplate.json();
+      // 1500 × 7.125% = 106.875 → 107
+      assert.deepEqual(
+        [invoice.lineItems, invoice.memo, invoice.taxPercentage, invoice.currency, invoice.subtotal, invoice.taxAmount, invoice.total],
+        [[{ amount: 1000, description: 'Retainer', quantity: 1.5, total: 1500 }], 'From the template', 7.125, 'gbp', 1500, 107, 1607],
+      );
+    });
+
     test('every input rule: who is billed, lines, limits (400s naming each field)', async (t) => {
       const { h, ws, client, company, create } = await world(t, backend);
       const line = [{ amount: 100, quantity: 1 }];

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import { splitIds } from '../../db/rows.js';
 import type { Caller } from '../../lib/caller.js';
 import type { FieldProblem } from '../../lib/errors.js';
-import { findInvoiceTemplate, findPrice } from '../catalog/catalog.repository.js';
+import { findInvoiceTemplate, findPrice, findSubscriptionTemplate } from '../catalog/catalog.repository.js';
 import { QUANTITY_PLACES, TAX_PLACES, lineTotal, scaled, taxOf } from './money.js';
 import type { BillingTermsInput, LineItem, PaymentMethodPreference } from './invoices.schemas.js';
 import type { Static } from 'typebox';
@@ -104,10 +104,15 @@ export async function termsOf(
   problems: FieldProblem[],
 ): Promise<{ billed?: Billed; terms?: Terms }> {
   const billed = await billedOf(database, caller, input, problems);
+  // An invoice template, or a subscription template (the SDK names either `templateId`).
+  const templateId = input.templateId?.toLowerCase();
   const template =
-    input.templateId === undefined ? undefined : await findInvoiceTemplate(database.db, caller.access, input.templateId.toLowerCase());
+    templateId === undefined
+      ? undefined
+      : ((await findInvoiceTemplate(database.db, caller.access, templateId)) ??
+        (await findSubscriptionTemplate(database.db, caller.access, templateId)));
   if (input.templateId !== undefined && !template)
-    problems.push({ path: 'body.templateId', message: 'is not an invoice template of this workspace' });
+    problems.push({ path: 'body.templateId', message: 'is not an invoice or subscription template of this workspace' });
   if (input.lineItems === undefined && input.templateId === undefined) {
     problems.push({ path: 'body.lineItems', message: 'or templateId is required' });
   }
