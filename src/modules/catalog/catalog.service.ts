@@ -7,7 +7,7 @@ import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit-log/audit-log.writer.js';
 import { QUANTITY_PLACES, TAX_PLACES, scaled } from '../invoices/money.js';
-import type { Interval } from '../subscriptions/periods.js';
+import { DEFAULT_CURRENCY, normalInterval } from '../subscriptions/periods.js';
 import { findWorkspace } from '../workspaces/workspaces.repository.js';
 import * as repo from './catalog.repository.js';
 import type {
@@ -25,14 +25,9 @@ import type {
   TemplateListQuery,
 } from './catalog.schemas.js';
 
-const DEFAULT_CURRENCY = 'usd';
-
 /** A product or a price as the subject of its audit entries (and the data of their webhooks). */
 const productSubject = (product: Product) => ({ object: 'product', id: product.id, data: product });
 const priceSubject = (price: Price) => ({ object: 'price', id: price.id, data: price });
-
-const normalInterval = (interval: PriceCreate['interval'] & {}): Interval =>
-  interval === 'quarter' ? 'quarterly' : interval === 'year' ? 'yearly' : interval;
 
 /** The operator's workspace must exist: an unknown (or malformed) one is a 404 before any field is judged. */
 async function requireWorkspace(database: Database, caller: Caller): Promise<void> {

@@ -3,6 +3,7 @@ import { splitIds } from '../../db/rows.js';
 import type { Caller } from '../../lib/caller.js';
 import type { FieldProblem } from '../../lib/errors.js';
 import { findInvoiceTemplate, findPrice, findSubscriptionTemplate } from '../catalog/catalog.repository.js';
+import { DEFAULT_CURRENCY } from '../subscriptions/periods.js';
 import { QUANTITY_PLACES, TAX_PLACES, lineTotal, scaled, taxOf } from './money.js';
 import type { BillingTermsInput, LineItem, PaymentMethodPreference } from './invoices.schemas.js';
 import type { Static } from 'typebox';
@@ -27,8 +28,6 @@ export interface Billed {
   clientId: string | null;
   companyId: string;
 }
-
-const DEFAULT_CURRENCY = 'usd';
 
 /** An invoice's amounts from its terms: each line rounded once, tax on the subtotal rounded once. */
 export function amountsOf(terms: Terms) {

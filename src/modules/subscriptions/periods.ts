@@ -3,6 +3,13 @@
 export const INTERVALS = ['day', 'week', 'month', 'quarterly', 'yearly'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
+/** An interval as given (`quarter` and `year` are accepted) → as stored. */
+export const normalInterval = (interval: Interval | 'quarter' | 'year'): Interval =>
+  interval === 'quarter' ? 'quarterly' : interval === 'year' ? 'yearly' : interval;
+
+/** Every currency defaults to this (prices, templates, invoices). */
+export const DEFAULT_CURRENCY = 'usd';
+
 const DAY_MS = 86_400_000;
 const MONTHS: Record<string, number> = { month: 1, quarterly: 3, yearly: 12 };
 

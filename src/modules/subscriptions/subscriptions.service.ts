@@ -8,14 +8,11 @@ import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit-log/audit-log.writer.js';
 import { termsOf } from '../invoices/terms.js';
-import { type Interval, periodStart } from './periods.js';
+import { normalInterval, periodStart } from './periods.js';
 import * as repo from './subscriptions.repository.js';
 import type { Subscription, SubscriptionCreate, SubscriptionListQuery } from './subscriptions.schemas.js';
 
 const subscriptionSubject = (s: Subscription) => ({ object: 'subscription', id: s.id, data: s, companyId: s.companyId });
-
-const normalInterval = (interval: SubscriptionCreate['interval']): Interval =>
-  interval === 'quarter' ? 'quarterly' : interval === 'year' ? 'yearly' : interval;
 
 /** When period k starts, or null when the schedule (end date, iterations) has no period k. */
 export function nextPeriod(
