@@ -39,6 +39,7 @@ import { createLimitStore } from './limits/index.js';
 import type { LimitStore } from './limits/limit-store.js';
 import errorHandling from './plugins/errors.js';
 import idempotency from './plugins/idempotency.js';
+import metrics from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
 import requestGuards, { answerClientError, answerFrameworkError, parseQueryString } from './plugins/request-guards.js';
 import { installValidators } from './plugins/validation.js';
@@ -184,6 +185,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errorHandling, { bodyLimit: config.bodyLimit });
   await app.register(requestGuards);
   await app.register(openapi);
+  // Before the routes, so that its hook measures every one of them; behind the admin token, like /admin.
+  if (config.adminToken) await app.register(metrics, { adminToken: config.adminToken });
   await app.register(healthRoutes);
   await app.register(
     async (v1) => {

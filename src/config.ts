@@ -36,6 +36,8 @@ export interface Config {
   readonly auditPiiDays: number | undefined;
   /** PORTAL_WEBHOOKS_ALLOW_PRIVATE=1: webhook endpoints may be on loopback, link-local or private addresses (tests, closed networks). */
   readonly webhooksAllowPrivate: boolean;
+  /** /readyz fails when an outbox's oldest due work has waited this long (OUTBOX_STUCK_MINUTES, default 15), in ms. */
+  readonly outboxStuckMs: number;
 }
 
 interface BucketConfig {
@@ -145,6 +147,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`PORTAL_URL must be an http(s) URL (got "${env.PORTAL_URL}")`);
   const auditPiiDays = env.PORTAL_AUDIT_PII_DAYS ? intVar(env, 'PORTAL_AUDIT_PII_DAYS', '0', problems) : undefined;
   if (auditPiiDays === 0) problems.push('PORTAL_AUDIT_PII_DAYS must be at least 1 (unset keeps them)');
+  const outboxStuckMinutes = intVar(env, 'OUTBOX_STUCK_MINUTES', '15', problems);
+  if (outboxStuckMinutes < 1) problems.push('OUTBOX_STUCK_MINUTES must be at least 1');
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -167,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl,
     auditPiiDays,
     webhooksAllowPrivate: env.PORTAL_WEBHOOKS_ALLOW_PRIVATE === '1',
+    outboxStuckMs: outboxStuckMinutes * 60_000,
     smtpFrom: env.SMTP_FROM || `Portal <no-reply@${mailDomainOf(portalUrl)}>`,
     ...overrides,
   });

@@ -1,10 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { HealthStatus } from './health.schemas.js';
 
-/** Liveness (the process answers) and readiness (the database answers), unauthenticated. */
+/** Liveness (the process answers) and readiness (the database and limit state answer, no outbox stuck), unauthenticated. */
 export default async function healthRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
@@ -32,7 +33,37 @@ export default async function healthRoutes(fastify: FastifyInstance) {
         app.log.warn({ err: error }, 'readiness check failed');
         throw errors.unavailable('Limit state (Redis) is unreachable.');
       }
+      const stuckSince = await oldestStuck(app, app.ctx.clock.now() - app.ctx.config.outboxStuckMs);
+      if (stuckSince) throw errors.unavailable(`The ${stuckSince.outbox} has had work due since ${stuckSince.since}: is delivery stuck?`);
       return { status: 'ok' as const };
     },
   );
+}
+
+/**
+ * An outbox whose oldest due work has waited past the threshold (OUTBOX_STUCK_MINUTES): the webhook
+ * deliveries, and the e-mails when SMTP_URL is set (without it they wait by design). Two indexed reads.
+ */
+async function oldestStuck(app: FastifyInstance, before: number): Promise<{ outbox: string; since: string } | undefined> {
+  const { db, config } = app.ctx;
+  const cutoff = isoAt(before);
+  const webhook = await db
+    .selectFrom('webhook_deliveries')
+    .select('next_attempt_at')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<', cutoff)
+    .orderBy('next_attempt_at')
+    .limit(1)
+    .executeTakeFirst();
+  if (webhook) return { outbox: 'webhook outbox', since: webhook.next_attempt_at };
+  if (!config.smtpUrl) return undefined;
+  const email = await db
+    .selectFrom('email_outbox')
+    .select('next_attempt_at')
+    .where('status', '=', 'queued')
+    .where('next_attempt_at', '<', cutoff)
+    .orderBy('next_attempt_at')
+    .limit(1)
+    .executeTakeFirst();
+  return email && { outbox: 'e-mail outbox', since: email.next_attempt_at };
 }
