@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { seedDemo } from './modules/demo/demo-seed.js';
 import { createFirstWorkspace } from './modules/workspaces/workspaces.service.js';
 
 /**
@@ -8,9 +9,17 @@ import { createFirstWorkspace } from './modules/workspaces/workspaces.service.js
  * API key once, on stderr (the JSON logs go to stdout, where log shippers read). SIGTERM/SIGINT drain (see shutdown), then close
  * the database.
  */
-export async function startServer(config: Config): Promise<FastifyInstance> {
+export async function startServer(config: Config, options: { seedDemo?: boolean } = {}): Promise<FastifyInstance> {
   const app = await buildApp(config);
   const created = await createFirstWorkspace(app.ctx.database, app.ctx.clock.now());
+  if (created && options.seedDemo) {
+    const made = await seedDemo(app.ctx.database, created.workspaceId, app.ctx.clock.now(), config.portalUrl);
+    process.stderr.write(
+      `\nDemo data added to it: ${Object.entries(made)
+        .map(([kind, count]) => `${count} ${kind}`)
+        .join(', ')}.\n`,
+    );
+  }
   if (created) {
     process.stderr.write(
       `\nCreated workspace ${created.workspaceId} with a workspace API key (shown only now):\n\n` +

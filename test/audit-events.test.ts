@@ -14,6 +14,7 @@ import {
   populatedWorkspace,
   revokeKey,
 } from './helpers/factories.js';
+import { heldWithin } from './helpers/eventually.js';
 import { BACKENDS, type Harness, adminHarness } from './helpers/harness.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -167,7 +168,11 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
   '`POST /v1/subscriptions` (starting now: its first period is billed at once)': {
     run: async ({ h, ws, company }) => {
       await call(h, ws.apiKey, 'POST', '/v1/subscriptions', { ...anInvoice(company.id), interval: 'month' });
-      await h.app.ctx.subscriptionBiller?.billOne();
+      // The biller, woken by the commit, bills the first period in its own transaction: wait for it.
+      await heldWithin(5000, 'the first period billed', async () => {
+        const invoices = await h.app.ctx.db.selectFrom('invoices').select('id').where('workspace_id', '=', ws.workspaceId).execute();
+        return invoices.length === 1;
+      });
     },
   },
   '`POST /v1/subscriptions/{id}/cancel`': {

@@ -13,13 +13,15 @@ import { printResult } from './output.js';
 import { catalogGroups } from './catalog.js';
 import { invoicesGroup } from './invoices.js';
 import { outboxGroup } from './outbox.js';
+import { seedCommand } from './seed.js';
 import { webhooksGroup } from './webhooks.js';
 import { sessionsGroup } from './sessions.js';
 import { workspacesGroup } from './workspaces.js';
 
 const USAGE = `Usage: portal <command> [options] [--json]
 
-  serve                                              run the server
+  serve [--seed]                                     run the server (--seed or PORTAL_SEED_DEMO=1: demo data in a first workspace)
+  seed --workspace W                                 fill a workspace with demo data
   migrate                                            apply pending migrations
   workspaces create --name N [--daily-quota N]       create a workspace and its first key
   workspaces update --workspace W [--name N] [--daily-quota N]
@@ -117,11 +119,19 @@ export async function main(argv: string[]): Promise<number> {
       return command || values.help === true ? 0 : 2;
     }
     switch (command) {
-      case 'serve':
-        parseCommand(argv, 'portal serve', {}, 1);
+      case 'serve': {
+        const serveValues = parseCommand(argv, 'portal serve', { seed: { type: 'boolean' } as const }, 1) as { seed?: boolean };
         // Imported here: the server's dependencies would slow every other command's start.
-        await (await import('../server.js')).startServer(loadConfig());
+        await (await import('../server.js')).startServer(loadConfig(), {
+          seedDemo: serveValues.seed === true || process.env.PORTAL_SEED_DEMO === '1',
+        });
         return -1; // keep running
+      }
+      case 'seed': {
+        const seedValues = parseCommand(argv, 'portal seed', seedCommand.options, 1);
+        await withDatabase((database) => seedCommand.run(seedValues, { database, json }));
+        return 0;
+      }
       case 'migrate': {
         parseCommand(argv, 'portal migrate', {}, 1);
         const database = openDatabase(loadConfig().databaseUrl);

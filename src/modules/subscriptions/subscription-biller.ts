@@ -47,7 +47,7 @@ export class SubscriptionBiller {
   }
 
   /** Bills the most overdue period of one subscription; false when none is due. */
-  async billOne(): Promise<boolean> {
+  private async billOne(): Promise<boolean> {
     const now = this.clock.now();
     try {
       return await unitOfWork(
