@@ -33,11 +33,13 @@ export default fp(
     const { db } = app.ctx;
     new Gauge({
       name: 'portal_quota_used',
-      help: 'Requests counted against each workspace’s daily quota today (UTC)',
+      help: 'Requests counted against each workspace’s daily quota today (UTC), as stored in the database',
       labelNames: ['workspace'] as const,
       registers: [register],
       async collect() {
         this.reset();
+        // The in-process store keeps today's counts in memory and writes them every few seconds: write them now.
+        await (app.ctx.limitStore as { flush?: () => Promise<void> }).flush?.();
         const today = isoAt(app.ctx.clock.now()).slice(0, 10);
         for (const row of await db.selectFrom('quota_usage').select(['workspace_id', 'used']).where('day', '=', today).execute()) {
           this.set({ workspace: row.workspace_id }, Number(row.used));
