@@ -1,34 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
-import { nonEmpty, parseObject } from '../../db/rows.js';
+import { nonEmpty } from '../../db/rows.js';
 import type { DB, InvoicesTable, PaymentsTable } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
 import type { Invoice, InvoiceListQuery, Payment, PaymentListQuery } from './invoices.schemas.js';
-import { type Terms, preferenceFlags } from './terms.js';
+import { billingFields } from './terms.js';
 
 const invoiceNumber = (n: number) => String(n).padStart(4, '0');
 
 export function toInvoice(row: InvoicesTable): Invoice {
-  const terms = parseObject<Terms>(row.terms);
   return {
     id: row.id,
     object: 'invoice',
     number: invoiceNumber(row.number),
     status: row.status,
-    clientId: row.client_id,
-    clientUserId: row.client_id,
-    recipientId: row.client_id ?? row.company_id,
-    companyId: row.company_id,
-    memo: terms.memo,
-    currency: terms.currency,
-    taxPercentage: terms.taxPercentage,
-    lineItems: terms.lineItems,
-    daysUntilDue: terms.daysUntilDue,
-    collectionMethod: row.collection_method,
-    paymentMethodPreferences: terms.paymentMethodPreferences,
-    ...preferenceFlags(terms.paymentMethodPreferences),
+    ...billingFields(row),
     subtotal: Number(row.subtotal),
     taxAmount: Number(row.tax_amount),
     total: Number(row.total),

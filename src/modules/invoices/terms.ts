@@ -37,11 +37,35 @@ export function amountsOf(terms: Terms) {
 }
 
 /** The preferences as the specification's three booleans. */
-export function preferenceFlags(preferences: readonly Preference[]) {
+function preferenceFlags(preferences: readonly Preference[]) {
   return {
     allowPaymentViaCC: preferences.some((p) => p.type === 'creditCard'),
     allowPaymentViaACH: preferences.some((p) => p.type === 'bankAccount'),
     absorbTransactionFees: !preferences.some((p) => p.feePaidByClient),
+  };
+}
+
+/** The fields invoices and subscriptions both answer, from a row's parties and its stored terms. */
+export function billingFields(row: {
+  client_id: string | null;
+  company_id: string;
+  terms: string;
+  collection_method: 'sendInvoice' | 'chargeAutomatically';
+}) {
+  const terms = JSON.parse(row.terms) as Terms;
+  return {
+    clientId: row.client_id,
+    clientUserId: row.client_id,
+    recipientId: row.client_id ?? row.company_id,
+    companyId: row.company_id,
+    memo: terms.memo,
+    currency: terms.currency,
+    taxPercentage: terms.taxPercentage,
+    lineItems: terms.lineItems,
+    daysUntilDue: terms.daysUntilDue,
+    collectionMethod: row.collection_method,
+    paymentMethodPreferences: terms.paymentMethodPreferences,
+    ...preferenceFlags(terms.paymentMethodPreferences),
   };
 }
 

@@ -1,30 +1,17 @@
 import type { Kysely } from 'kysely';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
-import { parseObject } from '../../db/rows.js';
 import type { DB, SubscriptionsTable } from '../../db/schema.js';
 import type { Access } from '../../lib/caller.js';
 import { billedTo } from '../invoices/invoices.repository.js';
-import { type Terms, preferenceFlags } from '../invoices/terms.js';
+import { billingFields } from '../invoices/terms.js';
 import type { Subscription, SubscriptionListQuery } from './subscriptions.schemas.js';
 
 export function toSubscription(row: SubscriptionsTable): Subscription {
-  const terms = parseObject<Terms>(row.terms);
   return {
     id: row.id,
     object: 'subscription',
     status: row.status,
-    clientId: row.client_id,
-    clientUserId: row.client_id,
-    recipientId: row.client_id ?? row.company_id,
-    companyId: row.company_id,
-    memo: terms.memo,
-    currency: terms.currency,
-    taxPercentage: terms.taxPercentage,
-    lineItems: terms.lineItems,
-    daysUntilDue: terms.daysUntilDue,
-    collectionMethod: row.collection_method,
-    paymentMethodPreferences: terms.paymentMethodPreferences,
-    ...preferenceFlags(terms.paymentMethodPreferences),
+    ...billingFields(row),
     interval: row.interval,
     intervalCount: row.interval_count,
     // Unix seconds are a bigint column (past 2038): PostgreSQL answers them as text.
