@@ -15,6 +15,7 @@ import { WebhookWorker, type WebhookWorkerOptions } from './modules/webhooks/web
 import { blankPersonalDataBefore } from './modules/audit-log/audit-log.repository.js';
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
 import adminRoutes from './modules/admin/admin.routes.js';
+import { consoleRoutes } from './plugins/console.js';
 import auditLogRoutes from './modules/audit-log/audit-log.routes.js';
 import catalogRoutes from './modules/catalog/catalog.routes.js';
 import invoiceRoutes from './modules/invoices/invoices.routes.js';
@@ -214,6 +215,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     { prefix: '/v1' },
   );
   // Without an admin token the admin surface does not exist: /admin paths are 404s like any unknown route.
-  if (config.adminToken) await app.register(adminRoutes, { prefix: '/admin', adminToken: config.adminToken });
+  if (config.adminToken) {
+    await app.register(adminRoutes, { prefix: '/admin', adminToken: config.adminToken });
+    await app.register(consoleRoutes);
+  }
   return app;
 }

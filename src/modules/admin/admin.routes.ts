@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { clientCsvAdminRoutes } from '../client-csv/client-csv.routes.js';
 import { catalogAdminRoutes } from '../catalog/catalog.routes.js';
 import { invoiceAdminRoutes } from '../invoices/invoices.routes.js';
 import emailOutboxAdminRoutes from '../email-outbox/email-outbox.routes.js';
@@ -19,4 +20,5 @@ export default async function adminRoutes(app: FastifyInstance, opts: { adminTok
   await app.register(webhookAdminRoutes);
   await app.register(catalogAdminRoutes);
   await app.register(invoiceAdminRoutes);
+  await app.register(clientCsvAdminRoutes);
 }
