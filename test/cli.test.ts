@@ -183,7 +183,11 @@ describe('portal command: options per command, input checked by the schemas', ()
         1,
         { code: 'not_found', message: 'Workspace not found.' },
       ],
-      [['keys', 'create', '--workspace', ws.workspaceId, '--app', 'nope'], 2, { code: 'usage', message: '--app must be a UUID' }],
+      [
+        ['keys', 'create', '--workspace', ws.workspaceId, '--app', 'nope'],
+        2,
+        { code: 'usage', message: '--app must be a UUID and --label 1 to 100 characters' },
+      ],
       [['keys', 'revoke', '--workspace', ws.workspaceId, '--key-id', 'nope'], 1, { code: 'not_found', message: 'API key not found.' }],
       [
         ['sessions', 'revoke', '--workspace', ws.workspaceId, '--token-id', 'nope'],

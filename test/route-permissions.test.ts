@@ -37,7 +37,7 @@ const REFUSED = {
 };
 const ADMIN_REFUSED = {
   code: 'unauthorized',
-  message: 'Missing or wrong admin token: send Authorization: Bearer <PORTAL_ADMIN_TOKEN>.',
+  message: 'Missing or wrong admin token: send Authorization: Bearer <PORTAL_ADMIN_TOKEN>, or sign in to the console.',
   data: null,
 };
 
@@ -51,6 +51,8 @@ interface Operation {
   policy: Policy;
   /** The JSON body schema, when the operation takes one. */
   body?: Record<string, any>;
+  /** Documented with no security requirement: open to anyone. */
+  open: boolean;
 }
 
 type World = Awaited<ReturnType<typeof world>>;
@@ -156,6 +158,7 @@ function operationsOf(doc: any): Operation[] {
       method: method.toUpperCase(),
       path,
       policy: op['x-policy'],
+      open: Array.isArray(op.security) && op.security.length === 0,
       ...(op.requestBody ? { body: resolve(op.requestBody.content['application/json'].schema) } : {}),
     })),
   );
@@ -250,7 +253,10 @@ async function walk(t: Parameters<typeof adminHarness>[0], backend: Backend) {
   const w = await world(h);
   const operations = operationsOf(await openapiDocument(h));
   const v1 = operations.filter((op) => op.path.startsWith('/v1/'));
-  const admin = operations.filter((op) => op.path.startsWith('/admin/'));
+  // Signing in and out of the console are the admin surface's only open operations (test/admin-operator.test.ts).
+  const open = operations.filter((op) => op.path.startsWith('/admin/') && op.open).map((op) => `${op.method} ${op.path}`);
+  assert.deepEqual(open.sort(), ['DELETE /admin/session', 'POST /admin/session']);
+  const admin = operations.filter((op) => op.path.startsWith('/admin/') && !op.open);
   assert.ok(v1.length >= 17 && admin.length >= 2, `the walk covers the API: ${v1.length} /v1 and ${admin.length} /admin operations`);
   for (const op of v1) await t.test(`${op.method} ${op.path}`, () => walkV1(w, op));
   for (const [index, op] of admin.entries()) await t.test(`${op.method} ${op.path}`, () => walkAdmin(w, op, index));

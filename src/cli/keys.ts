@@ -2,19 +2,19 @@ import { errors } from '../lib/errors.js';
 import { isUuid, schemaProblems } from '../lib/validate.js';
 import { ApiKeyCreate } from '../modules/api-keys/api-keys.schemas.js';
 import { createApiKey, revokeApiKey } from '../modules/api-keys/api-keys.service.js';
-import { type CommandGroup, UsageError, command, requireOption, requireWorkspace } from './command.js';
+import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 
 export const keysGroup: CommandGroup = {
   create: command({
-    usage: 'portal keys create --workspace W [--app APP_ID]',
-    options: { workspace: { type: 'string' }, app: { type: 'string' } },
+    usage: 'portal keys create --workspace W [--app APP_ID] [--label L]',
+    options: { workspace: { type: 'string' }, app: { type: 'string' }, label: { type: 'string' } },
     async run(values, { database, json }) {
       const caller = await requireWorkspace(database, values);
-      const input: ApiKeyCreate = values.app === undefined ? {} : { appId: values.app };
-      // --app is the only field: a malformed one stays a usage error.
-      if (schemaProblems(ApiKeyCreate, input).length > 0) throw new UsageError('--app must be a UUID');
-      const key = await createApiKey(database, caller, { kind: input.appId ? 'app' : 'workspace', appId: input.appId });
+      const input: ApiKeyCreate = given({ appId: values.app, label: values.label });
+      // Malformed options stay usage errors.
+      if (schemaProblems(ApiKeyCreate, input).length > 0) throw new UsageError('--app must be a UUID and --label 1 to 100 characters');
+      const key = await createApiKey(database, caller, { kind: input.appId ? 'app' : 'workspace', ...input });
       const { kind: _kind, ...result } = key;
       printResult(
         json,

@@ -26,7 +26,8 @@ const USAGE = `Usage: portal <command> [options] [--json]
   workspaces create --name N [--daily-quota N]       create a workspace and its first key
   workspaces update --workspace W [--name N] [--daily-quota N]
                                                      rename a workspace or change its daily quota
-  keys create --workspace W [--app APP_ID]           create a workspace key (or an app key)
+  keys create --workspace W [--app APP_ID] [--label L]
+                                                     create a workspace key (or an app key)
   keys revoke --workspace W --key-id K               revoke a key
   internal-users create --workspace W --email E --given-name G --family-name F
                         [--role admin|staff] [--limit-to-companies ID,ID]

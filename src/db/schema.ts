@@ -32,6 +32,8 @@ interface ApiKeysTable {
   secret_hash: string;
   created_at: string;
   revoked_at: string | null;
+  /** What the key is for, as its creator named it ("console": the admin console's key); null when unnamed. */
+  label: string | null;
 }
 
 export interface CompaniesTable {

@@ -74,7 +74,12 @@ async function verify(app: FastifyInstance, presented: Presented, now: number): 
     const row = await verifyBearerToken(db, presented.value, now);
     if (!row) return undefined;
     const { workspace_id: workspaceId, api_key_id: apiKeyId, app_id: appId, daily_quota: dailyQuota } = row;
-    return { principal: { kind: 'bearer', workspaceId, apiKeyId, appId, dailyQuota }, expiresAt: Date.parse(row.expires_at) };
+    // Same rights as its key: an app key's token (POST /v1/token), or the operator's workspace-key token (admin surface).
+    const principal: ApiPrincipal =
+      row.kind === 'app'
+        ? { kind: 'bearer', workspaceId, apiKeyId, appId, dailyQuota }
+        : { kind: 'workspaceKey', workspaceId, apiKeyId, dailyQuota };
+    return { principal, expiresAt: Date.parse(row.expires_at) };
   }
   // X-API-KEY: <key>, <workspaceId>/<key> or, for a session, <workspaceId>/<key>/<tokenId>.
   const parts = presented.value.split('/');

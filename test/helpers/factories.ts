@@ -122,7 +122,7 @@ export const withBearer = (
 /** A request to the admin surface with `Authorization: Bearer <token>` (by default the harness's admin token, else TEST_ADMIN_TOKEN). */
 export function adminRequest(
   h: Harness,
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   url: string,
   payload?: object,
   token = h.adminToken ?? TEST_ADMIN_TOKEN,

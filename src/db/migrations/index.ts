@@ -12,6 +12,7 @@ import { auditLog } from './2026-11-23-06-audit-log.js';
 import { webhooks } from './2026-11-23-07-webhooks.js';
 import { catalog } from './2026-11-23-08-catalog.js';
 import { billing } from './2026-11-23-09-billing.js';
+import { apiKeyLabels } from './2026-11-23-10-api-key-labels.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -30,4 +31,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-23-07-webhooks': webhooks,
   '2026-11-23-08-catalog': catalog,
   '2026-11-23-09-billing': billing,
+  '2026-11-23-10-api-key-labels': apiKeyLabels,
 };

@@ -13,7 +13,7 @@ for (const backend of BACKENDS) {
       const url = `/admin/workspaces/${ws.workspaceId}/sessions`;
       const wrongToken = {
         code: 'unauthorized',
-        message: 'Missing or wrong admin token: send Authorization: Bearer <PORTAL_ADMIN_TOKEN>.',
+        message: 'Missing or wrong admin token: send Authorization: Bearer <PORTAL_ADMIN_TOKEN>, or sign in to the console.',
         data: null,
       };
       const noToken = await h.app.inject({ method: 'POST', url, payload: { apiKey: app.apiKey, internalUserId: user.id } });

@@ -3,7 +3,7 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
-import type { ApiKeyKind } from './api-keys.schemas.js';
+import type { ApiKey, ApiKeyKind } from './api-keys.schemas.js';
 
 export interface NewApiKey {
   id: string;
@@ -13,6 +13,7 @@ export interface NewApiKey {
   /** SHA-256 of the secret part, hex. */
   secretHash: string;
   createdAt: string;
+  label: string | null;
 }
 
 export function insertApiKey(work: UnitOfWork, access: Access, key: NewApiKey): void {
@@ -26,8 +27,42 @@ export function insertApiKey(work: UnitOfWork, access: Access, key: NewApiKey): 
       secret_hash: key.secretHash,
       created_at: key.createdAt,
       revoked_at: null,
+      label: key.label,
     }),
   );
+}
+
+/** Every key of the workspace, revoked ones too, oldest first (a workspace has a handful). */
+export async function listApiKeys(db: Kysely<DB>, access: Access): Promise<ApiKey[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'kind', 'app_id', 'label', 'created_at', 'revoked_at'])
+    .where('workspace_id', '=', access.workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    appId: row.app_id,
+    label: row.label,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  }));
+}
+
+/** The oldest unrevoked workspace key with this label, if any. */
+export async function findActiveWorkspaceKeyByLabel(db: Kysely<DB>, access: Access, label: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('workspace_id', '=', access.workspaceId)
+    .where('kind', '=', 'workspace')
+    .where('label', '=', label)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at')
+    .executeTakeFirst();
+  return row?.id;
 }
 
 /** Credentials that can be revoked: keys, and the sessions minted for them. */

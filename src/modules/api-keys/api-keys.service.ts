@@ -28,10 +28,16 @@ export interface CreatedApiKey {
   appId?: string;
 }
 
+interface NewKeyInput {
+  kind: ApiKeyKind;
+  appId?: string;
+  label?: string;
+}
+
 const hashSecret = (secret: string) => createHash('sha256').update(secret).digest();
 
 /** Adds a new key of the caller's workspace, and its `apiKeyCreated` entry, to a unit of work; the key is shown only now. */
-export function addApiKey(work: UnitOfWork, caller: Caller, input: { kind: ApiKeyKind; appId?: string }): CreatedApiKey {
+export function addApiKey(work: UnitOfWork, caller: Caller, input: NewKeyInput): CreatedApiKey {
   const lookup = randomBytes(12).toString('base64url');
   const secret = randomBytes(32).toString('base64url');
   const apiKeyId = randomUUID();
@@ -42,6 +48,7 @@ export function addApiKey(work: UnitOfWork, caller: Caller, input: { kind: ApiKe
     lookup,
     secretHash: hashSecret(secret).toString('hex'),
     createdAt: isoAt(caller.actor.at),
+    label: input.label?.trim() ?? null,
   });
   recordAudit(work, caller.actor, {
     eventType: 'apiKeyCreated',
@@ -53,7 +60,7 @@ export function addApiKey(work: UnitOfWork, caller: Caller, input: { kind: ApiKe
   return { apiKeyId, apiKey: `${PREFIX}${lookup}${secret}`, kind: input.kind, ...(input.appId ? { appId: input.appId } : {}) };
 }
 
-export function createApiKey(database: Database, caller: Caller, input: { kind: ApiKeyKind; appId?: string }): Promise<CreatedApiKey> {
+export function createApiKey(database: Database, caller: Caller, input: NewKeyInput): Promise<CreatedApiKey> {
   return unitOfWork(database, async (work) => addApiKey(work, caller, input));
 }
 

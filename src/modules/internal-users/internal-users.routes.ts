@@ -1,14 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
-import { InternalUser, InternalUserListQuery } from './internal-users.schemas.js';
+import { ADMIN_WRITE_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
+import { WorkspaceParams } from '../sessions/sessions.schemas.js';
+import { InternalUser, InternalUserCreate, InternalUserListQuery } from './internal-users.schemas.js';
 import * as service from './internal-users.service.js';
 import { NotificationPreferenceUpdate, NotificationPreferences } from './notification-preferences.schemas.js';
 import * as preferences from './notification-preferences.service.js';
 
 const tags = ['internal users'];
 
-/** Internal users are created with `portal internal-users create` (contract §3, §7); only their notification preferences change here. */
+/** Internal users are created by the operator (contract §3, §7: below); only their notification preferences change here. */
 export default async function internalUserRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { database, pageTokens } = app.ctx;
@@ -59,5 +61,27 @@ export default async function internalUserRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => preferences.setNotificationPreference(database, request.caller, request.params.id, request.body),
+  );
+}
+
+/** Internal users are created on the admin surface (contract §7: what `portal internal-users create` does). */
+export async function internalUserAdminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database } = app.ctx;
+
+  app.post(
+    '/workspaces/:workspaceId/internal-users',
+    {
+      schema: {
+        ...adminDoc,
+        summary: 'Create an internal user',
+        description: 'Staff by default; `companyAccessList` limits the user to those companies (and their clients).',
+        params: WorkspaceParams,
+        body: InternalUserCreate,
+        response: { 201: InternalUser, ...ADMIN_WRITE_ERRORS },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await service.createInternalUser(database, await operatorOn(app, request.params.workspaceId), request.body)),
   );
 }

@@ -3,8 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { errors } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
+import { ADMIN_WRITE_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
+import { WorkspaceParams } from '../sessions/sessions.schemas.js';
 import { BearerToken } from './tokens.schemas.js';
-import { mintBearerToken } from './tokens.service.js';
+import { mintBearerToken, mintOperatorToken } from './tokens.service.js';
 
 /** One documented error of this operation, with its own description. */
 const own = (status: number, description: string): Record<number, TSchema> => ({
@@ -56,5 +58,28 @@ export default async function tokenRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => mintBearerToken(database, request.caller),
+  );
+}
+
+/** The operator's one-hour token for a workspace (admin surface): what the admin console calls /v1 with. */
+export async function tokenAdminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database } = app.ctx;
+
+  app.post(
+    '/workspaces/:workspaceId/tokens',
+    {
+      schema: {
+        ...adminDoc,
+        summary: "Mint a bearer token with the workspace's full rights",
+        description:
+          'One hour, sent as `Authorization: Bearer <token>` to the public API with the rights of a workspace key. ' +
+          'It is minted for the workspace key labelled `console` (made on first use; its own secret is never shown): ' +
+          'revoking that key ends every such token. Its requests share that key’s burst bucket and count against the daily quota.',
+        params: WorkspaceParams,
+        response: { 201: BearerToken, ...ADMIN_WRITE_ERRORS },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await mintOperatorToken(database, await operatorOn(app, request.params.workspaceId))),
   );
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { type Page, type PageRequest, type PageTokens, fetchPage } from '../../db/paging.js';
 import type { DB, WorkspacesTable } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
@@ -45,5 +46,17 @@ export function updateWorkspace(work: UnitOfWork, access: Access, workspace: Wor
       .updateTable('workspaces')
       .set({ name: workspace.name, daily_quota: workspace.dailyQuota, updated_at: workspace.updatedAt })
       .where('id', '=', access.workspaceId),
+  );
+}
+
+/** Every workspace, newest first, a page at a time (the operator's list). */
+export function listWorkspaces(db: Kysely<DB>, page: PageRequest, tokens: PageTokens): Promise<Page<Workspace>> {
+  return fetchPage(
+    db.selectFrom('workspaces').selectAll(),
+    'workspaces',
+    page,
+    tokens,
+    JSON.stringify(['operator', 'workspaces']),
+    toWorkspace,
   );
 }

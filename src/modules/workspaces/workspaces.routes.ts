@@ -1,7 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { READ_ERRORS } from '../../lib/schemas.js';
-import { Workspace } from './workspaces.schemas.js';
+import { Type } from 'typebox';
+import { Page, PageQuery, READ_ERRORS } from '../../lib/schemas.js';
+import { ADMIN_ERRORS, ADMIN_WRITE_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
+import { WorkspaceParams } from '../sessions/sessions.schemas.js';
+import { CreatedWorkspace, OperatorWorkspace, Workspace, WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
 import * as service from './workspaces.service.js';
 
 export default async function workspaceRoutes(fastify: FastifyInstance) {
@@ -12,5 +15,55 @@ export default async function workspaceRoutes(fastify: FastifyInstance) {
     '/workspaces',
     { schema: { tags: ['workspaces'], summary: "The caller's workspace", response: { 200: Workspace, ...READ_ERRORS } } },
     async (request) => service.getWorkspace(database, request.caller),
+  );
+}
+
+/** Workspaces on the admin surface (what `portal workspaces` does), with today's use of each quota. */
+export async function workspaceAdminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, limitStore, pageTokens, clock } = app.ctx;
+
+  app.get(
+    '/workspaces',
+    {
+      schema: {
+        ...adminDoc,
+        summary: 'List workspaces',
+        description: 'Newest first, with `usedToday`: the requests counted against the daily quota this UTC day.',
+        querystring: Type.Object({ ...PageQuery }, { additionalProperties: false }),
+        response: { 200: Page(OperatorWorkspace), ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => service.listWorkspacesWithUsage(database, limitStore, request.query, pageTokens, clock.now()),
+  );
+
+  app.post(
+    '/workspaces',
+    {
+      schema: {
+        ...adminDoc,
+        summary: 'Create a workspace',
+        description: 'With its first workspace key, shown only in this answer. The daily quota defaults to 2,000.',
+        body: WorkspaceCreate,
+        response: { 201: CreatedWorkspace, ...ADMIN_WRITE_ERRORS },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.createWorkspace(database, request.body, clock.now())),
+  );
+
+  app.patch(
+    '/workspaces/:workspaceId',
+    {
+      schema: {
+        ...adminDoc,
+        summary: 'Rename a workspace or change its daily quota',
+        description: 'A new quota applies from the next request, on every server process.',
+        params: WorkspaceParams,
+        body: WorkspaceUpdate,
+        response: { 200: OperatorWorkspace, ...ADMIN_WRITE_ERRORS },
+      },
+    },
+    async (request) =>
+      service.updateWorkspaceWithUsage(database, limitStore, await operatorOn(app, request.params.workspaceId), request.body),
   );
 }

@@ -22,9 +22,24 @@ export const WorkspaceCreate = Type.Object(
 );
 export type WorkspaceCreate = Static<typeof WorkspaceCreate>;
 
-/** At least one of the two: checked by the caller (`portal workspaces update` says which options to give). */
+/** At least one of the two (`portal workspaces update` says which options to give). */
 export const WorkspaceUpdate = Type.Object(
   { name: Type.Optional(Name), dailyQuota: Type.Optional(DailyQuota) },
-  { additionalProperties: false, title: 'WorkspaceUpdate' },
+  { additionalProperties: false, minProperties: 1, title: 'WorkspaceUpdate' },
 );
 export type WorkspaceUpdate = Static<typeof WorkspaceUpdate>;
+
+/** A workspace as the operator sees it: with today's use of its quota. */
+export const OperatorWorkspace = Type.Object(
+  {
+    ...Workspace.properties,
+    usedToday: Type.Integer({ description: 'requests counted against the quota today (UTC day), as the limit state holds them' }),
+  },
+  { title: 'OperatorWorkspace' },
+);
+export type OperatorWorkspace = Static<typeof OperatorWorkspace>;
+
+export const CreatedWorkspace = Type.Object(
+  { workspaceId: Id, apiKeyId: Id, apiKey: Type.String({ description: 'its first workspace key, shown only now' }) },
+  { title: 'CreatedWorkspace' },
+);

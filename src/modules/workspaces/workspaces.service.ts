@@ -9,7 +9,9 @@ import { credentialsChanged } from '../../lib/credential-cache.js';
 import { orNotFound } from '../../lib/errors.js';
 import { addApiKey } from '../api-keys/api-keys.service.js';
 import * as repo from './workspaces.repository.js';
-import type { Workspace, WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
+import type { OperatorWorkspace, Workspace, WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
+import type { Page, PageRequest, PageTokens } from '../../db/paging.js';
+import type { LimitStore } from '../../limits/limit-store.js';
 
 const DEFAULT_DAILY_QUOTA = 2000;
 
@@ -37,6 +39,33 @@ export async function createWorkspace(database: Database, input: WorkspaceCreate
     const key = addApiKey(work, caller, { kind: 'workspace' });
     return { workspaceId: workspace.id, apiKeyId: key.apiKeyId, apiKey: key.apiKey };
   });
+}
+
+/** A workspace with today's use of its quota, read from the limit state (in process or Redis). */
+async function withUsage(limitStore: LimitStore, workspace: Workspace, now: number): Promise<OperatorWorkspace> {
+  return { ...workspace, usedToday: await limitStore.quotaUsed(workspace.id, isoAt(now).slice(0, 10)) };
+}
+
+/** The operator's list of workspaces, each with today's use of its quota. */
+export async function listWorkspacesWithUsage(
+  database: Database,
+  limitStore: LimitStore,
+  page: PageRequest,
+  tokens: PageTokens,
+  now: number,
+): Promise<Page<OperatorWorkspace>> {
+  const listed = await repo.listWorkspaces(database.db, page, tokens);
+  return { ...listed, data: await Promise.all(listed.data.map((workspace) => withUsage(limitStore, workspace, now))) };
+}
+
+/** Renames a workspace or changes its quota (operator): the workspace answered with today's use. */
+export async function updateWorkspaceWithUsage(
+  database: Database,
+  limitStore: LimitStore,
+  caller: Caller,
+  input: WorkspaceUpdate,
+): Promise<OperatorWorkspace> {
+  return withUsage(limitStore, await updateWorkspace(database, caller, input), caller.actor.at);
 }
 
 export async function getWorkspace(database: Database, caller: Caller): Promise<Workspace> {

@@ -1,0 +1,57 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** The admin console's session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site sends it). */
+export const SESSION_COOKIE = 'portal_admin';
+/** The header a cookie-authenticated admin request must carry (see adminGuard). */
+export const CONSOLE_HEADER = 'x-portal-console';
+const LIFETIME_MS = 8 * 3600_000;
+
+/**
+ * Operator sessions without server state, so that any replica behind a balancer accepts them:
+ * `<expiry ms>.<nonce>.<HMAC-SHA256>` under a key derived from PORTAL_ADMIN_TOKEN. Changing the token
+ * ends every session; a session cannot outlive its 8 hours (signing out clears the browser's cookie).
+ */
+export class OperatorSessions {
+  private readonly key: Buffer;
+
+  constructor(adminToken: string) {
+    this.key = createHmac('sha256', adminToken).update('portal console session v1').digest();
+  }
+
+  issue(now: number): { value: string; expiresAt: number } {
+    const expiresAt = now + LIFETIME_MS;
+    const body = `${expiresAt}.${randomBytes(16).toString('base64url')}`;
+    return { value: `${body}.${this.sign(body)}`, expiresAt };
+  }
+
+  /** The session's expiry (ms) when `value` is one of ours and still valid; undefined otherwise. */
+  verify(value: string, now: number): number | undefined {
+    const dot = value.lastIndexOf('.');
+    if (dot < 0) return undefined;
+    const body = value.slice(0, dot);
+    const presented = Buffer.from(value.slice(dot + 1), 'base64url');
+    const expected = Buffer.from(this.sign(body), 'base64url');
+    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
+    const expiresAt = Number(body.slice(0, body.indexOf('.')));
+    return Number.isSafeInteger(expiresAt) && expiresAt > now ? expiresAt : undefined;
+  }
+
+  private sign(body: string): string {
+    return createHmac('sha256', this.key).update(body).digest('base64url');
+  }
+}
+
+/** One cookie's value from a Cookie header, or undefined. */
+export function cookieOf(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** The Set-Cookie value for a session (`maxAgeSeconds` 0 clears it). */
+export function sessionCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+}
