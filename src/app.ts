@@ -187,7 +187,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(requestGuards);
   await app.register(openapi);
   // Before the routes, so that its hook measures every one of them; behind the admin token, like /admin.
-  if (config.adminToken) await app.register(metrics, { adminToken: config.adminToken });
+  if (config.adminToken || config.metricsPort !== undefined)
+    await app.register(metrics, { adminToken: config.adminToken, metricsPort: config.metricsPort, host: config.host });
   await app.register(healthRoutes);
   await app.register(
     async (v1) => {

@@ -38,6 +38,8 @@ export interface Config {
   readonly webhooksAllowPrivate: boolean;
   /** /readyz fails when an outbox's oldest due work has waited this long (OUTBOX_STUCK_MINUTES, default 15), in ms. */
   readonly outboxStuckMs: number;
+  /** A second port serving only GET /metrics, without the admin token (keep it off the public network). */
+  readonly metricsPort: number | undefined;
 }
 
 interface BucketConfig {
@@ -149,6 +151,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (auditPiiDays === 0) problems.push('PORTAL_AUDIT_PII_DAYS must be at least 1 (unset keeps them)');
   const outboxStuckMinutes = intVar(env, 'OUTBOX_STUCK_MINUTES', '15', problems);
   if (outboxStuckMinutes < 1) problems.push('OUTBOX_STUCK_MINUTES must be at least 1');
+  const metricsPort = env.METRICS_PORT ? intVar(env, 'METRICS_PORT', '0', problems) : undefined;
+  if (metricsPort !== undefined && (metricsPort > 65535 || metricsPort === port))
+    problems.push('METRICS_PORT must be a port (1-65535) other than PORT');
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -172,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     auditPiiDays,
     webhooksAllowPrivate: env.PORTAL_WEBHOOKS_ALLOW_PRIVATE === '1',
     outboxStuckMs: outboxStuckMinutes * 60_000,
+    metricsPort,
     smtpFrom: env.SMTP_FROM || `Portal <no-reply@${mailDomainOf(portalUrl)}>`,
     ...overrides,
   });

@@ -4,7 +4,28 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import { TEST_ADMIN_TOKEN, adminRequest, populatedWorkspace } from './helpers/factories.js';
+import { createServer } from 'node:net';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { BACKENDS, NOON, adminHarness, harness } from './helpers/harness.js';
+import { redisPrefixFor, testRedisUrl } from './helpers/redis.js';
+
+/** The exposition parsed by a Prometheus text-format parser: one sample's value by name and labels (undefined when absent). */
+function scrape(text: string) {
+  const families = parsePrometheusTextFormat(text);
+  return (name: string, labels: Record<string, string> = {}) => {
+    const family = families.find((f) => f.name === name);
+    const sample = family?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
+    return sample?.value === undefined ? undefined : Number(sample.value);
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 for (const backend of BACKENDS) {
   describe(`GET /metrics [${backend}]`, () => {
@@ -27,6 +48,15 @@ for (const backend of BACKENDS) {
       assert.equal(res.statusCode, 200, res.body);
       assert.match(String(res.headers['content-type']), /^text\/plain; version=0\.0\.4/);
       const text = res.body;
+      const sample = scrape(text);
+      assert.equal(sample('portal_http_requests_total', { method: 'GET', route: '/v1/me', status: '200' }), 2);
+      assert.equal(sample('portal_limit_refusals_total', { kind: 'burst' }), 1);
+      assert.equal(sample('portal_quota_used', { workspace: ws.workspaceId }), 5, 'the company, the client, two /v1/me, the notification');
+      assert.equal(sample('portal_email_outbox', { status: 'queued' }), 1);
+      // (This parser keeps a histogram's buckets but not its labels: the +Inf bucket is checked in the text above.)
+      assert.equal(parsePrometheusTextFormat(text).find((f) => f.name === 'portal_http_request_duration_seconds')?.type, 'HISTOGRAM');
+      // PostgreSQL's pool is reported; SQLite has none.
+      assert.equal(sample('portal_db_pool_connections', { state: 'max' }), backend === 'postgres' ? 10 : undefined);
       assert.match(text, /^portal_http_requests_total\{method="GET",route="\/v1\/me",status="200"\} 2$/m);
       assert.match(text, /^portal_http_requests_total\{method="GET",route="\/v1\/me",status="429"\} 1$/m);
       assert.match(text, /^portal_limit_refusals_total\{kind="burst"\} 1$/m);
@@ -65,6 +95,31 @@ for (const backend of BACKENDS) {
       assert.equal(stuck.json().message, `The webhook outbox has had work due since ${due}: is delivery stuck?`);
       await h.app.ctx.db.updateTable('webhook_deliveries').set({ status: 'succeeded' }).execute();
       assert.equal((await h.app.inject('/readyz')).statusCode, 200);
+    });
+
+    test('METRICS_PORT serves GET /metrics on its own port without the token, and nothing else', async (t) => {
+      const port = await freePort();
+      const h = await harness(t, backend, { webhooks: false, subscriptionPollMs: false, env: { METRICS_PORT: String(port) } });
+      await h.app.ready();
+      await h.workspace();
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      assert.equal(res.status, 200);
+      assert.match(String(res.headers.get('content-type')), /^text\/plain; version=0\.0\.4/);
+      assert.equal(scrape(await res.text())('portal_http_requests_total', { route: '/v1/me' }), undefined);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/admin/workspaces`)).status, 404);
+      assert.equal((await h.app.inject('/metrics')).statusCode, 404, 'no admin token: not on the API port');
+    });
+
+    test('with REDIS_URL, portal_quota_used reads the shared counts from Redis', { skip: testRedisUrl ? false : 'no Redis' }, async (t) => {
+      const h = await adminHarness(t, backend, {
+        webhooks: false,
+        subscriptionPollMs: false,
+        env: { REDIS_URL: String(testRedisUrl), REDIS_KEY_PREFIX: redisPrefixFor(t) },
+      });
+      const ws = await h.workspace();
+      for (let i = 0; i < 4; i++) assert.equal((await h.as(ws.apiKey, { method: 'GET', url: '/v1/me' })).statusCode, 200);
+      const res = await adminRequest(h, 'GET', '/metrics');
+      assert.equal(scrape(res.body)('portal_quota_used', { workspace: ws.workspaceId }), 4);
     });
 
     test('without PORTAL_ADMIN_TOKEN there is no /metrics (404)', async (t) => {

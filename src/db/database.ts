@@ -31,6 +31,16 @@ export interface Database {
    * microseconds rather than across event-loop turns; PostgreSQL runs each in a transaction.
    */
   writeBatch(statements: readonly Statement[]): Promise<void>;
+  /** PostgreSQL's connection pool right now (metrics); SQLite has one connection and no pool. */
+  poolStats?(): PoolStats;
+}
+
+interface PoolStats {
+  /** Connections open, idle among them, and requests waiting for one; `max` is the pool's size. */
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 /** Runs writes in one Kysely transaction: SQLite's batches while a transaction holds the connection. */

@@ -27,9 +27,10 @@ export function openPostgres(url: string): Database {
   const schema = parsed.searchParams.get('schema') ?? undefined;
   parsed.searchParams.delete('schema');
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+  const max = 10;
   const pool = new pg.Pool({
     connectionString: parsed.toString(),
-    max: 10,
+    max,
     connectionTimeoutMillis: 5000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
@@ -48,5 +49,6 @@ export function openPostgres(url: string): Database {
       return (await pool.query({ name, text, values: [...values] })).rows;
     },
     writeBatch: (statements) => inTransaction(pool, statements),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
   };
 }

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -5,14 +7,14 @@ import { isoAt } from '../lib/clock.js';
 import { adminGuard } from '../modules/admin/admin.guard.js';
 
 /**
- * `GET /metrics` in the Prometheus text format, behind the admin token (without PORTAL_ADMIN_TOKEN it
- * does not exist): requests by route and status with latency histograms, burst and quota refusals,
+ * `GET /metrics` in the Prometheus text format, behind the admin token, and on METRICS_PORT without it
+ * (a private listener for Prometheus; with neither set there are no metrics): requests by route and status with latency histograms, burst and quota refusals,
  * today's quota use per workspace, the depths of the e-mail outbox, the webhook deliveries and the
- * subscriptions due, and Node's own (event-loop lag, memory, GC). Counts that live in the database are
+ * subscriptions due, PostgreSQL's pool, and Node's own (event-loop lag, memory, GC). Counts that live in the database are
  * read at scrape time, so every process reports the same totals; one registry per app.
  */
 export default fp(
-  async function metrics(app: FastifyInstance, opts: { adminToken: string }) {
+  async function metrics(app: FastifyInstance, opts: { adminToken: string | undefined; metricsPort: number | undefined; host: string }) {
     const register = new Registry();
     collectDefaultMetrics({ register });
     const labelNames = ['method', 'route', 'status'] as const;
@@ -30,22 +32,34 @@ export default fp(
       labelNames: ['kind'] as const,
       registers: [register],
     });
-    const { db } = app.ctx;
+    const { db, database, limitStore } = app.ctx;
     new Gauge({
       name: 'portal_quota_used',
-      help: 'Requests counted against each workspace’s daily quota today (UTC), as stored in the database',
+      help: 'Requests counted against each workspace’s daily quota today (UTC), as the limit state holds them (in process or Redis)',
       labelNames: ['workspace'] as const,
       registers: [register],
       async collect() {
         this.reset();
-        // The in-process store keeps today's counts in memory and writes them every few seconds: write them now.
-        await (app.ctx.limitStore as { flush?: () => Promise<void> }).flush?.();
         const today = isoAt(app.ctx.clock.now()).slice(0, 10);
-        for (const row of await db.selectFrom('quota_usage').select(['workspace_id', 'used']).where('day', '=', today).execute()) {
-          this.set({ workspace: row.workspace_id }, Number(row.used));
+        for (const { id } of await db.selectFrom('workspaces').select('id').execute()) {
+          const used = await limitStore.quotaUsed(id, today);
+          if (used > 0) this.set({ workspace: id }, used);
         }
       },
     });
+    const pool = database.poolStats;
+    if (pool) {
+      new Gauge({
+        name: 'portal_db_pool_connections',
+        help: 'PostgreSQL pool: connections by state (open, idle, max) and requests waiting for one',
+        labelNames: ['state'] as const,
+        registers: [register],
+        collect() {
+          const stats = pool();
+          for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, stats[state]);
+        },
+      });
+    }
     const depth = (name: string, help: string, query: () => Promise<{ status: string; count: string | number | bigint }[]>) =>
       new Gauge({
         name,
@@ -87,13 +101,40 @@ export default fp(
       done();
     });
 
-    await app.register(async (scope) => {
-      scope.addHook('onRequest', adminGuard(scope, opts.adminToken));
-      scope.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-        reply.type(register.contentType);
-        return register.metrics();
+    const { adminToken, metricsPort } = opts;
+    if (adminToken) {
+      await app.register(async (scope) => {
+        scope.addHook('onRequest', adminGuard(scope, adminToken));
+        scope.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+          reply.type(register.contentType);
+          return register.metrics();
+        });
       });
-    });
+    }
+    if (metricsPort !== undefined) {
+      // METRICS_PORT: a plain listener for Prometheus on a private port (no token), beside the API's.
+      const server = createServer((request, response) => {
+        if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+          response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: GET /metrics\n');
+          return;
+        }
+        register.metrics().then(
+          (text) => response.writeHead(200, { 'content-type': register.contentType }).end(text),
+          (error: Error) => {
+            app.log.error({ err: error }, 'metrics collection failed');
+            response.writeHead(500, { 'content-type': 'text/plain' }).end('metrics collection failed\n');
+          },
+        );
+      });
+      app.addHook('onReady', async () => {
+        server.listen(metricsPort, opts.host);
+        await once(server, 'listening');
+      });
+      app.addHook('onClose', async () => {
+        server.closeAllConnections();
+        if (server.listening) await new Promise((resolve) => server.close(resolve));
+      });
+    }
   },
   { name: 'metrics' },
 );
