@@ -12,6 +12,7 @@ function distIsFresh() {
   if (!existsSync(compiled)) return false;
   const builtAt = statSync(compiled).mtimeMs;
   const src = join(root, 'src');
+  if (!existsSync(src)) return true; // an installed image ships dist/ alone
   return readdirSync(src, { recursive: true }).every((file) => statSync(join(src, String(file))).mtimeMs <= builtAt);
 }
 
