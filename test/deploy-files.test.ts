@@ -1,0 +1,56 @@
+// Rule (issue 14, part 5): the deployment files stay true to the code: every variable the compose file
+// sets is a documented setting, nginx balances the compose file's replicas, and the image runs the
+// command, the user and the health check the README describes.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+const read = (file: string) => readFileSync(file, 'utf8');
+
+test('deploy/compose.yaml sets only documented settings, and nginx balances its two replicas', () => {
+  const compose = read('deploy/compose.yaml');
+  const envBlock = compose.slice(compose.indexOf('  environment:\n'), compose.indexOf('  depends_on:'));
+  const variables = [...envBlock.matchAll(/^ {4}([A-Z_]+):/gm)].map((m) => m[1]);
+  assert.deepEqual(variables, [
+    'DATABASE_URL',
+    'REDIS_URL',
+    'PORTAL_ADMIN_TOKEN',
+    'PORTAL_URL',
+    'TRUST_PROXY',
+    'METRICS_PORT',
+    'SHUTDOWN_GRACE_MS',
+    'LOG_LEVEL',
+  ]);
+  const readme = read('README.md');
+  const example = read('.env.example');
+  for (const name of variables) {
+    assert.match(readme, new RegExp(`^\\| \`${name}\` \\|`, 'm'), `${name} in the README's Configuration table`);
+    assert.match(example, new RegExp(`^${name}=`, 'm'), `${name} in .env.example`);
+  }
+  const subnet = /subnet: ([\d./]+)/.exec(compose)?.[1];
+  assert.match(compose, new RegExp(`TRUST_PROXY: ${subnet}`), 'the replicas trust the compose network, where the proxy is');
+  const services = [...compose.matchAll(/^ {2}(portal-[a-z]+):$/gm)].map((m) => m[1]);
+  assert.deepEqual(services, ['portal-a', 'portal-b']);
+  const upstreams = [...read('deploy/nginx.conf').matchAll(/^\s+server (portal-[a-z]+):8080/gm)].map((m) => m[1]);
+  assert.deepEqual(upstreams, services);
+});
+
+test('the Dockerfile: multi-stage, production dependencies by npm ci --omit=dev, non-root, /readyz health check', () => {
+  const dockerfile = read('Dockerfile');
+  assert.equal([...dockerfile.matchAll(/^FROM /gm)].length, 3);
+  assert.match(dockerfile, /^RUN npm pkg delete devDependencies && npm ci --omit=dev /m);
+  assert.match(dockerfile, /^USER node$/m);
+  assert.match(dockerfile, /^HEALTHCHECK .*\n.*\/readyz/m);
+  const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as string[];
+  assert.deepEqual(cmd.slice(-2), ['bin/portal.js', 'serve']);
+  assert.ok(existsSync(cmd.at(-2) ?? ''));
+  // The runtime stage copies exactly what runs: dependencies, the build, the entry point.
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+  assert.deepEqual(
+    [...runtime.matchAll(/^COPY (.+)$/gm)].map((m) => m[1]),
+    ['--from=deps /app/node_modules ./node_modules', '--from=build /app/dist ./dist', 'package.json ./', 'bin ./bin'],
+  );
+  // npm start's own flags are the image's.
+  const start = JSON.parse(read('package.json')).scripts.start as string;
+  assert.equal(start, `node ${cmd.slice(1).join(' ')}`);
+});
