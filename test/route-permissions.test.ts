@@ -159,7 +159,8 @@ function operationsOf(doc: any): Operation[] {
       path,
       policy: op['x-policy'],
       open: Array.isArray(op.security) && op.security.length === 0,
-      ...(op.requestBody ? { body: resolve(op.requestBody.content['application/json'].schema) } : {}),
+      // A body of another type (the CSV import's text/csv) is walked with an empty JSON object all the same.
+      ...(op.requestBody ? { body: resolve(op.requestBody.content['application/json']?.schema) ?? {} } : {}),
     })),
   );
 }

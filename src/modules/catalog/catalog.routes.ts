@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { systemCaller } from '../../lib/caller.js';
-import { IdParams, Page, READ_ERRORS, errorResponses } from '../../lib/schemas.js';
+import { ADMIN_WRITE_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
+import { IdParams, Page, READ_ERRORS } from '../../lib/schemas.js';
 import { WorkspaceParams } from '../sessions/sessions.schemas.js';
 import {
   InvoiceTemplate,
@@ -84,78 +84,75 @@ export default async function catalogRoutes(fastify: FastifyInstance) {
   );
 }
 
-const ADMIN_ERRORS = errorResponses(400, 401, 404, 429, 500, 503, 413, 415);
-const adminSchema = { tags: ['admin'], security: [{ adminToken: [] }] };
-
 /** Making the catalog on the admin surface (as `portal products|prices|invoice-templates|subscription-templates`). */
 export async function catalogAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, clock } = app.ctx;
-  const operatorOn = (workspaceId: string) => systemCaller(workspaceId.toLowerCase(), clock.now());
+  const { database } = app.ctx;
 
   app.post(
     '/workspaces/:workspaceId/products',
     {
       schema: {
-        ...adminSchema,
+        ...adminDoc,
         summary: 'Create a product (active): productCreated',
         params: WorkspaceParams,
         body: ProductCreate,
-        response: { 200: Product, ...ADMIN_ERRORS },
+        response: { 200: Product, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.createProduct(database, operatorOn(request.params.workspaceId), request.body),
+    async (request) => service.createProduct(database, await operatorOn(app, request.params.workspaceId), request.body),
   );
   app.patch(
     '/workspaces/:workspaceId/products/:productId',
     {
       schema: {
-        ...adminSchema,
+        ...adminDoc,
         summary: 'Rename, describe, archive or reactivate a product: productUpdated with the previous values (none when nothing changed)',
         params: ProductAdminParams,
         body: ProductUpdate,
-        response: { 200: Product, ...ADMIN_ERRORS },
+        response: { 200: Product, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.updateProduct(database, operatorOn(request.params.workspaceId), request.params.productId, request.body),
+    async (request) =>
+      service.updateProduct(database, await operatorOn(app, request.params.workspaceId), request.params.productId, request.body),
   );
   app.post(
     '/workspaces/:workspaceId/prices',
     {
       schema: {
-        ...adminSchema,
+        ...adminDoc,
         summary: 'Create a price of a product: recurring with an interval, otherwise one-time; priceCreated',
         params: WorkspaceParams,
         body: PriceCreate,
-        response: { 200: Price, ...ADMIN_ERRORS },
+        response: { 200: Price, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.createPrice(database, operatorOn(request.params.workspaceId), request.body),
+    async (request) => service.createPrice(database, await operatorOn(app, request.params.workspaceId), request.body),
   );
   app.post(
     '/workspaces/:workspaceId/invoice-templates',
     {
       schema: {
-        ...adminSchema,
+        ...adminDoc,
         summary: 'Create an invoice template (1–20 lines)',
         params: WorkspaceParams,
         body: InvoiceTemplateCreate,
-        response: { 200: InvoiceTemplate, ...ADMIN_ERRORS },
+        response: { 200: InvoiceTemplate, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.createInvoiceTemplate(database, operatorOn(request.params.workspaceId), request.body),
+    async (request) => service.createInvoiceTemplate(database, await operatorOn(app, request.params.workspaceId), request.body),
   );
   app.post(
     '/workspaces/:workspaceId/subscription-templates',
     {
       schema: {
-        ...adminSchema,
+        ...adminDoc,
         summary: 'Create a subscription template (1–20 lines, an interval)',
         params: WorkspaceParams,
         body: SubscriptionTemplateCreate,
-        response: { 200: SubscriptionTemplate, ...ADMIN_ERRORS },
+        response: { 200: SubscriptionTemplate, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.createSubscriptionTemplate(database, operatorOn(request.params.workspaceId), request.body),
+    async (request) => service.createSubscriptionTemplate(database, await operatorOn(app, request.params.workspaceId), request.body),
   );
 }

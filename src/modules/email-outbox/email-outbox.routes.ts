@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { systemCaller } from '../../lib/caller.js';
-import { Page, errorResponses } from '../../lib/schemas.js';
+import { ADMIN_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
+import { Page } from '../../lib/schemas.js';
 import { WorkspaceParams } from '../sessions/sessions.schemas.js';
 import { OutboxEmail, OutboxListQuery } from './email-outbox.schemas.js';
 import { listOutbox } from './email-outbox.service.js';
@@ -9,19 +9,18 @@ import { listOutbox } from './email-outbox.service.js';
 /** The e-mail outbox on the admin surface (as `portal outbox list`). */
 export default async function emailOutboxAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, clock, pageTokens } = app.ctx;
+  const { database, pageTokens } = app.ctx;
   app.get(
     '/workspaces/:workspaceId/outbox',
     {
       schema: {
-        tags: ['admin'],
-        security: [{ adminToken: [] }],
+        ...adminDoc,
         summary: 'The workspace’s e-mail outbox, newest first: what is queued, sent or failed, with each one’s attempts',
         params: WorkspaceParams,
         querystring: OutboxListQuery,
-        response: { 200: Page(OutboxEmail), ...errorResponses(400, 401, 404, 429, 500, 503) },
+        response: { 200: Page(OutboxEmail), ...ADMIN_ERRORS },
       },
     },
-    async (request) => listOutbox(database, systemCaller(request.params.workspaceId.toLowerCase(), clock.now()), request.query, pageTokens),
+    async (request) => listOutbox(database, await operatorOn(app, request.params.workspaceId), request.query, pageTokens),
   );
 }

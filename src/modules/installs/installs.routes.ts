@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { systemCaller } from '../../lib/caller.js';
+import { ADMIN_WRITE_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
 import type { RoutePolicy } from '../../lib/policy.js';
-import { Page, READ_ERRORS, WRITE_ERRORS, errorResponses } from '../../lib/schemas.js';
+import { Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
 import { WorkspaceParams } from '../sessions/sessions.schemas.js';
 import {
   CreatedInstall,
@@ -127,39 +127,35 @@ export default async function installRoutes(fastify: FastifyInstance) {
   );
 }
 
-const ADMIN_ERRORS = errorResponses(400, 401, 404, 429, 500, 503, 413, 415);
-const adminSchema = { tags: ['admin'], security: [{ adminToken: [] }] };
-
 /** Installing and publishing on the admin surface (as `portal installs create|publish`). */
 export async function installAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, clock } = app.ctx;
-  const operatorOn = (workspaceId: string) => systemCaller(workspaceId.toLowerCase(), clock.now());
+  const { database } = app.ctx;
 
   app.post(
     '/workspaces/:workspaceId/installs',
     {
       schema: {
-        ...adminSchema,
+        ...adminDoc,
         summary: 'Install an app, an embed, a link or a manual app (at the end of the sidebar)',
         params: WorkspaceParams,
         body: InstallCreate,
-        response: { 200: CreatedInstall, ...ADMIN_ERRORS },
+        response: { 200: CreatedInstall, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.createInstall(database, operatorOn(request.params.workspaceId), request.body),
+    async (request) => service.createInstall(database, await operatorOn(app, request.params.workspaceId), request.body),
   );
 
   app.post(
     '/workspaces/:workspaceId/installs/:installId/publish',
     {
       schema: {
-        ...adminSchema,
+        ...adminDoc,
         summary: 'Publish a draft install (clients see it from then on)',
         params: InstallAdminParams,
-        response: { 200: PublishedInstall, ...ADMIN_ERRORS },
+        response: { 200: PublishedInstall, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.publishInstall(database, operatorOn(request.params.workspaceId), request.params.installId),
+    async (request) => service.publishInstall(database, await operatorOn(app, request.params.workspaceId), request.params.installId),
   );
 }

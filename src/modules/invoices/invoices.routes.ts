@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { systemCaller } from '../../lib/caller.js';
+import { ADMIN_WRITE_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
 import type { RoutePolicy } from '../../lib/policy.js';
-import { IdParams, Page, READ_ERRORS, WRITE_ERRORS, errorResponses } from '../../lib/schemas.js';
+import { IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
 import { Invoice, InvoiceAdminParams, InvoiceCreate, InvoiceListQuery, Payment, PaymentListQuery } from './invoices.schemas.js';
 import * as service from './invoices.service.js';
 
@@ -66,37 +66,33 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
   );
 }
 
-const ADMIN_ERRORS = errorResponses(400, 401, 404, 409, 429, 500, 503);
-
 /** Marking paid and voiding on the admin surface (as `portal invoices pay|void`). */
 export async function invoiceAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, clock } = app.ctx;
-  const operatorOn = (workspaceId: string) => systemCaller(workspaceId.toLowerCase(), clock.now());
+  const { database } = app.ctx;
   app.post(
     '/workspaces/:workspaceId/invoices/:invoiceId/pay',
     {
       schema: {
-        tags: ['admin'],
-        security: [{ adminToken: [] }],
+        ...adminDoc,
         summary: 'Mark an open invoice paid (paidManually): its payment, invoicePaid and paymentSucceeded; otherwise 409',
         params: InvoiceAdminParams,
-        response: { 200: Invoice, ...ADMIN_ERRORS },
+        response: { 200: Invoice, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => (await service.markPaid(database, operatorOn(request.params.workspaceId), request.params.invoiceId)).invoice,
+    async (request) =>
+      (await service.markPaid(database, await operatorOn(app, request.params.workspaceId), request.params.invoiceId)).invoice,
   );
   app.post(
     '/workspaces/:workspaceId/invoices/:invoiceId/void',
     {
       schema: {
-        tags: ['admin'],
-        security: [{ adminToken: [] }],
+        ...adminDoc,
         summary: 'Void a draft or open invoice (invoiceVoided); a paid one is a 409',
         params: InvoiceAdminParams,
-        response: { 200: Invoice, ...ADMIN_ERRORS },
+        response: { 200: Invoice, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.voidInvoice(database, operatorOn(request.params.workspaceId), request.params.invoiceId),
+    async (request) => service.voidInvoice(database, await operatorOn(app, request.params.workspaceId), request.params.invoiceId),
   );
 }

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { systemCaller } from '../../lib/caller.js';
-import { DeletedBody, Page, WRITE_ERRORS, errorResponses } from '../../lib/schemas.js';
+import { ADMIN_WRITE_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
+import { DeletedBody, Page, WRITE_ERRORS } from '../../lib/schemas.js';
 import { WorkspaceParams } from '../sessions/sessions.schemas.js';
 import {
   AppEventBody,
@@ -43,15 +43,10 @@ export default async function appEventRoutes(fastify: FastifyInstance) {
   );
 }
 
-const ADMIN_ERRORS = errorResponses(400, 401, 404, 429, 500, 503, 413, 415);
-const tags = ['admin'];
-const security = [{ adminToken: [] }];
-
 /** Webhook endpoints, their delivery log and replays on the admin surface (as `portal webhooks …`). */
 export async function webhookAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, clock, pageTokens, webhooks } = app.ctx;
-  const operatorOn = (workspaceId: string) => systemCaller(workspaceId.toLowerCase(), clock.now());
+  const { database, pageTokens, webhooks } = app.ctx;
   const wake = () => webhooks.worker?.wake();
   const base = '/workspaces/:workspaceId/webhooks';
 
@@ -59,42 +54,39 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
     base,
     {
       schema: {
-        tags,
-        security,
+        ...adminDoc,
         summary: 'Create a webhook endpoint: its signing secret is answered only now',
         params: WorkspaceParams,
         body: WebhookEndpointCreate,
-        response: { 200: CreatedWebhookEndpoint, ...ADMIN_ERRORS },
+        response: { 200: CreatedWebhookEndpoint, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.createEndpoint(database, operatorOn(request.params.workspaceId), request.body, webhooks.settings),
+    async (request) => service.createEndpoint(database, await operatorOn(app, request.params.workspaceId), request.body, webhooks.settings),
   );
   app.get(
     base,
     {
       schema: {
-        tags,
-        security,
+        ...adminDoc,
         summary: 'List webhook endpoints, newest first',
         params: WorkspaceParams,
         querystring: EndpointListQuery,
-        response: { 200: Page(WebhookEndpoint), ...ADMIN_ERRORS },
+        response: { 200: Page(WebhookEndpoint), ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.listEndpoints(database, operatorOn(request.params.workspaceId), request.query, pageTokens),
+    async (request) => service.listEndpoints(database, await operatorOn(app, request.params.workspaceId), request.query, pageTokens),
   );
   app.delete(
     `${base}/:endpointId`,
     {
       schema: {
-        tags,
-        security,
+        ...adminDoc,
         summary: 'Delete a webhook endpoint (its deliveries go with it)',
         params: EndpointParams,
-        response: { 200: DeletedBody, ...ADMIN_ERRORS },
+        response: { 200: DeletedBody, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.deleteEndpoint(database, operatorOn(request.params.workspaceId), request.params.endpointId),
+    async (request) => service.deleteEndpoint(database, await operatorOn(app, request.params.workspaceId), request.params.endpointId),
   );
   for (const [action, enabled] of [
     ['enable', true],
@@ -104,68 +96,66 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
       `${base}/:endpointId/${action}`,
       {
         schema: {
-          tags,
-          security,
+          ...adminDoc,
           summary: enabled ? 'Enable an endpoint (clears why it was disabled)' : 'Disable an endpoint',
           params: EndpointParams,
-          response: { 200: WebhookEndpoint, ...ADMIN_ERRORS },
+          response: { 200: WebhookEndpoint, ...ADMIN_WRITE_ERRORS },
         },
       },
-      async (request) => service.setEndpointEnabled(database, operatorOn(request.params.workspaceId), request.params.endpointId, enabled),
+      async (request) =>
+        service.setEndpointEnabled(database, await operatorOn(app, request.params.workspaceId), request.params.endpointId, enabled),
     );
   }
   app.post(
     `${base}/:endpointId/rotate-secret`,
     {
       schema: {
-        tags,
-        security,
+        ...adminDoc,
         summary: 'Rotate the signing secret: for 24 hours both secrets sign every delivery',
         params: EndpointParams,
-        response: { 200: RotatedSecret, ...ADMIN_ERRORS },
+        response: { 200: RotatedSecret, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.rotateSecret(database, operatorOn(request.params.workspaceId), request.params.endpointId, webhooks.settings),
+    async (request) =>
+      service.rotateSecret(database, await operatorOn(app, request.params.workspaceId), request.params.endpointId, webhooks.settings),
   );
   app.get(
     '/workspaces/:workspaceId/webhook-deliveries',
     {
       schema: {
-        tags,
-        security,
+        ...adminDoc,
         summary: 'The delivery log, newest first: each delivery with every attempt (status, duration, response excerpt, next attempt)',
         params: WorkspaceParams,
         querystring: DeliveryListQuery,
-        response: { 200: Page(WebhookDelivery), ...ADMIN_ERRORS },
+        response: { 200: Page(WebhookDelivery), ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.listDeliveries(database, operatorOn(request.params.workspaceId), request.query, pageTokens),
+    async (request) => service.listDeliveries(database, await operatorOn(app, request.params.workspaceId), request.query, pageTokens),
   );
   app.post(
     '/workspaces/:workspaceId/webhook-deliveries/:deliveryId/replay',
     {
       schema: {
-        tags,
-        security,
+        ...adminDoc,
         summary: 'Send a delivery again, with the same webhook-id, from the start of the retry schedule',
         params: DeliveryParams,
-        response: { 200: Replayed, ...ADMIN_ERRORS },
+        response: { 200: Replayed, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.replayDelivery(database, operatorOn(request.params.workspaceId), request.params.deliveryId, wake),
+    async (request) => service.replayDelivery(database, await operatorOn(app, request.params.workspaceId), request.params.deliveryId, wake),
   );
   app.post(
     '/workspaces/:workspaceId/webhook-deliveries/replay',
     {
       schema: {
-        tags,
-        security,
+        ...adminDoc,
         summary: 'Send again every delivery that failed at or after failedSince',
         params: WorkspaceParams,
         body: ReplayFailed,
-        response: { 200: Replayed, ...ADMIN_ERRORS },
+        response: { 200: Replayed, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.replayFailedSince(database, operatorOn(request.params.workspaceId), request.body.failedSince, wake),
+    async (request) =>
+      service.replayFailedSince(database, await operatorOn(app, request.params.workspaceId), request.body.failedSince, wake),
   );
 }
