@@ -118,6 +118,8 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
       '/admin/session',
       '/admin/workspaces',
       '/admin/workspaces/{workspaceId}',
+      '/admin/workspaces/{workspaceId}/exports/clients',
+      '/admin/workspaces/{workspaceId}/imports/clients',
       '/admin/workspaces/{workspaceId}/installs',
       '/admin/workspaces/{workspaceId}/installs/{installId}/publish',
       '/admin/workspaces/{workspaceId}/internal-users',

@@ -19,12 +19,16 @@ interface CommandContext {
   database: Database;
   /** `--json`: print exactly one JSON object. */
   json: boolean;
+  /** The words given for the command's `operands`, in order (each present). */
+  operands?: readonly string[];
 }
 
 export interface Command<O extends Options = Options> {
   /** The usage line, e.g. `portal keys create --workspace W [--app APP_ID]`. */
   usage: string;
   options: O;
+  /** Words the command takes after its name, each required (`portal import clients … FILE.csv`: `['FILE.csv']`). */
+  operands?: readonly string[];
   run(values: Values<O>, context: CommandContext): Promise<void>;
 }
 

@@ -10,9 +10,12 @@ import { installsGroup } from './installs.js';
 import { internalUsersGroup } from './internal-users.js';
 import { keysGroup } from './keys.js';
 import { printResult } from './output.js';
+import { exportGroup } from './export.js';
+import { importGroup } from './import.js';
 import { catalogGroups } from './catalog.js';
 import { invoicesGroup } from './invoices.js';
 import { outboxGroup } from './outbox.js';
+import { backupCommand } from './backup.js';
 import { seedCommand } from './seed.js';
 import { webhooksGroup } from './webhooks.js';
 import { sessionsGroup } from './sessions.js';
@@ -23,6 +26,7 @@ const USAGE = `Usage: portal <command> [options] [--json]
   serve [--seed]                                     run the server (--seed or PORTAL_SEED_DEMO=1: demo data in a first workspace)
   seed --workspace W                                 fill a workspace with demo data
   migrate                                            apply pending migrations
+  backup --out FILE                                  a consistent copy of the SQLite database (VACUUM INTO), server running or not
   workspaces create --name N [--daily-quota N]       create a workspace and its first key
   workspaces update --workspace W [--name N] [--daily-quota N]
                                                      rename a workspace or change its daily quota
@@ -51,6 +55,9 @@ const USAGE = `Usage: portal <command> [options] [--json]
   webhooks replay --workspace W (--delivery D | --failed-since TIME)
                                                      send a delivery, or every failed one, again
   invoices pay|void --workspace W --invoice I        mark an open invoice paid, or void it
+  import clients --workspace W FILE.csv              create clients from CSV (email, givenName, familyName,
+                                                     company, custom field keys); a progress bar on a terminal
+  export clients --workspace W [--out FILE]          the workspace's clients as CSV (the import's columns)
   products create --workspace W --name N [--description D]
   products update --workspace W --product P [--name N] [--description D] [--status active|archived]
   prices create --workspace W --product P --amount CENTS [--currency C] [--interval I] [--interval-count N]
@@ -74,6 +81,8 @@ const GROUPS: Record<string, CommandGroup> = {
   outbox: outboxGroup,
   webhooks: webhooksGroup,
   invoices: invoicesGroup,
+  import: importGroup,
+  export: exportGroup,
   ...catalogGroups,
 };
 
@@ -133,6 +142,11 @@ export async function main(argv: string[]): Promise<number> {
         await withDatabase((database) => seedCommand.run(seedValues, { database, json }));
         return 0;
       }
+      case 'backup': {
+        const backupValues = parseCommand(argv, 'portal backup', backupCommand.options, 1);
+        await withDatabase((database) => backupCommand.run(backupValues, { database, json }));
+        return 0;
+      }
       case 'migrate': {
         parseCommand(argv, 'portal migrate', {}, 1);
         const database = openDatabase(loadConfig().databaseUrl);
@@ -149,8 +163,11 @@ export async function main(argv: string[]): Promise<number> {
         if (!group) throw new UsageError(`unknown command "${command}"`);
         const declared = sub !== undefined && Object.hasOwn(group, sub) ? group[sub] : undefined;
         if (!declared) throw new UsageError(groupUsage(group));
-        const commandValues = parseCommand(argv, `portal ${command} ${sub}`, declared.options, 2);
-        await withDatabase((database) => declared.run(commandValues, { database, json }));
+        const operands = declared.operands ?? [];
+        const commandValues = parseCommand(argv, `portal ${command} ${sub}`, declared.options, 2 + operands.length);
+        const given = positionals.slice(2);
+        if (given.length < operands.length) throw new UsageError(`${operands[given.length]} is required: ${declared.usage}`);
+        await withDatabase((database) => declared.run(commandValues, { database, json, operands: given }));
         return 0;
       }
     }

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { joinIds, nonEmpty, parseObject, splitIds } from '../../db/rows.js';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
 import { type FullRow, preparedQuery, preparedWrite } from '../../db/prepared.js';
@@ -90,6 +90,35 @@ export function listClients(db: Kysely<DB>, access: Access, query: ClientListQue
   if (filters.familyName !== undefined) q = q.where('clients.family_name', '=', filters.familyName);
   const keyset = companyId === undefined ? 'clients' : { createdAt: 'page.client_created_at', id: 'page.client_id' };
   return fetchPage(q, keyset, { limit, nextToken }, tokens, scope, toClient);
+}
+
+/** Which of these email keys (trimmed, lower-cased emails) are taken in the workspace: one range of the unique index. */
+export async function takenEmailKeys(db: Kysely<DB>, access: Access, emailKeys: readonly string[]): Promise<Set<string>> {
+  if (emailKeys.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('clients')
+    .select('email_key')
+    .where('workspace_id', '=', access.workspaceId)
+    .where('email_key', 'in', emailKeys)
+    .execute();
+  return new Set(rows.map((r) => r.email_key));
+}
+
+/**
+ * Clients oldest first (created_at, then id), `limit` after the keyset position `after`: a range of the
+ * `clients_page` index however deep, for reading every client of a workspace (the CSV export).
+ */
+export async function clientsInCreationOrder(
+  db: Kysely<DB>,
+  access: Access,
+  after: { createdAt: string; id: string } | undefined,
+  limit: number,
+): Promise<Client[]> {
+  let q = visible(db, access);
+  // The row-value comparison fetchPage uses (db/paging.ts): a range of the index on both dialects.
+  if (after) q = q.where(sql<boolean>`(clients.created_at, clients.id) > (${after.createdAt}, ${after.id})`);
+  const rows = await q.orderBy('clients.created_at').orderBy('clients.id').limit(limit).execute();
+  return rows.map(toClient);
 }
 
 /** Every client with a membership in the company. */

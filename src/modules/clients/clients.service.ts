@@ -7,12 +7,12 @@ import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Access, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
-import { errors, orNotFound } from '../../lib/errors.js';
+import { ApiError, errors, orNotFound } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
 import type { CustomFieldValues } from '../../lib/schemas.js';
 import { blankActorPersonalData } from '../audit-log/audit-log.repository.js';
 import { recordAudit } from '../audit-log/audit-log.writer.js';
-import { findCompany } from '../companies/companies.repository.js';
+import { existingCompanyIds, findCompany } from '../companies/companies.repository.js';
 import { createPlaceholderCompany } from '../companies/companies.service.js';
 import { mergeCustomFields, normalizeCustomFields } from '../custom-fields/custom-fields.values.js';
 import * as repo from './clients.repository.js';
@@ -45,48 +45,128 @@ export async function createClient(database: Database, caller: Caller, input: Cl
     : {};
   if (input.companyId) await requireCompany(database.db, access, input.companyId);
   else if (access.companyIds) throw companyRequired();
+  const inviteToken = options.sendInvite ? randomBytes(32).toString('base64url') : undefined;
+  return unitOfWork(database, async (work) => {
+    const client = addClient(work, caller, input, fields, {
+      creationMethod: options.creationMethod ?? 'internalUser',
+      inviteTokenHash: inviteToken ? createHash('sha256').update(inviteToken).digest('hex') : null,
+    });
+    if (!inviteToken) return client;
+    const subject = clientSubject(client);
+    recordAudit(work, actor, {
+      eventType: 'clientInvited',
+      description: `Client ${client.email} invited`,
+      context: { clientId: client.id },
+      subject,
+    });
+    return { ...client, inviteUrl: `${options.portalUrl}/invite/${inviteToken}` };
+  });
+}
+
+/**
+ * Adds a checked client to the unit of work, in a new placeholder company when none is named, with its
+ * clientCreated entry (and the placeholder's companyCreated): what createClient and commitClients write.
+ */
+function addClient(
+  work: UnitOfWork,
+  caller: Caller,
+  input: ClientCreate,
+  fields: CustomFieldValues,
+  how: { creationMethod: CreationMethod; inviteTokenHash: string | null },
+): Client {
+  const { access, actor } = caller;
   const id = randomUUID();
   const at = isoAt(actor.at);
   const email = input.email.trim();
   const givenName = input.givenName.trim();
   const familyName = input.familyName.trim();
-  const inviteToken = options.sendInvite ? randomBytes(32).toString('base64url') : undefined;
-  return unitOfWork(database, async (work) => {
-    const companyId = input.companyId ?? createPlaceholderCompany(work, caller, fullName(givenName, familyName));
-    const invitedBy = inviteToken && actor.actorType === 'internalUser' ? actor.actorId : null;
-    const client: Client = {
-      id,
-      object: 'client',
-      createdAt: at,
-      updatedAt: at,
-      givenName,
-      familyName,
-      email,
-      companyId,
-      companyIds: [companyId],
-      customFields: fields,
-      fallbackColor: fallbackColorFor(id),
-      status: inviteToken ? 'invited' : 'notInvited',
-      creationMethod: options.creationMethod ?? 'internalUser',
-      firstLoginDate: null,
-      lastLoginDate: null,
-      ...(invitedBy ? { invitedBy } : {}),
-    };
-    repo.insertClient(work, access, client, {
-      inviteTokenHash: inviteToken ? createHash('sha256').update(inviteToken).digest('hex') : null,
-    });
-    const subject = clientSubject(client);
-    recordAudit(work, actor, {
-      eventType: 'clientCreated',
-      description: `Client ${email} created`,
-      context: { clientId: id, companyId },
-      subject,
-    });
-    if (!inviteToken) return client;
-    recordAudit(work, actor, { eventType: 'clientInvited', description: `Client ${email} invited`, context: { clientId: id }, subject });
-    return { ...client, inviteUrl: `${options.portalUrl}/invite/${inviteToken}` };
+  const companyId = input.companyId ?? createPlaceholderCompany(work, caller, fullName(givenName, familyName));
+  const invitedBy = how.inviteTokenHash && actor.actorType === 'internalUser' ? actor.actorId : null;
+  const client: Client = {
+    id,
+    object: 'client',
+    createdAt: at,
+    updatedAt: at,
+    givenName,
+    familyName,
+    email,
+    companyId,
+    companyIds: [companyId],
+    customFields: fields,
+    fallbackColor: fallbackColorFor(id),
+    status: how.inviteTokenHash ? 'invited' : 'notInvited',
+    creationMethod: how.creationMethod,
+    firstLoginDate: null,
+    lastLoginDate: null,
+    ...(invitedBy ? { invitedBy } : {}),
+  };
+  repo.insertClient(work, access, client, { inviteTokenHash: how.inviteTokenHash });
+  recordAudit(work, actor, {
+    eventType: 'clientCreated',
+    description: `Client ${email} created`,
+    context: { clientId: id, companyId },
+    subject: clientSubject(client),
   });
+  return client;
 }
+
+/** A client that passed createClient's checks (prepareClients), ready for commitClients. */
+export interface CheckedClient {
+  input: ClientCreate;
+  /** The normalized custom field values. */
+  fields: CustomFieldValues;
+}
+
+/**
+ * What prepareClients found for one input: ready; its email already taken, in the workspace or earlier
+ * in the batch (where createClient answers a 409, an import skips the row); or refused (its API error).
+ */
+export type PreparedClient = { ready: CheckedClient } | { exists: true } | { error: ApiError };
+
+/**
+ * createClient's checks for many clients at once (an import): each one's custom fields, the companies
+ * named (one query), and the emails already taken (one query; an email given twice is taken from its
+ * second time on). A refused input is its API error; anything else (storage down) is thrown.
+ */
+export async function prepareClients(database: Database, caller: Caller, inputs: readonly ClientCreate[]): Promise<PreparedClient[]> {
+  const { access } = caller;
+  const companies = await existingCompanyIds(database.db, access, [...new Set(inputs.flatMap((input) => input.companyId ?? []))]);
+  const taken = await repo.takenEmailKeys(database.db, access, [...new Set(inputs.map((input) => emailKey(input.email)))]);
+  const prepared: PreparedClient[] = [];
+  for (const input of inputs) {
+    try {
+      const fields = input.customFields
+        ? mergeCustomFields({}, await normalizeCustomFields(database.db, access, 'client', input.customFields))
+        : {};
+      if (input.companyId) {
+        if (!companies.has(input.companyId)) throw noSuchCompany();
+      } else if (access.companyIds) throw companyRequired();
+      const key = emailKey(input.email);
+      if (taken.has(key)) prepared.push({ exists: true });
+      else {
+        taken.add(key);
+        prepared.push({ ready: { input, fields } });
+      }
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      prepared.push({ error });
+    }
+  }
+  return prepared;
+}
+
+/**
+ * Creates checked clients (prepareClients) in one unit of work, with the entries createClient writes:
+ * all or none. A client whose email was taken, or a company deleted, since the checks fails the whole
+ * unit with its API error: prepare again and retry.
+ */
+export function commitClients(database: Database, caller: Caller, clients: readonly CheckedClient[], creationMethod: CreationMethod) {
+  return unitOfWork(database, async (work) =>
+    clients.map(({ input, fields }) => addClient(work, caller, input, fields, { creationMethod, inviteTokenHash: null })),
+  );
+}
+
+const emailKey = (email: string) => email.trim().toLowerCase();
 
 /** A client as the subject of its audit entries (and the data of their webhooks). */
 const clientSubject = (client: Client) => ({ object: 'client', id: client.id, data: client, companyId: client.companyId });
