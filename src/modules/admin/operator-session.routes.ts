@@ -56,7 +56,7 @@ export async function operatorSessionRoutes(fastify: FastifyInstance, opts: { ad
         description: 'When it ends (null for a request with the admin token itself). 401 when signed out or expired.',
         response: {
           200: Type.Object({ expiresAt: Type.Union([Type.String(), Type.Null()]) }, { title: 'OperatorSession' }),
-          ...errorResponses(401, 403, 429, 500),
+          ...errorResponses(400, 401, 403, 429, 500),
         },
       },
     },
@@ -76,7 +76,7 @@ export async function operatorSessionRoutes(fastify: FastifyInstance, opts: { ad
         security: [],
         summary: 'Sign out of the admin console',
         description: 'Clears the session cookie.',
-        response: { 204: NoContent },
+        response: { 204: NoContent, ...errorResponses(400, 500) },
       },
     },
     async (request, reply) => {

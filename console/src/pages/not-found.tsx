@@ -1,0 +1,13 @@
+import { Link } from '../router.js';
+import { PageHeading } from '../ui.js';
+
+export function NotFoundPage() {
+  return (
+    <>
+      <PageHeading title="Page not found" />
+      <p>
+        The console has no page at this address. <Link href="/">Go to the workspaces</Link>.
+      </p>
+    </>
+  );
+}

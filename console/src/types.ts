@@ -1,0 +1,150 @@
+/** The shapes the console reads (the fields it uses), as the OpenAPI document at /openapi.json gives them. */
+
+export interface Workspace {
+  id: string;
+  name: string;
+  dailyQuota: number;
+  usedToday: number;
+  createdAt: string;
+}
+
+export interface CreatedKey {
+  apiKeyId: string;
+  apiKey: string;
+  appId?: string;
+}
+
+export interface ApiKey {
+  id: string;
+  kind: 'workspace' | 'app';
+  appId: string | null;
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface InternalUser {
+  id: string;
+  email: string;
+  givenName: string;
+  familyName: string;
+  role: 'admin' | 'staff';
+  isClientAccessLimited: boolean;
+  companyAccessList: string[];
+  createdAt: string;
+}
+
+export interface Client {
+  id: string;
+  email: string;
+  givenName: string;
+  familyName: string;
+  companyId: string;
+  companyIds: string[];
+  status: string;
+  createdAt: string;
+  inviteUrl?: string;
+}
+
+export interface Company {
+  id: string;
+  name: string;
+  isPlaceholder: boolean;
+  createdAt: string;
+}
+
+export interface Install {
+  id: string;
+  type: string;
+  status: 'draft' | 'published';
+  displayName: string;
+  appId: string;
+  isDraft: boolean;
+  sort: number;
+}
+
+export interface NotificationSettings {
+  actionLabel?: { verb: string; singularNoun: string; pluralNoun: string };
+  notifications: { id: string; label: string; surfaces: string[]; default: { email: boolean; product: boolean } }[];
+}
+
+export interface AuditEntry {
+  id: string;
+  createdAt: string;
+  eventType: string;
+  eventDescription: string;
+  source: string;
+  actorId: string | null;
+  actorType: string | null;
+  companyId: string | null;
+  ref: string;
+  data: string;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  eventTypes: string[];
+  description?: string;
+  enabled: boolean;
+  disabledReason: string | null;
+  failingSince: string | null;
+  createdAt: string;
+  secret?: string;
+}
+
+interface DeliveryAttempt {
+  attempt: number;
+  statusCode: number | null;
+  durationMs: number;
+  responseExcerpt: string;
+  error: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  endpointId: string;
+  webhookId: string;
+  eventType: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  log: DeliveryAttempt[];
+  createdAt: string;
+}
+
+export interface Invoice {
+  id: string;
+  number: string;
+  status: 'draft' | 'open' | 'paid' | 'void';
+  clientId: string | null;
+  companyId: string;
+  currency: string;
+  total: number;
+  dueDate: string;
+  createdAt: string;
+}
+
+export interface Subscription {
+  id: string;
+  status: 'notStarted' | 'active' | 'cancelled' | 'ended';
+  clientId: string | null;
+  companyId: string;
+  currency: string;
+  interval: string;
+  intervalCount: number;
+  lineItems: { total: number }[];
+  nextBillingDate: string | null;
+  createdAt: string;
+}
+
+export interface ImportResult {
+  created: number;
+  skipped: number;
+  errors: { line: number; message: string }[];
+  truncatedErrors?: true;
+}

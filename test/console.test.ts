@@ -1,0 +1,701 @@
+// The admin console (console/, served at /console) in a real browser: headless chromium driven by
+// playwright-core against a `portal serve` process on SQLite, one end-to-end test per page. Each test
+// signs in on its own browser context and makes its own workspace, so none depends on another.
+// Screenshots go to test/artifacts/console-<page>.png; every page is checked with axe-core.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type IncomingHttpHeaders, type Server as HttpServer, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { WAIT_MS, assertAccessible, ensureConsoleBuilt, launchBrowser, screenshot, scrollsSideways } from './helpers/browser.js';
+import { type Server, serve, stop } from './helpers/server.js';
+
+const ADMIN_TOKEN = 'console-test-admin-token-0123456789';
+const TEST_MS = 90_000;
+
+let server: Server;
+let browser: Browser;
+let receiver: Receiver;
+let dir: string;
+
+before(async () => {
+  ensureConsoleBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'portal-console-'));
+  receiver = await startReceiver();
+  server = await serve({
+    DATABASE_URL: `sqlite:${join(dir, 'portal.db')}`,
+    PORTAL_ADMIN_TOKEN: ADMIN_TOKEN,
+    PORTAL_WEBHOOKS_ALLOW_PRIVATE: '1',
+    // Fixtures are made quickly through the API; the console itself is not what the limits are tested on.
+    RATE_LIMIT_GET_CAPACITY: '10000',
+    RATE_LIMIT_GET_REFILL: '10000',
+    RATE_LIMIT_WRITE_CAPACITY: '10000',
+    RATE_LIMIT_WRITE_REFILL: '10000',
+  });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  if (server) await stop(server.child);
+  await receiver?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+// --- the API, from the test's side ----------------------------------------------------------------------------
+
+interface Answer<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+async function http<T = unknown>(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer<T>> {
+  const response = await fetch(server.base + path, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
+}
+
+/** An admin route with the admin token itself (the operator's scripts), not through the console. */
+const admin = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
+  http<T>(method, `/admin${path}`, { authorization: `Bearer ${ADMIN_TOKEN}` }, body);
+
+/** A public route with a workspace key. */
+const v1 = <T = Record<string, unknown>>(apiKey: string, method: string, path: string, body?: unknown) =>
+  http<T>(method, `/v1${path}`, { 'x-api-key': apiKey }, body);
+
+async function ok<T>(answer: Promise<Answer<T>>, status = 200): Promise<T> {
+  const { status: got, body } = await answer;
+  assert.equal(got, status, JSON.stringify(body));
+  return body;
+}
+
+/** A workspace of the test's own, with its first workspace key. */
+async function workspace(name: string, dailyQuota?: number) {
+  const created = await ok(admin<{ workspaceId: string; apiKey: string }>('POST', '/workspaces', { name, dailyQuota }), 201);
+  return { id: created.workspaceId, apiKey: created.apiKey };
+}
+
+// --- the browser side -----------------------------------------------------------------------------------------
+
+interface Console {
+  context: BrowserContext;
+  page: Page;
+  /** Page errors and Content-Security-Policy violations seen so far: none is expected. */
+  problems: string[];
+}
+
+async function newConsole(t: { after: (fn: () => Promise<void>) => void }, viewport = { width: 1280, height: 800 }): Promise<Console> {
+  const context = await browser.newContext({ viewport, baseURL: server.base, acceptDownloads: true });
+  t.after(async () => {
+    if (process.env.DEBUG_SHOTS) await context.pages()[0]?.screenshot({ path: `test/artifacts/last-${Date.now()}.png`, fullPage: true });
+    await context.close();
+  });
+  context.setDefaultTimeout(WAIT_MS);
+  context.setDefaultNavigationTimeout(WAIT_MS);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+  });
+  // Destructive actions ask window.confirm: the operator says yes.
+  page.on('dialog', (dialog) => void dialog.accept());
+  return { context, page, problems };
+}
+
+/** A console signed in through its form (the admin token typed once, then only the cookie). */
+async function signedIn(t: { after: (fn: () => Promise<void>) => void }, viewport?: { width: number; height: number }) {
+  const c = await newConsole(t, viewport);
+  await c.page.goto('/console/');
+  await c.page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+  await c.page.getByRole('button', { name: 'Sign in' }).click();
+  await c.page.getByRole('heading', { level: 1, name: 'Workspaces' }).waitFor();
+  return c;
+}
+
+const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
+const row = (page: Page, text: string | RegExp) => page.getByRole('row').filter({ hasText: text });
+const region = (page: Page, name: string) => page.getByRole('region', { name });
+
+/** Screenshot, accessibility check and no page error or CSP violation: what every page test ends with. */
+async function checkPage(c: Console, name: string, alsoTo?: string, fullPage = true) {
+  await screenshot(c.page, name, alsoTo, fullPage);
+  await assertAccessible(c.page, name);
+  assert.deepEqual(c.problems, [], `${name}: no page error, no Content-Security-Policy violation`);
+}
+
+/** Polls `check` (bounded: `tries` × `everyMs`), running `between` (a Refresh click) before each new try. */
+async function until(what: string, check: () => Promise<boolean>, between: () => Promise<void>, tries = 40, everyMs = 250) {
+  for (let i = 0; i < tries; i++) {
+    if (await check()) return;
+    await sleep(everyMs);
+    await between();
+  }
+  assert.fail(`${what}: still not so after ${(tries * everyMs) / 1000} s`);
+}
+
+// --- a webhook receiver and a page on another origin -------------------------------------------------------------
+
+interface Receiver {
+  base: string;
+  /** Answer 500 to deliveries while true. */
+  failing: boolean;
+  deliveries: { headers: IncomingHttpHeaders; body: string; answered: number }[];
+  close: () => Promise<void>;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const state: Omit<Receiver, 'base' | 'close'> = { failing: true, deliveries: [] };
+  let target = '';
+  const httpServer: HttpServer = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      if (req.url === '/hook') {
+        const answered = state.failing ? 500 : 200;
+        state.deliveries.push({ headers: req.headers, body, answered });
+        res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered === 500 ? 'receiver down' : 'ok');
+      } else if (req.url === '/elsewhere') {
+        // A page of another origin (another port of the same host: the same site, so SameSite lets the cookie go).
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>elsewhere</title><p>elsewhere</p>`);
+      } else res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  target = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+  const receiverState = state as Receiver;
+  receiverState.base = target;
+  receiverState.close = () =>
+    new Promise<void>((resolve) => {
+      httpServer.closeAllConnections();
+      httpServer.close(() => resolve());
+    });
+  return receiverState;
+}
+
+// --- the tests -----------------------------------------------------------------------------------------------------
+
+test('the console is served from dist/console: strict CSP, no framing, index.html revalidated, hashed assets cached for good', async () => {
+  const index = await fetch(`${server.base}/console`, { signal: AbortSignal.timeout(WAIT_MS) });
+  assert.equal(index.status, 200);
+  assert.match(index.headers.get('content-type') ?? '', /^text\/html/);
+  assert.equal(index.headers.get('cache-control'), 'no-cache');
+  assert.equal(index.headers.get('x-frame-options'), 'DENY');
+  const csp = index.headers.get('content-security-policy') ?? '';
+  assert.match(csp, /default-src 'self'/);
+  assert.match(csp, /script-src 'self'/);
+  assert.match(csp, /frame-ancestors 'none'/);
+  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https?:/, 'no inline script, no eval, no other origin');
+  const html = await index.text();
+  assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script in index.html');
+  assert.doesNotMatch(html, /https?:\/\//, 'nothing fetched from another origin (no CDN, no web font)');
+
+  const deep = await fetch(`${server.base}/console/workspaces/${randomUUID()}/clients`, { signal: AbortSignal.timeout(WAIT_MS) });
+  assert.equal(deep.status, 200, 'a client-side route answers the app');
+  assert.equal(await deep.text(), html);
+
+  const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+  assert.ok(script, 'index.html loads a hashed bundle');
+  const asset = await fetch(server.base + script, { signal: AbortSignal.timeout(WAIT_MS) });
+  assert.equal(asset.status, 200);
+  assert.match(asset.headers.get('cache-control') ?? '', /max-age=31536000.*immutable|immutable.*max-age=31536000/);
+  assert.equal(asset.headers.get('content-security-policy'), csp);
+  await asset.arrayBuffer();
+
+  const missing = await fetch(`${server.base}/console/assets/gone-0123abcd.js`, { signal: AbortSignal.timeout(WAIT_MS) });
+  assert.equal(missing.status, 404, 'a missing file is a 404, never the app in its place');
+  await missing.arrayBuffer();
+});
+
+test('sign-in: a wrong token is refused; the right one gives an HttpOnly, SameSite=Strict cookie, and the token is kept nowhere', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const c = await newConsole(t);
+  const { page, context } = c;
+  await page.goto('/console/clients-of-nowhere');
+  await heading(page, 'Sign in to the Portal console');
+  await checkPage(c, 'sign-in');
+
+  await page.getByLabel('Admin token').fill('not-the-admin-token-at-all');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').filter({ hasText: 'That admin token is not right.' }).waitFor();
+  assert.equal(await page.getByLabel('Admin token').inputValue(), '', 'the field is cleared after a failure too');
+
+  await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+
+  const cookie = (await context.cookies()).find((one) => one.name === 'portal_admin');
+  assert.ok(cookie, 'the session cookie is set');
+  assert.equal(cookie.httpOnly, true, 'HttpOnly: no script can read it');
+  assert.equal(cookie.sameSite, 'Strict', 'SameSite=Strict: no other site makes the browser send it');
+  assert.equal(cookie.path, '/');
+  assert.notEqual(cookie.value, ADMIN_TOKEN, 'the cookie is not the token');
+  assert.equal(await page.evaluate('document.cookie'), '', 'the page script sees no cookie');
+  assert.equal(await page.evaluate('localStorage.length + sessionStorage.length'), 0, 'nothing in web storage');
+  assert.ok(!(await page.content()).includes(ADMIN_TOKEN), 'the token is nowhere in the page');
+});
+
+test('CSRF: a request with the cookie but without X-Portal-Console is refused (403), from the console origin and from another', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const c = await signedIn(t);
+  const { context, page } = c;
+
+  // The same cookie, as any request the browser would send on its own (a link, a form, an image).
+  const bare = await context.request.get('/admin/workspaces', { timeout: WAIT_MS });
+  assert.equal(bare.status(), 403);
+  assert.match((await bare.json()).message, /X-Portal-Console/);
+  const formPost = await context.request.post('/admin/workspaces', { data: { name: 'csrf' }, timeout: WAIT_MS });
+  assert.equal(formPost.status(), 403);
+  const withHeader = await context.request.get('/admin/workspaces', { headers: { 'x-portal-console': '1' }, timeout: WAIT_MS });
+  assert.equal(withHeader.status(), 200, 'the console, which sends the header, is let in');
+
+  // A page on another origin of the same site: its blind POST carries the cookie but cannot add the header
+  // (no-cors allows no custom header), and a request with the header needs a CORS preflight the server never grants.
+  await page.goto(`${receiver.base}/elsewhere`);
+  const outcome = await page.evaluate(`(async () => {
+    await fetch(${JSON.stringify(`${server.base}/admin/workspaces`)}, { method: 'POST', mode: 'no-cors', credentials: 'include',
+      headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ name: 'csrf-from-elsewhere' }) });
+    try {
+      await fetch(${JSON.stringify(`${server.base}/admin/workspaces`)}, { credentials: 'include', headers: { 'x-portal-console': '1' } });
+      return 'read';
+    } catch { return 'blocked'; }
+  })()`);
+  assert.equal(outcome, 'blocked', 'another origin cannot send the header (no CORS)');
+  const list = await ok(admin<{ data: { name: string }[] }>('GET', '/workspaces?limit=1000'));
+  assert.ok(!list.data.some((w) => w.name.startsWith('csrf')), 'no request without the header changed anything');
+  assert.deepEqual(c.problems, []);
+});
+
+test('workspaces: create one (its key shown once, with a copy button), rename it, change its quota, see today’s usage', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const c = await signedIn(t);
+  const { page, context } = c;
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+  // Two more, with some of today's quota used (what the screenshot in docs/ shows).
+  for (const [name, quota, used] of [
+    ['Northwind Traders', 20, 12],
+    ['Blue Harbor Legal', 10, 9],
+  ] as const) {
+    const other = await workspace(name, quota);
+    for (let i = 0; i < used; i++) await ok(v1(other.apiKey, 'GET', '/me'));
+  }
+  await page.reload();
+  await heading(page, 'Workspaces');
+
+  const create = region(page, 'Create a workspace');
+  await create.getByLabel('Name').fill('Summit Dental');
+  await create.getByLabel('Daily quota').fill('500');
+  await create.getByRole('button', { name: 'Create workspace' }).click();
+  const secret = region(page, 'Workspace API key of Summit Dental');
+  await secret.waitFor();
+  const key = await secret.getByRole('textbox').inputValue();
+  assert.match(key, /^ppk_/);
+  await secret.getByRole('button', { name: 'Copy' }).click();
+  await secret.getByText('Copied to the clipboard.').waitFor();
+  assert.equal(await page.evaluate('navigator.clipboard.readText()'), key, 'Copy puts the key on the clipboard');
+  await page.getByRole('status').filter({ hasText: 'Workspace Summit Dental created.' }).waitFor();
+  await screenshot(page, 'workspace-created');
+  await secret.getByRole('button', { name: 'I have saved it' }).click();
+  await secret.waitFor({ state: 'detached' });
+  assert.ok(!(await page.content()).includes(key), 'once dismissed, the key is gone from the page');
+
+  // The key works; its requests count against the quota shown.
+  for (let i = 0; i < 3; i++) await ok(v1(key, 'GET', '/me'));
+  await page.reload();
+  const created = row(page, 'Summit Dental');
+  await created.getByText('3 of 500').waitFor();
+
+  await created.getByRole('button', { name: 'Edit workspace Summit Dental' }).click();
+  const edit = page.getByRole('form', { name: 'Edit workspace Summit Dental' });
+  await edit.getByLabel('Name').fill('Summit Dental Group');
+  await edit.getByLabel('Daily quota').fill('800');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await row(page, 'Summit Dental Group').getByText('3 of 800').waitFor();
+  const me = await ok(v1<{ workspaceId: string }>(key, 'GET', '/me'));
+  const listed = await ok(admin<{ data: { id: string; name: string; dailyQuota: number }[] }>('GET', '/workspaces?limit=1000'));
+  const saved = listed.data.find((w) => w.id === me.workspaceId);
+  assert.deepEqual([saved?.name, saved?.dailyQuota], ['Summit Dental Group', 800]);
+
+  await page.setViewportSize({ width: 1280, height: 720 });
+  mkdirSync('docs', { recursive: true });
+  await checkPage(c, 'workspaces', join('docs', 'console.png'));
+});
+
+test('API keys: create an app key (shown once, with a copy button) and revoke it', { timeout: TEST_MS }, async (t) => {
+  const ws = await workspace('Keys Co');
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/keys`);
+  await heading(page, 'API keys');
+  await row(page, 'workspace').first().waitFor();
+
+  const create = region(page, 'Create a key');
+  await create.getByLabel('App key').check();
+  const appId = randomUUID();
+  await create.getByLabel('App id').fill(appId);
+  await create.getByLabel('Label').fill('Zapier sync');
+  await create.getByRole('button', { name: 'Create key' }).click();
+  const secret = region(page, `New app key (app ${appId})`);
+  await secret.getByRole('button', { name: 'Copy' }).waitFor();
+  const key = await secret.getByRole('textbox').inputValue();
+  assert.match(key, /^ppk_/);
+  assert.equal((await http('POST', '/v1/token', { 'x-api-key': key })).status, 200, 'the new app key mints tokens');
+  await secret.getByRole('button', { name: 'I have saved it' }).click();
+  assert.ok(!(await page.content()).includes(key), 'shown once');
+
+  const keyRow = row(page, 'Zapier sync');
+  await keyRow.getByText('active').waitFor();
+  await keyRow.getByRole('button', { name: 'Revoke key Zapier sync' }).click();
+  await keyRow.getByText('revoked').waitFor();
+  assert.equal((await http('POST', '/v1/token', { 'x-api-key': key })).status, 401, 'the revoked key is refused');
+  await checkPage(c, 'keys');
+});
+
+test('internal users: add one limited to a company, see it listed', { timeout: TEST_MS }, async (t) => {
+  const ws = await workspace('Staff Co');
+  const company = await ok(v1<{ id: string }>(ws.apiKey, 'POST', '/companies', { name: 'Initech' }));
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/internal-users`);
+  await heading(page, 'Internal users');
+
+  const create = region(page, 'Add an internal user');
+  await create.getByLabel('Email').fill('peter@initech.example');
+  await create.getByLabel('Given name').fill('Peter');
+  await create.getByLabel('Family name').fill('Gibbons');
+  await create.getByLabel('Role').selectOption('admin');
+  await create.getByLabel('Initech').check();
+  await create.getByRole('button', { name: 'Add internal user' }).click();
+  const user = row(page, 'peter@initech.example');
+  await user.getByRole('cell', { name: 'Initech', exact: true }).waitFor();
+  await user.getByRole('cell', { name: 'admin', exact: true }).waitFor();
+
+  const listed = await ok(v1<{ data: { email: string; companyAccessList: string[] }[] }>(ws.apiKey, 'GET', '/internal-users'));
+  assert.deepEqual(
+    listed.data.map((u) => [u.email, u.companyAccessList]),
+    [['peter@initech.example', [company.id]]],
+  );
+  await checkPage(c, 'internal-users');
+});
+
+test('clients: page through with nextToken, create one, find it by email, edit it, delete it; the phone layout does not scroll sideways', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const ws = await workspace('Clients Co');
+  for (let i = 0; i < 26; i++) {
+    await ok(v1(ws.apiKey, 'POST', '/clients', { email: `client${i}@example.com`, givenName: 'Client', familyName: `Number ${i}` }));
+  }
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/clients`);
+  await heading(page, 'Clients');
+  const body = page.locator('table.data tbody tr');
+  await body.nth(24).waitFor();
+  assert.equal(await body.count(), 25, 'a page of 25');
+  const pager = page.getByRole('navigation', { name: 'Clients pages' });
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await pager.getByText('Page 2').waitFor();
+  await body.nth(1).waitFor({ state: 'detached' });
+  assert.equal(await body.count(), 1, 'the 26th on the second page');
+  assert.ok(await pager.getByRole('button', { name: 'Next page' }).isDisabled(), 'no third page');
+  await pager.getByRole('button', { name: 'Previous page' }).click();
+  await pager.getByText('Page 1').waitFor();
+
+  const create = region(page, 'Add a client');
+  await create.getByLabel('Email').fill('ada@analytical.example');
+  await create.getByLabel('Given name').fill('Ada');
+  await create.getByLabel('Family name').fill('Byron');
+  await create.getByRole('button', { name: 'Add client' }).click();
+  await page.getByRole('status').filter({ hasText: 'Client Ada Byron (ada@analytical.example) created.' }).waitFor();
+
+  const search = page.getByRole('search', { name: 'Clients' });
+  await search.getByLabel('Search by').selectOption('email');
+  await search.getByLabel('Value').fill('ADA@analytical.example');
+  await search.getByRole('button', { name: 'Search' }).click();
+  await body.nth(1).waitFor({ state: 'detached' });
+  await row(page, 'ada@analytical.example').waitFor();
+  assert.equal(await body.count(), 1, 'the search finds exactly the one client');
+  await checkPage(c, 'clients');
+
+  await page.getByRole('button', { name: 'Edit client ada@analytical.example' }).click();
+  const edit = page.getByRole('form', { name: 'Edit client ada@analytical.example' });
+  await edit.getByLabel('Family name').fill('Lovelace');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await row(page, 'Ada Lovelace').waitFor();
+  const found = await ok(v1<{ data: { id: string; familyName: string }[] }>(ws.apiKey, 'GET', '/clients?email=ada@analytical.example'));
+  assert.equal(found.data[0].familyName, 'Lovelace');
+
+  await page.getByRole('button', { name: 'Delete client ada@analytical.example' }).click();
+  await page.getByText('No client matches.').waitFor();
+  assert.equal((await v1(ws.apiKey, 'GET', `/clients/${found.data[0].id}`)).status, 404);
+
+  // On a phone: the table becomes labelled cards, and nothing scrolls sideways.
+  const phone = await signedIn(t, { width: 390, height: 844 });
+  await phone.page.goto(`/console/workspaces/${ws.id}/clients`);
+  await heading(phone.page, 'Clients');
+  await phone.page.locator('table.data tbody tr').nth(24).waitFor();
+  assert.equal(await scrollsSideways(phone.page), false, 'no horizontal scroll at 390 px');
+  await checkPage(phone, 'clients-phone', undefined, false);
+  await phone.page.goto('/console/');
+  await heading(phone.page, 'Workspaces');
+  assert.equal(await scrollsSideways(phone.page), false, 'no horizontal scroll at 390 px (workspaces)');
+});
+
+test('companies: create, find by name, rename, delete; placeholders on their own pages', { timeout: TEST_MS }, async (t) => {
+  const ws = await workspace('Companies Co');
+  for (let i = 0; i < 26; i++)
+    await ok(v1(ws.apiKey, 'POST', '/clients', { email: `p${i}@example.com`, givenName: 'P', familyName: `${i}` }));
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/companies`);
+  await heading(page, 'Companies');
+  await page.getByText('No company matches.').waitFor();
+
+  const create = region(page, 'Add a company');
+  await create.getByLabel('Name').fill('Globex');
+  await create.getByRole('button', { name: 'Add company' }).click();
+  await row(page, 'Globex').waitFor();
+
+  const search = page.getByRole('search', { name: 'Companies' });
+  await search.getByLabel('Show').selectOption('all');
+  await search.getByRole('button', { name: 'Search' }).click();
+  const pager = page.getByRole('navigation', { name: 'Companies pages' });
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await pager.getByText('Page 2').waitFor();
+  await search.getByLabel('Name').fill('Globex');
+  await search.getByRole('button', { name: 'Search' }).click();
+  await pager.waitFor({ state: 'detached' });
+  await row(page, 'Globex').waitFor();
+  assert.equal(await page.locator('table.data tbody tr').count(), 1);
+  await checkPage(c, 'companies');
+
+  await page.getByRole('button', { name: 'Rename company Globex' }).click();
+  const edit = page.getByRole('form', { name: 'Rename company Globex' });
+  await edit.getByLabel('Name').fill('Globex Corporation');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('status').filter({ hasText: 'Company Globex Corporation saved.' }).waitFor();
+  const companies = await ok(v1<{ data: { id: string }[] }>(ws.apiKey, 'GET', '/companies?name=Globex%20Corporation'));
+  assert.equal(companies.data.length, 1);
+
+  await search.getByLabel('Name').fill('Globex Corporation');
+  await search.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('button', { name: 'Delete company Globex Corporation' }).click();
+  await page.getByText('No company matches.').waitFor();
+  assert.equal((await v1(ws.apiKey, 'GET', `/companies/${companies.data[0].id}`)).status, 404);
+});
+
+test('installs: publish a draft; view its notification settings', { timeout: TEST_MS }, async (t) => {
+  const ws = await workspace('Installs Co');
+  const install = await ok(
+    admin<{ id: string }>('POST', `/workspaces/${ws.id}/installs`, {
+      type: 'custom',
+      name: 'Onboarding app',
+      appId: randomUUID(),
+      draft: true,
+    }),
+  );
+  await ok(
+    v1(ws.apiKey, 'POST', `/installs/${install.id}/notification-settings`, {
+      notifications: [
+        { id: 'taskAssigned', label: 'Task assigned', surfaces: ['product', 'email'], default: { product: true, email: false } },
+        { id: 'weeklyDigest', label: 'Weekly digest', surfaces: ['email'] },
+      ],
+    }),
+  );
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/installs`);
+  await heading(page, 'Installs');
+  const draft = row(page, 'Onboarding app');
+  await draft.getByText('draft').waitFor();
+  await checkPage(c, 'installs');
+
+  await draft.getByRole('button', { name: 'Publish Onboarding app' }).click();
+  await draft.getByText('published').waitFor();
+  assert.equal((await ok(v1<{ status: string }>(ws.apiKey, 'GET', `/installs/${install.id}`))).status, 'published');
+
+  await draft.getByRole('link', { name: 'Notification settings of Onboarding app' }).click();
+  await heading(page, 'Notification settings of Onboarding app');
+  await row(page, 'Task assigned').getByText('product, email').waitFor();
+  await row(page, 'Weekly digest').waitFor();
+  await checkPage(c, 'notification-settings');
+});
+
+test('audit log: filter by event type, by actor and by time', { timeout: TEST_MS }, async (t) => {
+  const ws = await workspace('Audit Co');
+  await ok(v1(ws.apiKey, 'POST', '/companies', { name: 'Audited Ltd' }));
+  await ok(v1(ws.apiKey, 'POST', '/clients', { email: 'audited@example.com', givenName: 'Audi', familyName: 'Ted' }));
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/audit-log`);
+  await heading(page, 'Audit log');
+  await row(page, 'clientCreated').first().waitFor();
+
+  const filters = page.getByRole('search', { name: 'Audit log filters' });
+  await filters.getByLabel('Event type').selectOption('companyCreated');
+  await filters.getByRole('button', { name: 'Filter', exact: true }).click();
+  await row(page, 'clientCreated').first().waitFor({ state: 'detached' });
+  const rows = page.locator('table.data tbody tr');
+  const types = await rows.locator('td[data-label="Event"] strong').allTextContents();
+  assert.ok(types.length >= 1 && types.every((type) => type === 'companyCreated'), `only companyCreated: ${types}`);
+  await checkPage(c, 'audit-log');
+
+  await filters.getByLabel('Created before').fill('2001-01-01T00:00:00');
+  await filters.getByRole('button', { name: 'Filter', exact: true }).click();
+  await page.getByText('No entry matches these filters.').waitFor();
+
+  await filters.getByRole('button', { name: 'Clear filters' }).click();
+  await row(page, 'clientCreated').first().waitFor();
+  await filters.getByLabel('Actor id').fill(randomUUID());
+  await filters.getByRole('button', { name: 'Filter', exact: true }).click();
+  await page.getByText('No entry matches these filters.').waitFor();
+});
+
+test('webhooks: add an endpoint (its secret shown once), see a failed attempt in the delivery log, replay it', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const ws = await workspace('Hooks Co');
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/webhooks`);
+  await heading(page, 'Webhooks');
+
+  const create = region(page, 'Add an endpoint');
+  await create.getByLabel('URL').fill(`${receiver.base}/hook`);
+  await create.getByLabel('Events').selectOption(['client.created']);
+  await create.getByRole('button', { name: 'Add endpoint' }).click();
+  const secret = region(page, `Signing secret of ${receiver.base}/hook`);
+  assert.match(await secret.getByRole('textbox').inputValue(), /^whsec_/);
+  await secret.getByRole('button', { name: 'I have saved it' }).click();
+  await row(page, `${receiver.base}/hook`).getByText('client.created').waitFor();
+
+  receiver.failing = true;
+  const before = receiver.deliveries.length;
+  await ok(v1(ws.apiKey, 'POST', '/clients', { email: 'hooked@example.com', givenName: 'Hoo', familyName: 'Ked' }));
+  const log = page.getByRole('region', { name: 'Delivery log' });
+  const refresh = () => log.getByRole('button', { name: 'Refresh' }).click();
+  const delivery = row(page, 'client.created').filter({ has: page.getByRole('button', { name: /^Replay delivery/ }) });
+  await until('the first attempt answered 500', async () => (await delivery.getByText('last answer 500').count()) > 0, refresh);
+  await checkPage(c, 'webhooks');
+
+  receiver.failing = false;
+  await delivery.getByRole('button', { name: /^Replay delivery of client.created/ }).click();
+  await log.getByRole('status').filter({ hasText: 'Delivery of client.created queued again.' }).waitFor();
+  await until('the replayed delivery succeeded', async () => (await delivery.getByText('succeeded').count()) > 0, refresh);
+  const sent = receiver.deliveries.slice(before);
+  assert.ok(sent.length >= 2, 'the failed attempt and the replay');
+  assert.equal(sent[0].answered, 500);
+  assert.equal(sent.at(-1)?.answered, 200);
+  assert.equal(sent.at(-1)?.headers['webhook-id'], sent[0].headers['webhook-id'], 'the replay has the same webhook-id');
+  assert.equal(JSON.parse(sent.at(-1)?.body ?? '{}').eventType, 'client.created');
+  await screenshot(page, 'webhooks-replayed');
+});
+
+test('invoices and subscriptions: mark an invoice paid, void another, cancel a subscription', { timeout: TEST_MS }, async (t) => {
+  const ws = await workspace('Billing Co');
+  const client = await ok(
+    v1<{ id: string }>(ws.apiKey, 'POST', '/clients', { email: 'payer@example.com', givenName: 'Pay', familyName: 'Er' }),
+  );
+  const lines = [{ amount: 125_00, quantity: 2, description: 'Consulting' }];
+  const toPay = await ok(
+    v1<{ id: string; number: string }>(ws.apiKey, 'POST', '/invoices', { clientId: client.id, lineItems: lines, daysUntilDue: 14 }),
+  );
+  const toVoid = await ok(
+    v1<{ id: string; number: string }>(ws.apiKey, 'POST', '/invoices', { clientId: client.id, lineItems: lines, daysUntilDue: 7 }),
+  );
+  const subscription = await ok(
+    v1<{ id: string }>(ws.apiKey, 'POST', '/subscriptions', { clientId: client.id, lineItems: lines, daysUntilDue: 7, interval: 'month' }),
+  );
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/billing`);
+  await heading(page, 'Invoices & subscriptions');
+
+  const paying = row(page, toPay.number).filter({ has: page.getByRole('button', { name: `Mark paid: invoice ${toPay.number}` }) });
+  await paying.waitFor();
+  await checkPage(c, 'billing');
+  await paying.getByRole('button', { name: `Mark paid: invoice ${toPay.number}` }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Invoice ${toPay.number} marked paid.` })
+    .waitFor();
+  assert.equal((await ok(v1<{ status: string }>(ws.apiKey, 'GET', `/invoices/${toPay.id}`))).status, 'paid');
+
+  await page.getByRole('button', { name: `Void invoice ${toVoid.number}` }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Invoice ${toVoid.number} voided.` })
+    .waitFor();
+  assert.equal((await ok(v1<{ status: string }>(ws.apiKey, 'GET', `/invoices/${toVoid.id}`))).status, 'void');
+
+  await page.getByRole('button', { name: `Cancel subscription ${subscription.id}` }).click();
+  await page.getByRole('status').filter({ hasText: 'Subscription cancelled.' }).waitFor();
+  assert.equal((await ok(v1<{ status: string }>(ws.apiKey, 'GET', `/subscriptions/${subscription.id}`))).status, 'cancelled');
+  await screenshot(page, 'billing-done');
+});
+
+test('CSV: import clients with an upload progress bar, then export them', { timeout: TEST_MS }, async (t) => {
+  const ws = await workspace('CSV Co');
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/csv`);
+  await heading(page, 'Import & export clients');
+
+  const csv =
+    'email,givenName,familyName,company\r\nlin@example.com,Lin,Chen,Acme Imports\r\nsam@example.com,Sam,Okafor,\r\nnot-an-email,Bad,Row,\r\n';
+  const importing = region(page, 'Import clients from CSV');
+  await importing.getByLabel('CSV file').setInputFiles({ name: 'clients.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await importing.getByRole('button', { name: 'Import' }).click();
+  await importing
+    .getByRole('status')
+    .filter({ hasText: /Import of clients\.csv finished: 2 created, 0 skipped, 1 error/ })
+    .waitFor();
+  assert.equal(await importing.locator('progress').getAttribute('value'), '100', 'the progress bar ends full');
+  const problems = importing.getByRole('table', { name: 'Lines not imported' });
+  await problems.locator('tbody tr').first().waitFor();
+  assert.equal(await problems.locator('tbody tr').count(), 1, 'the bad line is listed');
+  await checkPage(c, 'csv');
+  const imported = await ok(v1<{ data: { email: string }[] }>(ws.apiKey, 'GET', '/clients'));
+  assert.deepEqual(imported.data.map((client) => client.email).sort(), ['lin@example.com', 'sam@example.com']);
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: WAIT_MS }),
+    region(page, 'Export clients to CSV').getByRole('button', { name: 'Download clients.csv' }).click(),
+  ]);
+  const exported = readFileSync(await download.path(), 'utf8');
+  assert.match(exported.split(/\r?\n/)[0], /^email,givenName,familyName/);
+  assert.match(exported, /lin@example\.com,Lin,Chen,Acme Imports/);
+  assert.match(exported, /sam@example\.com/);
+});
+
+test('sign-out: the cookie is cleared and the admin surface refuses the browser', { timeout: TEST_MS }, async (t) => {
+  const c = await signedIn(t);
+  const { page, context } = c;
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await heading(page, 'Sign in to the Portal console');
+  await page.getByText('You have signed out.').waitFor();
+  assert.equal(
+    (await context.cookies()).find((cookie) => cookie.name === 'portal_admin'),
+    undefined,
+    'the cookie is gone',
+  );
+  const after = await context.request.get('/admin/workspaces', { headers: { 'x-portal-console': '1' }, timeout: WAIT_MS });
+  assert.equal(after.status(), 401);
+  await page.reload();
+  await heading(page, 'Sign in to the Portal console');
+  assert.deepEqual(c.problems, []);
+});
