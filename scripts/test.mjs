@@ -4,7 +4,7 @@
 // so plainly; PORTAL_TEST_REQUIRE_POSTGRES=1 (set by CI) turns that skip into a failure. Likewise Redis
 // (the shared limit store's tests) and PORTAL_TEST_REQUIRE_REDIS=1.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -85,6 +85,19 @@ if (redisAnswer === true) {
     console.error('PORTAL_TEST_REQUIRE_REDIS=1: skipped Redis tests are a failure.');
     process.exit(1);
   }
+}
+
+// The admin console's browser tests drive Chromium (PORTAL_TEST_CHROMIUM, default Debian's /usr/bin/chromium).
+// Without it they are left out, said plainly; PORTAL_TEST_REQUIRE_BROWSER=1 (set by CI) makes that a failure.
+const chromium = process.env.PORTAL_TEST_CHROMIUM || '/usr/bin/chromium';
+const browserTests = files.filter((f) => f.endsWith('console.test.ts'));
+if (browserTests.length > 0 && !existsSync(chromium)) {
+  console.log(`\n*** Browser tests SKIPPED: no Chromium at ${chromium} (apt-get install chromium). ***\n`);
+  if (process.env.PORTAL_TEST_REQUIRE_BROWSER === '1') {
+    console.error('PORTAL_TEST_REQUIRE_BROWSER=1: skipped browser tests are a failure.');
+    process.exit(1);
+  }
+  files.splice(0, files.length, ...files.filter((f) => !browserTests.includes(f)));
 }
 
 // The CLI and server tests run `bin/portal.js`, which starts faster from a fresh dist/.
