@@ -183,8 +183,17 @@ export function useAction() {
       setBusy(false);
     }
   }, []);
-  return { busy, error, done: done?.message ?? null, doneAt: done?.at ?? 0, run };
+  // A destructive action (delete, void, revoke…) asks first and runs only on a yes.
+  const runIfConfirmed = useCallback(
+    (question: string, action: () => Promise<string | undefined>) => {
+      if (confirmed(question)) void run(action);
+    },
+    [run],
+  );
+  return { busy, error, done: done?.message ?? null, doneAt: done?.at ?? 0, run, runIfConfirmed };
 }
+
+type Action = ReturnType<typeof useAction>;
 
 /** What the most recent of several actions did: the one message a page's status line shows. */
 export function latest(...actions: { done: string | null; doneAt: number }[]): string | null {
@@ -199,6 +208,176 @@ export function ListState({ list, empty, what }: { list: Loaded<{ data: unknown[
   if (list.loading && !list.data) return <p aria-live="polite">Loading {what}…</p>;
   if (list.data && list.data.data.length === 0) return <p class="empty">{empty}</p>;
   return null;
+}
+
+// --- tables and forms ------------------------------------------------------------------------------------------
+
+/** A list's table: every list names itself with a hidden caption and leaves its row buttons' column unlabelled. */
+export function DataTable({
+  caption,
+  columns,
+  actions = false,
+  children,
+}: {
+  caption: string;
+  columns: string[];
+  actions?: boolean;
+  children: ComponentChildren;
+}) {
+  return (
+    <table class="data">
+      <caption class="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th key={column} scope="col">
+              {column}
+            </th>
+          ))}
+          {actions ? (
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          ) : null}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+/** A row's button, its accessible name saying which row it acts on: every row repeats the same visible word. */
+export function RowButton({
+  label,
+  kind,
+  busy,
+  onClick,
+  children,
+}: {
+  label?: string;
+  kind?: 'secondary' | 'danger';
+  busy?: boolean;
+  onClick: () => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <button type="button" class={kind} onClick={onClick} disabled={busy} aria-label={label}>
+      {children}
+    </button>
+  );
+}
+
+/** A row swapped for its inline edit form: Save runs `save` on the form's data and closes the form once it worked. */
+export function EditRow({
+  columns,
+  label,
+  action,
+  save,
+  close,
+  children,
+}: {
+  columns: number;
+  label: string;
+  action: Action;
+  save: (data: FormData) => Promise<string | undefined>;
+  close: () => void;
+  children: ComponentChildren;
+}) {
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    if (await action.run(() => save(data))) close();
+  };
+  return (
+    <tr>
+      <td colSpan={columns}>
+        <form class="inline-form" onSubmit={submit} ref={focusFirstField} aria-label={label}>
+          {children}
+          <div class="actions">
+            <button type="submit" disabled={action.busy}>
+              Save
+            </button>
+            <button type="button" class="secondary" onClick={close}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </td>
+    </tr>
+  );
+}
+
+/** A page's "add one" panel: `create` gets the form's data, and the form empties once it worked. */
+export function CreatePanel({
+  id,
+  title,
+  submitLabel,
+  action,
+  create,
+  children,
+}: {
+  id: string;
+  title: string;
+  submitLabel: string;
+  action: Action;
+  create: (data: FormData) => Promise<string | undefined>;
+  children: ComponentChildren;
+}) {
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    await action.run(async () => {
+      const message = await create(data);
+      form.reset();
+      return message;
+    });
+  };
+  return (
+    <section class="panel" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <ErrorMessage error={action.error} />
+      <form class="inline-form" onSubmit={submit}>
+        {children}
+        <div class="actions">
+          <button type="submit" disabled={action.busy}>
+            {submitLabel}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** A list's search form: `onSearch` gets the form's data; `buttons` follow the submit button. */
+export function SearchForm({
+  label,
+  submitLabel,
+  onSearch,
+  buttons,
+  children,
+}: {
+  label: string;
+  submitLabel: string;
+  onSearch: (data: FormData) => void;
+  buttons?: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  const submit = (event: Event) => {
+    event.preventDefault();
+    onSearch(new FormData(event.currentTarget as HTMLFormElement));
+  };
+  return (
+    <search aria-label={label}>
+      <form class="search" onSubmit={submit}>
+        {children}
+        <div class="actions">
+          <button type="submit">{submitLabel}</button>
+          {buttons}
+        </div>
+      </form>
+    </search>
+  );
 }
 
 // --- secrets --------------------------------------------------------------------------------------------------
@@ -249,7 +428,7 @@ export function SecretOnce({ title, value, onDone }: { title: string; value: str
  * A form's ref that focuses its first field when the form appears (an inline edit opened by a button):
  * one function for every form, so Preact calls it on mount only, not on each render.
  */
-export function focusFirstField(form: HTMLFormElement | null) {
+function focusFirstField(form: HTMLFormElement | null) {
   form?.querySelector<HTMLElement>('input:not([type=hidden]), select, textarea')?.focus();
 }
 

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { AUDIT_EVENT_TYPES } from '../../../src/modules/audit-log/audit-events.js';
 import { type Page, v1 } from '../api.js';
 import type { AuditEntry } from '../types.js';
-import { Field, ListState, PageHeading, Pager, formatDate, usePaged } from '../ui.js';
+import { DataTable, Field, ListState, PageHeading, Pager, formatDate, usePaged } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
 interface Filters {
@@ -94,49 +94,38 @@ export function AuditLogPage({ workspaceId }: { workspaceId: string }) {
 
       <ListState list={list} empty={filtered ? 'No entry matches these filters.' : 'The audit log is empty.'} what="the audit log" />
       {rows.length > 0 ? (
-        <table class="data">
-          <caption class="visually-hidden">
-            {filtered ? 'Audit log entries matching the filters, newest first' : 'Audit log, newest first'}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Company</th>
-              <th scope="col">Details</th>
+        <DataTable
+          caption={filtered ? 'Audit log entries matching the filters, newest first' : 'Audit log, newest first'}
+          columns={['When', 'Event', 'Actor', 'Company', 'Details']}
+        >
+          {rows.map((entry) => (
+            <tr key={entry.id}>
+              <td data-label="When">{formatDate(entry.createdAt)}</td>
+              <td data-label="Event">
+                <strong>{entry.eventType}</strong>
+                <div class="small">{entry.eventDescription}</div>
+              </td>
+              <td data-label="Actor">
+                {entry.actorId ? <span class="mono small">{entry.actorId}</span> : <span class="muted">system</span>}
+                {entry.actorType ? <div class="small">{entry.actorType}</div> : null}
+                <div class="small">via {entry.source}</div>
+              </td>
+              <td data-label="Company" class="mono small">
+                {entry.companyId ?? '—'}
+              </td>
+              <td data-label="Details">
+                {entry.data ? (
+                  <details>
+                    <summary>Object {entry.ref ? <span class="mono small">{entry.ref}</span> : null}</summary>
+                    <pre>{pretty(entry.data)}</pre>
+                  </details>
+                ) : (
+                  <span class="mono small">{entry.ref || '—'}</span>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((entry) => (
-              <tr key={entry.id}>
-                <td data-label="When">{formatDate(entry.createdAt)}</td>
-                <td data-label="Event">
-                  <strong>{entry.eventType}</strong>
-                  <div class="small">{entry.eventDescription}</div>
-                </td>
-                <td data-label="Actor">
-                  {entry.actorId ? <span class="mono small">{entry.actorId}</span> : <span class="muted">system</span>}
-                  {entry.actorType ? <div class="small">{entry.actorType}</div> : null}
-                  <div class="small">via {entry.source}</div>
-                </td>
-                <td data-label="Company" class="mono small">
-                  {entry.companyId ?? '—'}
-                </td>
-                <td data-label="Details">
-                  {entry.data ? (
-                    <details>
-                      <summary>Object {entry.ref ? <span class="mono small">{entry.ref}</span> : null}</summary>
-                      <pre>{pretty(entry.data)}</pre>
-                    </details>
-                  ) : (
-                    <span class="mono small">{entry.ref || '—'}</span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : null}
       <Pager list={list} label="Audit log" />
     </>

@@ -3,20 +3,23 @@ import { type Page, path, v1 } from '../api.js';
 import type { Client, Company } from '../types.js';
 import {
   Badge,
+  CreatePanel,
+  DataTable,
+  EditRow,
   ErrorMessage,
   Field,
   ListState,
   PageHeading,
   Pager,
+  RowButton,
+  SearchForm,
   SecretOnce,
   Status,
-  confirmed,
   formatDate,
   latest,
   useAction,
   useLoad,
   usePaged,
-  focusFirstField,
 } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
@@ -51,17 +54,12 @@ export function ClientsPage({ workspaceId }: { workspaceId: string }) {
     return company.isPlaceholder ? `${company.name} (placeholder)` : company.name;
   };
 
-  const submitSearch = (event: Event) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget as HTMLFormElement);
+  const submitSearch = (data: FormData) => {
     const value = String(data.get('q') ?? '').trim();
     setSearch(value ? { field: String(data.get('field')) as SearchField, value } : null);
   };
 
-  const submitCreate = async (event: Event) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    const data = new FormData(form);
+  const createClient = async (data: FormData) => {
     const companyId = String(data.get('companyId') ?? '');
     const sendInvite = data.get('sendInvite') === 'on';
     const body = {
@@ -70,42 +68,32 @@ export function ClientsPage({ workspaceId }: { workspaceId: string }) {
       familyName: String(data.get('familyName')).trim(),
       ...(companyId ? { companyId } : {}),
     };
-    await create.run(async () => {
-      const client = await api.post<Client>(`/clients${sendInvite ? '?sendInvite=true' : ''}`, body);
-      form.reset();
-      setInvite(client.inviteUrl ?? null);
-      list.reload();
-      companies.reload();
-      return `Client ${client.givenName} ${client.familyName} (${client.email}) created.`;
-    });
+    const client = await api.post<Client>(`/clients${sendInvite ? '?sendInvite=true' : ''}`, body);
+    setInvite(client.inviteUrl ?? null);
+    list.reload();
+    companies.reload();
+    return `Client ${client.givenName} ${client.familyName} (${client.email}) created.`;
   };
 
-  const submitEdit = async (event: Event, client: Client) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget as HTMLFormElement);
+  const saveClient = async (client: Client, data: FormData) => {
     const givenName = String(data.get('givenName')).trim();
     const familyName = String(data.get('familyName')).trim();
     const companyId = String(data.get('companyId') ?? '');
-    const ok = await change.run(async () => {
-      await api.patch(path`/clients/${client.id}`, {
-        ...(givenName !== client.givenName ? { givenName } : {}),
-        ...(familyName !== client.familyName ? { familyName } : {}),
-        ...(companyId && companyId !== client.companyId ? { companyId } : {}),
-      });
-      list.reload();
-      return `Client ${givenName} ${familyName} saved.`;
+    await api.patch(path`/clients/${client.id}`, {
+      ...(givenName !== client.givenName ? { givenName } : {}),
+      ...(familyName !== client.familyName ? { familyName } : {}),
+      ...(companyId && companyId !== client.companyId ? { companyId } : {}),
     });
-    if (ok) setEditing(null);
+    list.reload();
+    return `Client ${givenName} ${familyName} saved.`;
   };
 
-  const remove = (client: Client) => {
-    if (!confirmed(`Delete the client ${client.givenName} ${client.familyName} (${client.email}) for good?`)) return;
-    void change.run(async () => {
+  const remove = (client: Client) =>
+    change.runIfConfirmed(`Delete the client ${client.givenName} ${client.familyName} (${client.email}) for good?`, async () => {
       await api.delete(path`/clients/${client.id}`);
       list.reload();
       return `Client ${client.email} deleted.`;
     });
-  };
 
   const rows = list.data?.data ?? [];
   return (
@@ -114,170 +102,124 @@ export function ClientsPage({ workspaceId }: { workspaceId: string }) {
       <Status message={latest(create, change)} />
       {invite ? <SecretOnce title="Invite link (one-time)" value={invite} onDone={() => setInvite(null)} /> : null}
 
-      <search aria-label="Clients">
-        <form class="search" onSubmit={submitSearch}>
-          <Field label="Search by">
-            {(props) => (
-              <select {...props} name="field">
-                {SEARCH_FIELDS.map(([value, label]) => (
-                  <option key={value} value={value} selected={value === (search?.field ?? 'email')}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Value" hint="Exact match (email: any case).">
-            {(props) => <input {...props} name="q" type="search" defaultValue={search?.value ?? ''} />}
-          </Field>
-          <div class="actions">
-            <button type="submit">Search</button>
-            {search ? (
-              <button
-                type="reset"
-                class="secondary"
-                onClick={() => {
-                  setSearch(null);
-                }}
-              >
-                Show all
-              </button>
-            ) : null}
-          </div>
-        </form>
-      </search>
+      <SearchForm
+        label="Clients"
+        submitLabel="Search"
+        onSearch={submitSearch}
+        buttons={
+          search ? (
+            <button
+              type="reset"
+              class="secondary"
+              onClick={() => {
+                setSearch(null);
+              }}
+            >
+              Show all
+            </button>
+          ) : null
+        }
+      >
+        <Field label="Search by">
+          {(props) => (
+            <select {...props} name="field">
+              {SEARCH_FIELDS.map(([value, label]) => (
+                <option key={value} value={value} selected={value === (search?.field ?? 'email')}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Value" hint="Exact match (email: any case).">
+          {(props) => <input {...props} name="q" type="search" defaultValue={search?.value ?? ''} />}
+        </Field>
+      </SearchForm>
 
       <ErrorMessage error={change.error} />
       <ListState list={list} empty={search ? 'No client matches.' : 'No client yet.'} what="clients" />
       {rows.length > 0 ? (
-        <table class="data">
-          <caption class="visually-hidden">{search ? 'Clients found' : 'Clients'}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Company</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((client) =>
-              editing === client.id ? (
-                <tr key={client.id}>
-                  <td colSpan={6}>
-                    <form
-                      class="inline-form"
-                      onSubmit={(e) => submitEdit(e, client)}
-                      ref={focusFirstField}
-                      aria-label={`Edit client ${client.email}`}
-                    >
-                      <Field label="Given name">
-                        {(props) => <input {...props} name="givenName" required maxLength={200} defaultValue={client.givenName} />}
-                      </Field>
-                      <Field label="Family name">
-                        {(props) => <input {...props} name="familyName" required maxLength={200} defaultValue={client.familyName} />}
-                      </Field>
-                      <Field label="Company">
-                        {(props) => (
-                          <select {...props} name="companyId">
-                            <option value={client.companyId}>{companyName(client.companyId)}</option>
-                            {realCompanies
-                              .filter((c) => c.id !== client.companyId)
-                              .map((c) => (
-                                <option key={c.id} value={c.id}>
-                                  {c.name}
-                                </option>
-                              ))}
-                          </select>
-                        )}
-                      </Field>
-                      <div class="actions">
-                        <button type="submit" disabled={change.busy}>
-                          Save
-                        </button>
-                        <button type="button" class="secondary" onClick={() => setEditing(null)}>
-                          Cancel
-                        </button>
-                      </div>
-                    </form>
-                  </td>
-                </tr>
-              ) : (
-                <tr key={client.id}>
-                  <td data-label="Name">
-                    {client.givenName} {client.familyName}
-                  </td>
-                  <td data-label="Email" class="break">
-                    {client.email}
-                  </td>
-                  <td data-label="Company">{companyName(client.companyId)}</td>
-                  <td data-label="Status">
-                    <Badge value={client.status} />
-                  </td>
-                  <td data-label="Created">{formatDate(client.createdAt)}</td>
-                  <td class="actions">
-                    <button
-                      type="button"
-                      class="secondary"
-                      onClick={() => setEditing(client.id)}
-                      aria-label={`Edit client ${client.email}`}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      class="danger"
-                      onClick={() => remove(client)}
-                      disabled={change.busy}
-                      aria-label={`Delete client ${client.email}`}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ),
-            )}
-          </tbody>
-        </table>
+        <DataTable caption={search ? 'Clients found' : 'Clients'} columns={['Name', 'Email', 'Company', 'Status', 'Created']} actions>
+          {rows.map((client) =>
+            editing === client.id ? (
+              <EditRow
+                key={client.id}
+                columns={6}
+                label={`Edit client ${client.email}`}
+                action={change}
+                save={(data) => saveClient(client, data)}
+                close={() => setEditing(null)}
+              >
+                <Field label="Given name">
+                  {(props) => <input {...props} name="givenName" required maxLength={200} defaultValue={client.givenName} />}
+                </Field>
+                <Field label="Family name">
+                  {(props) => <input {...props} name="familyName" required maxLength={200} defaultValue={client.familyName} />}
+                </Field>
+                <Field label="Company">
+                  {(props) => (
+                    <select {...props} name="companyId">
+                      <option value={client.companyId}>{companyName(client.companyId)}</option>
+                      {realCompanies
+                        .filter((c) => c.id !== client.companyId)
+                        .map((c) => (
+                          <option key={c.id} value={c.id}>
+                            {c.name}
+                          </option>
+                        ))}
+                    </select>
+                  )}
+                </Field>
+              </EditRow>
+            ) : (
+              <tr key={client.id}>
+                <td data-label="Name">
+                  {client.givenName} {client.familyName}
+                </td>
+                <td data-label="Email" class="break">
+                  {client.email}
+                </td>
+                <td data-label="Company">{companyName(client.companyId)}</td>
+                <td data-label="Status">
+                  <Badge value={client.status} />
+                </td>
+                <td data-label="Created">{formatDate(client.createdAt)}</td>
+                <td class="actions">
+                  <RowButton kind="secondary" onClick={() => setEditing(client.id)} label={`Edit client ${client.email}`}>
+                    Edit
+                  </RowButton>
+                  <RowButton kind="danger" onClick={() => remove(client)} busy={change.busy} label={`Delete client ${client.email}`}>
+                    Delete
+                  </RowButton>
+                </td>
+              </tr>
+            ),
+          )}
+        </DataTable>
       ) : null}
       <Pager list={list} label="Clients" />
 
-      <section class="panel" aria-labelledby="create-client">
-        <h2 id="create-client">Add a client</h2>
-        <ErrorMessage error={create.error} />
-        <form class="inline-form" onSubmit={submitCreate}>
-          <Field label="Email">
-            {(props) => <input {...props} name="email" type="email" required autocomplete="off" maxLength={320} />}
-          </Field>
-          <Field label="Given name">{(props) => <input {...props} name="givenName" required maxLength={200} />}</Field>
-          <Field label="Family name">{(props) => <input {...props} name="familyName" required maxLength={200} />}</Field>
-          <Field label="Company">
-            {(props) => (
-              <select {...props} name="companyId">
-                <option value="">A new placeholder company</option>
-                {realCompanies.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <label class="choice">
-            <input type="checkbox" name="sendInvite" />
-            Send an invite
-          </label>
-          <div class="actions">
-            <button type="submit" disabled={create.busy}>
-              Add client
-            </button>
-          </div>
-        </form>
-      </section>
+      <CreatePanel id="create-client" title="Add a client" submitLabel="Add client" action={create} create={createClient}>
+        <Field label="Email">{(props) => <input {...props} name="email" type="email" required autocomplete="off" maxLength={320} />}</Field>
+        <Field label="Given name">{(props) => <input {...props} name="givenName" required maxLength={200} />}</Field>
+        <Field label="Family name">{(props) => <input {...props} name="familyName" required maxLength={200} />}</Field>
+        <Field label="Company">
+          {(props) => (
+            <select {...props} name="companyId">
+              <option value="">A new placeholder company</option>
+              {realCompanies.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <label class="choice">
+          <input type="checkbox" name="sendInvite" />
+          Send an invite
+        </label>
+      </CreatePanel>
     </>
   );
 }

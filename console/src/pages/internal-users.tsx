@@ -1,6 +1,6 @@
 import { admin, type Page, path, v1 } from '../api.js';
 import type { Company, InternalUser } from '../types.js';
-import { ErrorMessage, Field, ListState, PageHeading, Pager, Status, formatDate, useAction, useLoad, usePaged } from '../ui.js';
+import { CreatePanel, DataTable, Field, ListState, PageHeading, Pager, Status, formatDate, useAction, useLoad, usePaged } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
 export function InternalUsersPage({ workspaceId }: { workspaceId: string }) {
@@ -9,10 +9,7 @@ export function InternalUsersPage({ workspaceId }: { workspaceId: string }) {
   const companies = useLoad(() => api.get<Page<Company>>('/companies', { limit: 100, isPlaceholder: false }), [workspaceId]);
   const create = useAction();
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    const data = new FormData(form);
+  const createUser = async (data: FormData) => {
     const companyAccessList = data.getAll('company').map(String);
     const body = {
       email: String(data.get('email')).trim(),
@@ -21,13 +18,10 @@ export function InternalUsersPage({ workspaceId }: { workspaceId: string }) {
       role: String(data.get('role')),
       ...(companyAccessList.length > 0 ? { companyAccessList } : {}),
     };
-    await create.run(async () => {
-      await admin.post(path`/workspaces/${workspaceId}/internal-users`, body);
-      form.reset();
-      list.first();
-      list.reload();
-      return `Internal user ${body.email} created.`;
-    });
+    await admin.post(path`/workspaces/${workspaceId}/internal-users`, body);
+    list.first();
+    list.reload();
+    return `Internal user ${body.email} created.`;
   };
 
   const names = new Map((companies.data?.data ?? []).map((c) => [c.id, c.name]));
@@ -38,71 +32,50 @@ export function InternalUsersPage({ workspaceId }: { workspaceId: string }) {
       <Status message={create.done} />
       <ListState list={list} empty="No internal user yet." what="internal users" />
       {rows.length > 0 ? (
-        <table class="data">
-          <caption class="visually-hidden">Internal users (staff) of the workspace</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Companies</th>
-              <th scope="col">Created</th>
+        <DataTable caption="Internal users (staff) of the workspace" columns={['Name', 'Email', 'Role', 'Companies', 'Created']}>
+          {rows.map((user) => (
+            <tr key={user.id}>
+              <td data-label="Name">
+                {user.givenName} {user.familyName}
+              </td>
+              <td data-label="Email">{user.email}</td>
+              <td data-label="Role">{user.role}</td>
+              <td data-label="Companies">
+                {user.isClientAccessLimited ? user.companyAccessList.map((id) => names.get(id) ?? id).join(', ') || 'none' : 'all'}
+              </td>
+              <td data-label="Created">{formatDate(user.createdAt)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((user) => (
-              <tr key={user.id}>
-                <td data-label="Name">
-                  {user.givenName} {user.familyName}
-                </td>
-                <td data-label="Email">{user.email}</td>
-                <td data-label="Role">{user.role}</td>
-                <td data-label="Companies">
-                  {user.isClientAccessLimited ? user.companyAccessList.map((id) => names.get(id) ?? id).join(', ') || 'none' : 'all'}
-                </td>
-                <td data-label="Created">{formatDate(user.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : null}
       <Pager list={list} label="Internal users" />
 
-      <section class="panel" aria-labelledby="create-user">
-        <h2 id="create-user">Add an internal user</h2>
-        <ErrorMessage error={create.error} />
-        <form class="inline-form" onSubmit={submit}>
-          <Field label="Email">{(props) => <input {...props} name="email" type="email" required autocomplete="off" />}</Field>
-          <Field label="Given name">{(props) => <input {...props} name="givenName" required maxLength={200} />}</Field>
-          <Field label="Family name">{(props) => <input {...props} name="familyName" required maxLength={200} />}</Field>
-          <Field label="Role">
-            {(props) => (
-              <select {...props} name="role">
-                <option value="staff">staff</option>
-                <option value="admin">admin</option>
-              </select>
-            )}
-          </Field>
-          {companies.data && companies.data.data.length > 0 ? (
-            <fieldset class="wide">
-              <legend>Limit to companies (none checked: every company)</legend>
-              <div class="choices">
-                {companies.data.data.map((company) => (
-                  <label class="choice" key={company.id}>
-                    <input type="checkbox" name="company" value={company.id} />
-                    {company.name}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-          ) : null}
-          <div class="actions">
-            <button type="submit" disabled={create.busy}>
-              Add internal user
-            </button>
-          </div>
-        </form>
-      </section>
+      <CreatePanel id="create-user" title="Add an internal user" submitLabel="Add internal user" action={create} create={createUser}>
+        <Field label="Email">{(props) => <input {...props} name="email" type="email" required autocomplete="off" />}</Field>
+        <Field label="Given name">{(props) => <input {...props} name="givenName" required maxLength={200} />}</Field>
+        <Field label="Family name">{(props) => <input {...props} name="familyName" required maxLength={200} />}</Field>
+        <Field label="Role">
+          {(props) => (
+            <select {...props} name="role">
+              <option value="staff">staff</option>
+              <option value="admin">admin</option>
+            </select>
+          )}
+        </Field>
+        {companies.data && companies.data.data.length > 0 ? (
+          <fieldset class="wide">
+            <legend>Limit to companies (none checked: every company)</legend>
+            <div class="choices">
+              {companies.data.data.map((company) => (
+                <label class="choice" key={company.id}>
+                  <input type="checkbox" name="company" value={company.id} />
+                  {company.name}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ) : null}
+      </CreatePanel>
     </>
   );
 }

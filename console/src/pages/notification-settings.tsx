@@ -1,7 +1,7 @@
 import { path, v1 } from '../api.js';
 import { Link } from '../router.js';
 import type { Install, NotificationSettings } from '../types.js';
-import { ErrorMessage, PageHeading, useLoad } from '../ui.js';
+import { DataTable, ErrorMessage, PageHeading, useLoad } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
 const yesNo = (value: boolean) => (value ? 'on' : 'off');
@@ -31,31 +31,22 @@ export function NotificationSettingsPage({ workspaceId, params }: { workspaceId:
       ) : null}
       {s && s.notifications.length === 0 ? <p class="empty">This install's app declares no notification setting.</p> : null}
       {s && s.notifications.length > 0 ? (
-        <table class="data">
-          <caption class="visually-hidden">Declared notification settings</caption>
-          <thead>
-            <tr>
-              <th scope="col">Setting</th>
-              <th scope="col">Id</th>
-              <th scope="col">Surfaces</th>
-              <th scope="col">Default: in product</th>
-              <th scope="col">Default: e-mail</th>
+        <DataTable
+          caption="Declared notification settings"
+          columns={['Setting', 'Id', 'Surfaces', 'Default: in product', 'Default: e-mail']}
+        >
+          {s.notifications.map((setting) => (
+            <tr key={setting.id}>
+              <td data-label="Setting">{setting.label}</td>
+              <td data-label="Id" class="mono">
+                {setting.id}
+              </td>
+              <td data-label="Surfaces">{setting.surfaces.join(', ') || '—'}</td>
+              <td data-label="Default: in product">{yesNo(setting.default.product)}</td>
+              <td data-label="Default: e-mail">{yesNo(setting.default.email)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {s.notifications.map((setting) => (
-              <tr key={setting.id}>
-                <td data-label="Setting">{setting.label}</td>
-                <td data-label="Id" class="mono">
-                  {setting.id}
-                </td>
-                <td data-label="Surfaces">{setting.surfaces.join(', ') || '—'}</td>
-                <td data-label="Default: in product">{yesNo(setting.default.product)}</td>
-                <td data-label="Default: e-mail">{yesNo(setting.default.email)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : null}
     </>
   );

@@ -4,11 +4,15 @@ import { admin, type Page, path } from '../api.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../types.js';
 import {
   Badge,
+  CreatePanel,
+  DataTable,
   ErrorMessage,
   Field,
   ListState,
   PageHeading,
   Pager,
+  RowButton,
+  SearchForm,
   SecretOnce,
   Status,
   confirmed,
@@ -30,22 +34,16 @@ export function WebhooksPage({ workspaceId }: { workspaceId: string }) {
   const create = useAction();
   const change = useAction();
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    const data = new FormData(form);
+  const addEndpoint = async (data: FormData) => {
     const url = String(data.get('url')).trim();
     const eventTypes = data.getAll('eventTypes').map(String);
-    await create.run(async () => {
-      const created = await admin.post<WebhookEndpoint>(path`/workspaces/${workspaceId}/webhooks`, {
-        url,
-        ...(eventTypes.length > 0 ? { eventTypes } : {}),
-      });
-      form.reset();
-      if (created.secret) setSecret({ title: `Signing secret of ${created.url}`, value: created.secret });
-      endpoints.reload();
-      return `Endpoint ${url} added.`;
+    const created = await admin.post<WebhookEndpoint>(path`/workspaces/${workspaceId}/webhooks`, {
+      url,
+      ...(eventTypes.length > 0 ? { eventTypes } : {}),
     });
+    if (created.secret) setSecret({ title: `Signing secret of ${created.url}`, value: created.secret });
+    endpoints.reload();
+    return `Endpoint ${url} added.`;
   };
 
   const act = (endpoint: WebhookEndpoint, action: 'enable' | 'disable' | 'rotate-secret' | 'delete') => {
@@ -73,84 +71,56 @@ export function WebhooksPage({ workspaceId }: { workspaceId: string }) {
       <ErrorMessage error={change.error} />
       <ListState list={endpoints} empty="No endpoint: add one below." what="endpoints" />
       {rows.length > 0 ? (
-        <table class="data">
-          <caption class="visually-hidden">Webhook endpoints</caption>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+        <DataTable caption="Webhook endpoints" columns={['URL', 'Events', 'State']} actions>
+          {rows.map((endpoint) => (
+            <tr key={endpoint.id}>
+              <td data-label="URL" class="break">
+                {endpoint.url}
+                <div class="mono small">{endpoint.id}</div>
+              </td>
+              <td data-label="Events">{endpoint.eventTypes.includes('*') ? 'every event' : endpoint.eventTypes.join(', ')}</td>
+              <td data-label="State">
+                <Badge value={endpoint.enabled ? 'enabled' : 'disabled'} />
+                {endpoint.disabledReason ? <div class="small">{endpoint.disabledReason}</div> : null}
+                {endpoint.failingSince ? <div class="small">failing since {formatDate(endpoint.failingSince)}</div> : null}
+              </td>
+              <td class="actions">
+                <RowButton kind="secondary" busy={change.busy} onClick={() => act(endpoint, endpoint.enabled ? 'disable' : 'enable')}>
+                  {endpoint.enabled ? 'Disable' : 'Enable'}
+                </RowButton>
+                <RowButton kind="secondary" busy={change.busy} onClick={() => act(endpoint, 'rotate-secret')}>
+                  Rotate secret
+                </RowButton>
+                <RowButton
+                  kind="danger"
+                  busy={change.busy}
+                  onClick={() => act(endpoint, 'delete')}
+                  label={`Delete endpoint ${endpoint.url}`}
+                >
+                  Delete
+                </RowButton>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((endpoint) => (
-              <tr key={endpoint.id}>
-                <td data-label="URL" class="break">
-                  {endpoint.url}
-                  <div class="mono small">{endpoint.id}</div>
-                </td>
-                <td data-label="Events">{endpoint.eventTypes.includes('*') ? 'every event' : endpoint.eventTypes.join(', ')}</td>
-                <td data-label="State">
-                  <Badge value={endpoint.enabled ? 'enabled' : 'disabled'} />
-                  {endpoint.disabledReason ? <div class="small">{endpoint.disabledReason}</div> : null}
-                  {endpoint.failingSince ? <div class="small">failing since {formatDate(endpoint.failingSince)}</div> : null}
-                </td>
-                <td class="actions">
-                  <button
-                    type="button"
-                    class="secondary"
-                    disabled={change.busy}
-                    onClick={() => act(endpoint, endpoint.enabled ? 'disable' : 'enable')}
-                  >
-                    {endpoint.enabled ? 'Disable' : 'Enable'}
-                  </button>
-                  <button type="button" class="secondary" disabled={change.busy} onClick={() => act(endpoint, 'rotate-secret')}>
-                    Rotate secret
-                  </button>
-                  <button
-                    type="button"
-                    class="danger"
-                    disabled={change.busy}
-                    onClick={() => act(endpoint, 'delete')}
-                    aria-label={`Delete endpoint ${endpoint.url}`}
-                  >
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : null}
 
-      <section class="panel" aria-labelledby="create-endpoint">
-        <h2 id="create-endpoint">Add an endpoint</h2>
-        <ErrorMessage error={create.error} />
-        <form class="inline-form" onSubmit={submit}>
-          <Field label="URL" class="wide" hint="https:// (http:// and private addresses only where the server allows them).">
-            {(props) => <input {...props} name="url" type="url" required maxLength={2000} />}
-          </Field>
-          <Field label="Events" class="wide" hint="None selected: every event. Ctrl/⌘-click selects several.">
-            {(props) => (
-              <select {...props} name="eventTypes" multiple size={6}>
-                {WEBHOOK_EVENT_NAMES.map((name) => (
-                  <option key={name} value={name}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <div class="actions">
-            <button type="submit" disabled={create.busy}>
-              Add endpoint
-            </button>
-          </div>
-        </form>
-      </section>
+      <CreatePanel id="create-endpoint" title="Add an endpoint" submitLabel="Add endpoint" action={create} create={addEndpoint}>
+        <Field label="URL" class="wide" hint="https:// (http:// and private addresses only where the server allows them).">
+          {(props) => <input {...props} name="url" type="url" required maxLength={2000} />}
+        </Field>
+        <Field label="Events" class="wide" hint="None selected: every event. Ctrl/⌘-click selects several.">
+          {(props) => (
+            <select {...props} name="eventTypes" multiple size={6}>
+              {WEBHOOK_EVENT_NAMES.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </CreatePanel>
 
       <Deliveries workspaceId={workspaceId} endpoints={rows} />
     </>
@@ -193,115 +163,93 @@ function Deliveries({ workspaceId, endpoints }: { workspaceId: string; endpoints
   return (
     <section aria-labelledby="deliveries">
       <h2 id="deliveries">Delivery log</h2>
-      <search aria-label="Deliveries">
-        <form
-          class="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const data = new FormData(e.currentTarget);
-            setFilters({ status: String(data.get('status') ?? ''), endpointId: String(data.get('endpointId') ?? '') });
-          }}
-        >
-          <Field label="Status">
-            {(props) => (
-              <select {...props} name="status">
-                {['', 'pending', 'succeeded', 'failed'].map((s) => (
-                  <option key={s} value={s} selected={filters.status === s}>
-                    {s || 'Any'}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Endpoint">
-            {(props) => (
-              <select {...props} name="endpointId">
-                <option value="">Any</option>
-                {endpoints.map((e) => (
-                  <option key={e.id} value={e.id} selected={filters.endpointId === e.id}>
-                    {e.url}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <div class="actions">
-            <button type="submit">Show</button>
-            <button type="button" class="secondary" onClick={list.reload}>
-              Refresh
-            </button>
-          </div>
-        </form>
-      </search>
+      <SearchForm
+        label="Deliveries"
+        submitLabel="Show"
+        onSearch={(data) => setFilters({ status: String(data.get('status') ?? ''), endpointId: String(data.get('endpointId') ?? '') })}
+        buttons={
+          <button type="button" class="secondary" onClick={list.reload}>
+            Refresh
+          </button>
+        }
+      >
+        <Field label="Status">
+          {(props) => (
+            <select {...props} name="status">
+              {['', 'pending', 'succeeded', 'failed'].map((s) => (
+                <option key={s} value={s} selected={filters.status === s}>
+                  {s || 'Any'}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Endpoint">
+          {(props) => (
+            <select {...props} name="endpointId">
+              <option value="">Any</option>
+              {endpoints.map((e) => (
+                <option key={e.id} value={e.id} selected={filters.endpointId === e.id}>
+                  {e.url}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </SearchForm>
       <Status message={replay.done} />
       <ErrorMessage error={replay.error} />
       <ListState list={list} empty="No delivery." what="deliveries" />
       {rows.length > 0 ? (
-        <table class="data">
-          <caption class="visually-hidden">Webhook deliveries, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Endpoint</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+        <DataTable caption="Webhook deliveries, newest first" columns={['Event', 'Endpoint', 'Status', 'Attempts', 'Created']} actions>
+          {rows.map((delivery) => (
+            <tr key={delivery.id}>
+              <td data-label="Event">
+                {delivery.eventType}
+                <div class="mono small">{delivery.webhookId}</div>
+              </td>
+              <td data-label="Endpoint" class="break small">
+                {urls.get(delivery.endpointId) ?? delivery.endpointId}
+              </td>
+              <td data-label="Status">
+                <Badge value={delivery.status} />
+                {delivery.lastStatus !== null ? <div class="small">last answer {delivery.lastStatus}</div> : null}
+                {delivery.lastError ? <div class="small">{delivery.lastError}</div> : null}
+                {delivery.nextAttemptAt ? <div class="small">next try {formatDate(delivery.nextAttemptAt)}</div> : null}
+              </td>
+              <td data-label="Attempts">
+                {delivery.log.length > 0 ? (
+                  <details>
+                    <summary>
+                      {delivery.attempts} <span class="small">(log)</span>
+                    </summary>
+                    <ol class="attempts">
+                      {delivery.log.map((attempt, i) => (
+                        <li key={`${i}-${attempt.createdAt}`}>
+                          {formatDate(attempt.createdAt)}: {attempt.statusCode ?? attempt.error ?? 'no answer'} in {attempt.durationMs} ms
+                          {attempt.responseExcerpt ? <pre>{attempt.responseExcerpt}</pre> : null}
+                        </li>
+                      ))}
+                    </ol>
+                  </details>
+                ) : (
+                  delivery.attempts
+                )}
+              </td>
+              <td data-label="Created">{formatDate(delivery.createdAt)}</td>
+              <td class="actions">
+                <RowButton
+                  kind="secondary"
+                  busy={replay.busy}
+                  onClick={() => replayOne(delivery)}
+                  label={`Replay delivery of ${delivery.eventType} (${delivery.id})`}
+                >
+                  Replay
+                </RowButton>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((delivery) => (
-              <tr key={delivery.id}>
-                <td data-label="Event">
-                  {delivery.eventType}
-                  <div class="mono small">{delivery.webhookId}</div>
-                </td>
-                <td data-label="Endpoint" class="break small">
-                  {urls.get(delivery.endpointId) ?? delivery.endpointId}
-                </td>
-                <td data-label="Status">
-                  <Badge value={delivery.status} />
-                  {delivery.lastStatus !== null ? <div class="small">last answer {delivery.lastStatus}</div> : null}
-                  {delivery.lastError ? <div class="small">{delivery.lastError}</div> : null}
-                  {delivery.nextAttemptAt ? <div class="small">next try {formatDate(delivery.nextAttemptAt)}</div> : null}
-                </td>
-                <td data-label="Attempts">
-                  {delivery.log.length > 0 ? (
-                    <details>
-                      <summary>
-                        {delivery.attempts} <span class="small">(log)</span>
-                      </summary>
-                      <ol class="attempts">
-                        {delivery.log.map((attempt, i) => (
-                          <li key={`${i}-${attempt.createdAt}`}>
-                            {formatDate(attempt.createdAt)}: {attempt.statusCode ?? attempt.error ?? 'no answer'} in {attempt.durationMs} ms
-                            {attempt.responseExcerpt ? <pre>{attempt.responseExcerpt}</pre> : null}
-                          </li>
-                        ))}
-                      </ol>
-                    </details>
-                  ) : (
-                    delivery.attempts
-                  )}
-                </td>
-                <td data-label="Created">{formatDate(delivery.createdAt)}</td>
-                <td class="actions">
-                  <button
-                    type="button"
-                    class="secondary"
-                    disabled={replay.busy}
-                    onClick={() => replayOne(delivery)}
-                    aria-label={`Replay delivery of ${delivery.eventType} (${delivery.id})`}
-                  >
-                    Replay
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : null}
       <Pager list={list} label="Deliveries" />
       <form class="inline-form panel" onSubmit={replaySince} aria-labelledby="replay-since">
