@@ -17,7 +17,9 @@ export class BackgroundLoop {
   ) {
     this.timer = setInterval(() => this.wake(), pollMs);
     this.timer.unref();
-    this.wake();
+    // The first round once the owner's constructor has returned: a round may use the owner's fields
+    // (its `loop` among them), which are not assigned while this constructor runs.
+    queueMicrotask(() => this.wake());
   }
 
   get isClosed(): boolean {
