@@ -1,9 +1,7 @@
 import type { Database } from '../db/database.js';
-import { type Caller, systemCaller } from '../lib/caller.js';
+import type { Caller } from '../lib/caller.js';
 import { systemClock } from '../lib/clock.js';
-import { errors } from '../lib/errors.js';
-import { isUuid } from '../lib/validate.js';
-import { getWorkspace } from '../modules/workspaces/workspaces.service.js';
+import { operatorCaller } from '../modules/workspaces/workspaces.service.js';
 
 /**
  * How a command group declares its sub-commands: each one its usage line and its options (for
@@ -63,11 +61,10 @@ export function given<T extends Record<string, unknown>>(fields: T): { [K in key
   };
 }
 
-/** `--workspace`, which must name a workspace: a malformed id finds nothing and is a 404 like an unknown one. */
+/**
+ * `--workspace`, which must name a workspace: a malformed id finds nothing and is a 404 like an unknown one.
+ * Checked here, once, for every command on a workspace (as the admin routes' operatorOn does): the services trust it.
+ */
 export async function requireWorkspace(database: Database, values: { workspace?: string }): Promise<Caller> {
-  const workspaceId = requireOption(values, 'workspace');
-  if (!isUuid(workspaceId)) throw errors.notFound('Workspace');
-  const caller = systemCaller(workspaceId, systemClock.now());
-  await getWorkspace(database, caller);
-  return caller;
+  return operatorCaller(database, requireOption(values, 'workspace'), systemClock.now());
 }

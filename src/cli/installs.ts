@@ -1,9 +1,7 @@
-import { systemCaller } from '../lib/caller.js';
-import { systemClock } from '../lib/clock.js';
 import { validInput } from '../lib/validate.js';
 import { InstallCreate } from '../modules/installs/installs.schemas.js';
 import { createInstall, publishInstall } from '../modules/installs/installs.service.js';
-import { type CommandGroup, command, given, requireOption } from './command.js';
+import { type CommandGroup, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 
 export const installsGroup: CommandGroup = {
@@ -17,14 +15,13 @@ export const installsGroup: CommandGroup = {
       draft: { type: 'boolean' },
     },
     async run(values, { database, json }) {
-      const workspaceId = requireOption(values, 'workspace');
       // The body the admin route takes (POST /admin/workspaces/{id}/installs), checked by the same schema.
       const input = validInput(InstallCreate, {
         type: requireOption(values, 'type'),
         name: requireOption(values, 'name'),
         ...given({ appId: values['app-id'], draft: values.draft }),
       });
-      const created = await createInstall(database, systemCaller(workspaceId.toLowerCase(), systemClock.now()), input);
+      const created = await createInstall(database, await requireWorkspace(database, values), input);
       printResult(json, created, `Install ${created.id} created${input.draft ? ' (a draft: publish it to show it to clients)' : ''}.`);
     },
   }),
@@ -32,12 +29,7 @@ export const installsGroup: CommandGroup = {
     usage: 'portal installs publish --workspace W --install I',
     options: { workspace: { type: 'string' }, install: { type: 'string' } },
     async run(values, { database, json }) {
-      const workspaceId = requireOption(values, 'workspace');
-      const published = await publishInstall(
-        database,
-        systemCaller(workspaceId.toLowerCase(), systemClock.now()),
-        requireOption(values, 'install'),
-      );
+      const published = await publishInstall(database, await requireWorkspace(database, values), requireOption(values, 'install'));
       printResult(json, published, `Install ${published.id} published.`);
     },
   }),

@@ -1,10 +1,8 @@
 import { loadConfig } from '../config.js';
-import { systemCaller } from '../lib/caller.js';
-import { systemClock } from '../lib/clock.js';
 import { validInput } from '../lib/validate.js';
 import { SessionCreate } from '../modules/sessions/sessions.schemas.js';
 import { createSession, revokeSession } from '../modules/sessions/sessions.service.js';
-import { type CommandGroup, UsageError, command, given, requireOption } from './command.js';
+import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 
 export const sessionsGroup: CommandGroup = {
@@ -18,7 +16,7 @@ export const sessionsGroup: CommandGroup = {
       'internal-user': { type: 'string' },
     },
     async run(values, { database, json }) {
-      const workspaceId = requireOption(values, 'workspace');
+      requireOption(values, 'workspace');
       const apiKey = requireOption(values, 'api-key');
       if ((values.client === undefined) === (values['internal-user'] === undefined))
         throw new UsageError('give exactly one of --client and --internal-user');
@@ -28,9 +26,8 @@ export const sessionsGroup: CommandGroup = {
         apiKey,
         ...given({ clientId: values.client, companyId: values.company, internalUserId: values['internal-user'] }),
       });
-      // An unknown (or malformed) workspace id: the service answers 404.
       const config = loadConfig();
-      const session = await createSession(database, systemCaller(workspaceId.toLowerCase(), systemClock.now()), input, {
+      const session = await createSession(database, await requireWorkspace(database, values), input, {
         lifetimeSeconds: config.sessionLifetimeSeconds,
         baseUrl: config.portalUrl,
       });
@@ -42,10 +39,9 @@ export const sessionsGroup: CommandGroup = {
     usage: 'portal sessions revoke --workspace W --token-id T',
     options: { workspace: { type: 'string' }, 'token-id': { type: 'string' } },
     async run(values, { database, json }) {
-      const workspaceId = requireOption(values, 'workspace');
       const tokenId = requireOption(values, 'token-id');
-      // A malformed or unknown workspace or token id: the service answers 404 (Session).
-      await revokeSession(database, systemCaller(workspaceId.toLowerCase(), systemClock.now()), tokenId);
+      // A malformed or unknown token id: the service answers 404 (Session).
+      await revokeSession(database, await requireWorkspace(database, values), tokenId);
       printResult(json, { tokenId: tokenId.toLowerCase(), revoked: true }, `Session ${tokenId} revoked.`);
     },
   }),

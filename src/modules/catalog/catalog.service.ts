@@ -8,7 +8,6 @@ import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit-log/audit-log.writer.js';
 import { QUANTITY_PLACES, TAX_PLACES, scaled } from '../invoices/money.js';
 import { DEFAULT_CURRENCY, normalInterval } from '../subscriptions/periods.js';
-import { findWorkspace } from '../workspaces/workspaces.repository.js';
 import * as repo from './catalog.repository.js';
 import type {
   InvoiceTemplate,
@@ -29,11 +28,6 @@ import type {
 const productSubject = (product: Product) => ({ object: 'product', id: product.id, data: product });
 const priceSubject = (price: Price) => ({ object: 'price', id: price.id, data: price });
 
-/** The operator's workspace must exist: an unknown (or malformed) one is a 404 before any field is judged. */
-async function requireWorkspace(database: Database, caller: Caller): Promise<void> {
-  orNotFound(await findWorkspace(database.db, caller.access), 'Workspace');
-}
-
 const throwIfAny = (problems: FieldProblem[]) => {
   if (problems.length > 0) throw errors.invalidFields(problems);
 };
@@ -51,7 +45,6 @@ export async function getProduct(database: Database, caller: Caller, id: string)
 /** A new (active) product: productCreated. */
 export async function createProduct(database: Database, caller: Caller, input: ProductCreate): Promise<Product> {
   const { access, actor } = caller;
-  await requireWorkspace(database, caller);
   const at = isoAt(actor.at);
   const product: Product = {
     id: randomUUID(),
@@ -78,7 +71,6 @@ export async function createProduct(database: Database, caller: Caller, input: P
 /** Renames, describes, archives or reactivates a product: productUpdated with what it was; nothing changed, nothing recorded. */
 export async function updateProduct(database: Database, caller: Caller, id: string, input: ProductUpdate): Promise<Product> {
   const { access, actor } = caller;
-  await requireWorkspace(database, caller);
   return unitOfWork(
     database,
     async (work) => {
@@ -121,7 +113,6 @@ export async function getPrice(database: Database, caller: Caller, id: string): 
 /** A price of a product: recurring when an interval is given (intervalCount default 1), else one-time. priceCreated. */
 export async function createPrice(database: Database, caller: Caller, input: PriceCreate): Promise<Price> {
   const { access, actor } = caller;
-  await requireWorkspace(database, caller);
   const problems: FieldProblem[] = [];
   const product = await repo.findProduct(database.db, access, input.productId.toLowerCase());
   if (!product) problems.push({ path: 'body.productId', message: 'is not a product of this workspace' });
@@ -210,7 +201,6 @@ function templateOf(caller: Caller, input: InvoiceTemplateCreate) {
 
 /** An invoice template (no event: the specification has none for templates). */
 export async function createInvoiceTemplate(database: Database, caller: Caller, input: InvoiceTemplateCreate): Promise<InvoiceTemplate> {
-  await requireWorkspace(database, caller);
   throwIfAny(templateProblems(input));
   const template: InvoiceTemplate = { object: 'invoiceTemplate', ...templateOf(caller, input) };
   await unitOfWork(database, async (work) => repo.insertInvoiceTemplate(work, caller.access, template));
@@ -223,7 +213,6 @@ export async function createSubscriptionTemplate(
   caller: Caller,
   input: SubscriptionTemplateCreate,
 ): Promise<SubscriptionTemplate> {
-  await requireWorkspace(database, caller);
   throwIfAny(templateProblems(input));
   const template: SubscriptionTemplate = {
     object: 'subscriptionTemplate',

@@ -12,7 +12,6 @@ import { ClientCreate } from '../clients/clients.schemas.js';
 import { type CheckedClient, commitClients, prepareClients } from '../clients/clients.service.js';
 import { clientsInCreationOrder } from '../clients/clients.repository.js';
 import { createCompany } from '../companies/companies.service.js';
-import { getWorkspace } from '../workspaces/workspaces.service.js';
 import { type ClientColumnField, clientFields, companyIdsByNameKey, companyNames } from './client-csv.repository.js';
 import { LineEndings, csvRecord, restore } from './client-csv.format.js';
 import type { ImportResult, RowError } from './client-csv.schemas.js';
@@ -315,7 +314,6 @@ export async function importClients(
   options: ImportOptions = {},
 ): Promise<ImportResult> {
   const start = systemCaller(workspaceId, clock.now());
-  await getWorkspace(database, start);
   const fields = await csvFields(database, start);
   const companies = new Companies(database, start);
   const tally = new Tally();
@@ -397,11 +395,9 @@ function fieldCell(field: ClientColumnField, value: unknown): string {
  * The workspace's clients as CSV, oldest first, in the import's columns: a generator of text chunks
  * (the header, then one chunk per page of EXPORT_PAGE clients read by keyset), so no more than a page
  * is ever held. `company` is the client's primary company (`companyId`), empty for a placeholder (an
- * import then makes a new placeholder). `count.exported` grows as pages are read. Throws 404 for an
- * unknown workspace before anything is produced.
+ * import then makes a new placeholder). `count.exported` grows as pages are read.
  */
 export async function clientsCsv(database: Database, caller: Caller, count: { exported: number } = { exported: 0 }) {
-  await getWorkspace(database, caller);
   const fields = await csvFields(database, caller);
   async function* chunks(): AsyncGenerator<string> {
     yield csvRecord([...BASE_COLUMNS, ...fields.map((field) => field.key)]);

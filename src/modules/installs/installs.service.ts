@@ -5,7 +5,6 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors, orNotFound } from '../../lib/errors.js';
-import { findWorkspace } from '../workspaces/workspaces.repository.js';
 import { sortKeyOf } from './core-modules.js';
 import * as repo from './installs.repository.js';
 import type { Install, InstallCreate, InstallListQuery } from './installs.schemas.js';
@@ -34,7 +33,6 @@ export async function createInstall(database: Database, caller: Caller, input: I
     throw errors.invalidField('body.appId', `must be absent for a ${input.type} install (it has no app)`);
   }
   if (input.draft && input.type !== 'custom') throw errors.invalidField('body.draft', 'applies only to custom (app builder) installs');
-  orNotFound(await findWorkspace(database.db, caller.access), 'Workspace');
   const sort = await repo.nextSort(database.db, caller.access);
   const at = isoAt(caller.actor.at);
   const id = randomUUID();

@@ -12,7 +12,6 @@ import { isUnrevoked, revoke } from '../api-keys/api-keys.repository.js';
 import { parseApiKey, secretMatches, verifyApiKey } from '../api-keys/api-keys.service.js';
 import { findClient } from '../clients/clients.repository.js';
 import { findInternalUser } from '../internal-users/internal-users.repository.js';
-import { getWorkspace } from '../workspaces/workspaces.service.js';
 import { type SessionTokenPayload, encryptSessionToken } from './sessions.crypto.js';
 import * as repo from './sessions.repository.js';
 import type { CreatedSession, SessionCreate } from './sessions.schemas.js';
@@ -28,7 +27,7 @@ export async function createSession(
   settings: { lifetimeSeconds: number; baseUrl: string },
 ): Promise<CreatedSession> {
   const { access } = caller;
-  const workspaceId = (await getWorkspace(database, caller)).id;
+  const { workspaceId } = access;
   const problems: FieldProblem[] = [];
   const forClient = input.clientId !== undefined;
   if (forClient === (input.internalUserId !== undefined))

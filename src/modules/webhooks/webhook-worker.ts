@@ -212,7 +212,7 @@ export class WebhookWorker {
     const db = this.database.db;
     const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.endpoint_id).executeTakeFirst();
     const now = this.clock.now();
-    if (!endpoint || endpoint.enabled !== 1) {
+    if (endpoint?.enabled !== 1) {
       await this.finish(db, delivery, { status: 'failed', error: 'the endpoint is disabled', at: now });
       return;
     }

@@ -7,7 +7,6 @@ import { isoAt } from '../../lib/clock.js';
 import { errors, orNotFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { recordAudit } from '../audit-log/audit-log.writer.js';
-import { getWorkspace } from '../workspaces/workspaces.service.js';
 import { type LookupAll, WebhookAddressError, assertPublicUrl, newWebhookSecret } from './webhook-http.js';
 import * as repo from './webhooks.repository.js';
 import type { DeliveryListQuery, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreate } from './webhooks.schemas.js';
@@ -28,7 +27,6 @@ export async function createEndpoint(
   input: WebhookEndpointCreate,
   settings: WebhookSettings,
 ): Promise<WebhookEndpoint & { secret: string }> {
-  await getWorkspace(database, caller);
   try {
     await assertPublicUrl(input.url, { allowPrivate: settings.allowPrivate, lookup: settings.lookup });
   } catch (error) {
@@ -58,7 +56,6 @@ export async function createEndpoint(
 }
 
 export async function listEndpoints(database: Database, caller: Caller, page: { limit?: number; nextToken?: string }, tokens: PageTokens) {
-  await getWorkspace(database, caller);
   return repo.listEndpoints(database.db, caller.access, page, tokens);
 }
 
@@ -111,7 +108,6 @@ export async function listDeliveries(
   query: DeliveryListQuery,
   tokens: PageTokens,
 ): Promise<Page<WebhookDelivery>> {
-  await getWorkspace(database, caller);
   return repo.listDeliveries(database.db, caller.access, query, tokens);
 }
 
@@ -125,7 +121,6 @@ export async function replayDelivery(database: Database, caller: Caller, id: str
 
 /** Sends again every delivery that failed at or after `failedSince`. */
 export async function replayFailedSince(database: Database, caller: Caller, failedSince: string, wake?: () => void) {
-  await getWorkspace(database, caller);
   const replayed = await repo.requeueDeliveries(
     database.db,
     caller.access,

@@ -6,7 +6,8 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import { type Caller, systemCaller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
-import { orNotFound } from '../../lib/errors.js';
+import { errors, orNotFound } from '../../lib/errors.js';
+import { isUuid } from '../../lib/validate.js';
 import { addApiKey } from '../api-keys/api-keys.service.js';
 import * as repo from './workspaces.repository.js';
 import type { OperatorWorkspace, Workspace, WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
@@ -66,6 +67,18 @@ export async function updateWorkspaceWithUsage(
   input: WorkspaceUpdate,
 ): Promise<OperatorWorkspace> {
   return withUsage(limitStore, await updateWorkspace(database, caller, input), caller.actor.at);
+}
+
+/**
+ * The operator (the `portal` command, the admin surface) acting on a workspace as the system: an unknown
+ * or malformed id is a 404 here, once, before anything is read or written; the services trust it after.
+ */
+export async function operatorCaller(database: Database, workspaceId: string, now: number): Promise<Caller> {
+  const id = workspaceId.toLowerCase();
+  if (!isUuid(id)) throw errors.notFound('Workspace');
+  const caller = systemCaller(id, now);
+  await getWorkspace(database, caller);
+  return caller;
 }
 
 export async function getWorkspace(database: Database, caller: Caller): Promise<Workspace> {
