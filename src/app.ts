@@ -160,6 +160,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           async () => {
             const blanked = await blankPersonalDataBefore(database.db, clock.now() - days * DAY_MS);
             if (blanked > 0) app.log.info({ blanked, days }, 'audit log: personal data past PORTAL_AUDIT_PII_DAYS blanked');
+            return false; // one sweep per round
           },
           options.auditPiiSweepMs ?? HOUR_MS,
           (error) => app.log.error({ err: error }, 'audit log: blanking personal data failed'),

@@ -19,8 +19,9 @@ class Owner {
   }
 
   private async round() {
-    if (this.loop.isClosed) return;
+    if (this.loop === undefined) throw new Error('the first round ran before its owner was constructed');
     this.rounds++;
+    return false;
   }
 }
 
@@ -44,6 +45,7 @@ test('a wake during a round runs one more round after it, not two at once; close
       await new Promise<void>((resolve) => (release = resolve));
       running--;
       rounds++;
+      return false;
     },
     60_000,
     (error) => assert.fail(String(error)),

@@ -2,7 +2,8 @@
  * Work done off the request path, in rounds: a round runs on `wake()` (after a commit that made work)
  * and every `pollMs` (work that came due, or that another process left); one round at a time, a wake
  * during a round runs another after it; errors are reported and the loop goes on; the timer never holds
- * the process open; `close` waits for the running round.
+ * the process open; `close` waits for the running round. A round repeats its `step` while the step
+ * says more work may be waiting (a full batch), at most `maxSteps` times, and stops once closed.
  */
 export class BackgroundLoop {
   private readonly timer: NodeJS.Timeout;
@@ -11,9 +12,10 @@ export class BackgroundLoop {
   private closed = false;
 
   constructor(
-    private readonly round: () => Promise<void>,
+    private readonly step: () => Promise<boolean>,
     pollMs: number,
     private readonly onError: (error: unknown) => void,
+    private readonly maxSteps = 1,
   ) {
     this.timer = setInterval(() => this.wake(), pollMs);
     this.timer.unref();
@@ -22,8 +24,8 @@ export class BackgroundLoop {
     queueMicrotask(() => this.wake());
   }
 
-  get isClosed(): boolean {
-    return this.closed;
+  private async round(): Promise<void> {
+    for (let i = 0; i < this.maxSteps && !this.closed; i++) if (!(await this.step())) return;
   }
 
   wake(): void {

@@ -27,9 +27,9 @@ export interface EmailDeliveryOptions {
   retryDelaysMs?: readonly number[];
 }
 
-/** E-mails claimed per round, and rounds per wake-up: a drain is bounded in work and time. */
+/** E-mails claimed per batch, and batches per round: a round is bounded in work and time. */
 const BATCH = 20;
-const MAX_ROUNDS = 50;
+const MAX_BATCHES_PER_ROUND = 50;
 /** Longer than the SMTP timeouts below: a claim outlives the attempt that holds it. */
 const LEASE_MS = 2 * 60_000;
 
@@ -58,9 +58,10 @@ export class EmailDelivery {
     });
     this.retryDelaysMs = options.retryDelaysMs ?? EMAIL_RETRY_DELAYS_MS;
     this.loop = new BackgroundLoop(
-      () => this.drain(),
+      () => this.sendBatch(),
       options.pollMs ?? 5_000,
       (error) => log.error({ err: error }, 'e-mail outbox: delivery round failed'),
+      MAX_BATCHES_PER_ROUND,
     );
   }
 
@@ -69,12 +70,11 @@ export class EmailDelivery {
     this.loop.wake();
   }
 
-  private async drain(): Promise<void> {
-    for (let round = 0; round < MAX_ROUNDS && !this.loop.isClosed; round++) {
-      const claimed = await claimDueEmails(this.database.db, this.clock.now(), LEASE_MS, BATCH);
-      await Promise.all(claimed.map((email) => this.send(email)));
-      if (claimed.length < BATCH) return;
-    }
+  /** Claims and sends a batch of due e-mails; true when it was full (more may be due). */
+  private async sendBatch(): Promise<boolean> {
+    const claimed = await claimDueEmails(this.database.db, this.clock.now(), LEASE_MS, BATCH);
+    await Promise.all(claimed.map((email) => this.send(email)));
+    return claimed.length >= BATCH;
   }
 
   private async send(email: { id: string; to_address: string; subject: string; text_body: string; attempts: number }) {

@@ -30,20 +30,15 @@ export class SubscriptionBiller {
     pollMs = 10_000,
   ) {
     this.loop = new BackgroundLoop(
-      () => this.round(),
+      () => this.billOne(),
       pollMs,
       (error) => log.error({ err: error }, 'subscriptions: billing round failed'),
+      MAX_PERIODS_PER_ROUND,
     );
   }
 
   wake(): void {
     this.loop.wake();
-  }
-
-  private async round(): Promise<void> {
-    for (let i = 0; i < MAX_PERIODS_PER_ROUND && !this.loop.isClosed; i++) {
-      if (!(await this.billOne())) return;
-    }
   }
 
   /** Bills the most overdue period of one subscription; false when none is due. */

@@ -30,8 +30,8 @@ const RETRY_DELAYS_MS: readonly number[] = [
 /** An endpoint whose deliveries have all failed this long is disabled. */
 const FAILING_LIMIT_MS = 5 * 24 * 3_600_000;
 const ENTRIES_PER_DISPATCH = 100;
-const DELIVERIES_PER_ROUND = 20;
-const MAX_ROUNDS = 20;
+const DELIVERIES_PER_STEP = 20;
+const MAX_STEPS_PER_ROUND = 20;
 /** Longer than a delivery's timeout: a claim outlives the attempt holding it, and lapses if its process died. */
 const LEASE_MS = 60_000;
 
@@ -88,9 +88,10 @@ export class WebhookWorker {
   ) {
     this.retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
     this.loop = new BackgroundLoop(
-      () => this.round(),
+      () => this.step(),
       options.pollMs ?? 1000,
       (error) => log.error({ err: error }, 'webhooks: round failed'),
+      MAX_STEPS_PER_ROUND,
     );
   }
 
@@ -99,12 +100,11 @@ export class WebhookWorker {
     this.loop.wake();
   }
 
-  private async round(): Promise<void> {
-    for (let i = 0; i < MAX_ROUNDS && !this.loop.isClosed; i++) {
-      const dispatched = await this.dispatch();
-      const delivered = await this.deliverDue();
-      if (dispatched < ENTRIES_PER_DISPATCH && delivered < DELIVERIES_PER_ROUND) return;
-    }
+  /** Dispatches, then delivers what is due; true when either took a full batch (more may be waiting). */
+  private async step(): Promise<boolean> {
+    const dispatched = await this.dispatch();
+    const delivered = await this.deliverDue();
+    return dispatched >= ENTRIES_PER_DISPATCH || delivered >= DELIVERIES_PER_STEP;
   }
 
   /** SKIP LOCKED on PostgreSQL; SQLite has one writer, and one process delivers. */
@@ -190,7 +190,7 @@ export class WebhookWorker {
           .where('next_attempt_at', '<=', isoAt(now))
           .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', isoAt(now))]))
           .orderBy('next_attempt_at')
-          .limit(DELIVERIES_PER_ROUND),
+          .limit(DELIVERIES_PER_STEP),
       ).execute();
       if (due.length === 0) return [];
       await trx
