@@ -47,23 +47,20 @@ export default async function healthRoutes(fastify: FastifyInstance) {
 async function oldestStuck(app: FastifyInstance, before: number): Promise<{ outbox: string; since: string } | undefined> {
   const { db, config } = app.ctx;
   const cutoff = isoAt(before);
-  const webhook = await db
-    .selectFrom('webhook_deliveries')
-    .select('next_attempt_at')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<', cutoff)
-    .orderBy('next_attempt_at')
-    .limit(1)
-    .executeTakeFirst();
-  if (webhook) return { outbox: 'webhook outbox', since: webhook.next_attempt_at };
-  if (!config.smtpUrl) return undefined;
-  const email = await db
-    .selectFrom('email_outbox')
-    .select('next_attempt_at')
-    .where('status', '=', 'queued')
-    .where('next_attempt_at', '<', cutoff)
-    .orderBy('next_attempt_at')
-    .limit(1)
-    .executeTakeFirst();
-  return email && { outbox: 'e-mail outbox', since: email.next_attempt_at };
+  // The oldest due time of an outbox's waiting work, when it is before the cutoff.
+  const oldestDue = async (table: 'webhook_deliveries' | 'email_outbox', waiting: 'pending' | 'queued') =>
+    (
+      await db
+        .selectFrom(table)
+        .select('next_attempt_at')
+        .where('status', '=', waiting)
+        .where('next_attempt_at', '<', cutoff)
+        .orderBy('next_attempt_at')
+        .limit(1)
+        .executeTakeFirst()
+    )?.next_attempt_at;
+  const webhook = await oldestDue('webhook_deliveries', 'pending');
+  if (webhook) return { outbox: 'webhook outbox', since: webhook };
+  const email = config.smtpUrl ? await oldestDue('email_outbox', 'queued') : undefined;
+  return email ? { outbox: 'e-mail outbox', since: email } : undefined;
 }
