@@ -168,6 +168,7 @@ for (const backend of BACKENDS) {
         reserveQuota: down,
         releaseQuota: down,
         quotaUsed: down,
+        quotaUsedMany: down,
         ping: down,
         close: async () => {},
       };

@@ -58,6 +58,8 @@ export interface LimitStore {
   releaseQuota(workspaceId: string, day: string): Promise<number>;
   /** The day's count without changing it. */
   quotaUsed(workspaceId: string, day: string): Promise<number>;
+  /** The day's counts of many workspaces, in their order, in one read (operators' lists, metrics). */
+  quotaUsedMany(workspaceIds: readonly string[], day: string): Promise<number[]>;
   /** Throws when the state cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

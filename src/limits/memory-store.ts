@@ -119,6 +119,32 @@ export class MemoryLimitStore implements LimitStore {
     return entry.day === day ? entry.used : 0;
   }
 
+  /** Counts in memory where loaded (newer than the table), the others from `quota_usage`: one query. */
+  async quotaUsedMany(workspaceIds: readonly string[], day: string): Promise<number[]> {
+    const unloaded = workspaceIds.filter((id) => !this.loadedFor(id, day));
+    const stored = new Map<string, number>();
+    if (unloaded.length > 0) {
+      const rows = await this.db
+        .selectFrom('quota_usage')
+        .select(['workspace_id', 'used'])
+        .where('day', '=', day)
+        .where('workspace_id', 'in', unloaded)
+        .execute();
+      for (const row of rows) stored.set(row.workspace_id, Number(row.used));
+    }
+    // Read after the query: a count loaded meanwhile is the newer one.
+    return workspaceIds.map((id) => {
+      const entry = this.loadedFor(id, day);
+      return entry ? (entry.day === day ? entry.used : 0) : (stored.get(id) ?? 0);
+    });
+  }
+
+  /** The workspace's count when it is in memory for `day` or a later day. */
+  private loadedFor(workspaceId: string, day: string) {
+    const entry = this.quotas.get(workspaceId);
+    return entry && entry.day >= day ? entry : undefined;
+  }
+
   /** Writes the changed counts; one flush at a time. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {

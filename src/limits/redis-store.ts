@@ -186,6 +186,12 @@ export class RedisLimitStore implements LimitStore {
     return Number((await this.call(() => this.redis.get(this.quotaKey(workspaceId, day)))) ?? 0);
   }
 
+  async quotaUsedMany(workspaceIds: readonly string[], day: string): Promise<number[]> {
+    if (workspaceIds.length === 0) return [];
+    const counts = await this.call(() => this.redis.mget(workspaceIds.map((id) => this.quotaKey(id, day))));
+    return counts.map((count) => Number(count ?? 0));
+  }
+
   async ping(): Promise<void> {
     await this.call(() => this.redis.ping());
   }

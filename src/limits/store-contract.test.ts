@@ -138,6 +138,18 @@ export function limitStoreContract(
       assert.equal(await store.quotaUsed(a, NEXT_DAY), 1);
     });
 
+    test("quota: many workspaces' counts in one read, in their order; unknown ones and other days are 0", async (t) => {
+      const { store, workspace } = await open(t);
+      const [a, b, c] = [await workspace(), await workspace(), await workspace()];
+      await store.reserveQuota(a, DAY, 5);
+      await store.reserveQuota(a, DAY, 5);
+      await store.reserveQuota(b, DAY, 5);
+      assert.deepEqual(await store.quotaUsedMany([a, b, c], DAY), [2, 1, 0]);
+      assert.deepEqual(await store.quotaUsedMany([c, a], DAY), [0, 2]);
+      assert.deepEqual(await store.quotaUsedMany([a], NEXT_DAY), [0]);
+      assert.deepEqual(await store.quotaUsedMany([], DAY), []);
+    });
+
     test('quota: 200 concurrent reservations against a limit of 50 count exactly 50', async (t) => {
       const { store, workspace } = await open(t);
       const ws = await workspace();

@@ -13,6 +13,9 @@ import { adminGuard } from '../modules/admin/admin.guard.js';
  * subscriptions due, PostgreSQL's pool, and Node's own (event-loop lag, memory, GC). Counts that live in the database are
  * read at scrape time, so every process reports the same totals; one registry per app.
  */
+/** Workspaces whose counts are read at once (one query or one MGET each). */
+const QUOTA_READ_CHUNK = 500;
+
 export default fp(
   async function metrics(app: FastifyInstance, opts: { adminToken: string | undefined; metricsPort: number | undefined; host: string }) {
     const register = new Registry();
@@ -41,9 +44,11 @@ export default fp(
       async collect() {
         this.reset();
         const today = isoAt(app.ctx.clock.now()).slice(0, 10);
-        for (const { id } of await db.selectFrom('workspaces').select('id').execute()) {
-          const used = await limitStore.quotaUsed(id, today);
-          if (used > 0) this.set({ workspace: id }, used);
+        const ids = (await db.selectFrom('workspaces').select('id').execute()).map((row) => row.id);
+        for (let start = 0; start < ids.length; start += QUOTA_READ_CHUNK) {
+          const chunk = ids.slice(start, start + QUOTA_READ_CHUNK);
+          const used = await limitStore.quotaUsedMany(chunk, today);
+          for (const [i, id] of chunk.entries()) if (used[i] > 0) this.set({ workspace: id }, used[i]);
         }
       },
     });

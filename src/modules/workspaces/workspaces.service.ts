@@ -42,9 +42,13 @@ export async function createWorkspace(database: Database, input: WorkspaceCreate
   });
 }
 
-/** A workspace with today's use of its quota, read from the limit state (in process or Redis). */
-async function withUsage(limitStore: LimitStore, workspace: Workspace, now: number): Promise<OperatorWorkspace> {
-  return { ...workspace, usedToday: await limitStore.quotaUsed(workspace.id, isoAt(now).slice(0, 10)) };
+/** Workspaces with today's use of their quotas, read from the limit state (in process or Redis) in one read. */
+async function withUsage(limitStore: LimitStore, workspaces: Workspace[], now: number): Promise<OperatorWorkspace[]> {
+  const used = await limitStore.quotaUsedMany(
+    workspaces.map((workspace) => workspace.id),
+    isoAt(now).slice(0, 10),
+  );
+  return workspaces.map((workspace, i) => ({ ...workspace, usedToday: used[i] }));
 }
 
 /** The operator's list of workspaces, each with today's use of its quota. */
@@ -56,7 +60,7 @@ export async function listWorkspacesWithUsage(
   now: number,
 ): Promise<Page<OperatorWorkspace>> {
   const listed = await repo.listWorkspaces(database.db, page, tokens);
-  return { ...listed, data: await Promise.all(listed.data.map((workspace) => withUsage(limitStore, workspace, now))) };
+  return { ...listed, data: await withUsage(limitStore, listed.data, now) };
 }
 
 /** Renames a workspace or changes its quota (operator): the workspace answered with today's use. */
@@ -66,7 +70,8 @@ export async function updateWorkspaceWithUsage(
   caller: Caller,
   input: WorkspaceUpdate,
 ): Promise<OperatorWorkspace> {
-  return withUsage(limitStore, await updateWorkspace(database, caller, input), caller.actor.at);
+  const [updated] = await withUsage(limitStore, [await updateWorkspace(database, caller, input)], caller.actor.at);
+  return updated;
 }
 
 /**
