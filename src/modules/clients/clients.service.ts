@@ -14,7 +14,12 @@ import { blankActorPersonalData } from '../audit-log/audit-log.repository.js';
 import { recordAudit } from '../audit-log/audit-log.writer.js';
 import { existingCompanyIds, findCompany } from '../companies/companies.repository.js';
 import { createPlaceholderCompany } from '../companies/companies.service.js';
-import { mergeCustomFields, normalizeCustomFields } from '../custom-fields/custom-fields.values.js';
+import {
+  checkCustomFields,
+  loadCustomFieldRules,
+  mergeCustomFields,
+  normalizeCustomFields,
+} from '../custom-fields/custom-fields.values.js';
 import * as repo from './clients.repository.js';
 import type { Client, ClientCreate, ClientListQuery, ClientReplace, ClientUpdate, CreationMethod } from './clients.schemas.js';
 
@@ -124,20 +129,24 @@ export interface CheckedClient {
 export type PreparedClient = { ready: CheckedClient } | { exists: true } | { error: ApiError };
 
 /**
- * createClient's checks for many clients at once (an import): each one's custom fields, the companies
- * named (one query), and the emails already taken (one query; an email given twice is taken from its
+ * createClient's checks for many clients at once (an import): each one's custom fields (their rules
+ * loaded once), the companies named (one query), and the emails already taken (one query; an email given twice is taken from its
  * second time on). A refused input is its API error; anything else (storage down) is thrown.
  */
 export async function prepareClients(database: Database, caller: Caller, inputs: readonly ClientCreate[]): Promise<PreparedClient[]> {
   const { access } = caller;
   const companies = await existingCompanyIds(database.db, access, [...new Set(inputs.flatMap((input) => input.companyId ?? []))]);
   const taken = await repo.takenEmailKeys(database.db, access, [...new Set(inputs.map((input) => emailKey(input.email)))]);
+  const rules = await loadCustomFieldRules(
+    database.db,
+    access,
+    'client',
+    inputs.flatMap((input) => (input.customFields ? [input.customFields] : [])),
+  );
   const prepared: PreparedClient[] = [];
   for (const input of inputs) {
     try {
-      const fields = input.customFields
-        ? mergeCustomFields({}, await normalizeCustomFields(database.db, access, 'client', input.customFields))
-        : {};
+      const fields = input.customFields ? mergeCustomFields({}, checkCustomFields(rules, 'client', input.customFields)) : {};
       if (input.companyId) {
         if (!companies.has(input.companyId)) throw noSuchCompany();
       } else if (access.companyIds) throw companyRequired();

@@ -63,31 +63,48 @@ function checkValue(type: CustomFieldType, value: unknown, options: OptionIds): 
 
 const clears = (value: unknown) => value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
+/** What checking values needs of a workspace's fields: the definitions named, and their multiSelect options. */
+export interface CustomFieldRules {
+  definitions: Map<string, Awaited<ReturnType<typeof findDefinitions>>[number]>;
+  optionsByField: Map<string, OptionIds>;
+}
+
 /**
- * Validates a `customFields` input against the workspace's definitions for the entity.
+ * The rules for every key of the given inputs, in two queries whatever their number (an import checks
+ * a batch of rows with one load). Options are read only for multiSelect fields given a value (not cleared).
+ */
+export async function loadCustomFieldRules(
+  db: Kysely<DB>,
+  access: Access,
+  entity: 'client' | 'company',
+  inputs: readonly Record<string, unknown>[],
+): Promise<CustomFieldRules> {
+  const keys = [...new Set(inputs.flatMap((input) => Object.keys(input)))];
+  const definitions = new Map((keys.length > 0 ? await findDefinitions(db, access, entity, keys) : []).map((d) => [d.key, d]));
+  const selectIds = [...definitions.values()]
+    .filter((d) => d.type === 'multiSelect' && inputs.some((input) => Object.hasOwn(input, d.key) && !clears(input[d.key])))
+    .map((d) => d.id);
+  const optionsByField = new Map<string, OptionIds>(selectIds.map((id) => [id, new Map()]));
+  for (const o of await optionsOfFields(db, access, selectIds)) optionsByField.get(o.custom_field_id)?.set(o.id, o.id).set(o.key, o.id);
+  return { definitions, optionsByField };
+}
+
+/**
+ * Validates a `customFields` input against the rules of the workspace's definitions for the entity.
  * Returns the normalized values, with `null` for each key the input clears ("", [] or null).
  * Throws errors.badRequest(...) whose `data` lists EVERY failing key as {path: `${pathPrefix}.${key}`, message}
  * (unknown key, wrong type, unknown option, bad email/url/number/phone, unknown address property).
  */
-export async function normalizeCustomFields(
-  db: Kysely<DB>,
-  access: Access,
+export function checkCustomFields(
+  rules: CustomFieldRules,
   entity: 'client' | 'company',
   input: Record<string, unknown>,
   pathPrefix = 'body.customFields',
-): Promise<Record<string, CustomFieldValue | null>> {
-  const keys = Object.keys(input);
-  if (keys.length === 0) return {};
-  const definitions = new Map((await findDefinitions(db, access, entity, keys)).map((d) => [d.key, d]));
-  // Options are read only for multiSelect fields given a value (not cleared).
-  const selectIds = [...definitions.values()].filter((d) => d.type === 'multiSelect' && !clears(input[d.key])).map((d) => d.id);
-  const optionsByField = new Map<string, OptionIds>(selectIds.map((id) => [id, new Map()]));
-  for (const o of await optionsOfFields(db, access, selectIds)) optionsByField.get(o.custom_field_id)?.set(o.id, o.id).set(o.key, o.id);
-
+): Record<string, CustomFieldValue | null> {
   const result: Record<string, CustomFieldValue | null> = {};
   const problems: FieldProblem[] = [];
-  for (const key of keys) {
-    const definition = definitions.get(key);
+  for (const key of Object.keys(input)) {
+    const definition = rules.definitions.get(key);
     const value = input[key];
     if (!definition) {
       problems.push({ path: `${pathPrefix}.${key}`, message: `is not a custom field of ${entity === 'client' ? 'clients' : 'companies'}` });
@@ -97,7 +114,7 @@ export async function normalizeCustomFields(
       result[key] = null;
       continue;
     }
-    const checked = checkValue(definition.type, value, optionsByField.get(definition.id) ?? new Map());
+    const checked = checkValue(definition.type, value, rules.optionsByField.get(definition.id) ?? new Map());
     if ('problem' in checked) problems.push({ path: `${pathPrefix}.${key}`, message: checked.problem });
     else result[key] = checked.value;
   }
@@ -108,6 +125,18 @@ export async function normalizeCustomFields(
     );
   }
   return result;
+}
+
+/** One input's values checked (checkCustomFields) against the rules loaded for it. */
+export async function normalizeCustomFields(
+  db: Kysely<DB>,
+  access: Access,
+  entity: 'client' | 'company',
+  input: Record<string, unknown>,
+  pathPrefix = 'body.customFields',
+): Promise<Record<string, CustomFieldValue | null>> {
+  if (Object.keys(input).length === 0) return {};
+  return checkCustomFields(await loadCustomFieldRules(db, access, entity, [input]), entity, input, pathPrefix);
 }
 
 /** PATCH semantics: merge key by key; a null removes the key. Returns a new object. */
