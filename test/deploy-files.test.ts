@@ -54,3 +54,15 @@ test('the Dockerfile: multi-stage, production dependencies by npm ci --omit=dev,
   const start = JSON.parse(read('package.json')).scripts.start as string;
   assert.equal(start, `node ${cmd.slice(1).join(' ')}`);
 });
+
+test('deploy/grafana-dashboard.json charts every portal_ metric the server exports', () => {
+  const exported = [...read('src/plugins/metrics.ts').matchAll(/(?:name: |depth\()'(portal_[a-z_]+)'/g)].map((m) => m[1]);
+  assert.ok(exported.length >= 8, `found the metrics: ${exported.join(', ')}`);
+  const dashboard = JSON.parse(read('deploy/grafana-dashboard.json')) as { panels: { targets: { expr: string }[] }[] };
+  const exprs = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
+  for (const name of exported)
+    assert.ok(
+      exprs.some((expr) => expr.includes(name)),
+      `${name} has a panel`,
+    );
+});
