@@ -96,10 +96,11 @@ for (const backend of BACKENDS) {
         .insertInto('idempotency_keys')
         .values({
           workspace_id: ws.workspaceId,
+          scope: `key:${ws.apiKeyId}`,
           key: 'k',
           fingerprint: 'x',
           status_code: null,
-          response_body: null,
+          sealed_body: null,
           created_at: new Date(NOON).toISOString(),
         })
         .execute();

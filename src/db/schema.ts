@@ -281,12 +281,15 @@ interface QuotaUsageTable {
 
 interface IdempotencyKeysTable {
   workspace_id: string;
+  /** Whose answer this is (lib/caller.ts idempotencyScopeOf): one credential's keys never meet another's. */
+  scope: string;
   key: string;
   /** SHA-256 of the method, URL and body of the first request */
   fingerprint: string;
   /** null while the first request runs */
   status_code: number | null;
-  response_body: string | null;
+  /** The answer's body sealed with a key derived from the caller's credential secret (idempotency/answer-seal.ts). */
+  sealed_body: string | null;
   created_at: string;
 }
 

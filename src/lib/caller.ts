@@ -13,6 +13,8 @@ interface KeyBacked {
   apiKeyId: string;
   /** The workspace's daily quota, read with the credential. */
   dailyQuota: number;
+  /** Set when the key's rights came through a bearer token (POST /v1/token, or the operator's token): its id. */
+  bearerTokenId?: string;
 }
 
 /** A workspace API key: the whole workspace. */
@@ -168,6 +170,18 @@ export function systemCaller(workspaceId: string, at: number): Caller {
 export function rateLimitKeyOf(principal: ApiPrincipal): string {
   if (principal.kind === 'internalUserSession') return `internalUser:${principal.internalUserId}`;
   if (principal.kind === 'clientSession') return `client:${principal.clientId}`;
+  return `key:${principal.apiKeyId}`;
+}
+
+/**
+ * Whose stored `Idempotency-Key` answers a request may replay: the credential that made them. A key's
+ * own requests; one bearer token's; a session's end user through that app key (a new session token of
+ * the same user finds its retries). Never shared between two principals (test/idempotency-scope.test.ts).
+ */
+export function idempotencyScopeOf(principal: ApiPrincipal): string {
+  if (principal.kind === 'internalUserSession') return `key:${principal.apiKeyId}/internalUser:${principal.internalUserId}`;
+  if (principal.kind === 'clientSession') return `key:${principal.apiKeyId}/client:${principal.clientId}/${principal.companyId}`;
+  if (principal.bearerTokenId !== undefined) return `token:${principal.bearerTokenId}`;
   return `key:${principal.apiKeyId}`;
 }
 

@@ -2,7 +2,8 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 
 /**
  * Secrets the service must read back (webhook signing secrets: an HMAC needs the secret itself, so it
- * cannot be hashed) are stored sealed with AES-256-GCM under a server key, never in clear.
+ * cannot be hashed) are stored sealed with AES-256-GCM under a server key, never in clear. Idempotent
+ * answers are sealed the same way under a key derived from the caller's own credential secret.
  */
 export class SecretBox {
   private readonly key: Buffer;

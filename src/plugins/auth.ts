@@ -12,6 +12,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who is calling (principal, access, actor); set once by the auth hook on every /v1 route. */
     caller: Caller<ApiPrincipal>;
+    /**
+     * The secret part of the credential that authenticated the request (never stored, never logged): what
+     * the idempotency plugin seals this caller's stored answers with, so only this credential reads them back.
+     */
+    credentialSecret: string;
   }
 }
 
@@ -73,12 +78,12 @@ async function verify(app: FastifyInstance, presented: Presented, now: number): 
   if (presented.header === 'bearer') {
     const row = await verifyBearerToken(db, presented.value, now);
     if (!row) return undefined;
-    const { workspace_id: workspaceId, api_key_id: apiKeyId, app_id: appId, daily_quota: dailyQuota } = row;
+    const { workspace_id: workspaceId, api_key_id: apiKeyId, app_id: appId, daily_quota: dailyQuota, id: bearerTokenId } = row;
     // Same rights as its key: an app key's token (POST /v1/token), or the operator's workspace-key token (admin surface).
     const principal: ApiPrincipal =
       row.kind === 'app'
-        ? { kind: 'bearer', workspaceId, apiKeyId, appId, dailyQuota }
-        : { kind: 'workspaceKey', workspaceId, apiKeyId, dailyQuota };
+        ? { kind: 'bearer', workspaceId, apiKeyId, appId, dailyQuota, bearerTokenId }
+        : { kind: 'workspaceKey', workspaceId, apiKeyId, dailyQuota, bearerTokenId };
     return { principal, expiresAt: Date.parse(row.expires_at) };
   }
   // X-API-KEY: <key>, <workspaceId>/<key> or, for a session, <workspaceId>/<key>/<tokenId>.
@@ -104,8 +109,10 @@ export default fp(
     const { clock, authFailures, config, database } = app.ctx;
     const credentials = credentialCacheOf(database, config.authCacheTtlMs);
     app.decorateRequest('caller', null as unknown as Caller<ApiPrincipal>);
+    app.decorateRequest('credentialSecret', '');
 
-    function authenticated(request: FastifyRequest, principal: ApiPrincipal, now: number) {
+    function authenticated(request: FastifyRequest, presented: Presented, principal: ApiPrincipal, now: number) {
+      request.credentialSecret = presented.secret;
       const userAgent = request.headers['user-agent'];
       request.caller = callerOf(principal, now, {
         ip: request.ip ?? null,
@@ -123,7 +130,7 @@ export default fp(
       }
       if (!verified) throw await authFailures.fail(request.ip, now, errors.unauthorized());
       credentials.remember(presented.id, presented.secret, verified.principal, verified.expiresAt);
-      authenticated(request, verified.principal, now);
+      authenticated(request, presented, verified.principal, now);
     }
 
     // Callback style: a credential verified within the last second is answered from the cache,
@@ -144,7 +151,7 @@ export default fp(
       }
       const principal = credentials.find(presented.id, presented.secret, now);
       if (principal) {
-        authenticated(request, principal, now);
+        authenticated(request, presented, principal, now);
         return done();
       }
       verifyAndRemember(request, presented, now).then(() => done(), done);

@@ -9,14 +9,16 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
-import { claimKey, fingerprintOf, recordAnswer, releaseKey, sweepExpiredKeys } from '../idempotency/idempotency.store.js';
+import { type Slot, claimKey, fingerprintOf, recordAnswer, releaseKey, sweepExpiredKeys } from '../idempotency/idempotency.store.js';
+import { idempotencyScopeOf } from '../lib/caller.js';
 import { ApiError } from '../lib/errors.js';
+import { SecretBox } from '../lib/secret-box.js';
 import { errorResponses } from '../lib/schemas.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The Idempotency-Key this request claimed; its answer is kept for the key's retries. */
-    idempotencyKey: string | null;
+    /** Where the Idempotency-Key this request claimed keeps its answer, for the key's retries. */
+    idempotencySlot: Slot | null;
   }
 }
 
@@ -29,9 +31,14 @@ const IdempotencyHeaders = Type.Object({
       minLength: 1,
       maxLength: 255,
       description:
-        'Makes the POST safe to retry: its first answer (status and body, 5xx included) is kept 24 hours for this workspace and key, ' +
-        'and a retry with the same key and request gets it again with `Idempotent-Replayed: true`. The same key with another ' +
-        'request is a 422; a retry while the first still runs is a 409. A request that fails validation keeps nothing.',
+        'Makes the POST safe to retry: its first answer (status and body, 5xx included) is kept 24 hours for this key and the ' +
+        'credential that sent it (an API key; one bearer token; a session: its end user through that app key), and a retry by ' +
+        'the same credential with the same key and request gets it again with `Idempotent-Replayed: true`. Keys are per ' +
+        'credential: another caller using the same key has its own, and never gets this answer. The answer is stored sealed ' +
+        "(AES-256-GCM) under a key derived from the credential's secret, which the service does not keep, so an answer that " +
+        'carries a secret (a bearer token, an `inviteUrl`) can be read back by its own caller only. The same key with another ' +
+        'request is a 422; a retry while the first still runs is a 409. A request refused by authentication, limits, permissions ' +
+        'or validation keeps nothing.',
     }),
   ),
 });
@@ -56,35 +63,48 @@ function isPost(route: RouteOptions) {
 
 const asArray = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
 
+/** What seals one slot's answer: a key derived from the caller's credential secret and the slot, never stored. */
+const answerBox = (request: FastifyRequest, slot: Slot) =>
+  new SecretBox(`idempotency\n${request.credentialSecret}\n${slot.workspaceId}\n${slot.scope}\n${slot.key}`);
+
 /**
  * `Idempotency-Key` on every POST of the scope (as Stripe has it). Requests without the header pay one
  * header lookup. The key is claimed after the request passed authentication, limits, permissions and
- * validation (so a 4xx there keeps nothing), and the answer is written before it is sent.
+ * validation (so a 4xx there keeps nothing), and the answer is written before it is sent. Keys are
+ * scoped by the credential (`idempotencyScopeOf`), so a replay only ever answers the caller that made it.
  */
 export default fp(
   async function idempotency(app: FastifyInstance) {
     const { db, clock } = app.ctx;
     let claims = 0;
-    app.decorateRequest('idempotencyKey', null);
+    app.decorateRequest('idempotencySlot', null);
 
     function claim(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
       const key = request.headers[HEADER];
       if (typeof key !== 'string') return done();
-      const workspaceId = request.caller.principal.workspaceId;
+      const { principal } = request.caller;
+      const slot: Slot = { workspaceId: principal.workspaceId, scope: idempotencyScopeOf(principal), key };
       const now = clock.now();
-      claimKey(db, workspaceId, key, fingerprintOf(request.method, request.url, request.body), now).then((found) => {
+      claimKey(db, slot, fingerprintOf(request.method, request.url, request.body), now).then((found) => {
         switch (found.kind) {
           case 'claimed':
-            request.idempotencyKey = key;
+            request.idempotencySlot = slot;
             if (++claims % SWEEP_EVERY === 0)
               sweepExpiredKeys(db, now).catch((error) => request.log.warn({ err: error }, 'idempotency sweep failed'));
             return done();
-          case 'replay':
+          case 'replay': {
+            let body: string;
+            try {
+              body = answerBox(request, slot).open(found.sealedBody);
+            } catch (error) {
+              return done(error as Error); // not sealed for this credential: cannot happen within one scope
+            }
             reply.code(found.statusCode).header('idempotent-replayed', 'true');
             // An empty answer (a 202 that stored nothing) is replayed empty, without a content type.
-            if (found.body === '') reply.send();
-            else reply.type('application/json; charset=utf-8').send(found.body);
+            if (body === '') reply.send();
+            else reply.type('application/json; charset=utf-8').send(body);
             return;
+          }
           case 'running':
             return done(running());
           case 'mismatch':
@@ -94,14 +114,18 @@ export default fp(
     }
 
     const keepAnswer: onSendHookHandler = (request, reply, payload, done) => {
-      const key = request.idempotencyKey;
-      if (key === null) return done(null, payload);
-      const workspaceId = request.caller.principal.workspaceId;
+      const slot = request.idempotencySlot;
+      if (slot === null) return done(null, payload);
       // A 400 from the service is a failed validation too: the key is given up, a corrected retry runs.
       const kept =
         reply.statusCode === 400
-          ? releaseKey(db, workspaceId, key)
-          : recordAnswer(db, workspaceId, key, reply.statusCode, typeof payload === 'string' ? payload : String(payload ?? ''));
+          ? releaseKey(db, slot)
+          : recordAnswer(
+              db,
+              slot,
+              reply.statusCode,
+              answerBox(request, slot).seal(typeof payload === 'string' ? payload : String(payload ?? '')),
+            );
       kept.then(
         () => done(null, payload),
         (error) => {

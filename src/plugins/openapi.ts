@@ -22,8 +22,11 @@ does not exist (every \`/admin\` path is a 404).
 400s, so a typo never passes silently. Every response carries \`X-Request-Id\` (an incoming one is kept).
 
 **Retries.** Every POST takes an \`Idempotency-Key\` header (up to 255 characters): the first answer (status and body,
-5xx included) is kept 24 hours per workspace and key, and a retry with the same key and request gets it again with
-\`Idempotent-Replayed: true\`, without running twice. The same key with another method, URL or body is a 422
+5xx included) is kept 24 hours per key *and credential* (an API key; one bearer token; a session's end user through its
+app key), and a retry by the same credential with the same key and request gets it again with
+\`Idempotent-Replayed: true\`, without running twice. Another caller using the same key has its own and never gets this
+answer. Answers are stored sealed (AES-256-GCM) under a key derived from the credential's secret, which the service does
+not keep: an answer carrying a secret (\`POST /v1/token\`'s token, an \`inviteUrl\`) is readable by its own caller only. The same key with another method, URL or body is a 422
 \`idempotency_key_reused\`; a retry while the first is still running is a 409 \`idempotency_key_in_use\`. A request that
 fails authentication, limits, permissions or validation keeps nothing, so a corrected retry may reuse the key.
 

@@ -1,0 +1,155 @@
+// A workspace with a principal of every kind, and the operations of the OpenAPI document: what the walks over
+// every route (test/route-permissions.test.ts, test/idempotency-scope.test.ts) share.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import {
+  APP_ID,
+  createClient,
+  createCompany,
+  createTestInternalUser,
+  defineCustomField,
+  mintBearerToken,
+  sessionKeyFor,
+} from './factories.js';
+import type { Harness } from './harness.js';
+
+export const PRINCIPALS = [
+  'workspace key',
+  'app key',
+  'bearer token',
+  'admin session',
+  'staff session',
+  'limited staff session',
+  'client session',
+  'other workspace key',
+] as const;
+export type PrincipalName = (typeof PRINCIPALS)[number];
+
+/** The refusals src/plugins/authorization.ts answers (before the body is validated). */
+export const REFUSED = {
+  clientHidden: { code: 'not_found', message: 'Resource not found.', data: null },
+  clientWrite: { code: 'forbidden', message: 'A client session may not change this.', data: null },
+  staff: { code: 'forbidden', message: 'Staff may not do this; an admin may.', data: null },
+};
+
+export interface Policy {
+  clientSession: 'none' | 'read' | 'write';
+  staff: boolean;
+}
+export interface Operation {
+  method: string;
+  path: string;
+  policy: Policy;
+  /** The JSON body schema, when the operation takes one. */
+  body?: Record<string, any>;
+  /** Documented with no security requirement: open to anyone. */
+  open: boolean;
+}
+
+export type World = Awaited<ReturnType<typeof principalWorld>>;
+
+/**
+ * One workspace with a client in a company, a second company, an admin, a staff member and a staff member
+ * limited to the second company, a custom field, and a principal of every kind; and another workspace's key.
+ */
+export async function principalWorld(h: Harness) {
+  const ws = await h.workspace('Walked');
+  const other = await h.workspace('Other');
+  const app = await h.appKey(ws.workspaceId, APP_ID);
+  const minted = await mintBearerToken(h, app.apiKey);
+  assert.equal(minted.statusCode, 200, minted.body);
+  const company = await createCompany(h, ws.apiKey, { name: 'Company' });
+  const elsewhere = await createCompany(h, ws.apiKey, { name: 'Elsewhere' });
+  const client = await createClient(h, ws.apiKey, {
+    email: 'client@walk.test',
+    givenName: 'Cli',
+    familyName: 'Ent',
+    companyId: company.id,
+  });
+  const admin = await createTestInternalUser(h, ws.workspaceId, {
+    email: 'admin@walk.test',
+    givenName: 'Ad',
+    familyName: 'Min',
+    role: 'admin',
+  });
+  const staff = await createTestInternalUser(h, ws.workspaceId, {
+    email: 'staff@walk.test',
+    givenName: 'St',
+    familyName: 'Aff',
+    role: 'staff',
+  });
+  const limited = await createTestInternalUser(h, ws.workspaceId, {
+    email: 'limited@walk.test',
+    givenName: 'Li',
+    familyName: 'Mited',
+    role: 'staff',
+    companyAccessList: [elsewhere.id],
+  });
+  const field = await defineCustomField(h, ws.workspaceId, { entity: 'client', key: 'tier', type: 'text' });
+  const session = (body: { clientId?: string; internalUserId?: string }) =>
+    sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, ...body });
+  const keys: Record<Exclude<PrincipalName, 'bearer token'>, string> = {
+    'workspace key': ws.apiKey,
+    'app key': app.apiKey,
+    'admin session': await session({ internalUserId: admin.id }),
+    'staff session': await session({ internalUserId: staff.id }),
+    'limited staff session': await session({ internalUserId: limited.id }),
+    'client session': await session({ clientId: client.id }),
+    'other workspace key': other.apiKey,
+  };
+  const token = minted.json().token as string;
+  const call = (principal: PrincipalName, options: InjectOptions): Promise<LightMyRequestResponse> =>
+    principal === 'bearer token'
+      ? h.app.inject({ ...options, headers: { authorization: `Bearer ${token}`, ...(options.headers ?? {}) } })
+      : h.as(keys[principal], options);
+  /** The object of this workspace an `{id}` under /v1/<resource> names. */
+  const ids: Record<string, string> = { clients: client.id, companies: company.id, 'internal-users': admin.id, 'custom-fields': field.id };
+  return { ws, app, client, company, elsewhere, admin, limited, call, ids };
+}
+
+/** A minimal body valid for the schema (its required properties), for the calls that must reach the handler. */
+export function sampleOf(schema: Record<string, any>): unknown {
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  if (schema.anyOf ?? schema.oneOf) return sampleOf((schema.anyOf ?? schema.oneOf)[0]);
+  switch (schema.type) {
+    case 'object':
+      return Object.fromEntries((schema.required ?? []).map((key: string) => [key, sampleOf(schema.properties[key])]));
+    case 'string':
+      return (
+        { email: `${randomUUID()}@walk.test`, uuid: randomUUID(), uri: 'https://walk.test/' }[schema.format as string] ??
+        `x${randomUUID().slice(0, 8)}`
+      );
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return false;
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => sampleOf(schema.items ?? {}));
+    default:
+      return null;
+  }
+}
+
+/** Every operation of the document, with its policy and body schema ($refs to components resolved). */
+export function operationsOf(doc: any): Operation[] {
+  const resolve = (schema: any) => (schema?.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema);
+  return Object.entries<any>(doc.paths).flatMap(([path, ops]) =>
+    Object.entries<any>(ops).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      policy: op['x-policy'],
+      open: Array.isArray(op.security) && op.security.length === 0,
+      // A body of another type (the CSV import's text/csv) is walked with an empty JSON object all the same.
+      ...(op.requestBody ? { body: resolve(op.requestBody.content['application/json']?.schema) ?? {} } : {}),
+    })),
+  );
+}
+
+export async function openapiDocument(h: Harness) {
+  const res = await h.app.inject('/openapi.json');
+  assert.equal(res.statusCode, 200);
+  return res.json();
+}
