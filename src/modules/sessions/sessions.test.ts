@@ -22,6 +22,7 @@ import { auditProbeRoute } from '../../../test/helpers/internals.js';
 import { CONTRACT_LIMITS, remainingOf } from '../../../test/helpers/limits.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
+import { encryptSessionToken } from './sessions.crypto.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const UNAUTHORIZED = { code: 'unauthorized', message: 'Missing, unknown, revoked or expired credentials.', data: null };
@@ -113,6 +114,26 @@ for (const backend of BACKENDS) {
           revoked_at: null,
         },
       );
+    });
+
+    test('a token is never read back: a forged one (any user, any baseUrl) acts as nobody; the tokenId acts as its recorded user only', async (t) => {
+      // The token is AES-128-CBC without a MAC (the SDK's format): anyone holding the app key can make one. The
+      // service never decrypts a token; a session is the tokenId's row, found with the app key's secret.
+      const h = await adminHarness(t, backend);
+      const { ws, app, user, client } = await populatedWorkspace(h);
+      const s = await mintSession(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: user.id });
+      const forged = encryptSessionToken(app.apiKey, {
+        workspaceId: ws.workspaceId,
+        clientId: client.id,
+        tokenId: s.tokenId,
+        baseUrl: 'https://attacker.example',
+      });
+      const me = (key: string) => h.as(key, { method: 'GET', url: '/v1/me' });
+      const asToken = await me(sessionKey(ws.workspaceId, app.apiKey, forged));
+      assert.deepEqual([asToken.statusCode, asToken.json()], [401, UNAUTHORIZED], 'a token in place of its tokenId');
+      const asTokenId = await me(sessionKey(ws.workspaceId, app.apiKey, s.tokenId));
+      assert.equal(asTokenId.statusCode, 200);
+      assert.deepEqual([asTokenId.json().type, asTokenId.json().id], ['internalUser', user.id], 'the recorded user, not the forged client');
     });
 
     test('refused (401): tampered tokenId, foreign workspace, another key, expired, revoked, key revoked, user gone', async (t) => {
