@@ -151,9 +151,92 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
   assert.equal(doc.components.securitySchemes.adminToken.scheme, 'bearer');
 });
 
-test('GET /docs serves the API reference page', async (t) => {
+/** What every response of the reference page carries, the console's headers but for data: images. */
+const DOCS_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+const securityHeaders = (headers: Record<string, unknown>) =>
+  Object.fromEntries(Object.keys(DOCS_HEADERS).map((name) => [name, headers[name]]));
+
+/** The files a page loads: each `src` and `href`, resolved against the page's URL (a path). */
+function loadedBy(html: string, page: string): string[] {
+  return [...html.matchAll(/\s(?:src|href)="([^"]+)"/g)].map(([, link]) => new URL(link, `http://docs.test${page}`).pathname);
+}
+
+test('GET /docs and /docs/: the reference page with a CSP and no framing; nothing inline; every file it loads carries the same headers', async (t) => {
   const h = await harness(t, 'sqlite');
-  const res = await h.app.inject('/docs/');
-  assert.equal(res.statusCode, 200);
-  assert.match(String(res.headers['content-type']), /text\/html/);
+  for (const page of ['/docs', '/docs/']) {
+    const res = await h.app.inject(page);
+    assert.equal(res.statusCode, 200, page);
+    assert.equal(res.headers['content-type'], 'text/html; charset=utf-8', page);
+    assert.deepEqual(securityHeaders(res.headers), DOCS_HEADERS, page);
+    // Under this CSP an inline script, style element, style attribute or event handler would not run: there is none.
+    const scripts = [...res.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    assert.equal(scripts.length, 3, page);
+    for (const [tag, attributes, content] of scripts) assert.deepEqual([/\ssrc="/.test(attributes), content.trim()], [true, ''], tag);
+    assert.doesNotMatch(res.body, /<style|\sstyle=|\son[a-z]+=|javascript:/i, page);
+    assert.deepEqual(loadedBy(res.body, page), [
+      '/docs/static/swagger-ui.css',
+      '/docs/static/index.css',
+      '/docs/static/favicon-32x32.png',
+      '/docs/static/favicon-16x16.png',
+      '/docs/static/swagger-ui-bundle.js',
+      '/docs/static/swagger-ui-standalone-preset.js',
+      '/docs/static/swagger-initializer.js',
+    ]);
+  }
+  const types: Record<string, string> = {
+    css: 'text/css; charset=utf-8',
+    png: 'image/png',
+    js: 'application/javascript; charset=utf-8',
+  };
+  for (const file of loadedBy((await h.app.inject('/docs/')).body, '/docs/')) {
+    const res = await h.app.inject(file);
+    assert.equal(res.statusCode, 200, file);
+    assert.equal(res.headers['content-type'], types[file.split('.').pop() ?? ''], file);
+    assert.deepEqual(securityHeaders(res.headers), DOCS_HEADERS, file);
+  }
+});
+
+test("the reference page's other routes carry the same headers: the old index.html redirect, the document as JSON and YAML, the OAuth2 redirect page", async (t) => {
+  const h = await harness(t, 'sqlite');
+  const redirect = await h.app.inject('/docs/static/index.html');
+  assert.deepEqual([redirect.statusCode, redirect.headers.location, redirect.body], [302, '/docs/', '']);
+  assert.deepEqual(securityHeaders(redirect.headers), DOCS_HEADERS);
+
+  const json = await h.app.inject('/docs/json');
+  assert.equal(json.statusCode, 200);
+  assert.equal(json.headers['content-type'], 'application/json; charset=utf-8');
+  assert.deepEqual(json.json(), (await h.app.inject('/openapi.json')).json());
+  assert.deepEqual(securityHeaders(json.headers), DOCS_HEADERS);
+
+  const yaml = await h.app.inject('/docs/yaml');
+  assert.equal(yaml.statusCode, 200);
+  assert.equal(yaml.headers['content-type'], 'application/x-yaml');
+  assert.match(yaml.body, /^openapi: 3\.1\.0$/m);
+  assert.deepEqual(securityHeaders(yaml.headers), DOCS_HEADERS);
+
+  const oauth = await h.app.inject('/docs/static/oauth2-redirect.html');
+  assert.equal(oauth.statusCode, 200);
+  assert.equal(oauth.headers['content-type'], 'text/html; charset=utf-8');
+  assert.equal(oauth.body, '<!doctype html>\n<html lang="en-US">\n<body>\n<script src="oauth2-redirect.js"></script>\n</body>\n</html>\n');
+  assert.deepEqual(securityHeaders(oauth.headers), DOCS_HEADERS);
+});
+
+test("the page's headers stay on the page: /openapi.json and the API answer without them", async (t) => {
+  const h = await harness(t, 'sqlite');
+  const none = Object.fromEntries(Object.keys(DOCS_HEADERS).map((name) => [name, undefined]));
+  const doc = await h.app.inject('/openapi.json');
+  assert.equal(doc.statusCode, 200);
+  assert.deepEqual(securityHeaders(doc.headers), none);
+  const api = await h.app.inject('/v1/me');
+  assert.equal(api.statusCode, 401);
+  assert.deepEqual(securityHeaders(api.headers), none);
 });

@@ -45,6 +45,34 @@ have \`creationMethod: internalUser\`. Server-managed fields sent in a body are 
 cannot be changed. Company names and client emails are unique per workspace, case-insensitively (409).
 Custom fields: \`""\`, \`[]\` or \`null\` clears one; multiSelect takes option ids or keys and stores ids.`;
 
+/**
+ * The reference page's policy, the console's (src/plugins/console.ts) but for data: images (the UI's icons in
+ * its CSS and its logo): the Swagger UI it serves has no inline script or style and needs no eval. Not the
+ * plugin's `staticCSP: true`, which allows styles from any https: origin and framing by this origin, and adds
+ * upgrade-insecure-requests (the page's own files refused when served over plain http); its list of inline
+ * hashes (static/csp.json) is empty in this version anyway.
+ */
+const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const DOCS_HEADERS = {
+  'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
 /** OpenAPI 3.1 document generated from the route schemas, at /openapi.json, and a reference page at /docs. */
 export default fp(
   async function openapi(app: FastifyInstance) {
@@ -65,7 +93,14 @@ export default fp(
       // Every operation says what it allows (swagger copies a schema's `x-` keys into the operation).
       transform: ({ schema, url, route }) => ({ schema: { ...schema, 'x-policy': policyOf(route.config?.policy) } as typeof schema, url }),
     });
-    await app.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
+    // A scope of its own: the headers cover every route of the UI, its static files included, and nothing else.
+    await app.register(async function docsPage(scope) {
+      scope.addHook('onSend', async (_request, reply, payload) => {
+        reply.headers(DOCS_HEADERS);
+        return payload;
+      });
+      await scope.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
+    });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   },
   { name: 'openapi' },

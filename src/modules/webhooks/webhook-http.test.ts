@@ -139,7 +139,7 @@ describe('isPrivateAddress', () => {
     ['fe00::1', false],
     ['fe80::1', true],
     ['febf::1', true],
-    ['fec0::1', false],
+    ['fec0::1', true],
     ['ff02::1', true],
     ['2606:4700::1111', false],
     ['2001:4860:4860::8888', false],
@@ -159,6 +159,144 @@ describe('isPrivateAddress', () => {
       assert.equal(isPrivateAddress(ip), expected);
     });
   }
+});
+
+/** The IPv6 spellings of an IPv4 address that the guard judges by that IPv4 address: mapped, compatible, NAT64, 6to4. */
+function carriedIn6(v4: string): string[] {
+  const [a, b, c, d] = v4.split('.').map(Number);
+  const high = ((a << 8) | b).toString(16);
+  const low = ((c << 8) | d).toString(16);
+  return [
+    `::ffff:${v4}`,
+    `::FFFF:${high}:${low}`,
+    `0:0:0:0:0:ffff:${high}:${low}`,
+    `::${v4}`,
+    `64:ff9b::${v4}`,
+    `0064:FF9B:0000:0000:0000:0000:${high}:${low}`,
+    `2002:${high}:${low}::1`,
+    `2002:${high}:${low}:ffff:ffff:ffff:ffff:ffff`,
+  ];
+}
+
+/** How the address is written in a URL: IPv6 in brackets. */
+const urlOf = (ip: string) => (ip.includes(':') ? `http://[${ip}]/hook` : `http://${ip}/hook`);
+/** The address as the URL parser writes it back (compressed, lower-case IPv6; decimal IPv4), which the refusal names. */
+const hostIn = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '');
+
+describe('refused ranges: documentation, 6to4 relay, SIIT, NAT64, 6to4, site-local, discard-only', () => {
+  // Each range's lowest and highest address where that matters, in the spellings the guard rewrites.
+  const ranges: [range: string, addresses: string[]][] = [
+    ['192.0.2.0/24 (TEST-NET-1)', ['192.0.2.0', '192.0.2.1', '192.0.2.255', ...carriedIn6('192.0.2.1')]],
+    ['198.51.100.0/24 (TEST-NET-2)', ['198.51.100.0', '198.51.100.255', ...carriedIn6('198.51.100.7')]],
+    ['203.0.113.0/24 (TEST-NET-3)', ['203.0.113.0', '203.0.113.255', ...carriedIn6('203.0.113.9')]],
+    ['192.88.99.0/24 (6to4 relay anycast)', ['192.88.99.0', '192.88.99.1', '192.88.99.255', ...carriedIn6('192.88.99.1')]],
+    // An IPv4-translated address is refused whatever IPv4 address it carries, a public one included.
+    ['::ffff:0:0:0/96 (SIIT)', ['::ffff:0:8.8.8.8', '::ffff:0:10.0.0.1', '::FFFF:0:0:0', '0:0:0:0:ffff:0:ffff:ffff']],
+    // The NAT64 well-known prefix is judged by its IPv4 address: private ones refused (public ones below).
+    [
+      '64:ff9b::/96 (NAT64) with a non-public IPv4',
+      ['64:ff9b::10.0.0.1', '64:ff9b::7f00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::c0a8:101', '64:ff9b::'],
+    ],
+    ['64:ff9b:1::/48 (local-use NAT64)', ['64:ff9b:1::8.8.8.8', '64:ff9b:1::', '64:ff9b:1:ffff:ffff:ffff:ffff:ffff']],
+    // 6to4 is judged by the IPv4 address in bits 16-48 (public ones below).
+    ['2002::/16 (6to4) with a non-public IPv4', ['2002:a00:1::1', '2002:7f00:1::', '2002:a9fe:a9fe::1', '2002::', '2002:ffff:ffff::1']],
+    [
+      'fec0::/10 (site-local)',
+      ['fec0::1', 'FEC0:0000:0000:0000:0000:0000:0000:0001', 'feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fec0::1%eth0'],
+    ],
+    ['100::/64 (discard-only)', ['100::', '100::1', '0100:0:0:0:ffff:ffff:ffff:ffff']],
+    ['2001:db8::/32 and 3fff::/20 (documentation)', ['2001:db8::1', '2001:DB8:FFFF::1', '3fff::1', '3fff:fff:ffff::1']],
+    ['2001:2::/48 (benchmarking)', ['2001:2::1', '2001:2:0:ffff::1']],
+    // Ranges refused before, reached through the IPv6 forms that carry an IPv4 address.
+    [
+      'loopback, private, link-local and CGNAT through NAT64 and 6to4',
+      ['127.0.0.1', '10.1.2.3', '169.254.169.254', '100.64.0.1'].flatMap(carriedIn6),
+    ],
+  ];
+  const accepted = [
+    '192.0.1.255',
+    '192.0.3.1',
+    '198.51.99.255',
+    '198.51.101.0',
+    '203.0.112.255',
+    '203.0.114.1',
+    '192.88.98.255',
+    '192.88.100.0',
+    '::ffff:192.0.3.1',
+    '2001:4860:4860::8888',
+    '2001:db9::1',
+    '2001:3::1',
+    '3fff:1000::1',
+    '100:0:0:1::1',
+    '2003::1',
+    '64:ff9b::8.8.8.8',
+    '64:ff9b::cb00:7201',
+    '2002:808:808::1',
+    '2002:c000:301::1',
+    '2002:cb00:7201::1',
+  ];
+  const refusal = (address: string, name = address) =>
+    `webhook URL refused: ${address}${name === address ? '' : ` (${name})`} is a private or reserved address`;
+  const signed = () => signWebhook({ id: 'msg_r', timestamp: Math.floor(Date.now() / 1000), body: BODY, secrets: [newWebhookSecret()] });
+
+  for (const [range, addresses] of ranges) {
+    test(`${range}: refused as an address, as a URL, as a name's answer, and when connecting`, async () => {
+      const local = await server((_req, res) => res.writeHead(200).end());
+      for (const address of addresses) {
+        assert.equal(isPrivateAddress(address), true, address);
+        // A zone id is no part of a URL's host: the literal-URL checks take the address without it.
+        const literal = address.split('%')[0];
+        const url = urlOf(literal);
+        await assert.rejects(
+          assertPublicUrl(url, { allowPrivate: false }),
+          { name: 'WebhookAddressError', message: refusal(hostIn(url)) },
+          url,
+        );
+        await assert.rejects(
+          assertPublicUrl('https://hook.test/x', { allowPrivate: false, lookup: lookupOf(address) }),
+          { name: 'WebhookAddressError', message: refusal(address, 'hook.test') },
+          address,
+        );
+        const byLiteral = await postWebhook(url, signed(), BODY, { timeoutMs: 5_000, allowPrivate: false });
+        assert.deepEqual({ ...byLiteral, durationMs: 0 }, { status: null, durationMs: 0, excerpt: '', error: refusal(hostIn(url)) }, url);
+        // Connect time: the socket's own lookup gets this address for the name (DNS rebinding) and refuses it.
+        const byName = await postWebhook(`http://hook.test:${local.port}/`, signed(), BODY, {
+          timeoutMs: 5_000,
+          allowPrivate: false,
+          lookup: lookupOf(address),
+        });
+        assert.deepEqual(
+          { ...byName, durationMs: 0 },
+          { status: null, durationMs: 0, excerpt: '', error: refusal(address, 'hook.test') },
+          address,
+        );
+      }
+      assert.equal(local.connections(), 0);
+    });
+  }
+
+  test('public addresses next to those ranges, and NAT64 and 6to4 carrying a public IPv4, are accepted', async () => {
+    for (const address of accepted) {
+      assert.equal(isPrivateAddress(address), false, address);
+      await assertPublicUrl(urlOf(address), { allowPrivate: false });
+      await assertPublicUrl('https://hook.test/x', { allowPrivate: false, lookup: lookupOf(address) });
+    }
+  });
+
+  test('URL spellings of a refused IPv4 address (integer, hex, octal, trailing dot) are refused as the address', async () => {
+    for (const url of [
+      'http://3221225985/',
+      'http://0xc0.0.2.1/',
+      'http://0300.0.2.1/',
+      'http://192.0.2.1./',
+      'http://[::FFFF:0:192.0.2.1]/',
+    ]) {
+      const expected = url.includes('[') ? '::ffff:0:c000:201' : '192.0.2.1';
+      await assert.rejects(assertPublicUrl(url, { allowPrivate: false }), { message: refusal(expected) }, url);
+      const response = await postWebhook(url, signed(), BODY, { timeoutMs: 5_000, allowPrivate: false });
+      assert.equal(response.error, refusal(expected), url);
+    }
+  });
 });
 
 describe('assertPublicUrl', () => {

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { promises as dns } from 'node:dns';
 import { type IncomingMessage, type RequestOptions, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { type LookupFunction, isIP } from 'node:net';
+import { BlockList, type LookupFunction, isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 
@@ -58,27 +58,74 @@ export function signWebhook(input: { id: string; timestamp: number; body: string
   };
 }
 
+/**
+ * Every range a webhook may not reach: where a packet goes to no public host. The IANA special-purpose
+ * registries' entries that are not globally reachable, plus multicast and the documentation ranges.
+ * An IPv6 address carrying an IPv4 one (IPV4_CARRIERS) is judged by that IPv4 address against this table.
+ */
+const REFUSED_RANGES: readonly string[] = [
+  '0.0.0.0/8', // "this" network
+  '10.0.0.0/8', // private
+  '100.64.0.0/10', // shared (CGNAT)
+  '127.0.0.0/8', // loopback
+  '169.254.0.0/16', // link-local (cloud metadata at 169.254.169.254)
+  '172.16.0.0/12', // private
+  '192.0.0.0/24', // IETF protocol assignments
+  '192.0.2.0/24', // documentation (TEST-NET-1)
+  '192.88.99.0/24', // 6to4 relay anycast (deprecated): whatever relay is nearest
+  '192.168.0.0/16', // private
+  '198.18.0.0/15', // benchmarking
+  '198.51.100.0/24', // documentation (TEST-NET-2)
+  '203.0.113.0/24', // documentation (TEST-NET-3)
+  '224.0.0.0/4', // multicast
+  '240.0.0.0/4', // reserved, broadcast
+  '::/128', // unspecified
+  '::1/128', // loopback
+  '::ffff:0:0:0/96', // IPv4-translated (SIIT): where it leads depends on a translator, not on the address
+  '64:ff9b:1::/48', // local-use NAT64: the translator's prefix length, so the IPv4 bits' place, is local
+  '100::/64', // discard-only
+  '2001:2::/48', // benchmarking
+  '2001:db8::/32', // documentation
+  '3fff::/20', // documentation
+  'fc00::/7', // unique local
+  'fe80::/10', // link-local
+  'fec0::/10', // site-local (deprecated, still routed inside some sites)
+  'ff00::/8', // multicast
+];
+
+/**
+ * IPv6 prefixes whose packets are delivered to an IPv4 address written into the address itself (bytes
+ * `at` to `at + 4`): judged by that IPv4 address, so a public one stays reachable and a private one does not.
+ */
+const IPV4_CARRIERS: readonly { prefix: string; at: number }[] = [
+  { prefix: '::ffff:0:0/96', at: 12 }, // IPv4-mapped: the socket connects over IPv4
+  { prefix: '::/96', at: 12 }, // IPv4-compatible (deprecated): automatic tunnels send it to that IPv4 address
+  // NAT64 well-known prefix: a translator forwards to exactly that IPv4 address. Judged rather than refused
+  // whole because on an IPv6-only network with DNS64 every IPv4-only receiver resolves into this prefix.
+  { prefix: '64:ff9b::/96', at: 12 },
+  // 6to4 (deprecated): tunnelled to the IPv4 address in bits 16-48, the site's router, so that address decides
+  // where it goes. Judged rather than refused whole so a receiver still behind a public 6to4 router is reachable.
+  { prefix: '2002::/16', at: 2 },
+];
+
+function subnets(ranges: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const range of ranges) {
+    const [network, bits] = range.split('/');
+    list.addSubnet(network, Number(bits), isIP(network) === 4 ? 'ipv4' : 'ipv6');
+  }
+  return list;
+}
+
+const refused = subnets(REFUSED_RANGES);
+const carriers = IPV4_CARRIERS.map(({ prefix, at }) => ({ list: subnets([prefix]), at }));
+
 /** a.b.c.d as four octets, or null. */
 function ipv4Octets(ip: string): number[] | null {
   const parts = ip.split('.');
   if (parts.length !== 4) return null;
   const octets = parts.map((part) => (/^\d{1,3}$/.test(part) ? Number(part) : Number.NaN));
   return octets.every((octet) => octet <= 255) ? octets : null;
-}
-
-function isPrivateV4([a, b, c]: number[]): boolean {
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 0 && c === 0) ||
-    (a === 192 && b === 168) ||
-    (a === 198 && (b === 18 || b === 19)) ||
-    a >= 224
-  );
 }
 
 /** An IPv6 address (already checked by isIP) as eight 16-bit groups, or null. */
@@ -105,20 +152,26 @@ function ipv6Groups(ip: string): number[] | null {
   return groups.some(Number.isNaN) ? null : groups;
 }
 
-/** Loopback, private, link-local, shared, benchmarking, multicast or reserved. Anything that is not an IP counts as private (refused). */
+/**
+ * In a refused range (REFUSED_RANGES), or an IPv6 address carrying an IPv4 address that is. Anything that is
+ * not an IP counts as refused. Each address is rewritten in one spelling first (four decimal octets, eight
+ * hex groups without zone), so compressed, expanded, upper-case and dotted-tail forms are judged alike.
+ */
 export function isPrivateAddress(ip: string): boolean {
   const version = isIP(ip);
   if (version === 4) {
     const octets = ipv4Octets(ip);
-    return octets === null || isPrivateV4(octets);
+    return octets === null || refused.check(octets.join('.'), 'ipv4');
   }
   if (version !== 6) return true;
-  const g = ipv6Groups(ip);
-  if (g === null) return true;
-  const v4 = [g[6] >> 8, g[6] & 0xff, g[7] >> 8, g[7] & 0xff];
-  if (g.slice(0, 6).every((group) => group === 0)) return isPrivateV4(v4); // ::, ::1 and IPv4-compatible ::a.b.c.d
-  if (g.slice(0, 5).every((group) => group === 0) && g[5] === 0xffff) return isPrivateV4(v4); // IPv4-mapped ::ffff:a.b.c.d
-  return (g[0] & 0xfe00) === 0xfc00 || (g[0] & 0xffc0) === 0xfe80 || (g[0] & 0xff00) === 0xff00;
+  const groups = ipv6Groups(ip);
+  if (groups === null) return true;
+  const canonical = groups.map((group) => group.toString(16)).join(':');
+  if (refused.check(canonical, 'ipv6')) return true;
+  const carrier = carriers.find(({ list }) => list.check(canonical, 'ipv6'));
+  if (carrier === undefined) return false;
+  const bytes = groups.flatMap((group) => [group >> 8, group & 0xff]);
+  return refused.check(bytes.slice(carrier.at, carrier.at + 4).join('.'), 'ipv4');
 }
 
 function refusedAddress(address: string, hostname: string): WebhookAddressError {

@@ -219,6 +219,28 @@ for (const backend of BACKENDS) {
       assert.deepEqual(deleted.json(), { id: ok.json().id, object: 'webhookEndpoint', deleted: true });
     });
 
+    test('endpoints: documentation, NAT64 and 6to4 addresses of private ones are refused at creation (400, body.url)', async (t) => {
+      const h = await adminHarness(t, backend);
+      const { ws } = await populatedWorkspace(h);
+      const create = (payload: object) => adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/webhooks`, payload);
+      for (const [url, address] of [
+        ['https://192.0.2.10/hook', '192.0.2.10'],
+        ['https://[64:ff9b::10.0.0.1]/hook', '64:ff9b::a00:1'],
+        ['https://[2002:a9fe:a9fe::1]/hook', '2002:a9fe:a9fe::1'],
+        ['https://[FEC0::1]/hook', 'fec0::1'],
+      ]) {
+        const refused = await create({ url });
+        assert.equal(refused.statusCode, 400, url);
+        const message = `webhook URL refused: ${address} is a private or reserved address`;
+        assert.deepEqual(
+          refused.json(),
+          { code: 'bad_request', message: `body.url: ${message}`, data: [{ path: 'body.url', message }] },
+          url,
+        );
+      }
+      assert.deepEqual((await adminRequest(h, 'GET', `/admin/workspaces/${ws.workspaceId}/webhooks`)).json().data, []);
+    });
+
     test('POST /v1/webhooks/{event} (the SDK’s sendWebhook) records appEventEmitted and delivers it; a workspace key is a 403', async (t) => {
       const hook = await receiver(t);
       const { h, ws, app, endpoint } = await setup(t, backend);
