@@ -699,3 +699,22 @@ test('sign-out: the cookie is cleared and the admin surface refuses the browser'
   await heading(page, 'Sign in to the Portal console');
   assert.deepEqual(c.problems, []);
 });
+
+test('the API reference at /docs renders every operation under its CSP: no violation, no page error (issue 20, point 11)', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const c = await newConsole(t);
+  const response = await c.page.goto('/docs');
+  assert.equal(response?.headers()['x-frame-options'], 'DENY');
+  assert.match(response?.headers()['content-security-policy'] ?? '', /frame-ancestors 'none'/);
+  await c.page.getByRole('heading', { name: /Portal Platform API/ }).waitFor();
+  const operations = await c.page.locator('.opblock').count();
+  const documented = Object.values((await ok(http<{ paths: object }>('GET', '/openapi.json', {}))).paths).reduce(
+    (sum: number, ops) => sum + Object.keys(ops).length,
+    0,
+  );
+  assert.equal(operations, documented, 'every documented operation is listed');
+  await c.page.locator('.opblock-summary').first().click();
+  await c.page.locator('.opblock-body').first().waitFor();
+  assert.deepEqual(c.problems, []);
+});

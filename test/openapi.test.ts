@@ -151,10 +151,10 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
   assert.equal(doc.components.securitySchemes.adminToken.scheme, 'bearer');
 });
 
-/** What every response of the reference page carries, the console's headers but for data: images. */
+/** What every response of the reference page carries: the console's headers but for data: images and the UI's one <style> by hash. */
 const DOCS_HEADERS = {
   'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
+    "default-src 'self'; script-src 'self'; style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',

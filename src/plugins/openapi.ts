@@ -47,7 +47,8 @@ Custom fields: \`""\`, \`[]\` or \`null\` clears one; multiSelect takes option i
 
 /**
  * The reference page's policy, the console's (src/plugins/console.ts) but for data: images (the UI's icons in
- * its CSS and its logo): the Swagger UI it serves has no inline script or style and needs no eval. Not the
+ * its CSS and its logo) and the one `<style>` element the UI renders, allowed by its hash alone: the Swagger UI
+ * it serves has no other inline script or style and needs no eval (checked in Chromium, test/console.test.ts). Not the
  * plugin's `staticCSP: true`, which allows styles from any https: origin and framing by this origin, and adds
  * upgrade-insecure-requests (the page's own files refused when served over plain http); its list of inline
  * hashes (static/csp.json) is empty in this version anyway.
@@ -55,7 +56,7 @@ Custom fields: \`""\`, \`[]\` or \`null\` clears one; multiSelect takes option i
 const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self'",
+  "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
