@@ -187,7 +187,16 @@ for (const backend of BACKENDS) {
         headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
         remoteAddress: '10.9.9.9',
       });
-      assert.equal(admin.statusCode, 429, 'the admin token (operator-chosen) is not compared from a blocked IP');
+      // Issue 20, point 5: verified first, as on /v1, so strangers cannot lock the operator out; a wrong token
+      // from the blocked IP is still a 429.
+      assert.equal(admin.statusCode, 404, 'the admin token is served from a blocked IP (no such session: 404)');
+      const wrongAdmin = await h.app.inject({
+        method: 'DELETE',
+        url: `/admin/workspaces/${ws.workspaceId}/sessions/x`,
+        headers: { authorization: 'Bearer nope' },
+        remoteAddress: '10.9.9.9',
+      });
+      assert.deepEqual([wrongAdmin.statusCode, wrongAdmin.json().code], [429, 'rate_limit_exceeded']);
     });
 
     test('a stranger failing from the same IP never locks out a valid credential', async (t) => {

@@ -6,8 +6,8 @@ import type { LimitStore } from './limit-store.js';
  * through the limit store). Only failures touch the store; each process remembers which IPs are out of
  * tries. The API verifies every credential and calls `fail` only for those that do not verify, so a
  * stranger's failures never refuse a customer's valid key from the same IP, while a guesser at that IP
- * gets 429 for every wrong key (no signal). The admin surface, whose token an operator chooses, calls
- * `check` first and refuses a blocked IP before comparing. One per app (AppContext.authFailures).
+ * gets 429 for every wrong key (no signal). The admin surface (token, console cookie, sign-in, /metrics)
+ * does the same. One per app (AppContext.authFailures).
  */
 export class AuthFailureLimiter {
   private readonly blockedUntil = new Map<string, number>();
@@ -23,12 +23,6 @@ export class AuthFailureLimiter {
     if (until > now) return errors.rateLimited(Math.max(1, Math.ceil((until - now) / 1000)));
     this.blockedUntil.delete(ip);
     return undefined;
-  }
-
-  /** Throws 429 while this IP has no tries left. */
-  check(ip: string, now: number) {
-    const refusal = this.refusal(ip, now);
-    if (refusal) throw refusal;
   }
 
   /** Counts a failure; the error to answer with (429 while the IP is out of tries, else `error`). */

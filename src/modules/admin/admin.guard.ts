@@ -24,7 +24,7 @@ export function adminTokenMatcher(adminToken: string) {
  * console's session cookie. A cookie is sent by the browser on its own, so a request it authenticates
  * must also carry `X-Portal-Console: 1`: a custom header that no other site can make a browser send
  * (no CORS is granted), which with SameSite=Strict makes the console CSRF-safe. Failures are 401s,
- * counted by the same per-IP limiter as the API's (contract §6).
+ * counted by the same per-IP limiter as the API's (contract §6), which answers 429 to failures only.
  */
 export function adminGuard(app: FastifyInstance, adminToken: string) {
   const isAdminToken = adminTokenMatcher(adminToken);
@@ -33,7 +33,8 @@ export function adminGuard(app: FastifyInstance, adminToken: string) {
     if (request.routeOptions.config.adminPublic) return;
     const now = app.ctx.clock.now();
     const limiter = app.ctx.authFailures;
-    limiter.check(request.ip, now);
+    // Verified first, as on /v1: strangers' failures from this address never lock out the operator's
+    // token or cookie; only a failure answers 429 while the address is out of tries.
     const header = request.headers.authorization;
     if (header === undefined) {
       const session = cookieOf(request.headers.cookie, SESSION_COOKIE);

@@ -31,14 +31,13 @@ export async function operatorSessionRoutes(fastify: FastifyInstance, opts: { ad
         summary: 'Sign in to the admin console',
         description:
           'Exchanges the admin token for a session cookie (`portal_admin`, HttpOnly, SameSite=Strict, 8 hours). ' +
-          'Requests it authenticates must carry `X-Portal-Console: 1`. A wrong token is a 401 counted by the per-IP failure limit.',
+          'Requests it authenticates must carry `X-Portal-Console: 1`. A wrong token is a 401 counted by the per-IP failure limit (429 while the address is out of tries; the right token always signs in).',
         body: Type.Object({ token: Type.String({ maxLength: 1000 }) }, { additionalProperties: false, title: 'OperatorSignIn' }),
         response: { 204: NoContent, ...errorResponses(400, 401, 413, 415, 429, 500) },
       },
     },
     async (request, reply) => {
       const now = clock.now();
-      authFailures.check(request.ip, now);
       if (!isAdminToken(request.body.token)) throw await authFailures.fail(request.ip, now, errors.unauthorized('Wrong admin token.'));
       const session = sessions.issue(now);
       reply.header('set-cookie', sessionCookie(session.value, Math.floor((session.expiresAt - now) / 1000), secure(request)));
