@@ -279,6 +279,13 @@ interface QuotaUsageTable {
   used: number;
 }
 
+/** A console session ended by signing out, until it would have expired (modules/admin/operator-session.ts). */
+interface ConsoleSessionRevocationsTable {
+  /** SHA-256 of the cookie value, hex: the cookie itself is never stored. */
+  session_hash: string;
+  expires_at: string;
+}
+
 interface IdempotencyKeysTable {
   workspace_id: string;
   /** Whose answer this is (lib/caller.ts idempotencyScopeOf): one credential's keys never meet another's. */
@@ -516,6 +523,7 @@ export interface DB {
   subscription_templates: SubscriptionTemplatesTable;
   quota_usage: QuotaUsageTable;
   idempotency_keys: IdempotencyKeysTable;
+  console_session_revocations: ConsoleSessionRevocationsTable;
   installs: InstallsTable;
   app_connections: AppConnectionsTable;
   app_connection_members: AppConnectionMembersTable;

@@ -28,7 +28,7 @@ export function adminTokenMatcher(adminToken: string) {
  */
 export function adminGuard(app: FastifyInstance, adminToken: string) {
   const isAdminToken = adminTokenMatcher(adminToken);
-  const sessions = new OperatorSessions(adminToken);
+  const sessions = new OperatorSessions(adminToken, app.ctx.db);
   return async function requireOperator(request: FastifyRequest) {
     if (request.routeOptions.config.adminPublic) return;
     const now = app.ctx.clock.now();
@@ -38,7 +38,7 @@ export function adminGuard(app: FastifyInstance, adminToken: string) {
     const header = request.headers.authorization;
     if (header === undefined) {
       const session = cookieOf(request.headers.cookie, SESSION_COOKIE);
-      if (session !== undefined && sessions.verify(session, now) !== undefined) {
+      if (session !== undefined && (await sessions.verify(session, now)) !== undefined) {
         if (request.headers[CONSOLE_HEADER] !== '1')
           throw errors.forbidden('A request authenticated by the console session cookie must carry X-Portal-Console: 1.');
         return;

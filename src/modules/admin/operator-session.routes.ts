@@ -17,7 +17,7 @@ const NoContent = Type.Null({ description: 'no body' });
 export async function operatorSessionRoutes(fastify: FastifyInstance, opts: { adminToken: string }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { clock, config, authFailures } = app.ctx;
-  const sessions = new OperatorSessions(opts.adminToken);
+  const sessions = new OperatorSessions(opts.adminToken, app.ctx.db);
   const isAdminToken = adminTokenMatcher(opts.adminToken);
   const secure = (request: FastifyRequest) => request.protocol === 'https' || config.portalUrl.startsWith('https:');
 
@@ -61,7 +61,7 @@ export async function operatorSessionRoutes(fastify: FastifyInstance, opts: { ad
     },
     async (request) => {
       const cookie = cookieOf(request.headers.cookie, SESSION_COOKIE);
-      const expiresAt = request.headers.authorization === undefined && cookie ? sessions.verify(cookie, clock.now()) : undefined;
+      const expiresAt = request.headers.authorization === undefined && cookie ? await sessions.verify(cookie, clock.now()) : undefined;
       return { expiresAt: expiresAt === undefined ? null : isoAt(expiresAt) };
     },
   );
@@ -74,11 +74,13 @@ export async function operatorSessionRoutes(fastify: FastifyInstance, opts: { ad
         tags,
         security: [],
         summary: 'Sign out of the admin console',
-        description: 'Clears the session cookie.',
+        description: 'Ends the session on every server (the cookie is refused from then on, even if kept) and clears the cookie.',
         response: { 204: NoContent, ...errorResponses(400, 500) },
       },
     },
     async (request, reply) => {
+      const cookie = cookieOf(request.headers.cookie, SESSION_COOKIE);
+      if (cookie) await sessions.revoke(cookie, clock.now());
       reply.header('set-cookie', sessionCookie('', 0, secure(request)));
       return reply.code(204).send(null);
     },

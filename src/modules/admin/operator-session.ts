@@ -1,4 +1,8 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { isoAt } from '../../lib/clock.js';
+import { isRevoked, revoke } from './operator-session.repository.js';
 
 /** The admin console's session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site sends it). */
 export const SESSION_COOKIE = 'portal_admin';
@@ -7,14 +11,18 @@ export const CONSOLE_HEADER = 'x-portal-console';
 const LIFETIME_MS = 8 * 3600_000;
 
 /**
- * Operator sessions without server state, so that any replica behind a balancer accepts them:
- * `<expiry ms>.<nonce>.<HMAC-SHA256>` under a key derived from PORTAL_ADMIN_TOKEN. Changing the token
- * ends every session; a session cannot outlive its 8 hours (signing out clears the browser's cookie).
+ * Operator sessions that any replica behind a balancer accepts: `<expiry ms>.<nonce>.<HMAC-SHA256>` under a
+ * key derived from PORTAL_ADMIN_TOKEN, so verifying needs no shared state but one thing: signing out records
+ * the cookie's hash in the database until its expiry, and every replica refuses it from then on. Changing
+ * the token ends every session; none outlives its 8 hours.
  */
 export class OperatorSessions {
   private readonly key: Buffer;
 
-  constructor(adminToken: string) {
+  constructor(
+    adminToken: string,
+    private readonly db: Kysely<DB>,
+  ) {
     this.key = createHmac('sha256', adminToken).update('portal console session v1').digest();
   }
 
@@ -24,8 +32,21 @@ export class OperatorSessions {
     return { value: `${body}.${this.sign(body)}`, expiresAt };
   }
 
-  /** The session's expiry (ms) when `value` is one of ours and still valid; undefined otherwise. */
-  verify(value: string, now: number): number | undefined {
+  /** The session's expiry (ms) when `value` is one of ours, unexpired and not signed out; undefined otherwise. */
+  async verify(value: string, now: number): Promise<number | undefined> {
+    const expiresAt = this.signedExpiry(value, now);
+    if (expiresAt === undefined || (await isRevoked(this.db, hashOf(value)))) return undefined;
+    return expiresAt;
+  }
+
+  /** Ends a session on every replica (signing out); anything that is not a valid session is ignored. */
+  async revoke(value: string, now: number): Promise<void> {
+    const expiresAt = this.signedExpiry(value, now);
+    if (expiresAt !== undefined) await revoke(this.db, hashOf(value), isoAt(expiresAt), isoAt(now));
+  }
+
+  /** The expiry (ms) when `value` carries our signature and has not expired. */
+  private signedExpiry(value: string, now: number): number | undefined {
     const dot = value.lastIndexOf('.');
     if (dot < 0) return undefined;
     const body = value.slice(0, dot);
@@ -40,6 +61,9 @@ export class OperatorSessions {
     return createHmac('sha256', this.key).update(body).digest('base64url');
   }
 }
+
+/** What is stored of a signed-out cookie: its SHA-256, never the cookie. */
+const hashOf = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** One cookie's value from a Cookie header, or undefined. */
 export function cookieOf(header: string | undefined, name: string): string | undefined {
