@@ -69,7 +69,9 @@ export type Keyset = string | { createdAt: string; id: string } | { sortKey: str
  * as a range of the list's index `(workspace_id, [filter,] created_at, id)`, so a page costs the same at
  * any depth (test/paging-plans.test.ts holds every list to it). `scope` names the list and its filters
  * (see PageTokens). Fetches one row more than the limit to know whether a next page exists, so no page
- * is empty. `toItem` maps each row to what the page serves.
+ * is empty. `toItem` maps each row to what the page serves. With `budget`, a page also ends (with a
+ * nextToken) before the row that would take its stored bytes past `budget.bytes` — never before its first
+ * row — so no page of free-form JSON grows without bound.
  */
 export async function fetchPage<Row extends { created_at: string; id: string }, Item>(
   // biome-ignore lint/suspicious/noExplicitAny: any list's builder (its tables are the caller's business)
@@ -79,6 +81,7 @@ export async function fetchPage<Row extends { created_at: string; id: string }, 
   tokens: PageTokens,
   scope: string,
   toItem: (row: Row) => Item,
+  budget?: PageBudget<Row>,
 ): Promise<Page<Item>> {
   const limit = page.limit ?? DEFAULT_LIMIT;
   const ascending = typeof keyset !== 'string' && 'sortKey' in keyset;
@@ -96,11 +99,25 @@ export async function fetchPage<Row extends { created_at: string; id: string }, 
     .orderBy(sql.ref(id), direction)
     .limit(limit + 1)
     .execute();
-  if (rows.length <= limit) return { data: rows.map(toItem) };
-  rows.length = limit;
-  const last = rows[limit - 1];
+  let kept = Math.min(rows.length, limit);
+  if (budget) {
+    let bytes = 0;
+    for (let i = 0; i < kept; i++) {
+      bytes += budget.sizeOf(rows[i]);
+      if (bytes > budget.bytes && i > 0) kept = i;
+    }
+  }
+  if (rows.length <= kept) return { data: rows.map(toItem) };
+  rows.length = kept;
+  const last = rows[kept - 1];
   const lastPosition = ascending ? (last as Row & { sort_key: string }).sort_key : last.created_at;
   return { data: rows.map(toItem), nextToken: tokens.encode(scope, { createdAt: lastPosition, id: last.id }) };
+}
+
+/** The most stored bytes one page may carry, and how many a row carries. */
+export interface PageBudget<Row> {
+  bytes: number;
+  sizeOf: (row: Row) => number;
 }
 
 /**

@@ -14,6 +14,25 @@ export const NullableTimestamp = Type.Unsafe<string | null>({
 });
 /** A name as given: 1–200 characters, not only white space. */
 export const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+/**
+ * Free-form JSON a caller sends (an audit entry's `context`, an app event's payload): at most this many bytes
+ * once serialized (validation keyword `maxJsonBytes`, plugins/validation.ts), so no entry, and no page of
+ * them, grows without bound. Every JSON body is also at most MAX_BODY_DEPTH levels deep (plugins/request-guards.ts).
+ */
+export const FREE_FORM_MAX_BYTES = 16_384;
+export const MAX_BODY_DEPTH = 32;
+const FREE_FORM_RULE = `at most ${FREE_FORM_MAX_BYTES} bytes of JSON and ${MAX_BODY_DEPTH} levels of nesting (a 400 otherwise)`;
+/** A free-form object a caller sends. */
+export const FreeFormObject = (description: string) =>
+  Type.Unsafe<Record<string, unknown>>({
+    type: 'object',
+    additionalProperties: true,
+    maxJsonBytes: FREE_FORM_MAX_BYTES,
+    description: `${description}; ${FREE_FORM_RULE}`,
+  });
+/** Any JSON value a caller sends, bounded like a free-form object. */
+export const FreeFormValue = (description: string) =>
+  Type.Unsafe<unknown>({ maxJsonBytes: FREE_FORM_MAX_BYTES, description: `${description}; ${FREE_FORM_RULE}` });
 /** An e-mail address as given. */
 export const Email = Type.String({ format: 'email', maxLength: 320 });
 

@@ -4,12 +4,15 @@ import { parse as parseQuery } from 'node:querystring';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type ApiError, errors } from '../lib/errors.js';
+import { MAX_BODY_DEPTH } from '../lib/schemas.js';
 
 /**
  * Input the schemas never see, checked before it reaches a handler or the database:
  * - the NUL character (PostgreSQL cannot store it in text; SQLite would): a 400 naming the field, on both backends;
  * - more than MAX_QUERY_PARAMETERS query parameters: a 400, never a silently truncated filter;
  * - a JSON body in a charset other than UTF-8: a 415, never decoded as UTF-8 anyway;
+ * - a JSON body nested deeper than MAX_BODY_DEPTH: a 400 naming the field (serializing it, or any recursive
+ *   walk, would overflow the stack: a 500);
  * - the router's own errors (a bad percent escape, an over-long path parameter): the contract's body.
  * The common request pays one `includes` on the URL and one on a JSON body.
  */
@@ -31,6 +34,40 @@ function pathOfNul(value: unknown, path: string): string | undefined {
     if (found) return found;
   }
   return undefined;
+}
+
+/** Whether JSON text nests deeper than `max` arrays and objects (strings skipped): one pass, no recursion. */
+function nestsDeeper(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // a string: skip to its closing quote, past escapes
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+const isContainer = (value: unknown): value is object => value !== null && typeof value === 'object';
+
+/** How many arrays and objects deep a value goes (0 for a scalar), level by level: no recursion. */
+function containerDepth(value: unknown): number {
+  let level = [value];
+  for (let depth = 0; ; depth++) {
+    const containers = level.filter(isContainer);
+    if (containers.length === 0) return depth;
+    level = containers.flatMap((container) => Object.values(container));
+  }
+}
+
+/** The path of the body's top-level field that nests too deep, for the 400. */
+function pathOfDeepField(body: unknown, max: number): string {
+  if (!isContainer(body)) return 'body';
+  for (const [key, value] of Object.entries(body)) if (1 + containerDepth(value) > max) return `body.${key}`;
+  return 'body';
 }
 
 /**
@@ -98,6 +135,11 @@ export default fp(
       // The default parser answers through the callback (its return value is nothing to wait for).
       void parseJson(request, text as string, (error, body) => {
         if (error) return done(error, undefined);
+        // A body shorter than twice the bound cannot nest deeper than it: the common request skips the scan.
+        if ((text as string).length > 2 * MAX_BODY_DEPTH && nestsDeeper(text as string, MAX_BODY_DEPTH)) {
+          const path = pathOfDeepField(body, MAX_BODY_DEPTH);
+          return done(errors.invalidField(path, `nests deeper than ${MAX_BODY_DEPTH} levels`), undefined);
+        }
         // A NUL can reach a JSON string only as the escape \u0000.
         const nulAt = (text as string).includes('\\u0000') ? pathOfNul(body, 'body') : undefined;
         if (nulAt) return done(nulProblem(nulAt), undefined);

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { FreeFormObject, Id, PageQuery, Timestamp } from '../../lib/schemas.js';
 import { AUDIT_EVENT_TYPES } from './audit-events.js';
 
 const NullableString = (description?: string) =>
@@ -57,7 +57,7 @@ export const AuditEventCreate = Type.Object(
       description: 'sessionStarted, sessionEnded, or a custom type (recorded as customEvent, the name in context.customEventType)',
     }),
     eventDescription: Type.String({ maxLength: 500 }),
-    context: FreeObject,
+    context: FreeFormObject('event-specific metadata'),
     actorId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'default: the session’s end user' })),
     companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'company of the actor when a client user' })),
     lastActivityAt: Type.Optional(

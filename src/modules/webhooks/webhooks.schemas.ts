@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, NullableTimestamp, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { FreeFormValue, Id, NullableTimestamp, PageQuery, Timestamp } from '../../lib/schemas.js';
 import { WEBHOOK_EVENT_NAMES } from '../audit-log/audit-events.js';
 
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
@@ -120,7 +120,7 @@ export const AppEventParams = Type.Object(
   { event: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$', description: 'the app’s event name' }) },
   { additionalProperties: false },
 );
-export const AppEventBody = Type.Unknown({ description: 'any JSON: delivered as the webhook’s data.payload' });
+export const AppEventBody = FreeFormValue('any JSON: delivered as the webhook’s data.payload');
 export const AppEventRecorded = Type.Object(
   { id: Id, object: Type.Literal('appEvent'), event: Type.String(), appId: Type.String(), createdAt: Timestamp },
   { additionalProperties: false, title: 'AppEventRecorded' },
