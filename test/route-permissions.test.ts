@@ -4,117 +4,27 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { InjectOptions } from 'fastify';
+import { BACKENDS, type Backend, adminHarness } from './helpers/harness.js';
 import {
-  APP_ID,
-  createClient,
-  createCompany,
-  createTestInternalUser,
-  defineCustomField,
-  mintBearerToken,
-  sessionKeyFor,
-} from './helpers/factories.js';
-import { BACKENDS, type Backend, type Harness, adminHarness } from './helpers/harness.js';
+  type Operation,
+  PRINCIPALS,
+  type PrincipalName,
+  REFUSED,
+  type World,
+  openapiDocument,
+  operationsOf,
+  principalWorld,
+  sampleOf,
+} from './helpers/principal-world.js';
 
-const PRINCIPALS = [
-  'workspace key',
-  'app key',
-  'bearer token',
-  'admin session',
-  'staff session',
-  'limited staff session',
-  'client session',
-  'other workspace key',
-] as const;
-type PrincipalName = (typeof PRINCIPALS)[number];
 const STAFF: readonly PrincipalName[] = ['staff session', 'limited staff session'];
 
-/** The refusals src/plugins/authorization.ts answers: what an allowed principal must never get. */
-const REFUSED = {
-  clientHidden: { code: 'not_found', message: 'Resource not found.', data: null },
-  clientWrite: { code: 'forbidden', message: 'A client session may not change this.', data: null },
-  staff: { code: 'forbidden', message: 'Staff may not do this; an admin may.', data: null },
-};
 const ADMIN_REFUSED = {
   code: 'unauthorized',
   message: 'Missing or wrong admin token: send Authorization: Bearer <PORTAL_ADMIN_TOKEN>, or sign in to the console.',
   data: null,
 };
-
-interface Policy {
-  clientSession: 'none' | 'read' | 'write';
-  staff: boolean;
-}
-interface Operation {
-  method: string;
-  path: string;
-  policy: Policy;
-  /** The JSON body schema, when the operation takes one. */
-  body?: Record<string, any>;
-  /** Documented with no security requirement: open to anyone. */
-  open: boolean;
-}
-
-type World = Awaited<ReturnType<typeof world>>;
-
-/**
- * One workspace with a client in a company, a second company, an admin, a staff member and a staff member
- * limited to the second company, a custom field, and a principal of every kind; and another workspace's key.
- */
-async function world(h: Harness) {
-  const ws = await h.workspace('Walked');
-  const other = await h.workspace('Other');
-  const app = await h.appKey(ws.workspaceId, APP_ID);
-  const minted = await mintBearerToken(h, app.apiKey);
-  assert.equal(minted.statusCode, 200, minted.body);
-  const company = await createCompany(h, ws.apiKey, { name: 'Company' });
-  const elsewhere = await createCompany(h, ws.apiKey, { name: 'Elsewhere' });
-  const client = await createClient(h, ws.apiKey, {
-    email: 'client@walk.test',
-    givenName: 'Cli',
-    familyName: 'Ent',
-    companyId: company.id,
-  });
-  const admin = await createTestInternalUser(h, ws.workspaceId, {
-    email: 'admin@walk.test',
-    givenName: 'Ad',
-    familyName: 'Min',
-    role: 'admin',
-  });
-  const staff = await createTestInternalUser(h, ws.workspaceId, {
-    email: 'staff@walk.test',
-    givenName: 'St',
-    familyName: 'Aff',
-    role: 'staff',
-  });
-  const limited = await createTestInternalUser(h, ws.workspaceId, {
-    email: 'limited@walk.test',
-    givenName: 'Li',
-    familyName: 'Mited',
-    role: 'staff',
-    companyAccessList: [elsewhere.id],
-  });
-  const field = await defineCustomField(h, ws.workspaceId, { entity: 'client', key: 'tier', type: 'text' });
-  const session = (body: { clientId?: string; internalUserId?: string }) =>
-    sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, ...body });
-  const keys: Record<Exclude<PrincipalName, 'bearer token'>, string> = {
-    'workspace key': ws.apiKey,
-    'app key': app.apiKey,
-    'admin session': await session({ internalUserId: admin.id }),
-    'staff session': await session({ internalUserId: staff.id }),
-    'limited staff session': await session({ internalUserId: limited.id }),
-    'client session': await session({ clientId: client.id }),
-    'other workspace key': other.apiKey,
-  };
-  const token = minted.json().token as string;
-  const call = (principal: PrincipalName, options: InjectOptions): Promise<LightMyRequestResponse> =>
-    principal === 'bearer token'
-      ? h.app.inject({ ...options, headers: { authorization: `Bearer ${token}`, ...(options.headers ?? {}) } })
-      : h.as(keys[principal], options);
-  /** The object of this workspace an `{id}` under /v1/<resource> names. */
-  const ids: Record<string, string> = { clients: client.id, companies: company.id, 'internal-users': admin.id, 'custom-fields': field.id };
-  return { ws, client, company, call, ids };
-}
 
 /** Whether the principal sees this workspace's object of that resource (the repositories' narrowing, lib/access.ts). */
 function sees(principal: PrincipalName, resource: string): boolean {
@@ -123,52 +33,6 @@ function sees(principal: PrincipalName, resource: string): boolean {
   if (principal === 'limited staff session') return !directory; // limited to the other company
   if (principal === 'client session') return directory; // itself and its company (the other routes are closed to it)
   return true;
-}
-
-/** A minimal body valid for the schema (its required properties), for the calls that must reach the handler. */
-function sampleOf(schema: Record<string, any>): unknown {
-  if (schema.const !== undefined) return schema.const;
-  if (schema.enum) return schema.enum[0];
-  if (schema.anyOf ?? schema.oneOf) return sampleOf((schema.anyOf ?? schema.oneOf)[0]);
-  switch (schema.type) {
-    case 'object':
-      return Object.fromEntries((schema.required ?? []).map((key: string) => [key, sampleOf(schema.properties[key])]));
-    case 'string':
-      return (
-        { email: `${randomUUID()}@walk.test`, uuid: randomUUID(), uri: 'https://walk.test/' }[schema.format as string] ??
-        `x${randomUUID().slice(0, 8)}`
-      );
-    case 'integer':
-    case 'number':
-      return schema.minimum ?? 1;
-    case 'boolean':
-      return false;
-    case 'array':
-      return Array.from({ length: schema.minItems ?? 0 }, () => sampleOf(schema.items ?? {}));
-    default:
-      return null;
-  }
-}
-
-/** Every operation of the document, with its policy and body schema ($refs to components resolved). */
-function operationsOf(doc: any): Operation[] {
-  const resolve = (schema: any) => (schema?.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema);
-  return Object.entries<any>(doc.paths).flatMap(([path, ops]) =>
-    Object.entries<any>(ops).map(([method, op]) => ({
-      method: method.toUpperCase(),
-      path,
-      policy: op['x-policy'],
-      open: Array.isArray(op.security) && op.security.length === 0,
-      // A body of another type (the CSV import's text/csv) is walked with an empty JSON object all the same.
-      ...(op.requestBody ? { body: resolve(op.requestBody.content['application/json']?.schema) ?? {} } : {}),
-    })),
-  );
-}
-
-async function openapiDocument(h: Harness) {
-  const res = await h.app.inject('/openapi.json');
-  assert.equal(res.statusCode, 200);
-  return res.json();
 }
 
 /** Walks one /v1 operation for every principal. */
@@ -251,7 +115,7 @@ async function walkAdmin(w: World, op: Operation, index: number) {
 async function walk(t: Parameters<typeof adminHarness>[0], backend: Backend) {
   // The admin surface is on, so that it is walked too.
   const h = await adminHarness(t, backend);
-  const w = await world(h);
+  const w = await principalWorld(h);
   const operations = operationsOf(await openapiDocument(h));
   const v1 = operations.filter((op) => op.path.startsWith('/v1/'));
   // Signing in and out of the console are the admin surface's only open operations (test/admin-operator.test.ts).

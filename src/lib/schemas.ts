@@ -19,7 +19,7 @@ export const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }
  * once serialized (validation keyword `maxJsonBytes`, plugins/validation.ts), so no entry, and no page of
  * them, grows without bound. Every JSON body is also at most MAX_BODY_DEPTH levels deep (plugins/request-guards.ts).
  */
-export const FREE_FORM_MAX_BYTES = 16_384;
+const FREE_FORM_MAX_BYTES = 16_384;
 export const MAX_BODY_DEPTH = 32;
 const FREE_FORM_RULE = `at most ${FREE_FORM_MAX_BYTES} bytes of JSON and ${MAX_BODY_DEPTH} levels of nesting (a 400 otherwise)`;
 /** A free-form object a caller sends. */

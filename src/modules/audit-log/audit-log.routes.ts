@@ -35,7 +35,9 @@ export default async function auditLogRoutes(fastify: FastifyInstance) {
         summary: 'Record an event: a custom one, or a session’s start or end',
         description:
           'A custom eventType is recorded as customEvent with the name in context.customEventType. sessionStarted first closes the ' +
-          'actor’s open session with a synthetic sessionEnded (source system) at lastActivityAt; sessionEnded is dated lastActivityAt.',
+          'actor’s open session with a synthetic sessionEnded (source system) at lastActivityAt; sessionEnded is dated lastActivityAt. ' +
+          'An end-user session records events as its own user only (another `actorId` is a 403: an audit trail is never written in ' +
+          'someone else’s name); keys and bearer tokens, which apps use to report their users, may name any client or internal user.',
         body: AuditEventCreate,
         response: { 200: AuditLogEntry, ...WRITE_ERRORS },
       },

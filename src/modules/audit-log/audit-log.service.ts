@@ -18,7 +18,7 @@ export function listAuditLog(
   return repo.listEntries(database.db, caller.access, query, tokens);
 }
 
-/** The actor an event is attributed to: the one named (a client or internal user of the workspace), else the session's end user. */
+/** The actor an event is attributed to: a session's own end user; for keys and tokens the one named (a client or internal user of the workspace). */
 async function actorOf(database: Database, caller: Caller, input: AuditEventCreate, problems: FieldProblem[]): Promise<Actor> {
   const actor = caller.actor;
   const actorId = input.actorId?.toLowerCase();
@@ -27,6 +27,10 @@ async function actorOf(database: Database, caller: Caller, input: AuditEventCrea
       problems.push({ path: 'body.companyId', message: 'is given only for a client actor' });
     return actor;
   }
+  // An end-user session records events as its own user only: attributing them to someone else would write
+  // the audit trail in another's name (keys and bearer tokens, which apps use to report their users, may).
+  if (actor.actorType !== null)
+    throw errors.forbidden("A session records events for its own user only: omit actorId, or give the session's user.");
   const workspaceId = caller.access.workspaceId;
   const [client, user] = await Promise.all([
     database.db

@@ -57,6 +57,20 @@ function visible(db: Kysely<DB>, access: Access): SelectQueryBuilder<DB, 'client
   return q;
 }
 
+/**
+ * The clients among these ids that this access sees, each with its companies that the access sees too
+ * (a limited principal learns nothing of a client or company outside its companies).
+ */
+export async function visibleClientCompanies(db: Kysely<DB>, access: Access, ids: readonly string[]): Promise<Map<string, string[]>> {
+  const rows = await visible(db, access)
+    .clearSelect()
+    .select(['clients.id', 'clients.company_ids'])
+    .where('clients.id', 'in', nonEmpty(ids))
+    .execute();
+  const seen = access.companyIds;
+  return new Map(rows.map((row) => [row.id, splitIds(row.company_ids).filter((id) => seen === null || seen.includes(id))]));
+}
+
 const clientById = preparedQuery('client_by_id', (db, p: { workspaceId: string; id: string }) =>
   db.selectFrom('clients').selectAll().where('clients.workspace_id', '=', p.workspaceId).where('clients.id', '=', p.id),
 );

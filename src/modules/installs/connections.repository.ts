@@ -77,17 +77,6 @@ export function listConnections(
   return fetchPage(q, 'app_connections', { limit, nextToken }, tokens, scope, toConnection);
 }
 
-/** The clients of the workspace among these ids, with their companies. */
-export async function clientCompanies(db: Kysely<DB>, access: Access, ids: readonly string[]): Promise<Map<string, string[]>> {
-  const rows = await db
-    .selectFrom('clients')
-    .select(['id', 'company_ids'])
-    .where('workspace_id', '=', access.workspaceId)
-    .where('id', 'in', nonEmpty(ids))
-    .execute();
-  return new Map(rows.map((row) => [row.id, splitIds(row.company_ids)]));
-}
-
 export function insertConnection(work: UnitOfWork, access: Access, connection: AppConnection): void {
   const clientIds = connection.clientIds ?? [];
   work.write(

@@ -6,6 +6,7 @@ import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
 import { existingCompanyIds } from '../companies/companies.repository.js';
+import { visibleClientCompanies } from '../clients/clients.repository.js';
 import * as repo from './connections.repository.js';
 import type { AppConnection, AppConnectionCreate, AppConnectionListQuery } from './connections.schemas.js';
 import { getInstall } from './installs.service.js';
@@ -42,7 +43,7 @@ export async function createConnection(
     problems.push({ path: 'body.content', message: 'must be an http(s) URL for a link' });
   const clientIds = [...new Set((input.clientIds ?? []).map((id) => id.toLowerCase()))];
   const companiesOf =
-    clientIds.length > 0 ? await repo.clientCompanies(database.db, caller.access, clientIds) : new Map<string, string[]>();
+    clientIds.length > 0 ? await visibleClientCompanies(database.db, caller.access, clientIds) : new Map<string, string[]>();
   (input.clientIds ?? []).forEach((id, index) => {
     if (!companiesOf.has(id.toLowerCase()))
       problems.push({ path: `body.clientIds.${index}`, message: 'is not a client of this workspace' });

@@ -54,7 +54,9 @@ export default async function internalUserRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: 'Set one notification setting’s surfaces for an internal user',
-        description: 'Only the surfaces given change; a surface the setting does not have is a 400. Answers the GET shape.',
+        description:
+          'Only the surfaces given change; a surface the setting does not have is a 400. Answers the GET shape. ' +
+          "An internal user's session changes its own preferences only (another user's: 403); keys and bearer tokens, anyone's.",
         params: IdParams,
         body: NotificationPreferenceUpdate,
         response: { 200: NotificationPreferences, ...WRITE_ERRORS },

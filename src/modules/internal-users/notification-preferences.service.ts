@@ -7,6 +7,16 @@ import type { NotificationSetting } from '../installs/notification-settings.sche
 import { getInternalUser } from './internal-users.service.js';
 import type { NotificationPreferenceUpdate, NotificationPreferences } from './notification-preferences.schemas.js';
 
+/**
+ * An internal user's session changes its own preferences only (changing another's is acting as them); it
+ * may read a colleague's, as the route's policy lets staff read the directory. Keys and tokens: anyone's.
+ */
+function assertOwnPreferences(caller: Caller, internalUserId: string) {
+  const { principal } = caller;
+  if (principal.kind === 'internalUserSession' && principal.internalUserId !== internalUserId.toLowerCase())
+    throw errors.forbidden('An internal user may change only its own notification preferences.');
+}
+
 async function declaredSettings(database: Database, caller: Caller) {
   const installs = await declaredNotificationConfigs(database.db, caller.access);
   return installs.flatMap((install) =>
@@ -57,6 +67,7 @@ export async function setNotificationPreference(
   internalUserId: string,
   input: NotificationPreferenceUpdate,
 ): Promise<NotificationPreferences> {
+  assertOwnPreferences(caller, internalUserId);
   const user = await getInternalUser(database, caller, internalUserId);
   const settings = await declaredSettings(database, caller);
   const problems: FieldProblem[] = [];

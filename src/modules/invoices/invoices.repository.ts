@@ -113,8 +113,11 @@ export function insertPayment(work: UnitOfWork, access: Access, invoice: Invoice
   return toPayment(row);
 }
 
+/** Payments of the invoices the caller sees: a limited principal only those of its companies' invoices. */
 export function listPayments(db: Kysely<DB>, access: Access, query: PaymentListQuery, tokens: PageTokens): Promise<Page<Payment>> {
-  let q = db.selectFrom('payments').selectAll().where('workspace_id', '=', access.workspaceId);
-  if (query.invoiceId !== undefined) q = q.where('invoice_id', '=', query.invoiceId);
+  let q = db.selectFrom('payments').selectAll('payments').where('payments.workspace_id', '=', access.workspaceId);
+  if (access.companyIds || access.clientId)
+    q = q.where('payments.invoice_id', 'in', db.selectFrom('invoices').select('invoices.id').where(billedTo(access)));
+  if (query.invoiceId !== undefined) q = q.where('payments.invoice_id', '=', query.invoiceId);
   return fetchPage(q, 'payments', query, tokens, pageScope(access, 'payments', { invoiceId: query.invoiceId }), toPayment);
 }
