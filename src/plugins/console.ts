@@ -3,6 +3,7 @@ import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { pageSecurityHeaders } from './page-headers.js';
 
 /**
  * `<repo>/dist/console`, where `vite build` writes the console: two levels up from this file both as
@@ -14,26 +15,7 @@ const CONSOLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..',
  * The console's own policy: its scripts and styles come from this origin only (no inline script, no
  * eval, no CDN), it talks to this origin only, and no other site may frame it (clickjacking).
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const SECURITY_HEADERS = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
-  'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-};
+const SECURITY_HEADERS = pageSecurityHeaders();
 
 /** Vite names every bundled file after its content hash: a year, immutable. */
 const HASHED = /^assets\/[^/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { policyOf } from '../lib/policy.js';
+import { pageSecurityHeaders } from './page-headers.js';
 
 const DESCRIPTION = `Self-hosted Portal Platform API.
 
@@ -53,26 +54,10 @@ Custom fields: \`""\`, \`[]\` or \`null\` clears one; multiSelect takes option i
  * upgrade-insecure-requests (the page's own files refused when served over plain http); its list of inline
  * hashes (static/csp.json) is empty in this version anyway.
  */
-const DOCS_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const DOCS_HEADERS = {
-  'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
-  'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-};
+const DOCS_HEADERS = pageSecurityHeaders({
+  styleSrc: "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+  imgSrc: 'data:',
+});
 
 /** OpenAPI 3.1 document generated from the route schemas, at /openapi.json, and a reference page at /docs. */
 export default fp(
