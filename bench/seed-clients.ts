@@ -8,9 +8,9 @@ import { sql } from 'kysely';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/open.js';
 import { systemCaller } from '../src/lib/caller.js';
-import { createClient } from '../src/modules/clients/clients.service.js';
-import { createCompany } from '../src/modules/companies/companies.service.js';
-import { createInvoice } from '../src/modules/invoices/invoices.service.js';
+import { createClient } from '../src/modules/directory/clients.service.js';
+import { createCompany } from '../src/modules/directory/companies.service.js';
+import { createInvoice } from '../src/modules/billing/invoices.service.js';
 
 const [workspaceId, countText] = process.argv.slice(2);
 const count = Number(countText);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
@@ -9,29 +9,31 @@ import { PageTokens } from './db/paging.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { BackgroundLoop } from './lib/background-loop.js';
 import { SecretBox } from './lib/secret-box.js';
-import appEventRoutes from './modules/webhooks/webhooks.routes.js';
-import type { LookupAll } from './modules/webhooks/webhook-http.js';
-import { WebhookWorker, type WebhookWorkerOptions } from './modules/webhooks/webhook-worker.js';
-import { blankPersonalDataBefore } from './modules/audit-log/audit-log.repository.js';
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
-import adminRoutes from './modules/admin/admin.routes.js';
+import { auditLogRoutes, blankPersonalDataBefore } from './modules/audit-log/index.js';
+import {
+  SubscriptionBiller,
+  catalogAdminRoutes,
+  catalogRoutes,
+  invoiceAdminRoutes,
+  invoiceRoutes,
+  subscriptionRoutes,
+} from './modules/billing/index.js';
+import { clientCsvAdminRoutes } from './modules/client-csv/index.js';
+import { apiKeyAdminRoutes, sessionAdminRoutes, tokenAdminRoutes, tokenRoutes } from './modules/credentials/index.js';
+import { customFieldRoutes } from './modules/custom-fields/index.js';
+import { clientRoutes, companyRoutes } from './modules/directory/index.js';
+import { EmailDelivery, type EmailDeliveryOptions, emailOutboxAdminRoutes } from './modules/email-outbox/index.js';
+import { healthRoutes } from './modules/health/index.js';
+import { installAdminRoutes, installRoutes } from './modules/installs/index.js';
+import { internalUserAdminRoutes, internalUserRoutes } from './modules/internal-users/index.js';
+import { meRoutes } from './modules/me/index.js';
+import { notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
+import { operatorSessionRoutes } from './modules/operator-sessions/index.js';
+import { type LookupAll, WebhookWorker, type WebhookWorkerOptions, appEventRoutes, webhookAdminRoutes } from './modules/webhooks/index.js';
+import { workspaceAdminRoutes, workspaceRoutes } from './modules/workspaces/index.js';
+import adminSurface from './plugins/admin.js';
 import { consoleRoutes } from './plugins/console.js';
-import auditLogRoutes from './modules/audit-log/audit-log.routes.js';
-import catalogRoutes from './modules/catalog/catalog.routes.js';
-import invoiceRoutes from './modules/invoices/invoices.routes.js';
-import { SubscriptionBiller } from './modules/subscriptions/subscription-biller.js';
-import subscriptionRoutes from './modules/subscriptions/subscriptions.routes.js';
-import clientRoutes from './modules/clients/clients.routes.js';
-import companyRoutes from './modules/companies/companies.routes.js';
-import customFieldRoutes from './modules/custom-fields/custom-fields.routes.js';
-import healthRoutes from './modules/health/health.routes.js';
-import installRoutes from './modules/installs/installs.routes.js';
-import internalUserRoutes from './modules/internal-users/internal-users.routes.js';
-import { type EmailDeliveryOptions, EmailDelivery } from './modules/email-outbox/email-outbox.delivery.js';
-import meRoutes from './modules/me/me.routes.js';
-import notificationRoutes from './modules/notifications/notifications.routes.js';
-import tokenRoutes from './modules/tokens/tokens.routes.js';
-import workspaceRoutes from './modules/workspaces/workspaces.routes.js';
 import auth from './plugins/auth.js';
 import authorization from './plugins/authorization.js';
 import limits from './plugins/limits.js';
@@ -75,6 +77,25 @@ function requestForLog(request: FastifyRequest) {
   );
   return { method: request.method, url, host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
 }
+
+/**
+ * Every module's routes, in the order the OpenAPI document lists them: `v1` under /v1 (behind auth,
+ * limits, permissions and idempotency), `admin` under /admin (behind the admin plugin: the operator's
+ * token or console session, and `request.caller` for the route's workspace).
+ */
+const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPluginAsync[] }[] = [
+  { v1: [meRoutes] },
+  { v1: [tokenRoutes], admin: [apiKeyAdminRoutes, tokenAdminRoutes, sessionAdminRoutes] },
+  { v1: [workspaceRoutes], admin: [workspaceAdminRoutes] },
+  { v1: [clientRoutes, companyRoutes], admin: [clientCsvAdminRoutes] },
+  { v1: [internalUserRoutes], admin: [internalUserAdminRoutes] },
+  { v1: [customFieldRoutes] },
+  { v1: [installRoutes], admin: [installAdminRoutes] },
+  { v1: [notificationRoutes, notificationPreferenceRoutes], admin: [emailOutboxAdminRoutes] },
+  { v1: [auditLogRoutes] },
+  { v1: [appEventRoutes], admin: [webhookAdminRoutes] },
+  { v1: [catalogRoutes, invoiceRoutes, subscriptionRoutes], admin: [catalogAdminRoutes, invoiceAdminRoutes] },
+];
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -197,20 +218,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       if (config.limits.enabled) await v1.register(limits);
       await v1.register(authorization);
       await v1.register(idempotency);
-      await v1.register(meRoutes);
-      await v1.register(tokenRoutes);
-      await v1.register(workspaceRoutes);
-      await v1.register(clientRoutes);
-      await v1.register(companyRoutes);
-      await v1.register(internalUserRoutes);
-      await v1.register(customFieldRoutes);
-      await v1.register(installRoutes);
-      await v1.register(notificationRoutes);
-      await v1.register(auditLogRoutes);
-      await v1.register(appEventRoutes);
-      await v1.register(catalogRoutes);
-      await v1.register(invoiceRoutes);
-      await v1.register(subscriptionRoutes);
+      for (const { v1: routes = [] } of MODULE_ROUTES) for (const plugin of routes) await v1.register(plugin);
       const extra = options.extraV1Routes;
       if (extra) await v1.register(async (scope) => extra(scope));
     },
@@ -218,7 +226,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   // Without an admin token the admin surface does not exist: /admin paths are 404s like any unknown route.
   if (config.adminToken) {
-    await app.register(adminRoutes, { prefix: '/admin', adminToken: config.adminToken });
+    const { adminToken } = config;
+    await app.register(
+      async (admin) => {
+        await admin.register(adminSurface, { adminToken });
+        await admin.register(operatorSessionRoutes, { adminToken });
+        for (const { admin: routes = [] } of MODULE_ROUTES) for (const plugin of routes) await admin.register(plugin);
+      },
+      { prefix: '/admin' },
+    );
     await app.register(consoleRoutes);
   }
   return app;

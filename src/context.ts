@@ -4,10 +4,9 @@ import type { Database } from './db/database.js';
 import type { PageTokens } from './db/paging.js';
 import type { DB } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
-import type { EmailDelivery } from './modules/email-outbox/email-outbox.delivery.js';
-import type { SubscriptionBiller } from './modules/subscriptions/subscription-biller.js';
-import type { WebhookWorker } from './modules/webhooks/webhook-worker.js';
-import type { WebhookSettings } from './modules/webhooks/webhooks.service.js';
+import type { EmailDelivery } from './modules/email-outbox/index.js';
+import type { SubscriptionBiller } from './modules/billing/index.js';
+import type { WebhookSettings, WebhookWorker } from './modules/webhooks/index.js';
 import type { AuthFailureLimiter } from './limits/auth-failures.js';
 import type { LimitStore } from './limits/limit-store.js';
 

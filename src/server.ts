@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { seedDemo } from './modules/demo/demo-seed.js';
-import { createFirstWorkspace } from './modules/workspaces/workspaces.service.js';
+import { seedDemo } from './modules/demo/index.js';
+import { createFirstWorkspace } from './modules/workspaces/index.js';
 
 /**
  * Starts the server. On the first start of an empty database it creates a workspace and prints its

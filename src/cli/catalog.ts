@@ -1,18 +1,16 @@
 import { validInput } from '../lib/validate.js';
 import {
+  createInvoiceTemplate,
+  createPrice,
+  createProduct,
+  createSubscriptionTemplate,
   InvoiceTemplateCreate,
   PriceCreate,
   ProductCreate,
   ProductUpdate,
   SubscriptionTemplateCreate,
-} from '../modules/catalog/catalog.schemas.js';
-import {
-  createInvoiceTemplate,
-  createPrice,
-  createProduct,
-  createSubscriptionTemplate,
   updateProduct,
-} from '../modules/catalog/catalog.service.js';
+} from '../modules/billing/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

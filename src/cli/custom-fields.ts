@@ -1,6 +1,5 @@
 import { validInput } from '../lib/validate.js';
-import { CustomFieldCreate, customFieldCreateRules } from '../modules/custom-fields/custom-fields.schemas.js';
-import { createCustomField } from '../modules/custom-fields/custom-fields.service.js';
+import { createCustomField, CustomFieldCreate, customFieldCreateRules } from '../modules/custom-fields/index.js';
 import { type CommandGroup, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

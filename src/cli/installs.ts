@@ -1,6 +1,5 @@
 import { validInput } from '../lib/validate.js';
-import { InstallCreate } from '../modules/installs/installs.schemas.js';
-import { createInstall, publishInstall } from '../modules/installs/installs.service.js';
+import { createInstall, InstallCreate, publishInstall } from '../modules/installs/index.js';
 import { type CommandGroup, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

@@ -1,6 +1,5 @@
 import { validInput } from '../lib/validate.js';
-import { InternalUserCreate } from '../modules/internal-users/internal-users.schemas.js';
-import { createInternalUser } from '../modules/internal-users/internal-users.service.js';
+import { createInternalUser, InternalUserCreate } from '../modules/internal-users/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

@@ -1,4 +1,4 @@
-import { markPaid, voidInvoice } from '../modules/invoices/invoices.service.js';
+import { markPaid, voidInvoice } from '../modules/billing/index.js';
 import { type CommandGroup, command, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

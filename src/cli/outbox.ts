@@ -1,8 +1,7 @@
 import { readSecret } from '../db/migrate.js';
 import { PageTokens } from '../db/paging.js';
 import { validInput } from '../lib/validate.js';
-import { OutboxListQuery } from '../modules/email-outbox/email-outbox.schemas.js';
-import { listOutbox } from '../modules/email-outbox/email-outbox.service.js';
+import { listOutbox, OutboxListQuery } from '../modules/email-outbox/index.js';
 import { type CommandGroup, command, given, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

@@ -1,7 +1,6 @@
 import { loadConfig } from '../config.js';
 import { validInput } from '../lib/validate.js';
-import { SessionCreate } from '../modules/sessions/sessions.schemas.js';
-import { createSession, revokeSession } from '../modules/sessions/sessions.service.js';
+import { createSession, revokeSession, SessionCreate } from '../modules/credentials/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

@@ -1,8 +1,7 @@
 import { systemCaller } from '../lib/caller.js';
 import { systemClock } from '../lib/clock.js';
 import { validInput } from '../lib/validate.js';
-import { WorkspaceCreate, WorkspaceUpdate } from '../modules/workspaces/workspaces.schemas.js';
-import { createWorkspace, updateWorkspace } from '../modules/workspaces/workspaces.service.js';
+import { createWorkspace, updateWorkspace, WorkspaceCreate, WorkspaceUpdate } from '../modules/workspaces/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption } from './command.js';
 import { printResult } from './output.js';
 

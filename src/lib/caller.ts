@@ -188,3 +188,10 @@ export function idempotencyScopeOf(principal: ApiPrincipal): string {
 /** Session requests (an app acting for an end user) are exempt from the daily quota (contract §6). */
 export const isQuotaExempt = (principal: ApiPrincipal): boolean =>
   principal.kind === 'internalUserSession' || principal.kind === 'clientSession';
+
+/** The principal of a /v1 request: the auth plugin sets only API principals (the system acts on /admin and in the CLI). */
+export function apiPrincipalOf(caller: Caller): ApiPrincipal {
+  const { principal } = caller;
+  if (principal.kind === 'system') throw new Error('A system caller on a /v1 route');
+  return principal;
+}

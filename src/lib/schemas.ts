@@ -126,3 +126,11 @@ export const IdParams = Type.Object({ id: Type.String({ description: 'object id 
 export const READ_ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 export const WRITE_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 403, 409, 413, 415);
 export const DELETE_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 403);
+
+/** The admin surface (src/plugins/admin.ts): what every admin route's OpenAPI entry shares. */
+export const adminDoc = { tags: ['admin'], security: [{ adminToken: [] }] };
+/** The errors of an admin route: no 403 (the token is all or nothing) and no quota. */
+export const ADMIN_ERRORS = errorResponses(400, 401, 404, 429, 500, 503);
+export const ADMIN_WRITE_ERRORS = errorResponses(400, 401, 404, 409, 413, 415, 429, 500, 503);
+/** `/admin/workspaces/:workspaceId/…`: the admin plugin answers 404 for an unknown workspace before the handler. */
+export const WorkspaceParams = Type.Object({ workspaceId: Type.String() }, { additionalProperties: false });

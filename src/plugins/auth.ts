@@ -4,14 +4,12 @@ import { type ApiPrincipal, type Caller, callerOf } from '../lib/caller.js';
 import { credentialCacheOf } from '../lib/credential-cache.js';
 import { ApiError, errors } from '../lib/errors.js';
 import { isUuid } from '../lib/validate.js';
-import { verifyApiKey } from '../modules/api-keys/api-keys.service.js';
-import { verifySession } from '../modules/sessions/sessions.service.js';
-import { verifyBearerToken } from '../modules/tokens/tokens.service.js';
+import { verifyApiKey, verifyBearerToken, verifySession } from '../modules/credentials/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Who is calling (principal, access, actor); set once by the auth hook on every /v1 route. */
-    caller: Caller<ApiPrincipal>;
+    caller: Caller;
     /**
      * The secret part of the credential that authenticated the request (never stored, never logged): what
      * the idempotency plugin seals this caller's stored answers with, so only this credential reads them back.
@@ -108,7 +106,7 @@ export default fp(
   async function auth(app: FastifyInstance) {
     const { clock, authFailures, config, database } = app.ctx;
     const credentials = credentialCacheOf(database, config.authCacheTtlMs);
-    app.decorateRequest('caller', null as unknown as Caller<ApiPrincipal>);
+    app.decorateRequest('caller', null as unknown as Caller);
     app.decorateRequest('credentialSecret', '');
 
     function authenticated(request: FastifyRequest, presented: Presented, principal: ApiPrincipal, now: number) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { apiPrincipalOf } from '../lib/caller.js';
 import { type RoutePolicy, authorize } from '../lib/policy.js';
 
 declare module 'fastify' {
@@ -21,7 +22,7 @@ export default fp(
       // Callback style: a synchronous check needs no promise.
       const checkPermission = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
         try {
-          authorize(request.caller.principal, policy, request.method);
+          authorize(apiPrincipalOf(request.caller), policy, request.method);
         } catch (error) {
           return done(error as Error);
         }

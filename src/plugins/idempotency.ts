@@ -10,7 +10,7 @@ import type {
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
 import { type Slot, claimKey, fingerprintOf, recordAnswer, releaseKey, sweepExpiredKeys } from '../idempotency/idempotency.store.js';
-import { idempotencyScopeOf } from '../lib/caller.js';
+import { apiPrincipalOf, idempotencyScopeOf } from '../lib/caller.js';
 import { ApiError } from '../lib/errors.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { errorResponses } from '../lib/schemas.js';
@@ -82,7 +82,7 @@ export default fp(
     function claim(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
       const key = request.headers[HEADER];
       if (typeof key !== 'string') return done();
-      const { principal } = request.caller;
+      const principal = apiPrincipalOf(request.caller);
       const slot: Slot = { workspaceId: principal.workspaceId, scope: idempotencyScopeOf(principal), key };
       const now = clock.now();
       claimKey(db, slot, fingerprintOf(request.method, request.url, request.body), now).then((found) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { type ApiPrincipal, isQuotaExempt, rateLimitKeyOf } from '../lib/caller.js';
+import { type ApiPrincipal, apiPrincipalOf, isQuotaExempt, rateLimitKeyOf } from '../lib/caller.js';
 import { errors } from '../lib/errors.js';
 import type { Admission, AdmitRequest } from '../limits/limit-store.js';
 
@@ -79,7 +79,8 @@ export default fp(
 
     // Callback style: the in-process store decides synchronously (no promise); Redis answers later.
     app.addHook('onRequest', function applyLimits(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-      const { principal, actor } = request.caller;
+      const { actor } = request.caller;
+      const principal = apiPrincipalOf(request.caller);
       const isRead = request.method === 'GET' || request.method === 'HEAD';
       const bucket = isRead ? read : write;
       const r: AdmitRequest = {
@@ -108,7 +109,7 @@ export default fp(
       request.quotaReservation = null;
       store.releaseQuota(request.caller.principal.workspaceId, reservation.day).then(
         (used) => {
-          reply.header('x-service-quota-remaining', Math.max(0, request.caller.principal.dailyQuota - used));
+          reply.header('x-service-quota-remaining', Math.max(0, apiPrincipalOf(request.caller).dailyQuota - used));
           done(null, payload);
         },
         (error) => {

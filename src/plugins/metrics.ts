@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { isoAt } from '../lib/clock.js';
-import { adminGuard } from '../modules/admin/admin.guard.js';
+import { adminGuard } from './admin.js';
 
 /**
  * `GET /metrics` in the Prometheus text format, behind the admin token, and on METRICS_PORT without it

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { systemCaller } from '../../src/lib/caller.js';
 import type { Clock } from '../../src/lib/clock.js';
-import { createApiKey, revokeApiKey } from '../../src/modules/api-keys/api-keys.service.js';
+import { createApiKey, revokeApiKey } from '../../src/modules/credentials/api-keys.service.js';
 import type { InternalUserCreate } from '../../src/modules/internal-users/internal-users.schemas.js';
 import { createInternalUser } from '../../src/modules/internal-users/internal-users.service.js';
 import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';

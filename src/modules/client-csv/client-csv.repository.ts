@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { Access } from '../../lib/caller.js';
-import { optionsOfFields } from '../custom-fields/custom-fields.repository.js';
-import type { CustomFieldOptionRef, CustomFieldType } from '../custom-fields/custom-fields.schemas.js';
+import { type CustomFieldOptionRef, type CustomFieldType, optionsOfFields } from '../custom-fields/index.js';
 
 /** The reads of the CSV import and export that no list of the API makes: every one a single query. */
 

@@ -6,10 +6,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { ADMIN_ERRORS, ADMIN_WRITE_ERRORS, WorkspaceParams, adminDoc } from '../../lib/schemas.js';
 import { Type } from 'typebox';
 import { errors } from '../../lib/errors.js';
-import { ADMIN_ERRORS, ADMIN_WRITE_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
-import { WorkspaceParams } from '../sessions/sessions.schemas.js';
 import { ImportResult } from './client-csv.schemas.js';
 import { clientsCsv, importClients } from './client-csv.service.js';
 
@@ -76,7 +75,7 @@ export async function clientCsvAdminRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { workspaceId } = (await operatorOn(app, request.params.workspaceId)).access;
+      const { workspaceId } = request.caller.access;
       const body = request.body as unknown;
       if (body !== undefined && !(body instanceof Readable))
         throw errors.unsupportedMediaType('The body must be CSV (Content-Type: text/csv).');
@@ -111,7 +110,7 @@ export async function clientCsvAdminRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = await operatorOn(app, request.params.workspaceId);
+      const caller = request.caller;
       const { workspaceId } = caller.access;
       const chunks = await clientsCsv(database, caller);
       return reply

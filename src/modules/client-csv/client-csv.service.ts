@@ -8,10 +8,14 @@ import type { Clock } from '../../lib/clock.js';
 import { ApiError, type FieldProblem, errors } from '../../lib/errors.js';
 import { Name } from '../../lib/schemas.js';
 import { schemaProblems } from '../../lib/validate.js';
-import { ClientCreate } from '../clients/clients.schemas.js';
-import { type CheckedClient, commitClients, prepareClients } from '../clients/clients.service.js';
-import { clientsInCreationOrder } from '../clients/clients.repository.js';
-import { createCompany } from '../companies/companies.service.js';
+import {
+  type CheckedClient,
+  ClientCreate,
+  clientsInCreationOrder,
+  commitClients,
+  createCompany,
+  prepareClients,
+} from '../directory/index.js';
 import { type ClientColumnField, clientFields, companyIdsByNameKey, companyNames } from './client-csv.repository.js';
 import { LineEndings, csvRecord, restore } from './client-csv.format.js';
 import type { ImportResult, RowError } from './client-csv.schemas.js';

@@ -1,11 +1,8 @@
 import { Type, type Static } from 'typebox';
 import type { FieldProblem } from '../../lib/errors.js';
 import { Id, Name, PageQuery, Timestamp } from '../../lib/schemas.js';
-
-const CUSTOM_FIELD_TYPES = ['text', 'number', 'email', 'url', 'phoneNumber', 'multiSelect', 'address'] as const;
-const CUSTOM_FIELD_ENTITIES = ['client', 'company'] as const;
-export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
-export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
+import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES } from '../../db/schema.js';
+export type { CustomFieldEntity, CustomFieldType } from '../../db/schema.js';
 
 const FieldType = Type.Enum([...CUSTOM_FIELD_TYPES]);
 const EntityType = Type.Enum([...CUSTOM_FIELD_ENTITIES]);

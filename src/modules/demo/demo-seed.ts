@@ -1,16 +1,19 @@
 import type { Database } from '../../db/database.js';
 import { type Caller, systemCaller } from '../../lib/caller.js';
-import { createInvoiceTemplate, createPrice, createProduct, createSubscriptionTemplate } from '../catalog/catalog.service.js';
-import { createClient } from '../clients/clients.service.js';
-import { createCompany } from '../companies/companies.service.js';
-import { createCustomField } from '../custom-fields/custom-fields.service.js';
-import { createConnection } from '../installs/connections.service.js';
-import { createInstall } from '../installs/installs.service.js';
-import { declareNotificationSettings } from '../installs/notification-settings.service.js';
-import { createInternalUser } from '../internal-users/internal-users.service.js';
-import { createInvoice, markPaid } from '../invoices/invoices.service.js';
-import { createNotification } from '../notifications/notifications.service.js';
-import { createSubscription } from '../subscriptions/subscriptions.service.js';
+import {
+  createInvoice,
+  createInvoiceTemplate,
+  createPrice,
+  createProduct,
+  createSubscription,
+  createSubscriptionTemplate,
+  markPaid,
+} from '../billing/index.js';
+import { createClient, createCompany } from '../directory/index.js';
+import { createCustomField } from '../custom-fields/index.js';
+import { createConnection, createInstall, declareNotificationSettings } from '../installs/index.js';
+import { createInternalUser } from '../internal-users/index.js';
+import { createNotification } from '../notifications/index.js';
 
 /** What `portal seed` made, by kind. */
 export interface SeededDemo {

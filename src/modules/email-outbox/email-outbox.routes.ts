@@ -1,8 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
-import { Page } from '../../lib/schemas.js';
-import { WorkspaceParams } from '../sessions/sessions.schemas.js';
+import { ADMIN_ERRORS, adminDoc, Page, WorkspaceParams } from '../../lib/schemas.js';
 import { OutboxEmail, OutboxListQuery } from './email-outbox.schemas.js';
 import { listOutbox } from './email-outbox.service.js';
 
@@ -21,6 +19,6 @@ export default async function emailOutboxAdminRoutes(fastify: FastifyInstance) {
         response: { 200: Page(OutboxEmail), ...ADMIN_ERRORS },
       },
     },
-    async (request) => listOutbox(database, await operatorOn(app, request.params.workspaceId), request.query, pageTokens),
+    async (request) => listOutbox(database, request.caller, request.query, pageTokens),
   );
 }

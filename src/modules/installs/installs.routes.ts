@@ -1,9 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_WRITE_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
 import type { RoutePolicy } from '../../lib/policy.js';
-import { Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
-import { WorkspaceParams } from '../sessions/sessions.schemas.js';
+import { ADMIN_WRITE_ERRORS, adminDoc, Page, READ_ERRORS, WorkspaceParams, WRITE_ERRORS } from '../../lib/schemas.js';
 import {
   CreatedInstall,
   Install,
@@ -143,7 +141,7 @@ export async function installAdminRoutes(fastify: FastifyInstance) {
         response: { 200: CreatedInstall, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.createInstall(database, await operatorOn(app, request.params.workspaceId), request.body),
+    async (request) => service.createInstall(database, request.caller, request.body),
   );
 
   app.post(
@@ -156,6 +154,6 @@ export async function installAdminRoutes(fastify: FastifyInstance) {
         response: { 200: PublishedInstall, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.publishInstall(database, await operatorOn(app, request.params.workspaceId), request.params.installId),
+    async (request) => service.publishInstall(database, request.caller, request.params.installId),
   );
 }

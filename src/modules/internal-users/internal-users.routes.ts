@@ -1,16 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
-import { ADMIN_WRITE_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
-import { WorkspaceParams } from '../sessions/sessions.schemas.js';
+import { ADMIN_WRITE_ERRORS, adminDoc, IdParams, Page, READ_ERRORS, WorkspaceParams } from '../../lib/schemas.js';
 import { InternalUser, InternalUserCreate, InternalUserListQuery } from './internal-users.schemas.js';
 import * as service from './internal-users.service.js';
-import { NotificationPreferenceUpdate, NotificationPreferences } from './notification-preferences.schemas.js';
-import * as preferences from './notification-preferences.service.js';
 
 const tags = ['internal users'];
 
-/** Internal users are created by the operator (contract §3, §7: below); only their notification preferences change here. */
+/** Internal users are created by the operator (contract §3, §7: below); their notification preferences are in the notifications module. */
 export default async function internalUserRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { database, pageTokens } = app.ctx;
@@ -33,37 +29,6 @@ export default async function internalUserRoutes(fastify: FastifyInstance) {
     { schema: { tags, summary: 'Get an internal user', params: IdParams, response: { 200: InternalUser, ...READ_ERRORS } } },
     async (request) => service.getInternalUser(database, request.caller, request.params.id),
   );
-
-  app.get(
-    '/internal-users/:id/notification-preferences',
-    {
-      schema: {
-        tags,
-        summary: 'An internal user’s delivery choice for every declared notification setting',
-        description: "Unset surfaces follow the setting's default (an omitted default surface is off).",
-        params: IdParams,
-        response: { 200: NotificationPreferences, ...READ_ERRORS },
-      },
-    },
-    async (request) => preferences.getNotificationPreferences(database, request.caller, request.params.id),
-  );
-
-  app.patch(
-    '/internal-users/:id/notification-preferences',
-    {
-      schema: {
-        tags,
-        summary: 'Set one notification setting’s surfaces for an internal user',
-        description:
-          'Only the surfaces given change; a surface the setting does not have is a 400. Answers the GET shape. ' +
-          "An internal user's session changes its own preferences only (another user's: 403); keys and bearer tokens, anyone's.",
-        params: IdParams,
-        body: NotificationPreferenceUpdate,
-        response: { 200: NotificationPreferences, ...WRITE_ERRORS },
-      },
-    },
-    async (request) => preferences.setNotificationPreference(database, request.caller, request.params.id, request.body),
-  );
 }
 
 /** Internal users are created on the admin surface (contract §7: what `portal internal-users create` does). */
@@ -83,7 +48,6 @@ export async function internalUserAdminRoutes(fastify: FastifyInstance) {
         response: { 201: InternalUser, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await service.createInternalUser(database, await operatorOn(app, request.params.workspaceId), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createInternalUser(database, request.caller, request.body)),
   );
 }

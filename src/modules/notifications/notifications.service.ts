@@ -5,9 +5,9 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Access, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
-import { type QueuedEmail, queueEmails } from '../email-outbox/email-outbox.repository.js';
-import { declaredConfigsOf } from '../installs/installs.repository.js';
-import type { NotificationSetting } from '../installs/notification-settings.schemas.js';
+import { type QueuedEmail, queueEmails } from '../email-outbox/index.js';
+import { declaredConfigsOf } from '../installs/index.js';
+import type { NotificationSetting } from '../installs/index.js';
 import * as repo from './notifications.repository.js';
 import type { Notification, NotificationCreate, NotificationListQuery } from './notifications.schemas.js';
 

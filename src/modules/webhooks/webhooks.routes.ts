@@ -1,8 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_WRITE_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
-import { DeletedBody, Page, WRITE_ERRORS } from '../../lib/schemas.js';
-import { WorkspaceParams } from '../sessions/sessions.schemas.js';
+import { ADMIN_WRITE_ERRORS, adminDoc, DeletedBody, Page, WorkspaceParams, WRITE_ERRORS } from '../../lib/schemas.js';
 import {
   AppEventBody,
   AppEventParams,
@@ -61,7 +59,7 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
         response: { 200: CreatedWebhookEndpoint, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.createEndpoint(database, await operatorOn(app, request.params.workspaceId), request.body, webhooks.settings),
+    async (request) => service.createEndpoint(database, request.caller, request.body, webhooks.settings),
   );
   app.get(
     base,
@@ -74,7 +72,7 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
         response: { 200: Page(WebhookEndpoint), ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.listEndpoints(database, await operatorOn(app, request.params.workspaceId), request.query, pageTokens),
+    async (request) => service.listEndpoints(database, request.caller, request.query, pageTokens),
   );
   app.delete(
     `${base}/:endpointId`,
@@ -86,7 +84,7 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
         response: { 200: DeletedBody, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.deleteEndpoint(database, await operatorOn(app, request.params.workspaceId), request.params.endpointId),
+    async (request) => service.deleteEndpoint(database, request.caller, request.params.endpointId),
   );
   for (const [action, enabled] of [
     ['enable', true],
@@ -102,8 +100,7 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
           response: { 200: WebhookEndpoint, ...ADMIN_WRITE_ERRORS },
         },
       },
-      async (request) =>
-        service.setEndpointEnabled(database, await operatorOn(app, request.params.workspaceId), request.params.endpointId, enabled),
+      async (request) => service.setEndpointEnabled(database, request.caller, request.params.endpointId, enabled),
     );
   }
   app.post(
@@ -116,8 +113,7 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
         response: { 200: RotatedSecret, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) =>
-      service.rotateSecret(database, await operatorOn(app, request.params.workspaceId), request.params.endpointId, webhooks.settings),
+    async (request) => service.rotateSecret(database, request.caller, request.params.endpointId, webhooks.settings),
   );
   app.get(
     '/workspaces/:workspaceId/webhook-deliveries',
@@ -130,7 +126,7 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
         response: { 200: Page(WebhookDelivery), ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.listDeliveries(database, await operatorOn(app, request.params.workspaceId), request.query, pageTokens),
+    async (request) => service.listDeliveries(database, request.caller, request.query, pageTokens),
   );
   app.post(
     '/workspaces/:workspaceId/webhook-deliveries/:deliveryId/replay',
@@ -142,7 +138,7 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
         response: { 200: Replayed, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.replayDelivery(database, await operatorOn(app, request.params.workspaceId), request.params.deliveryId, wake),
+    async (request) => service.replayDelivery(database, request.caller, request.params.deliveryId, wake),
   );
   app.post(
     '/workspaces/:workspaceId/webhook-deliveries/replay',
@@ -155,7 +151,6 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
         response: { 200: Replayed, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) =>
-      service.replayFailedSince(database, await operatorOn(app, request.params.workspaceId), request.body.failedSince, wake),
+    async (request) => service.replayFailedSince(database, request.caller, request.body.failedSince, wake),
   );
 }

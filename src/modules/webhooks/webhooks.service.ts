@@ -6,7 +6,7 @@ import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors, orNotFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { recordAudit } from '../audit-log/audit-log.writer.js';
+import { recordAudit } from '../audit-log/index.js';
 import { type LookupAll, WebhookAddressError, assertPublicUrl, newWebhookSecret } from './webhook-http.js';
 import * as repo from './webhooks.repository.js';
 import type { DeliveryListQuery, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreate } from './webhooks.schemas.js';

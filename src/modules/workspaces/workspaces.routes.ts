@@ -1,9 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { Page, PageQuery, READ_ERRORS } from '../../lib/schemas.js';
-import { ADMIN_ERRORS, ADMIN_WRITE_ERRORS, adminDoc, operatorOn } from '../admin/admin-surface.js';
-import { WorkspaceParams } from '../sessions/sessions.schemas.js';
+import { ADMIN_ERRORS, ADMIN_WRITE_ERRORS, adminDoc, Page, PageQuery, READ_ERRORS, WorkspaceParams } from '../../lib/schemas.js';
 import { CreatedWorkspace, OperatorWorkspace, Workspace, WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
 import * as service from './workspaces.service.js';
 
@@ -63,7 +61,6 @@ export async function workspaceAdminRoutes(fastify: FastifyInstance) {
         response: { 200: OperatorWorkspace, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) =>
-      service.updateWorkspaceWithUsage(database, limitStore, await operatorOn(app, request.params.workspaceId), request.body),
+    async (request) => service.updateWorkspaceWithUsage(database, limitStore, request.caller, request.body),
   );
 }

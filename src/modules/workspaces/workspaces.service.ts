@@ -1,5 +1,4 @@
-import { coreInstalls } from '../installs/core-modules.js';
-import { insertInstalls } from '../installs/installs.repository.js';
+import { coreInstalls, insertInstalls } from '../installs/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
@@ -8,7 +7,7 @@ import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
 import { errors, orNotFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/validate.js';
-import { addApiKey } from '../api-keys/api-keys.service.js';
+import { addApiKey } from '../credentials/index.js';
 import * as repo from './workspaces.repository.js';
 import type { OperatorWorkspace, Workspace, WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
 import type { Page, PageRequest, PageTokens } from '../../db/paging.js';

@@ -1,0 +1,50 @@
+/** Workspaces and what the server keeps for them: secrets, quota use, idempotency keys, console sign-outs. */
+
+interface ServerSecretsTable {
+  name: string;
+  value: string;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  daily_quota: number;
+  created_at: string;
+  updated_at: string;
+}
+
+interface QuotaUsageTable {
+  workspace_id: string;
+  /** UTC day, YYYY-MM-DD */
+  day: string;
+  used: number;
+}
+
+interface IdempotencyKeysTable {
+  workspace_id: string;
+  /** Whose answer this is (lib/caller.ts idempotencyScopeOf): one credential's keys never meet another's. */
+  scope: string;
+  key: string;
+  /** SHA-256 of the method, URL and body of the first request */
+  fingerprint: string;
+  /** null while the first request runs */
+  status_code: number | null;
+  /** The answer's body sealed with a key derived from the caller's credential secret (idempotency/answer-seal.ts). */
+  sealed_body: string | null;
+  created_at: string;
+}
+
+/** A console session ended by signing out, until it would have expired (modules/operator-sessions/operator-session.ts). */
+interface ConsoleSessionRevocationsTable {
+  /** SHA-256 of the cookie value, hex: the cookie itself is never stored. */
+  session_hash: string;
+  expires_at: string;
+}
+
+export interface PlatformTables {
+  server_secrets: ServerSecretsTable;
+  workspaces: WorkspacesTable;
+  quota_usage: QuotaUsageTable;
+  idempotency_keys: IdempotencyKeysTable;
+  console_session_revocations: ConsoleSessionRevocationsTable;
+}

@@ -1,0 +1,8 @@
+export { InvoiceTemplateCreate, PriceCreate, ProductCreate, ProductUpdate, SubscriptionTemplateCreate } from './catalog.schemas.js';
+export { createInvoiceTemplate, createPrice, createProduct, createSubscriptionTemplate, updateProduct } from './catalog.service.js';
+export { createInvoice, markPaid, voidInvoice } from './invoices.service.js';
+export { SubscriptionBiller } from './subscription-biller.js';
+export { createSubscription } from './subscriptions.service.js';
+export { catalogAdminRoutes, default as catalogRoutes } from './catalog.routes.js';
+export { invoiceAdminRoutes, default as invoiceRoutes } from './invoices.routes.js';
+export { default as subscriptionRoutes } from './subscriptions.routes.js';

@@ -1,0 +1,96 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { RoutePolicy } from '../../lib/policy.js';
+import { ADMIN_WRITE_ERRORS, adminDoc, IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
+import { Invoice, InvoiceAdminParams, InvoiceCreate, InvoiceListQuery, Payment, PaymentListQuery } from './invoices.schemas.js';
+import * as service from './invoices.service.js';
+
+/** A client session reads its own invoices and its companies'; staff may not create invoices (an admin may). */
+const CLIENT_READS: RoutePolicy = { clientSession: 'read' };
+const ADMINS_CREATE: RoutePolicy = { clientSession: 'read', staff: false };
+const tags = ['billing'];
+
+export default async function invoiceRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, pageTokens } = app.ctx;
+
+  app.get(
+    '/invoices',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        summary: 'List invoices, newest first',
+        querystring: InvoiceListQuery,
+        response: { 200: Page(Invoice), ...READ_ERRORS },
+      },
+    },
+    async (request) => service.listInvoices(database, request.caller, request.query, pageTokens),
+  );
+  app.post(
+    '/invoices',
+    {
+      config: { policy: ADMINS_CREATE },
+      schema: {
+        tags,
+        summary: 'Create an invoice (open and sent, or a draft with createDraft)',
+        description:
+          'Each line is amount × quantity rounded half up to a cent; tax is subtotal × taxPercentage / 100 rounded half up; total = subtotal + tax. ' +
+          'Amounts are integer cents. Numbers are sequential per workspace, without gaps.',
+        body: InvoiceCreate,
+        response: { 200: Invoice, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.createInvoice(database, request.caller, request.body),
+  );
+  app.get(
+    '/invoices/:id',
+    {
+      config: { policy: CLIENT_READS },
+      schema: { tags, summary: 'Retrieve an invoice', params: IdParams, response: { 200: Invoice, ...READ_ERRORS } },
+    },
+    async (request) => service.getInvoice(database, request.caller, request.params.id),
+  );
+  app.get(
+    '/payments',
+    {
+      schema: {
+        tags,
+        summary: 'List payments, newest first',
+        querystring: PaymentListQuery,
+        response: { 200: Page(Payment), ...READ_ERRORS },
+      },
+    },
+    async (request) => service.listPayments(database, request.caller, request.query, pageTokens),
+  );
+}
+
+/** Marking paid and voiding on the admin surface (as `portal invoices pay|void`). */
+export async function invoiceAdminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database } = app.ctx;
+  app.post(
+    '/workspaces/:workspaceId/invoices/:invoiceId/pay',
+    {
+      schema: {
+        ...adminDoc,
+        summary: 'Mark an open invoice paid (paidManually): its payment, invoicePaid and paymentSucceeded; otherwise 409',
+        params: InvoiceAdminParams,
+        response: { 200: Invoice, ...ADMIN_WRITE_ERRORS },
+      },
+    },
+    async (request) => (await service.markPaid(database, request.caller, request.params.invoiceId)).invoice,
+  );
+  app.post(
+    '/workspaces/:workspaceId/invoices/:invoiceId/void',
+    {
+      schema: {
+        ...adminDoc,
+        summary: 'Void a draft or open invoice (invoiceVoided); a paid one is a 409',
+        params: InvoiceAdminParams,
+        response: { 200: Invoice, ...ADMIN_WRITE_ERRORS },
+      },
+    },
+    async (request) => service.voidInvoice(database, request.caller, request.params.invoiceId),
+  );
+}

@@ -1,0 +1,102 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { SubscriptionsTable } from '../../db/schema.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import { BackgroundLoop } from '../../lib/background-loop.js';
+import { systemCaller } from '../../lib/caller.js';
+import { type Clock, isoAt } from '../../lib/clock.js';
+import { addInvoice } from './invoices.service.js';
+import type { Terms } from './terms.js';
+import { nextPeriod } from './subscriptions.service.js';
+
+/** Periods billed per round at most: a server that was stopped for long catches up over a few rounds. */
+const MAX_PERIODS_PER_ROUND = 500;
+
+/**
+ * Subscriptions bill themselves: each due period's invoice (billingReason subscriptionCycle, dated the
+ * period's start) is created in one transaction with the subscription's advance. A period is billed
+ * once: the subscription row is claimed (`FOR UPDATE SKIP LOCKED` on PostgreSQL, so two processes never
+ * take the same one), and the unique key (subscription, period) stops any second invoice, across
+ * processes and restarts. Periods missed while the server was stopped are billed when it starts.
+ */
+export class SubscriptionBiller {
+  private readonly loop: BackgroundLoop;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    pollMs = 10_000,
+  ) {
+    this.loop = new BackgroundLoop(
+      () => this.billOne(),
+      pollMs,
+      (error) => log.error({ err: error }, 'subscriptions: billing round failed'),
+      MAX_PERIODS_PER_ROUND,
+    );
+  }
+
+  wake(): void {
+    this.loop.wake();
+  }
+
+  /** Bills the most overdue period of one subscription; false when none is due. */
+  private async billOne(): Promise<boolean> {
+    const now = this.clock.now();
+    try {
+      return await unitOfWork(
+        this.database,
+        async (work) => {
+          let due = work.db
+            .selectFrom('subscriptions')
+            .selectAll()
+            .where('status', 'in', ['notStarted', 'active'])
+            .where('next_period_at', '<=', isoAt(now))
+            .orderBy('next_period_at')
+            .limit(1);
+          if (this.database.dialect === 'postgres') due = due.forUpdate().skipLocked();
+          const row = (await due.executeTakeFirst()) as SubscriptionsTable | undefined;
+          if (!row) return false;
+          const k = row.periods_billed;
+          const start = nextPeriod(row, k);
+          const following = nextPeriod(row, k + 1);
+          if (start !== null) {
+            const { actor } = systemCaller(row.workspace_id, now);
+            await addInvoice(work, row.workspace_id, actor, {
+              billed: { clientId: row.client_id, companyId: row.company_id },
+              terms: JSON.parse(row.terms) as Terms,
+              status: 'open',
+              billingReason: 'subscriptionCycle',
+              collectionMethod: row.collection_method,
+              at: start,
+              subscription: { id: row.id, periodIndex: k },
+            });
+          }
+          work.write(
+            work.db
+              .updateTable('subscriptions')
+              .set({
+                periods_billed: start === null ? k : k + 1,
+                status: start === null || following === null ? 'ended' : 'active',
+                next_period_at: start === null || following === null ? null : isoAt(following),
+                updated_at: isoAt(now),
+              })
+              .where('id', '=', row.id)
+              .where('periods_billed', '=', k),
+          );
+          return true;
+        },
+        { transaction: true },
+      );
+    } catch (error) {
+      // Another process billed this period first: nothing to do (its transaction advanced the subscription).
+      if (isUniqueViolation(error)) return true;
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.loop.close();
+  }
+}

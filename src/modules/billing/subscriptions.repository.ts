@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import type { DB, SubscriptionsTable } from '../../db/schema.js';
+import type { Access } from '../../lib/caller.js';
+import { billedTo } from './invoices.repository.js';
+import { billingFields } from './terms.js';
+import type { Subscription, SubscriptionListQuery } from './subscriptions.schemas.js';
+
+export function toSubscription(row: SubscriptionsTable): Subscription {
+  return {
+    id: row.id,
+    object: 'subscription',
+    status: row.status,
+    ...billingFields(row),
+    interval: row.interval,
+    intervalCount: row.interval_count,
+    // Unix seconds are a bigint column (past 2038): PostgreSQL answers them as text.
+    scheduleStartDate: Number(row.schedule_start),
+    scheduleEndDate: row.schedule_end === null ? null : Number(row.schedule_end),
+    scheduleIterations: row.schedule_iterations,
+    periodsBilled: row.periods_billed,
+    nextBillingDate: row.next_period_at,
+    cancelledAt: row.cancelled_at,
+    canceledAt: row.cancelled_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function listSubscriptions(
+  db: Kysely<DB>,
+  access: Access,
+  query: SubscriptionListQuery,
+  tokens: PageTokens,
+): Promise<Page<Subscription>> {
+  let q = db.selectFrom('subscriptions').selectAll().where(billedTo(access));
+  if (query.clientId !== undefined) q = q.where('client_id', '=', query.clientId);
+  if (query.companyId !== undefined) q = q.where('company_id', '=', query.companyId);
+  const scope = pageScope(access, 'subscriptions', { clientId: query.clientId, companyId: query.companyId });
+  return fetchPage(q, 'subscriptions', query, tokens, scope, toSubscription);
+}
+
+export function findSubscriptionRow(db: Kysely<DB>, access: Access, id: string) {
+  return db.selectFrom('subscriptions').selectAll().where(billedTo(access)).where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,52 @@
+import { type Static, Type } from 'typebox';
+import { Id, NullableTimestamp, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { BillingTerms, BillingTermsInput } from './invoices.schemas.js';
+import { INTERVALS } from './periods.js';
+
+const NullableInteger = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
+
+export const SubscriptionCreate = Type.Object(
+  {
+    ...BillingTermsInput,
+    interval: Type.Enum([...INTERVALS, 'quarter', 'year'], {
+      description: 'day, week, month, quarterly or yearly (quarter and year accepted)',
+    }),
+    intervalCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'default 1' })),
+    collectionMethod: Type.Optional(Type.Enum(['sendInvoice', 'chargeAutomatically'], { description: 'default sendInvoice' })),
+    scheduleStartDate: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds; default now' })),
+    scheduleEndDate: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds: no period starts at or after it' })),
+    scheduleIterations: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'how many periods are billed' })),
+  },
+  { additionalProperties: false, title: 'SubscriptionCreate' },
+);
+export type SubscriptionCreate = Static<typeof SubscriptionCreate>;
+
+const SUBSCRIPTION_STATUSES = ['notStarted', 'active', 'cancelled', 'ended'] as const;
+
+export const Subscription = Type.Object(
+  {
+    id: Id,
+    object: Type.Literal('subscription'),
+    status: Type.Enum([...SUBSCRIPTION_STATUSES]),
+    ...BillingTerms,
+    interval: Type.Enum([...INTERVALS]),
+    intervalCount: Type.Integer(),
+    scheduleStartDate: Type.Integer({ description: 'Unix seconds' }),
+    scheduleEndDate: NullableInteger,
+    scheduleIterations: NullableInteger,
+    periodsBilled: Type.Integer(),
+    nextBillingDate: NullableTimestamp,
+    cancelledAt: NullableTimestamp,
+    canceledAt: NullableTimestamp,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { additionalProperties: false, title: 'Subscription' },
+);
+export type Subscription = Static<typeof Subscription>;
+
+export const SubscriptionListQuery = Type.Object(
+  { ...PageQuery, clientId: Type.Optional(Type.String()), companyId: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
+export type SubscriptionListQuery = Static<typeof SubscriptionListQuery>;

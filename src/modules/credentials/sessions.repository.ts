@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import { preparedQuery } from '../../db/prepared.js';
+import type { DB } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { Access } from '../../lib/caller.js';
+import { type KeyCredential, credentialColumns, deleteExpired } from './api-keys.repository.js';
+
+/** A new session: its id is the tokenId. */
+export interface NewSession extends KeyCredential {
+  internalUserId: string | null;
+  clientId: string | null;
+  companyId: string | null;
+}
+
+/** A new session (its key's expired sessions removed). */
+export function insertSession(work: UnitOfWork, access: Access, session: NewSession): void {
+  deleteExpired(work, access, 'sessions', session.apiKeyId, session.createdAt);
+  const values = {
+    ...credentialColumns(access, session),
+    internal_user_id: session.internalUserId,
+    client_id: session.clientId,
+    company_id: session.companyId,
+    revoked_at: null,
+  };
+  work.write(work.db.insertInto('sessions').values(values));
+}
+
+/**
+ * A live (unrevoked) session presented with the key of this lookup, with that key (active), the
+ * workspace's settings and the end user (absent when deleted since), in one prepared query: this runs
+ * on every session request. The key's secret and the expiry are checked by the caller.
+ */
+const sessionForRequest = preparedQuery('session_for_request', (db, p: { tokenId: string; lookup: string }) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('api_keys', 'api_keys.id', 'sessions.api_key_id')
+    .innerJoin('workspaces', 'workspaces.id', 'sessions.workspace_id')
+    .leftJoin('internal_users', (join) =>
+      join.onRef('internal_users.id', '=', 'sessions.internal_user_id').onRef('internal_users.workspace_id', '=', 'sessions.workspace_id'),
+    )
+    .leftJoin('clients', (join) =>
+      join.onRef('clients.id', '=', 'sessions.client_id').onRef('clients.workspace_id', '=', 'sessions.workspace_id'),
+    )
+    .select([
+      'sessions.id',
+      'sessions.workspace_id',
+      'sessions.internal_user_id',
+      'sessions.client_id',
+      'sessions.company_id',
+      'sessions.expires_at',
+      'api_keys.id as api_key_id',
+      'api_keys.app_id',
+      'api_keys.secret_hash',
+      'workspaces.daily_quota',
+      'internal_users.role',
+      'internal_users.is_client_access_limited',
+      'internal_users.company_access_list',
+      'clients.company_ids as client_company_ids',
+    ])
+    .where('sessions.id', '=', p.tokenId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('api_keys.lookup', '=', p.lookup)
+    .where('api_keys.revoked_at', 'is', null),
+);
+
+export function findSessionForRequest(db: Kysely<DB>, tokenId: string, lookup: string) {
+  return sessionForRequest.first(db, { tokenId, lookup });
+}

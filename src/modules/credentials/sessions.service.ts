@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import type { Caller, ClientSessionPrincipal, InternalUserSessionPrincipal } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
+import { credentialsChanged } from '../../lib/credential-cache.js';
+import { type FieldProblem, errors } from '../../lib/errors.js';
+import { isUuid } from '../../lib/validate.js';
+import { isUnrevoked, revoke } from './api-keys.repository.js';
+import { parseApiKey, secretMatches, verifyApiKey } from './api-keys.service.js';
+import { findClient } from '../directory/index.js';
+import { findInternalUser } from '../internal-users/index.js';
+import { type SessionTokenPayload, encryptSessionToken } from './sessions.crypto.js';
+import * as repo from './sessions.repository.js';
+import type { CreatedSession, SessionCreate } from './sessions.schemas.js';
+
+/**
+ * Mints a session token for an end user of the caller's workspace (an internal user, or a client in
+ * one of its companies) on behalf of an app key, and records its `tokenId` with the end user and the expiry.
+ */
+export async function createSession(
+  database: Database,
+  caller: Caller,
+  input: SessionCreate,
+  settings: { lifetimeSeconds: number; baseUrl: string },
+): Promise<CreatedSession> {
+  const { access } = caller;
+  const { workspaceId } = access;
+  const problems: FieldProblem[] = [];
+  const forClient = input.clientId !== undefined;
+  if (forClient === (input.internalUserId !== undefined))
+    problems.push({ path: 'clientId', message: 'give exactly one of clientId and internalUserId' });
+  if (input.companyId !== undefined && !forClient) problems.push({ path: 'companyId', message: 'is only for a client session' });
+  const key = await verifyApiKey(database.db, input.apiKey);
+  if (!key || key.workspace_id !== workspaceId) problems.push({ path: 'apiKey', message: 'is not an active API key of this workspace' });
+  else if (key.kind !== 'app')
+    problems.push({ path: 'apiKey', message: 'must be an app key (sessions are an installed app acting for an end user)' });
+  if (!key || problems.length) throw errors.badRequest(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
+
+  const payload: SessionTokenPayload = { workspaceId, tokenId: randomUUID(), baseUrl: settings.baseUrl };
+  if (input.clientId !== undefined) {
+    const client = await findClient(database.db, access, input.clientId.toLowerCase());
+    if (!client) throw errors.notFound('Client');
+    const companyId = input.companyId?.toLowerCase() ?? client.companyId;
+    if (!client.companyIds.includes(companyId)) throw errors.invalidField('companyId', 'is not a company of this client');
+    payload.clientId = client.id;
+    payload.companyId = companyId;
+  } else {
+    const user = await findInternalUser(database.db, access, (input.internalUserId ?? '').toLowerCase());
+    if (!user) throw errors.notFound('Internal user');
+    payload.internalUserId = user.id;
+  }
+
+  const now = caller.actor.at;
+  const expiresAt = Math.floor(now / 1000) + settings.lifetimeSeconds;
+  await unitOfWork(database, async (work) =>
+    repo.insertSession(work, access, {
+      id: payload.tokenId,
+      apiKeyId: key.id,
+      internalUserId: payload.internalUserId ?? null,
+      clientId: payload.clientId ?? null,
+      companyId: payload.companyId ?? null,
+      createdAt: isoAt(now),
+      expiresAt: isoAt(expiresAt * 1000),
+    }),
+  );
+  return { token: encryptSessionToken(input.apiKey, payload), tokenId: payload.tokenId, expiresAt };
+}
+
+/** Revokes a live session of the caller's workspace: 404 when there is none (unknown, another workspace's, already revoked or expired and swept). */
+export async function revokeSession(database: Database, caller: Caller, tokenId: string): Promise<void> {
+  await unitOfWork(
+    database,
+    async (work) => {
+      const live = isUuid(tokenId) && (await isUnrevoked(work.db, caller.access, 'sessions', tokenId.toLowerCase()));
+      if (!live) throw errors.notFound('Session');
+      revoke(work, caller.access, 'sessions', tokenId.toLowerCase(), isoAt(caller.actor.at));
+      work.onCommit(() => credentialsChanged(database));
+    },
+    { transaction: true },
+  );
+}
+
+/** What a session principal carries beyond its kind: everything the auth plugin needs. */
+type SessionPrincipal = InternalUserSessionPrincipal | ClientSessionPrincipal;
+
+/**
+ * The principal of a session presented as `X-API-KEY: <workspaceId>/<appKey>/<tokenId>` and when the
+ * session expires (ms), or undefined:
+ * the key must be active and the one the session was minted for, the workspace the session's, the
+ * session unexpired and unrevoked, and its end user still there (a client still in the session's company).
+ */
+export async function verifySession(
+  db: Kysely<DB>,
+  presented: { workspaceId: string; apiKey: string; tokenId: string },
+  now: number,
+): Promise<{ principal: SessionPrincipal; expiresAt: number } | undefined> {
+  const key = parseApiKey(presented.apiKey);
+  if (!key || !isUuid(presented.tokenId) || !isUuid(presented.workspaceId)) return undefined;
+  const row = await repo.findSessionForRequest(db, presented.tokenId.toLowerCase(), key.lookup);
+  if (!row || !secretMatches(key.secret, row.secret_hash)) return undefined;
+  const expiresAt = Date.parse(row.expires_at);
+  if (row.workspace_id !== presented.workspaceId.toLowerCase() || expiresAt <= now) return undefined;
+  const base = {
+    workspaceId: row.workspace_id,
+    apiKeyId: row.api_key_id,
+    appId: row.app_id,
+    dailyQuota: row.daily_quota,
+    sessionId: row.id,
+  };
+  if (row.internal_user_id !== null) {
+    if (row.role === null) return undefined;
+    const limited = row.is_client_access_limited === 1;
+    const companyAccessList = limited ? (row.company_access_list ? row.company_access_list.split(',') : []) : null;
+    const principal: SessionPrincipal = {
+      ...base,
+      kind: 'internalUserSession',
+      internalUserId: row.internal_user_id,
+      role: row.role,
+      companyAccessList,
+    };
+    return { principal, expiresAt };
+  }
+  if (row.client_id === null || row.company_id === null || row.client_company_ids === null) return undefined;
+  const clientCompanyIds = row.client_company_ids.split(',');
+  if (!clientCompanyIds.includes(row.company_id)) return undefined;
+  return { principal: { ...base, kind: 'clientSession', clientId: row.client_id, companyId: row.company_id, clientCompanyIds }, expiresAt };
+}

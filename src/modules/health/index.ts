@@ -1,0 +1,1 @@
+export { default as healthRoutes } from './health.routes.js';

@@ -1,0 +1,1 @@
+export { default as meRoutes } from './me.routes.js';
