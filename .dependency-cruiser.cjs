@@ -16,6 +16,21 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'module-public-face',
+      severity: 'error',
+      comment:
+        'Another module is reached through its index.ts only (its public face): never its repository, routes, schemas or helpers. Tests may reach further.',
+      from: { path: '^src/modules/([^/]+)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'module-public-face',
+      severity: 'error',
+      comment: 'app.ts, server.ts, cli/ and plugins/ reach a module through its index.ts only.',
+      from: { path: '^src/', pathNot: ['^src/modules/', '\\.test\\.ts$'] },
+      to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+    },
+    {
       name: 'plugins-not-imported-from-below',
       severity: 'error',
       comment: 'src/plugins/ sits above lib/, modules/ and db/: none of them may import from it.',
