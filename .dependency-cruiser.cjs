@@ -31,6 +31,21 @@ module.exports = {
       to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
     },
     {
+      name: 'storage-in-repositories',
+      severity: 'error',
+      comment:
+        'Queries are built in repositories only (*.repository.ts), in db/ and in migrations: elsewhere a query handle is a DbHandle (db/database.ts), passed along, never queried.',
+      from: { path: '^src/', pathNot: ['\\.repository\\.ts$', '^src/db/', '\\.test\\.ts$'] },
+      to: { path: '^node_modules/kysely/' },
+    },
+    {
+      name: 'audit-below-modules',
+      severity: 'error',
+      comment: 'src/audit/ (the trail every module writes to) imports nothing from src/modules/, src/plugins/ or src/cli/.',
+      from: { path: '^src/audit/' },
+      to: { path: '^src/(modules|plugins|cli)/' },
+    },
+    {
       name: 'plugins-not-imported-from-below',
       severity: 'error',
       comment: 'src/plugins/ sits above lib/, modules/ and db/: none of them may import from it.',

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The walls between modules, checked by `npm run check:deps` after dependency-cruiser's file rules:
 // a loop between module folders (src/modules/<name>/) fails, even when no single file is in a cycle.
+// a query built outside a repository (dependency-cruiser sees imports, not calls on a handle) fails too.
 // `node scripts/module-graph.mjs --stats` also prints the counts quoted in closing notes.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const depcruise = fileURLToPath(new URL('../node_modules/.bin/depcruise', import.meta.url));
@@ -51,8 +53,16 @@ if (process.argv.includes('--stats')) {
   console.log(`${links.size} modules, ${count} links between them, ${intoInternals} imports of another module's non-index file`);
   for (const [from, to] of [...links].sort()) console.log(`  ${from} -> ${[...to].sort().join(', ') || '(nothing)'}`);
 }
-if (loops.length > 0) {
+// Storage only in repositories: no query is built on a handle elsewhere (db/ and migrations may).
+const QUERY = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(/;
+const queriesOutside = files
+  .map((file) => file.source)
+  .filter((path) => /^src\/.*\.ts$/.test(path) && !/\.repository\.ts$|\.test\.ts$|^src\/db\//.test(path))
+  .filter((path) => QUERY.test(readFileSync(path, 'utf8')));
+for (const path of queriesOutside) console.error(`✘ a query built outside a repository: ${path}`);
+
+if (loops.length > 0 || queriesOutside.length > 0) {
   for (const loop of loops) console.error(`✘ modules in a loop: ${loop.join(' ⇄ ')}`);
   process.exit(1);
 }
-console.log('✔ no loop between module folders');
+console.log('✔ no loop between module folders; queries only in repositories and db/');

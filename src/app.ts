@@ -10,7 +10,8 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { BackgroundLoop } from './lib/background-loop.js';
 import { SecretBox } from './lib/secret-box.js';
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
-import { auditLogRoutes, blankPersonalDataBefore } from './modules/audit-log/index.js';
+import { blankPersonalDataBefore } from './audit/index.js';
+import { auditLogRoutes } from './modules/audit-log/index.js';
 import {
   SubscriptionBiller,
   catalogAdminRoutes,

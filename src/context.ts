@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Config } from './config.js';
-import type { Database } from './db/database.js';
+import type { Database, DbHandle } from './db/database.js';
 import type { PageTokens } from './db/paging.js';
-import type { DB } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
 import type { EmailDelivery } from './modules/email-outbox/index.js';
 import type { SubscriptionBiller } from './modules/billing/index.js';
@@ -14,7 +12,7 @@ import type { LimitStore } from './limits/limit-store.js';
 export interface AppContext {
   readonly config: Config;
   readonly database: Database;
-  readonly db: Kysely<DB>;
+  readonly db: DbHandle;
   readonly clock: Clock;
   readonly pageTokens: PageTokens;
   /** Set on SIGTERM: readiness fails and connections close after their response, so a balancer moves away. */

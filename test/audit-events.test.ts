@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { AUDIT_EVENT_TYPES } from '../src/modules/audit-log/audit-events.js';
+import { AUDIT_EVENT_TYPES } from '../src/audit/index.js';
 import {
   TEST_ADMIN_TOKEN,
   adminRequest,

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/open.js';
-import { fingerprintOf } from '../src/idempotency/idempotency.store.js';
+import { fingerprintOf } from '../src/idempotency/idempotency.repository.js';
 import { createTestWorkspace, defineCustomField } from './helpers/factories.js';
 import { BACKENDS, freshDatabaseUrl, NOON, TestClock, workspaceHarness } from './helpers/harness.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { sql } from 'kysely';
+import { copySqliteInto } from '../db/monitoring.js';
 import { UsageError, command, requireOption } from './command.js';
 import { printResult } from './output.js';
 
@@ -16,7 +16,7 @@ export const backupCommand = command({
     const file = resolve(requireOption(values, 'out'));
     if (database.dialect !== 'sqlite') throw new UsageError('portal backup copies a SQLite database; for PostgreSQL use pg_dump');
     if (existsSync(file)) throw new UsageError(`${file} exists: name a new file`);
-    await sql`VACUUM INTO ${file}`.execute(database.db);
+    await copySqliteInto(database, file);
     const bytes = statSync(file).size;
     printResult(json, { file, bytes }, `Backed up to ${file} (${bytes} bytes).`);
   },

@@ -3,6 +3,9 @@ import type { DB } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** A handle to build queries on (the database's or a transaction's): services pass it along, repositories query it. */
+export type DbHandle = Kysely<DB>;
+
 /** A write ready to run: its SQL text and values (a Kysely CompiledQuery is one), named when prepared (db/prepared.ts). */
 export interface Statement {
   readonly sql: string;

@@ -23,41 +23,59 @@ export const isUuid = (value: string): boolean => Format.Test('uuid', value);
 /** `format: 'email'`: the one e-mail address rule. */
 export const isEmail = (value: string): boolean => Format.Test('email', value);
 
+/** One failure found by a validator: Ajv's on HTTP (src/plugins/validation.ts), TypeBox's `Value` in the CLI. */
+export interface SchemaIssue {
+  /** JSON pointer of the failing value (`/customFields/tier`). */
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  /** The fields it is about: unknown ones (`additionalProperties`) or missing ones (`required`). */
+  fields?: readonly unknown[];
+  /** An enum's values. */
+  allowedValues?: readonly unknown[];
+}
+
 /**
- * What is wrong with `value` against `schema`, as `{path, message}` with dotted paths (`options.0`),
- * worded as the HTTP validators word them (src/plugins/validation.ts): an unknown field "is not a known
- * field", a missing one "is required", an enum lists its values.
+ * The one translation of validation failures, whichever validator found them, into `{path, message}` with
+ * dotted paths (`body.customFields.tier`): an unknown field "is not a known field", a missing one "is
+ * required", an enum lists its values; repeats are dropped.
  */
-export function schemaProblems(schema: TSchema, value: unknown, prefix?: string): FieldProblem[] {
+export function problemsOf(issues: Iterable<SchemaIssue>, prefix?: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const add = (segments: string[], message: string) => {
     const path = (prefix === undefined ? segments : [prefix, ...segments]).join('.');
     if (!problems.some((p) => p.path === path && p.message === message)) problems.push({ path, message });
   };
-  for (const e of Value.Errors(schema, value)) {
-    const segments = e.instancePath
+  for (const issue of issues) {
+    const segments = issue.instancePath
       .split('/')
       .slice(1)
       .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-    switch (e.keyword) {
-      case 'boolean': // `additionalProperties: false` also reports each extra property as "schema is false"
-        if (e.schemaPath.endsWith('/additionalProperties')) continue;
-        add(segments, e.message);
-        break;
-      case 'additionalProperties':
-        for (const name of e.params.additionalProperties) add([...segments, name], 'is not a known field');
-        break;
-      case 'required':
-        for (const name of e.params.requiredProperties) add([...segments, name], 'is required');
-        break;
-      case 'enum':
-        add(segments, `must be one of: ${e.params.allowedValues.join(', ')}`);
-        break;
-      default:
-        add(segments, e.message);
-    }
+    if (issue.keyword === 'additionalProperties')
+      for (const name of issue.fields ?? []) add([...segments, String(name)], 'is not a known field');
+    else if (issue.keyword === 'required') for (const name of issue.fields ?? []) add([...segments, String(name)], 'is required');
+    else if (issue.keyword === 'enum') add(segments, `must be one of: ${(issue.allowedValues ?? []).join(', ')}`);
+    else add(segments, issue.message ?? 'is invalid');
   }
   return problems;
+}
+
+/** What is wrong with `value` against `schema` (TypeBox's checks, for the `portal` command), worded as on HTTP. */
+export function schemaProblems(schema: TSchema, value: unknown, prefix?: string): FieldProblem[] {
+  const issues: SchemaIssue[] = [];
+  for (const e of Value.Errors(schema, value)) {
+    // `additionalProperties: false` also reports each extra property as "schema is false": named once, below.
+    if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) continue;
+    const params = e.params as { additionalProperties?: string[]; requiredProperties?: string[]; allowedValues?: unknown[] };
+    issues.push({
+      instancePath: e.instancePath,
+      keyword: e.keyword,
+      message: e.message,
+      fields: params.additionalProperties ?? params.requiredProperties,
+      allowedValues: params.allowedValues,
+    });
+  }
+  return problemsOf(issues, prefix);
 }
 
 /**

@@ -1,11 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { DbHandle } from '../db/database.js';
 import type { Config } from '../config.js';
-import type { DB } from '../db/schema.js';
 import type { LimitStore } from './limit-store.js';
 import { MemoryLimitStore } from './memory-store.js';
 
 /** Redis when REDIS_URL is set (every process shares the state), else this process's memory. */
-export async function createLimitStore(config: Config, db: Kysely<DB>): Promise<LimitStore> {
+export async function createLimitStore(config: Config, db: DbHandle): Promise<LimitStore> {
   if (!config.redisUrl) return new MemoryLimitStore(db);
   const { RedisLimitStore } = await import('./redis-store.js');
   return new RedisLimitStore(config.redisUrl, config.limits.redisKeyPrefix);

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
+import type { DbHandle } from '../db/database.js';
+import { saveQuotasUsed, storedQuotaUsed, storedQuotasUsed } from './quota-usage.repository.js';
 import { type Admission, type AdmitRequest, type BucketResult, type LimitStore, type QuotaResult, refill } from './limit-store.js';
 
 interface Bucket {
@@ -24,7 +24,7 @@ export class MemoryLimitStore implements LimitStore {
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly db: Kysely<DB>) {
+  constructor(private readonly db: DbHandle) {
     this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
@@ -77,15 +77,10 @@ export class MemoryLimitStore implements LimitStore {
       // Concurrent first requests share one load; the count itself is then changed synchronously.
       let load = this.loading.get(workspaceId);
       if (!load) {
-        load = this.db
-          .selectFrom('quota_usage')
-          .select('used')
-          .where('workspace_id', '=', workspaceId)
-          .where('day', '=', day)
-          .executeTakeFirst()
-          .then((row) => {
+        load = storedQuotaUsed(this.db, workspaceId, day)
+          .then((used) => {
             const current = this.quotas.get(workspaceId);
-            if (!current || current.day < day) this.quotas.set(workspaceId, { day, used: row?.used ?? 0 });
+            if (!current || current.day < day) this.quotas.set(workspaceId, { day, used });
           })
           .finally(() => this.loading.delete(workspaceId));
         this.loading.set(workspaceId, load);
@@ -124,13 +119,7 @@ export class MemoryLimitStore implements LimitStore {
     const unloaded = workspaceIds.filter((id) => !this.loadedFor(id, day));
     const stored = new Map<string, number>();
     if (unloaded.length > 0) {
-      const rows = await this.db
-        .selectFrom('quota_usage')
-        .select(['workspace_id', 'used'])
-        .where('day', '=', day)
-        .where('workspace_id', 'in', unloaded)
-        .execute();
-      for (const row of rows) stored.set(row.workspace_id, Number(row.used));
+      for (const row of await storedQuotasUsed(this.db, unloaded, day)) stored.set(row.workspace_id, Number(row.used));
     }
     // Read after the query: a count loaded meanwhile is the newer one.
     return workspaceIds.map((id) => {
@@ -155,11 +144,7 @@ export class MemoryLimitStore implements LimitStore {
       });
       this.dirty.clear();
       try {
-        await this.db
-          .insertInto('quota_usage')
-          .values(rows)
-          .onConflict((oc) => oc.columns(['workspace_id', 'day']).doUpdateSet((eb) => ({ used: eb.ref('excluded.used') })))
-          .execute();
+        await saveQuotasUsed(this.db, rows);
       } catch {
         for (const row of rows) this.dirty.add(row.workspace_id); // try again at the next tick
       }

@@ -9,7 +9,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
-import { type Slot, claimKey, fingerprintOf, recordAnswer, releaseKey, sweepExpiredKeys } from '../idempotency/idempotency.store.js';
+import { type Slot, claimKey, fingerprintOf, recordAnswer, releaseKey, sweepExpiredKeys } from '../idempotency/idempotency.repository.js';
 import { apiPrincipalOf, idempotencyScopeOf } from '../lib/caller.js';
 import { ApiError } from '../lib/errors.js';
 import { SecretBox } from '../lib/secret-box.js';

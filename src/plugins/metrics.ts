@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { allWorkspaceIds, countByStatus } from '../db/monitoring.js';
 import { isoAt } from '../lib/clock.js';
 import { adminGuard } from './admin.js';
 
@@ -44,7 +45,7 @@ export default fp(
       async collect() {
         this.reset();
         const today = isoAt(app.ctx.clock.now()).slice(0, 10);
-        const ids = (await db.selectFrom('workspaces').select('id').execute()).map((row) => row.id);
+        const ids = await allWorkspaceIds(db);
         for (let start = 0; start < ids.length; start += QUOTA_READ_CHUNK) {
           const chunk = ids.slice(start, start + QUOTA_READ_CHUNK);
           const used = await limitStore.quotaUsedMany(chunk, today);
@@ -76,27 +77,11 @@ export default fp(
           for (const row of await query()) this.set({ status: row.status }, Number(row.count));
         },
       });
-    depth('portal_email_outbox', 'E-mails of the outbox by status', () =>
-      db
-        .selectFrom('email_outbox')
-        .select((eb) => ['status', eb.fn.countAll().as('count')])
-        .groupBy('status')
-        .execute(),
-    );
+    depth('portal_email_outbox', 'E-mails of the outbox by status', () => countByStatus(db, 'email_outbox'));
     depth('portal_webhook_deliveries', 'Webhook deliveries by status (outcomes: succeeded, failed; pending: the queue)', () =>
-      db
-        .selectFrom('webhook_deliveries')
-        .select((eb) => ['status', eb.fn.countAll().as('count')])
-        .groupBy('status')
-        .execute(),
+      countByStatus(db, 'webhook_deliveries'),
     );
-    depth('portal_subscriptions', 'Subscriptions by status', () =>
-      db
-        .selectFrom('subscriptions')
-        .select((eb) => ['status', eb.fn.countAll().as('count')])
-        .groupBy('status')
-        .execute(),
-    );
+    depth('portal_subscriptions', 'Subscriptions by status', () => countByStatus(db, 'subscriptions'));
 
     app.addHook('onResponse', (request, reply, done) => {
       const labels = { method: request.method, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) };

@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { FieldProblem } from '../lib/errors.js';
+import { problemsOf } from '../lib/validate.js';
 
 /**
  * Two validators, compiled once per route at start-up:
@@ -42,27 +43,15 @@ export function installValidators(app: FastifyInstance) {
 
 const PART_PREFIX: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
 
-/** Ajv errors as `{path, message}` with dotted paths: `body.customFields.tier`, `query.limit`. */
+/** Ajv errors as `{path, message}` with dotted paths: `body.customFields.tier`, `query.limit` (lib/validate.ts problemsOf). */
 export function describeValidationErrors(validation: ErrorObject[], context: string | undefined): FieldProblem[] {
   const prefix = PART_PREFIX[context ?? 'body'] ?? context ?? 'body';
-  const problems: FieldProblem[] = [];
-  for (const e of validation) {
-    const segments = e.instancePath
-      .split('/')
-      .slice(1)
-      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-    let message = e.message ?? 'is invalid';
-    if (e.keyword === 'additionalProperties') {
-      segments.push(String((e.params as { additionalProperty: string }).additionalProperty));
-      message = 'is not a known field';
-    } else if (e.keyword === 'required') {
-      segments.push(String((e.params as { missingProperty: string }).missingProperty));
-      message = 'is required';
-    } else if (e.keyword === 'enum') {
-      message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
-    }
-    const path = [prefix, ...segments].join('.');
-    if (!problems.some((p) => p.path === path && p.message === message)) problems.push({ path, message });
-  }
-  return problems;
+  return problemsOf(
+    validation.map((e) => {
+      const params = e.params as { additionalProperty?: string; missingProperty?: string; allowedValues?: unknown[] };
+      const field = params.additionalProperty ?? params.missingProperty;
+      return { ...e, fields: field === undefined ? undefined : [field], allowedValues: params.allowedValues };
+    }),
+    prefix,
+  );
 }

@@ -8,7 +8,7 @@ import type { DB } from '../../src/db/schema.js';
 import { unitOfWork } from '../../src/db/unit-of-work.js';
 import { workspaceAccess } from '../../src/lib/caller.js';
 import { findClient } from '../../src/modules/directory/clients.repository.js';
-import { recordAudit } from '../../src/modules/audit-log/audit-log.writer.js';
+import { recordAudit } from '../../src/audit/index.js';
 import type { Harness } from './types.js';
 
 export type TestDb = Kysely<DB>;

@@ -5,7 +5,7 @@ import type { AuditLogTable, DB } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
-import type { AuditEventType } from './audit-events.js';
+import type { AuditEventType } from '../../audit/index.js';
 import type { AuditLogEntry, AuditLogListQuery } from './audit-log.schemas.js';
 
 /** An entry as answered: internal-only columns (role, agent, key, super-admin) stay here. */
@@ -74,28 +74,6 @@ export async function findEntry(db: Kysely<DB>, access: Access, id: string): Pro
     .where('id', '=', id)
     .executeTakeFirst();
   return row && toEntry(row);
-}
-
-/** Blanks the ip and User-Agent of everything this actor did (a client deleted takes its personal data along). */
-export function blankActorPersonalData(work: UnitOfWork, access: Access, actorId: string): void {
-  work.write(
-    work.db
-      .updateTable('audit_log')
-      .set({ ip: null, user_agent: null })
-      .where('workspace_id', '=', access.workspaceId)
-      .where('actor_id', '=', actorId),
-  );
-}
-
-/** Blanks the ip and User-Agent of entries older than `cutoff`, on the partial index of those that still hold them. */
-export async function blankPersonalDataBefore(db: Kysely<DB>, cutoff: number): Promise<number> {
-  const result = await db
-    .updateTable('audit_log')
-    .set({ ip: null, user_agent: null })
-    .where('created_at', '<', isoAt(cutoff))
-    .where((eb) => eb.or([eb('ip', 'is not', null), eb('user_agent', 'is not', null)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }
 
 /** The actor's open session: when its sessionStarted was recorded. */

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { FreeFormObject, Id, PageQuery, Timestamp } from '../../lib/schemas.js';
-import { AUDIT_EVENT_TYPES } from './audit-events.js';
+import { AUDIT_EVENT_TYPES } from '../../audit/index.js';
 
 const NullableString = (description?: string) =>
   Type.Unsafe<string | null>({ type: ['string', 'null'], ...(description ? { description } : {}) });

@@ -1,13 +1,14 @@
 import type { Database } from '../../db/database.js';
 import type { Page, PageTokens } from '../../db/paging.js';
-import { splitIds } from '../../db/rows.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Actor, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
 import * as repo from './audit-log.repository.js';
 import type { AuditEventCreate, AuditLogEntry, AuditLogListQuery } from './audit-log.schemas.js';
-import { recordAudit } from './audit-log.writer.js';
+import { recordAudit } from '../../audit/index.js';
+import { visibleClientCompanies } from '../directory/index.js';
+import { findInternalUser } from '../internal-users/index.js';
 
 export function listAuditLog(
   database: Database,
@@ -31,24 +32,13 @@ async function actorOf(database: Database, caller: Caller, input: AuditEventCrea
   // the audit trail in another's name (keys and bearer tokens, which apps use to report their users, may).
   if (actor.actorType !== null)
     throw errors.forbidden("A session records events for its own user only: omit actorId, or give the session's user.");
-  const workspaceId = caller.access.workspaceId;
-  const [client, user] = await Promise.all([
-    database.db
-      .selectFrom('clients')
-      .select(['id', 'company_ids'])
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', actorId)
-      .executeTakeFirst(),
-    database.db
-      .selectFrom('internal_users')
-      .select(['id', 'role'])
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', actorId)
-      .executeTakeFirst(),
+  // Only keys and bearer tokens get here (a session was answered above): they see the whole workspace.
+  const [clientCompanies, user] = await Promise.all([
+    visibleClientCompanies(database.db, caller.access, [actorId]),
+    findInternalUser(database.db, caller.access, actorId),
   ]);
-  const companies = client ? splitIds(client.company_ids) : [];
-  const visible = caller.access.companyIds === null || user !== undefined || companies.some((c) => caller.access.companyIds?.includes(c));
-  if ((!client && !user) || !visible) {
+  const companies = clientCompanies.get(actorId) ?? [];
+  if (!clientCompanies.has(actorId) && !user) {
     problems.push({ path: 'body.actorId', message: 'is not a client or internal user of this workspace' });
     return actor;
   }

@@ -5,7 +5,7 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
-import { recordAudit } from '../audit-log/index.js';
+import { recordAudit } from '../../audit/index.js';
 import { QUANTITY_PLACES, TAX_PLACES, scaled } from './money.js';
 import { DEFAULT_CURRENCY, normalInterval } from './periods.js';
 import * as repo from './catalog.repository.js';

@@ -6,7 +6,7 @@ import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Actor, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
-import { recordAudit } from '../audit-log/index.js';
+import { recordAudit } from '../../audit/index.js';
 import * as repo from './invoices.repository.js';
 import type { Invoice, InvoiceCreate, InvoiceListQuery, Payment, PaymentListQuery } from './invoices.schemas.js';
 import { type Billed, type Terms, amountsOf, termsOf } from './terms.js';

@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { SubscriptionsTable } from '../../db/schema.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import { BackgroundLoop } from '../../lib/background-loop.js';
 import { systemCaller } from '../../lib/caller.js';
 import { type Clock, isoAt } from '../../lib/clock.js';
 import { addInvoice } from './invoices.service.js';
 import type { Terms } from './terms.js';
+import { advanceSubscription, claimMostOverdue } from './subscriptions.repository.js';
 import { nextPeriod } from './subscriptions.service.js';
 
 /** Periods billed per round at most: a server that was stopped for long catches up over a few rounds. */
@@ -48,15 +48,7 @@ export class SubscriptionBiller {
       return await unitOfWork(
         this.database,
         async (work) => {
-          let due = work.db
-            .selectFrom('subscriptions')
-            .selectAll()
-            .where('status', 'in', ['notStarted', 'active'])
-            .where('next_period_at', '<=', isoAt(now))
-            .orderBy('next_period_at')
-            .limit(1);
-          if (this.database.dialect === 'postgres') due = due.forUpdate().skipLocked();
-          const row = (await due.executeTakeFirst()) as SubscriptionsTable | undefined;
+          const row = await claimMostOverdue(work, this.database.dialect, now);
           if (!row) return false;
           const k = row.periods_billed;
           const start = nextPeriod(row, k);
@@ -73,18 +65,12 @@ export class SubscriptionBiller {
               subscription: { id: row.id, periodIndex: k },
             });
           }
-          work.write(
-            work.db
-              .updateTable('subscriptions')
-              .set({
-                periods_billed: start === null ? k : k + 1,
-                status: start === null || following === null ? 'ended' : 'active',
-                next_period_at: start === null || following === null ? null : isoAt(following),
-                updated_at: isoAt(now),
-              })
-              .where('id', '=', row.id)
-              .where('periods_billed', '=', k),
-          );
+          advanceSubscription(work, row.id, k, {
+            periods_billed: start === null ? k : k + 1,
+            status: start === null || following === null ? 'ended' : 'active',
+            next_period_at: start === null || following === null ? null : isoAt(following),
+            updated_at: isoAt(now),
+          });
           return true;
         },
         { transaction: true },

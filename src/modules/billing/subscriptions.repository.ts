@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import type { DialectName } from '../../db/database.js';
 import type { DB, SubscriptionsTable } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { isoAt } from '../../lib/clock.js';
 import type { Access } from '../../lib/caller.js';
 import { billedTo } from './invoices.repository.js';
 import { billingFields } from './terms.js';
@@ -42,4 +45,30 @@ export function listSubscriptions(
 
 export function findSubscriptionRow(db: Kysely<DB>, access: Access, id: string) {
   return db.selectFrom('subscriptions').selectAll().where(billedTo(access)).where('id', '=', id).executeTakeFirst();
+}
+
+export function insertSubscription(work: UnitOfWork, row: SubscriptionsTable): void {
+  work.write(work.db.insertInto('subscriptions').values(row));
+}
+
+export function changeSubscription(work: UnitOfWork, id: string, changes: Partial<SubscriptionsTable>): void {
+  work.write(work.db.updateTable('subscriptions').set(changes).where('id', '=', id));
+}
+
+/** The most overdue subscription with a period due, locked for this transaction (PostgreSQL: skipped by other processes). */
+export async function claimMostOverdue(work: UnitOfWork, dialect: DialectName, now: number): Promise<SubscriptionsTable | undefined> {
+  let due = work.db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('status', 'in', ['notStarted', 'active'])
+    .where('next_period_at', '<=', isoAt(now))
+    .orderBy('next_period_at')
+    .limit(1);
+  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  return (await due.executeTakeFirst()) as SubscriptionsTable | undefined;
+}
+
+/** Moves a subscription past period `billed`; nothing if another process already did. */
+export function advanceSubscription(work: UnitOfWork, id: string, billed: number, changes: Partial<SubscriptionsTable>): void {
+  work.write(work.db.updateTable('subscriptions').set(changes).where('id', '=', id).where('periods_billed', '=', billed));
 }

@@ -6,7 +6,7 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
-import { recordAudit } from '../audit-log/index.js';
+import { recordAudit } from '../../audit/index.js';
 import { termsOf } from './terms.js';
 import { normalInterval, periodStart } from './periods.js';
 import * as repo from './subscriptions.repository.js';
@@ -64,7 +64,7 @@ export async function createSubscription(
   };
   const subscription = repo.toSubscription(row);
   await unitOfWork(database, async (work) => {
-    work.write(work.db.insertInto('subscriptions').values(row));
+    repo.insertSubscription(work, row);
     recordAudit(work, caller.actor, {
       eventType: 'subscriptionCreated',
       description: `Subscription ${row.id} created`,
@@ -100,7 +100,7 @@ export async function cancelSubscription(database: Database, caller: Caller, id:
       }
       const at = isoAt(caller.actor.at);
       const changes = { status: 'cancelled' as const, cancelled_at: at, next_period_at: null, updated_at: at };
-      work.write(work.db.updateTable('subscriptions').set(changes).where('id', '=', row.id));
+      repo.changeSubscription(work, row.id, changes);
       const subscription = repo.toSubscription({ ...row, ...changes });
       recordAudit(work, caller.actor, {
         eventType: 'subscriptionCancelled',

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js';
-import { splitIds } from '../../db/rows.js';
 import type { Caller } from '../../lib/caller.js';
 import type { FieldProblem } from '../../lib/errors.js';
+import { existingCompanyIds, visibleClientCompanies } from '../directory/index.js';
 import { findInvoiceTemplate, findPrice, findSubscriptionTemplate } from './catalog.repository.js';
 import { DEFAULT_CURRENCY } from './periods.js';
 import { QUANTITY_PLACES, TAX_PLACES, lineTotal, scaled, taxOf } from './money.js';
@@ -75,33 +75,19 @@ async function billedOf(database: Database, caller: Caller, input: TermsInput, p
   const companyId = input.companyId?.toLowerCase();
   const clientPath =
     input.clientId !== undefined ? 'body.clientId' : input.clientUserId !== undefined ? 'body.clientUserId' : 'body.recipientId';
-  const { workspaceId, companyIds: seen } = caller.access;
-  const visible = (company: string) => seen === null || seen.includes(company);
   if (clientId === undefined) {
     if (companyId === undefined) {
       problems.push({ path: 'body.clientId', message: 'or companyId is required: who is billed' });
       return undefined;
     }
-    const company = await database.db
-      .selectFrom('companies')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', companyId)
-      .executeTakeFirst();
-    if (!company || !visible(company.id)) {
+    if (!(await existingCompanyIds(database.db, caller.access, [companyId])).has(companyId)) {
       problems.push({ path: 'body.companyId', message: 'is not a company of this workspace' });
       return undefined;
     }
-    return { clientId: null, companyId: company.id };
+    return { clientId: null, companyId };
   }
-  const client = await database.db
-    .selectFrom('clients')
-    .select(['id', 'company_ids'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', clientId)
-    .executeTakeFirst();
-  const companies = client ? splitIds(client.company_ids).filter(visible) : [];
-  if (!client || companies.length === 0) {
+  const companies = (await visibleClientCompanies(database.db, caller.access, [clientId])).get(clientId) ?? [];
+  if (companies.length === 0) {
     problems.push({ path: clientPath, message: 'is not a client of this workspace' });
     return undefined;
   }
@@ -113,7 +99,7 @@ async function billedOf(database: Database, caller: Caller, input: TermsInput, p
     problems.push({ path: 'body.companyId', message: 'is required: the client belongs to several companies' });
     return undefined;
   }
-  return { clientId: client.id, companyId: companyId ?? companies[0] };
+  return { clientId, companyId: companyId ?? companies[0] };
 }
 
 /**

@@ -1,13 +1,11 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
-import type { DB } from '../../db/schema.js';
+import type { Database, DbHandle } from '../../db/database.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
 import { errors } from '../../lib/errors.js';
-import { recordAudit } from '../audit-log/index.js';
+import { recordAudit } from '../../audit/index.js';
 import * as repo from './api-keys.repository.js';
 import type { ApiKeyKind } from './api-keys.schemas.js';
 
@@ -96,7 +94,7 @@ export function secretMatches(secret: string, secretHash: string): boolean {
 }
 
 /** The active key row for a presented key string, or undefined (unknown, malformed or revoked). */
-export async function verifyApiKey(db: Kysely<DB>, presented: string) {
+export async function verifyApiKey(db: DbHandle, presented: string) {
   const parts = parseApiKey(presented);
   if (!parts) return undefined;
   const row = await repo.findActiveKeyByLookup(db, parts.lookup);

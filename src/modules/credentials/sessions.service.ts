@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
-import type { DB } from '../../db/schema.js';
+import type { Database, DbHandle } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller, ClientSessionPrincipal, InternalUserSessionPrincipal } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -93,7 +91,7 @@ type SessionPrincipal = InternalUserSessionPrincipal | ClientSessionPrincipal;
  * session unexpired and unrevoked, and its end user still there (a client still in the session's company).
  */
 export async function verifySession(
-  db: Kysely<DB>,
+  db: DbHandle,
   presented: { workspaceId: string; apiKey: string; tokenId: string },
   now: number,
 ): Promise<{ principal: SessionPrincipal; expiresAt: number } | undefined> {

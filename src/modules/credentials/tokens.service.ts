@@ -1,7 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
-import type { DB } from '../../db/schema.js';
+import type { Database, DbHandle } from '../../db/database.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -69,7 +67,7 @@ export async function mintOperatorToken(database: Database, caller: Caller): Pro
 }
 
 /** The token's row with its active key and workspace, or undefined (malformed, unknown, expired, or key revoked). */
-export async function verifyBearerToken(db: Kysely<DB>, presented: string, now: number) {
+export async function verifyBearerToken(db: DbHandle, presented: string, now: number) {
   if (!TOKEN_PATTERN.test(presented)) return undefined;
   const row = await repo.findTokenByHash(db, hashToken(presented));
   if (!row || Date.parse(row.expires_at) <= now) return undefined;

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DbHandle } from '../../db/database.js';
 import type { Access } from '../../lib/caller.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
 import { isEmail } from '../../lib/validate.js';
@@ -74,7 +73,7 @@ export interface CustomFieldRules {
  * a batch of rows with one load). Options are read only for multiSelect fields given a value (not cleared).
  */
 export async function loadCustomFieldRules(
-  db: Kysely<DB>,
+  db: DbHandle,
   access: Access,
   entity: 'client' | 'company',
   inputs: readonly Record<string, unknown>[],
@@ -129,7 +128,7 @@ export function checkCustomFields(
 
 /** One input's values checked (checkCustomFields) against the rules loaded for it. */
 export async function normalizeCustomFields(
-  db: Kysely<DB>,
+  db: DbHandle,
   access: Access,
   entity: 'client' | 'company',
   input: Record<string, unknown>,

@@ -1,8 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, DbHandle } from '../../db/database.js';
 import type { Page, PageTokens } from '../../db/paging.js';
-import type { DB } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Access, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -10,7 +8,7 @@ import { credentialsChanged } from '../../lib/credential-cache.js';
 import { ApiError, errors, orNotFound } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
 import type { CustomFieldValues } from '../../lib/schemas.js';
-import { blankActorPersonalData, recordAudit } from '../audit-log/index.js';
+import { blankActorPersonalData, recordAudit } from '../../audit/index.js';
 import { existingCompanyIds, findCompany } from './companies.repository.js';
 import { createPlaceholderCompany } from './companies.service.js';
 import { checkCustomFields, loadCustomFieldRules, mergeCustomFields, normalizeCustomFields } from '../custom-fields/index.js';
@@ -22,7 +20,7 @@ const noSuchCompany = () => errors.invalidField('body.companyId', 'is not a comp
 /** A placeholder company would lie outside a limited user's companies: the client would vanish from its view. */
 const companyRequired = () => errors.invalidField('body.companyId', 'is required: you may only add clients to your companies');
 
-async function requireCompany(db: Kysely<DB>, access: Access, companyId: string) {
+async function requireCompany(db: DbHandle, access: Access, companyId: string) {
   if (!(await findCompany(db, access, companyId))) throw noSuchCompany();
 }
 

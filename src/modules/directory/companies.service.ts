@@ -7,7 +7,7 @@ import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
 import { errors, orNotFound } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
-import { recordAudit } from '../audit-log/index.js';
+import { recordAudit } from '../../audit/index.js';
 import * as clients from './clients.repository.js';
 import { mergeCustomFields, normalizeCustomFields } from '../custom-fields/index.js';
 import * as repo from './companies.repository.js';

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { oldestWaiting } from '../../db/monitoring.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
@@ -42,25 +43,13 @@ export default async function healthRoutes(fastify: FastifyInstance) {
 
 /**
  * An outbox whose oldest due work has waited past the threshold (OUTBOX_STUCK_MINUTES): the webhook
- * deliveries, and the e-mails when SMTP_URL is set (without it they wait by design). Two indexed reads.
+ * deliveries, and the e-mails when SMTP_URL is set (without it they wait by design). Two indexed reads (db/monitoring.ts).
  */
 async function oldestStuck(app: FastifyInstance, before: number): Promise<{ outbox: string; since: string } | undefined> {
   const { db, config } = app.ctx;
   const cutoff = isoAt(before);
-  // The oldest due time of an outbox's waiting work, when it is before the cutoff.
-  const oldestDue = async (table: 'webhook_deliveries' | 'email_outbox', waiting: 'pending' | 'queued') =>
-    (
-      await db
-        .selectFrom(table)
-        .select('next_attempt_at')
-        .where('status', '=', waiting)
-        .where('next_attempt_at', '<', cutoff)
-        .orderBy('next_attempt_at')
-        .limit(1)
-        .executeTakeFirst()
-    )?.next_attempt_at;
-  const webhook = await oldestDue('webhook_deliveries', 'pending');
+  const webhook = await oldestWaiting(db, 'webhook_deliveries', cutoff);
   if (webhook) return { outbox: 'webhook outbox', since: webhook };
-  const email = config.smtpUrl ? await oldestDue('email_outbox', 'queued') : undefined;
+  const email = config.smtpUrl ? await oldestWaiting(db, 'email_outbox', cutoff) : undefined;
   return email ? { outbox: 'e-mail outbox', since: email } : undefined;
 }

@@ -7,7 +7,7 @@ import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
 import { isUuid } from '../../lib/validate.js';
-import { recordAudit } from '../audit-log/index.js';
+import { recordAudit } from '../../audit/index.js';
 import { existingCompanyIds } from '../directory/index.js';
 import * as repo from './internal-users.repository.js';
 import type { InternalUser, InternalUserCreate, InternalUserListQuery } from './internal-users.schemas.js';

@@ -5,6 +5,7 @@ import { type FieldProblem, errors } from '../../lib/errors.js';
 import { declaredNotificationConfigs } from '../installs/index.js';
 import type { NotificationSetting } from '../installs/index.js';
 import { getInternalUser } from '../internal-users/index.js';
+import * as repo from './notification-preferences.repository.js';
 import type { NotificationPreferenceUpdate, NotificationPreferences } from './notification-preferences.schemas.js';
 
 /**
@@ -38,12 +39,7 @@ export async function getNotificationPreferences(
   const user = await getInternalUser(database, caller, internalUserId);
   const [settings, chosen] = await Promise.all([
     declaredSettings(database, caller),
-    database.db
-      .selectFrom('notification_preferences')
-      .select(['install_id', 'setting_id', 'email', 'product'])
-      .where('workspace_id', '=', caller.access.workspaceId)
-      .where('internal_user_id', '=', user.id)
-      .execute(),
+    repo.chosenPreferences(database.db, caller.access, user.id),
   ]);
   const byKey = new Map(chosen.map((row) => [`${row.install_id}\n${row.setting_id}`, row]));
   return {
@@ -82,26 +78,13 @@ export async function setNotificationPreference(
     }
   }
   if (problems.length > 0 || !found) throw errors.invalidFields(problems);
-  const bit = (value: boolean | undefined) => (value === undefined ? null : value ? 1 : 0);
-  const at = isoAt(caller.actor.at);
-  await database.db
-    .insertInto('notification_preferences')
-    .values({
-      workspace_id: caller.access.workspaceId,
-      internal_user_id: user.id,
-      install_id: found.installId,
-      setting_id: found.setting.id,
-      email: bit(input.email),
-      product: bit(input.product),
-      updated_at: at,
-    })
-    .onConflict((oc) =>
-      oc.columns(['internal_user_id', 'install_id', 'setting_id']).doUpdateSet((eb) => ({
-        ...(input.email !== undefined ? { email: eb.ref('excluded.email') } : {}),
-        ...(input.product !== undefined ? { product: eb.ref('excluded.product') } : {}),
-        updated_at: eb.ref('excluded.updated_at'),
-      })),
-    )
-    .execute();
+  await repo.upsertPreference(database.db, caller.access, {
+    internalUserId: user.id,
+    installId: found.installId,
+    settingId: found.setting.id,
+    email: input.email,
+    product: input.product,
+    at: isoAt(caller.actor.at),
+  });
   return getNotificationPreferences(database, caller, user.id);
 }

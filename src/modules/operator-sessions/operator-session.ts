@@ -1,6 +1,5 @@
+import type { DbHandle } from '../../db/database.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
 import { isoAt } from '../../lib/clock.js';
 import { isRevoked, revoke } from './operator-session.repository.js';
 
@@ -29,7 +28,7 @@ export class OperatorSessions {
 
   constructor(
     adminToken: string,
-    private readonly db: Kysely<DB>,
+    private readonly db: DbHandle,
   ) {
     this.key = createHmac('sha256', adminToken).update('portal console session v1').digest();
   }

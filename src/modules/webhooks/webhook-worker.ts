@@ -9,7 +9,7 @@ import { BackgroundLoop } from '../../lib/background-loop.js';
 import { systemCaller } from '../../lib/caller.js';
 import { type Clock, isoAt } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { type AuditEventType, recordAudit, webhookEventName } from '../audit-log/index.js';
+import { type AuditEventType, recordAudit, webhookEventName } from '../../audit/index.js';
 import { type LookupAll, postWebhook, signWebhook } from './webhook-http.js';
 import { ALL_EVENTS, webhookIdOf } from './webhooks.repository.js';
 

@@ -101,3 +101,15 @@ export async function requeueDeliveries(
   const result = await q.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+export async function insertEndpoint(db: Kysely<DB>, row: WebhookEndpointsTable): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+export async function deleteEndpoint(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+}
+
+export async function changeEndpoint(db: Kysely<DB>, id: string, changes: Partial<WebhookEndpointsTable>): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
+}

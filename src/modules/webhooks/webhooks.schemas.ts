@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { FreeFormValue, Id, NullableTimestamp, PageQuery, Timestamp } from '../../lib/schemas.js';
-import { WEBHOOK_EVENT_NAMES } from '../audit-log/index.js';
+import { WEBHOOK_EVENT_NAMES } from '../../audit/index.js';
 
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
 const NullableInteger = Type.Unsafe<number | null>({ type: ['integer', 'null'] });

@@ -6,7 +6,7 @@ import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors, orNotFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { recordAudit } from '../audit-log/index.js';
+import { recordAudit } from '../../audit/index.js';
 import { type LookupAll, WebhookAddressError, assertPublicUrl, newWebhookSecret } from './webhook-http.js';
 import * as repo from './webhooks.repository.js';
 import type { DeliveryListQuery, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreate } from './webhooks.schemas.js';
@@ -51,7 +51,7 @@ export async function createEndpoint(
     created_at: at,
     updated_at: at,
   };
-  await database.db.insertInto('webhook_endpoints').values(row).execute();
+  await repo.insertEndpoint(database.db, row);
   return { ...repo.toEndpoint(row), secret };
 }
 
@@ -65,7 +65,7 @@ async function endpointOf(database: Database, caller: Caller, id: string) {
 
 export async function deleteEndpoint(database: Database, caller: Caller, id: string) {
   const endpoint = await endpointOf(database, caller, id);
-  await database.db.deleteFrom('webhook_endpoints').where('id', '=', endpoint.id).execute();
+  await repo.deleteEndpoint(database.db, endpoint.id);
   return { id: endpoint.id, object: 'webhookEndpoint', deleted: true as const };
 }
 
@@ -76,11 +76,7 @@ export async function setEndpointEnabled(database: Database, caller: Caller, id:
     ? { enabled: 1, disabled_reason: null, failing_since: null }
     : { enabled: 0, disabled_reason: 'disabled by an operator' };
   const at = isoAt(caller.actor.at);
-  await database.db
-    .updateTable('webhook_endpoints')
-    .set({ ...changes, updated_at: at })
-    .where('id', '=', endpoint.id)
-    .execute();
+  await repo.changeEndpoint(database.db, endpoint.id, { ...changes, updated_at: at });
   return repo.toEndpoint({ ...endpoint, ...changes, updated_at: at });
 }
 
@@ -89,16 +85,12 @@ export async function rotateSecret(database: Database, caller: Caller, id: strin
   const endpoint = await endpointOf(database, caller, id);
   const secret = newWebhookSecret();
   const until = isoAt(caller.actor.at + ROTATION_OVERLAP_MS);
-  await database.db
-    .updateTable('webhook_endpoints')
-    .set({
-      secret: settings.secrets.seal(secret),
-      previous_secret: endpoint.secret,
-      previous_secret_until: until,
-      updated_at: isoAt(caller.actor.at),
-    })
-    .where('id', '=', endpoint.id)
-    .execute();
+  await repo.changeEndpoint(database.db, endpoint.id, {
+    secret: settings.secrets.seal(secret),
+    previous_secret: endpoint.secret,
+    previous_secret_until: until,
+    updated_at: isoAt(caller.actor.at),
+  });
   return { id: endpoint.id, secret, previousSecretValidUntil: until };
 }
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type FullRow, preparedWrite } from '../../db/prepared.js';
-import type { UnitOfWork } from '../../db/unit-of-work.js';
-import type { Actor } from '../../lib/caller.js';
-import { isoAt } from '../../lib/clock.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { Actor } from '../lib/caller.js';
+import { isoAt } from '../lib/clock.js';
 import type { AuditEventType } from './audit-events.js';
+import { insertEntry } from './audit-trail.repository.js';
 
 export interface AuditEvent {
   eventType: AuditEventType;
@@ -21,8 +21,6 @@ export interface AuditEvent {
   /** Recorded as the service's own doing (source `system`, no key), as a synthetic sessionEnded is. */
   bySystem?: boolean;
 }
-
-const insertEntry = preparedWrite('insert_audit_entry', (db, row: FullRow<'audit_log'>) => db.insertInto('audit_log').values(row));
 
 /**
  * Appends one audit entry (its id answered) to the unit of work of the change it records. The entry is also the
