@@ -150,7 +150,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     lifecycle: { draining: false },
     limitStore,
     authFailures: new AuthFailureLimiter(limitStore, config.limits.authFailuresPerMinute),
-    // Sends notifications' e-mails only when there is an SMTP server to send them through.
     subscriptionBiller:
       options.subscriptionPollMs === false
         ? null
@@ -165,6 +164,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
               allowPrivate: config.webhooksAllowPrivate,
             }),
     },
+    // Sends notifications' e-mails only when there is an SMTP server to send them through.
     emailDelivery: config.smtpUrl
       ? new EmailDelivery(database, clock, app.log.child({ component: 'email' }), {
           smtpUrl: config.smtpUrl,

@@ -23,9 +23,9 @@ export interface AppContext {
   readonly authFailures: AuthFailureLimiter;
   /** Sends the e-mail outbox when SMTP_URL is set; null otherwise (e-mails stay queued). */
   readonly emailDelivery: EmailDelivery | null;
-  /** Webhook endpoints' settings (secrets, address policy) and the worker that delivers (null: this process does not). */
   /** Bills subscriptions' periods as they come due (null: this app does not). */
   readonly subscriptionBiller: SubscriptionBiller | null;
+  /** Webhook endpoints' settings (secrets, address policy) and the worker that delivers (null: this process does not). */
   readonly webhooks: { readonly settings: WebhookSettings; readonly worker: WebhookWorker | null };
 }
 

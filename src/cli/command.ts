@@ -61,9 +61,16 @@ export function given<T extends Record<string, unknown>>(fields: T): { [K in key
   };
 }
 
+/** `--limit N --next-token T`: one page of a list, as the admin route's query takes it. */
+export const PAGE_OPTIONS = { limit: { type: 'string' }, 'next-token': { type: 'string' } } as const;
+
+export function pageOf(values: { limit?: string; 'next-token'?: string }) {
+  return { limit: values.limit === undefined ? undefined : Number(values.limit), nextToken: values['next-token'] };
+}
+
 /**
  * `--workspace`, which must name a workspace: a malformed id finds nothing and is a 404 like an unknown one.
- * Checked here, once, for every command on a workspace (as the admin routes' operatorOn does): the services trust it.
+ * Checked here, once, for every command on a workspace (as the admin plugin does for /admin/workspaces/:workspaceId): the services trust it.
  */
 export async function requireWorkspace(database: Database, values: { workspace?: string }): Promise<Caller> {
   return operatorCaller(database, requireOption(values, 'workspace'), systemClock.now());

@@ -2,13 +2,13 @@ import { readSecret } from '../db/migrate.js';
 import { PageTokens } from '../db/paging.js';
 import { validInput } from '../lib/validate.js';
 import { listOutbox, OutboxListQuery } from '../modules/email-outbox/index.js';
-import { type CommandGroup, command, given, requireWorkspace } from './command.js';
+import { type CommandGroup, PAGE_OPTIONS, command, given, pageOf, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 
 export const outboxGroup: CommandGroup = {
   list: command({
     usage: 'portal outbox list --workspace W [--status queued|sent|failed] [--limit N] [--next-token T]',
-    options: { workspace: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' }, 'next-token': { type: 'string' } },
+    options: { workspace: { type: 'string' }, status: { type: 'string' }, ...PAGE_OPTIONS },
     async run(values, { database, json }) {
       const caller = await requireWorkspace(database, values);
       // The query the admin route takes (GET /admin/workspaces/{id}/outbox), checked by the same schema.
@@ -16,8 +16,7 @@ export const outboxGroup: CommandGroup = {
         OutboxListQuery,
         given({
           status: values.status,
-          limit: values.limit === undefined ? undefined : Number(values.limit),
-          nextToken: values['next-token'],
+          ...pageOf(values),
         }),
       );
       const page = await listOutbox(database, caller, query, new PageTokens(await readSecret(database, 'paging')));

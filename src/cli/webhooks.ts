@@ -6,7 +6,7 @@ import { SecretBox } from '../lib/secret-box.js';
 import { validInput } from '../lib/validate.js';
 import { DeliveryListQuery, ReplayFailed, WebhookEndpointCreate } from '../modules/webhooks/index.js';
 import * as webhooks from '../modules/webhooks/index.js';
-import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
+import { type CommandGroup, PAGE_OPTIONS, UsageError, command, given, pageOf, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 
 async function settingsOf(database: Database): Promise<webhooks.WebhookSettings> {
@@ -83,7 +83,7 @@ export const webhooksGroup: CommandGroup = {
   }),
   deliveries: command({
     usage: 'portal webhooks deliveries --workspace W [--endpoint E] [--status pending|succeeded|failed] [--limit N] [--next-token T]',
-    options: { ...endpointOption, status: { type: 'string' }, limit: { type: 'string' }, 'next-token': { type: 'string' } },
+    options: { ...endpointOption, status: { type: 'string' }, ...PAGE_OPTIONS },
     async run(values, { database, json }) {
       const caller = await requireWorkspace(database, values);
       const query = validInput(
@@ -91,8 +91,7 @@ export const webhooksGroup: CommandGroup = {
         given({
           endpointId: values.endpoint,
           status: values.status,
-          limit: values.limit === undefined ? undefined : Number(values.limit),
-          nextToken: values['next-token'],
+          ...pageOf(values),
         }),
       );
       const page = await webhooks.listDeliveries(database, caller, query, await tokensOf(database));

@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type SelectQueryBuilder, sql } from 'kysely';
+import type { Access, Caller } from '../lib/caller.js';
+import type { Database, DbHandle } from './database.js';
 import { errors } from '../lib/errors.js';
 
 /** Keyset position: the last row of the page just served (its created_at, or its sort_key for an ascending list). */
@@ -137,4 +139,14 @@ interface PagingAccess {
   workspaceId: string;
   clientId: string | null;
   companyIds: readonly string[] | null;
+}
+
+/**
+ * A repository's list served to a caller, as a service function: the database's handle and the caller's
+ * access are all a plain list adds (`export const listX = listAs(repo.listX)`).
+ */
+export function listAs<Query, Item>(
+  list: (db: DbHandle, access: Access, query: Query, tokens: PageTokens) => Promise<Page<Item>>,
+): (database: Database, caller: Caller, query: Query, tokens: PageTokens) => Promise<Page<Item>> {
+  return (database, caller, query, tokens) => list(database.db, caller.access, query, tokens);
 }

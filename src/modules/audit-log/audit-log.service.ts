@@ -1,23 +1,16 @@
 import type { Database } from '../../db/database.js';
-import type { Page, PageTokens } from '../../db/paging.js';
+import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Actor, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
 import * as repo from './audit-log.repository.js';
-import type { AuditEventCreate, AuditLogEntry, AuditLogListQuery } from './audit-log.schemas.js';
+import type { AuditEventCreate, AuditLogEntry } from './audit-log.schemas.js';
 import { recordAudit } from '../../audit/index.js';
 import { visibleClientCompanies } from '../directory/index.js';
 import { findInternalUser } from '../internal-users/index.js';
 
-export function listAuditLog(
-  database: Database,
-  caller: Caller,
-  query: AuditLogListQuery,
-  tokens: PageTokens,
-): Promise<Page<AuditLogEntry>> {
-  return repo.listEntries(database.db, caller.access, query, tokens);
-}
+export const listAuditLog = listAs(repo.listEntries);
 
 /** The actor an event is attributed to: a session's own end user; for keys and tokens the one named (a client or internal user of the workspace). */
 async function actorOf(database: Database, caller: Caller, input: AuditEventCreate, problems: FieldProblem[]): Promise<Actor> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import type { Page, PageTokens } from '../../db/paging.js';
+import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -14,14 +14,11 @@ import type {
   InvoiceTemplateCreate,
   Price,
   PriceCreate,
-  PriceListQuery,
   Product,
   ProductCreate,
-  ProductListQuery,
   ProductUpdate,
   SubscriptionTemplate,
   SubscriptionTemplateCreate,
-  TemplateListQuery,
 } from './catalog.schemas.js';
 
 /** A product or a price as the subject of its audit entries (and the data of their webhooks). */
@@ -34,9 +31,7 @@ const throwIfAny = (problems: FieldProblem[]) => {
 
 // ---- products ----
 
-export function listProducts(database: Database, caller: Caller, query: ProductListQuery, tokens: PageTokens): Promise<Page<Product>> {
-  return repo.listProducts(database.db, caller.access, query, tokens);
-}
+export const listProducts = listAs(repo.listProducts);
 
 export async function getProduct(database: Database, caller: Caller, id: string): Promise<Product> {
   return orNotFound(await repo.findProduct(database.db, caller.access, id), 'Product');
@@ -102,9 +97,7 @@ export async function updateProduct(database: Database, caller: Caller, id: stri
 
 // ---- prices ----
 
-export function listPrices(database: Database, caller: Caller, query: PriceListQuery, tokens: PageTokens): Promise<Page<Price>> {
-  return repo.listPrices(database.db, caller.access, query, tokens);
-}
+export const listPrices = listAs(repo.listPrices);
 
 export async function getPrice(database: Database, caller: Caller, id: string): Promise<Price> {
   return orNotFound(await repo.findPrice(database.db, caller.access, id), 'Price');
@@ -149,23 +142,9 @@ export async function createPrice(database: Database, caller: Caller, input: Pri
 
 // ---- templates ----
 
-export function listInvoiceTemplates(
-  database: Database,
-  caller: Caller,
-  query: TemplateListQuery,
-  tokens: PageTokens,
-): Promise<Page<InvoiceTemplate>> {
-  return repo.listInvoiceTemplates(database.db, caller.access, query, tokens);
-}
+export const listInvoiceTemplates = listAs(repo.listInvoiceTemplates);
 
-export function listSubscriptionTemplates(
-  database: Database,
-  caller: Caller,
-  query: TemplateListQuery,
-  tokens: PageTokens,
-): Promise<Page<SubscriptionTemplate>> {
-  return repo.listSubscriptionTemplates(database.db, caller.access, query, tokens);
-}
+export const listSubscriptionTemplates = listAs(repo.listSubscriptionTemplates);
 
 /**
  * What a schema cannot say about a template: the tax percentage has at most 3 decimals, each quantity at

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import type { Page, PageTokens } from '../../db/paging.js';
+import { listAs } from '../../db/paging.js';
 import type { InvoicesTable } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Actor, Caller } from '../../lib/caller.js';
@@ -8,7 +8,7 @@ import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { recordAudit } from '../../audit/index.js';
 import * as repo from './invoices.repository.js';
-import type { Invoice, InvoiceCreate, InvoiceListQuery, Payment, PaymentListQuery } from './invoices.schemas.js';
+import type { Invoice, InvoiceCreate, Payment } from './invoices.schemas.js';
 import { type Billed, type Terms, amountsOf, termsOf } from './terms.js';
 
 const DAY_MS = 86_400_000;
@@ -87,9 +87,7 @@ export async function createInvoice(database: Database, caller: Caller, input: I
   );
 }
 
-export function listInvoices(database: Database, caller: Caller, query: InvoiceListQuery, tokens: PageTokens): Promise<Page<Invoice>> {
-  return repo.listInvoices(database.db, caller.access, query, tokens);
-}
+export const listInvoices = listAs(repo.listInvoices);
 
 export async function getInvoice(database: Database, caller: Caller, id: string): Promise<Invoice> {
   return repo.toInvoice(orNotFound(await repo.findInvoiceRow(database.db, caller.access, id.toLowerCase()), 'Invoice'));
@@ -149,6 +147,4 @@ export async function voidInvoice(database: Database, caller: Caller, id: string
   );
 }
 
-export function listPayments(database: Database, caller: Caller, query: PaymentListQuery, tokens: PageTokens): Promise<Page<Payment>> {
-  return repo.listPayments(database.db, caller.access, query, tokens);
-}
+export const listPayments = listAs(repo.listPayments);

@@ -26,7 +26,7 @@ export class SubscriptionBiller {
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
-    private readonly log: FastifyBaseLogger,
+    log: FastifyBaseLogger,
     pollMs = 10_000,
   ) {
     this.loop = new BackgroundLoop(

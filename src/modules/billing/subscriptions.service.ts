@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import type { Page, PageTokens } from '../../db/paging.js';
+import { listAs } from '../../db/paging.js';
 import type { SubscriptionsTable } from '../../db/schema.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
@@ -10,7 +10,7 @@ import { recordAudit } from '../../audit/index.js';
 import { termsOf } from './terms.js';
 import { normalInterval, periodStart } from './periods.js';
 import * as repo from './subscriptions.repository.js';
-import type { Subscription, SubscriptionCreate, SubscriptionListQuery } from './subscriptions.schemas.js';
+import type { Subscription, SubscriptionCreate } from './subscriptions.schemas.js';
 
 const subscriptionSubject = (s: Subscription) => ({ object: 'subscription', id: s.id, data: s, companyId: s.companyId });
 
@@ -76,14 +76,7 @@ export async function createSubscription(
   return subscription;
 }
 
-export function listSubscriptions(
-  database: Database,
-  caller: Caller,
-  query: SubscriptionListQuery,
-  tokens: PageTokens,
-): Promise<Page<Subscription>> {
-  return repo.listSubscriptions(database.db, caller.access, query, tokens);
-}
+export const listSubscriptions = listAs(repo.listSubscriptions);
 
 export async function getSubscription(database: Database, caller: Caller, id: string): Promise<Subscription> {
   return repo.toSubscription(orNotFound(await repo.findSubscriptionRow(database.db, caller.access, id.toLowerCase()), 'Subscription'));

@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import type { Page, PageTokens } from '../../db/paging.js';
+import { type Page, type PageTokens, listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import * as repo from './custom-fields.repository.js';
-import type {
-  CustomField,
-  CustomFieldCreate,
-  CustomFieldListQuery,
-  CustomFieldOption,
-  CustomFieldOptionListQuery,
-} from './custom-fields.schemas.js';
+import type { CustomField, CustomFieldCreate, CustomFieldOption, CustomFieldOptionListQuery } from './custom-fields.schemas.js';
 
 /** `Gold Tier!` → `gold_tier`: option keys use the same alphabet as field keys. */
 function slugify(label: string): string {
@@ -66,14 +60,7 @@ export async function createCustomField(database: Database, caller: Caller, inpu
   });
 }
 
-export function listCustomFields(
-  database: Database,
-  caller: Caller,
-  query: CustomFieldListQuery,
-  tokens: PageTokens,
-): Promise<Page<CustomField>> {
-  return repo.listCustomFields(database.db, caller.access, query, tokens);
-}
+export const listCustomFields = listAs(repo.listCustomFields);
 
 /** One page of a field's options; the field is looked up only when the page is empty, to tell "none" from "no such field". */
 export async function listOptions(

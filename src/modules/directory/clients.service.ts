@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Database, DbHandle } from '../../db/database.js';
-import type { Page, PageTokens } from '../../db/paging.js';
+import { listAs } from '../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Access, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -13,7 +13,7 @@ import { existingCompanyIds, findCompany } from './companies.repository.js';
 import { createPlaceholderCompany } from './companies.service.js';
 import { checkCustomFields, loadCustomFieldRules, mergeCustomFields, normalizeCustomFields } from '../custom-fields/index.js';
 import * as repo from './clients.repository.js';
-import type { Client, ClientCreate, ClientListQuery, ClientReplace, ClientUpdate, CreationMethod } from './clients.schemas.js';
+import type { Client, ClientCreate, ClientReplace, ClientUpdate, CreationMethod } from './clients.schemas.js';
 
 const fullName = (givenName: string, familyName: string) => `${givenName} ${familyName}`.trim();
 const noSuchCompany = () => errors.invalidField('body.companyId', 'is not a company of this workspace');
@@ -176,9 +176,7 @@ export async function getClient(database: Database, caller: Caller, id: string):
   return orNotFound(await repo.findClient(database.db, caller.access, id), 'Client');
 }
 
-export function listClients(database: Database, caller: Caller, query: ClientListQuery, tokens: PageTokens): Promise<Page<Client>> {
-  return repo.listClients(database.db, caller.access, query, tokens);
-}
+export const listClients = listAs(repo.listClients);
 
 interface NextState {
   givenName: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import type { Page, PageTokens } from '../../db/paging.js';
+import { listAs } from '../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -11,44 +11,31 @@ import { recordAudit } from '../../audit/index.js';
 import * as clients from './clients.repository.js';
 import { mergeCustomFields, normalizeCustomFields } from '../custom-fields/index.js';
 import * as repo from './companies.repository.js';
-import type { Company, CompanyCreate, CompanyListQuery, CompanyUpdate } from './companies.schemas.js';
+import type { Company, CompanyCreate, CompanyUpdate } from './companies.schemas.js';
 
 /** A company as the subject of its audit entries (and the data of their webhooks). */
 const companySubject = (company: Company) => ({ object: 'company', id: company.id, data: company, companyId: company.id });
 
 export async function createCompany(database: Database, caller: Caller, input: CompanyCreate): Promise<Company> {
-  const { access, actor } = caller;
+  const { access } = caller;
   // It could never see the company it made: its access is a fixed list of companies.
   if (access.companyIds) throw errors.forbidden('An internal user limited to some companies cannot create companies.');
   const changes = input.customFields ? await normalizeCustomFields(database.db, access, 'company', input.customFields) : {};
-  const id = randomUUID();
-  const at = isoAt(actor.at);
   const name = input.name.trim();
-  const company: Company = {
-    id,
-    object: 'company',
-    createdAt: at,
-    updatedAt: at,
+  const fields: CompanyFields = {
     name,
     customFields: mergeCustomFields({}, changes),
-    fallbackColor: input.fallbackColor ?? fallbackColorFor(id),
+    fallbackColor: input.fallbackColor,
     ...(input.iconImageUrl ? { iconImageUrl: input.iconImageUrl } : {}),
     isPlaceholder: input.isPlaceholder === true,
   };
-  return unitOfWork(database, async (work) => {
-    repo.insertCompany(work, access, company);
-    recordAudit(work, actor, {
-      eventType: 'companyCreated',
-      description: `Company "${name}" created`,
-      context: { companyId: id, name },
-      subject: companySubject(company),
-    });
-    return company;
-  });
+  return unitOfWork(database, async (work) => addCompany(work, caller, fields, `Company "${name}" created`));
 }
 
-/** Adds a placeholder company for a client without one (named after the client) to the unit; returns its id. */
-export function createPlaceholderCompany(work: UnitOfWork, caller: Caller, name: string): string {
+type CompanyFields = Omit<Company, 'id' | 'object' | 'createdAt' | 'updatedAt' | 'fallbackColor'> & { fallbackColor?: string };
+
+/** Adds a new company to the unit of work, with its companyCreated entry. */
+function addCompany(work: UnitOfWork, caller: Caller, fields: CompanyFields, description: string, context?: object): Company {
   const id = randomUUID();
   const at = isoAt(caller.actor.at);
   const company: Company = {
@@ -56,28 +43,30 @@ export function createPlaceholderCompany(work: UnitOfWork, caller: Caller, name:
     object: 'company',
     createdAt: at,
     updatedAt: at,
-    name,
-    customFields: {},
-    fallbackColor: fallbackColorFor(id),
-    isPlaceholder: true,
+    ...fields,
+    fallbackColor: fields.fallbackColor ?? fallbackColorFor(id),
   };
   repo.insertCompany(work, caller.access, company);
   recordAudit(work, caller.actor, {
     eventType: 'companyCreated',
-    description: `Placeholder company "${name}" created`,
-    context: { companyId: id, name, isPlaceholder: true },
+    description,
+    context: { companyId: id, name: company.name, ...context },
     subject: companySubject(company),
   });
-  return id;
+  return company;
+}
+
+/** Adds a placeholder company for a client without one (named after the client) to the unit; returns its id. */
+export function createPlaceholderCompany(work: UnitOfWork, caller: Caller, name: string): string {
+  const fields = { name, customFields: {}, isPlaceholder: true };
+  return addCompany(work, caller, fields, `Placeholder company "${name}" created`, { isPlaceholder: true }).id;
 }
 
 export async function getCompany(database: Database, caller: Caller, id: string): Promise<Company> {
   return orNotFound(await repo.findCompany(database.db, caller.access, id), 'Company');
 }
 
-export function listCompanies(database: Database, caller: Caller, query: CompanyListQuery, tokens: PageTokens): Promise<Page<Company>> {
-  return repo.listCompanies(database.db, caller.access, query, tokens);
-}
+export const listCompanies = listAs(repo.listCompanies);
 
 export async function updateCompany(database: Database, caller: Caller, id: string, input: CompanyUpdate): Promise<Company> {
   const { access, actor } = caller;

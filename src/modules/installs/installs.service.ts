@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import type { Page, PageTokens } from '../../db/paging.js';
+import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors, orNotFound } from '../../lib/errors.js';
 import { sortKeyOf } from './core-modules.js';
 import * as repo from './installs.repository.js';
-import type { Install, InstallCreate, InstallListQuery } from './installs.schemas.js';
+import type { Install, InstallCreate } from './installs.schemas.js';
 
-export function listInstalls(database: Database, caller: Caller, query: InstallListQuery, tokens: PageTokens): Promise<Page<Install>> {
-  return repo.listInstalls(database.db, caller.access, query, tokens);
-}
+export const listInstalls = listAs(repo.listInstalls);
 
 /** An install of the workspace (a client session sees only published ones), or 404. */
 export async function getInstall(database: Database, caller: Caller, id: string): Promise<Install> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import type { Page, PageTokens } from '../../db/paging.js';
+import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Access, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -9,7 +9,7 @@ import { type QueuedEmail, queueEmails } from '../email-outbox/index.js';
 import { declaredConfigsOf } from '../installs/index.js';
 import type { NotificationSetting } from '../installs/index.js';
 import * as repo from './notifications.repository.js';
-import type { Notification, NotificationCreate, NotificationListQuery } from './notifications.schemas.js';
+import type { Notification, NotificationCreate } from './notifications.schemas.js';
 
 /** What sending a notification needs beyond the database: where its links point, and who sends its e-mails. */
 export interface NotificationMail {
@@ -22,14 +22,7 @@ type Surface = 'product' | 'email';
 const SURFACE_OF = { inProduct: 'product', email: 'email' } as const satisfies Record<string, Surface>;
 const MAX_CTA_PARAMS = 20;
 
-export function listNotifications(
-  database: Database,
-  caller: Caller,
-  query: NotificationListQuery,
-  tokens: PageTokens,
-): Promise<Page<Notification>> {
-  return repo.listNotifications(database.db, caller.access, query, tokens);
-}
+export const listNotifications = listAs(repo.listNotifications);
 
 /** Whether a principal limited to some companies (an internal user's session) sees this party. */
 function sees(access: Access, party: repo.Party): boolean {

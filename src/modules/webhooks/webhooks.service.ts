@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import type { Page, PageTokens } from '../../db/paging.js';
+import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -9,7 +9,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { recordAudit } from '../../audit/index.js';
 import { type LookupAll, WebhookAddressError, assertPublicUrl, newWebhookSecret } from './webhook-http.js';
 import * as repo from './webhooks.repository.js';
-import type { DeliveryListQuery, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreate } from './webhooks.schemas.js';
+import type { WebhookEndpoint, WebhookEndpointCreate } from './webhooks.schemas.js';
 
 /** What managing endpoints needs beyond the database. */
 export interface WebhookSettings {
@@ -55,9 +55,7 @@ export async function createEndpoint(
   return { ...repo.toEndpoint(row), secret };
 }
 
-export async function listEndpoints(database: Database, caller: Caller, page: { limit?: number; nextToken?: string }, tokens: PageTokens) {
-  return repo.listEndpoints(database.db, caller.access, page, tokens);
-}
+export const listEndpoints = listAs(repo.listEndpoints);
 
 async function endpointOf(database: Database, caller: Caller, id: string) {
   return orNotFound(await repo.findEndpoint(database.db, caller.access, id.toLowerCase()), 'Webhook endpoint');
@@ -94,14 +92,7 @@ export async function rotateSecret(database: Database, caller: Caller, id: strin
   return { id: endpoint.id, secret, previousSecretValidUntil: until };
 }
 
-export async function listDeliveries(
-  database: Database,
-  caller: Caller,
-  query: DeliveryListQuery,
-  tokens: PageTokens,
-): Promise<Page<WebhookDelivery>> {
-  return repo.listDeliveries(database.db, caller.access, query, tokens);
-}
+export const listDeliveries = listAs(repo.listDeliveries);
 
 /** Sends one delivery again (its webhook-id unchanged), from the first attempt of the schedule. */
 export async function replayDelivery(database: Database, caller: Caller, id: string, wake?: () => void) {
