@@ -5,6 +5,26 @@ import { isoAt } from '../lib/clock.js';
 import type { AuditEventType } from './audit-events.js';
 import { insertEntry } from './audit-trail.repository.js';
 
+/** Units of work that wrote an entry: each wakes the listeners once, after its commit. */
+const unitsToAnnounce = new WeakSet<UnitOfWork>();
+/** Per database: what runs after a commit that wrote audit entries (the webhook workers of this process). */
+const listeners = new WeakMap<object, Set<() => void>>();
+
+function announceCommit(database: object): void {
+  for (const listener of listeners.get(database) ?? []) listener();
+}
+
+/**
+ * Calls `listener` after every commit of this process that wrote audit entries to `database`; returns
+ * the unsubscribe. Other processes sharing the database find the entries by polling.
+ */
+export function onAuditCommitted(database: object, listener: () => void): () => void {
+  const set = listeners.get(database) ?? new Set();
+  listeners.set(database, set);
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
 export interface AuditEvent {
   eventType: AuditEventType;
   description: string;
@@ -25,8 +45,13 @@ export interface AuditEvent {
 /**
  * Appends one audit entry (its id answered) to the unit of work of the change it records. The entry is also the
  * change's webhook event (`webhook_pending`): sent after the commit, or never if the change rolls back.
+ * The commit wakes this process's webhook worker (onAuditCommitted), so the delivery leaves at once.
  */
 export function recordAudit(work: UnitOfWork, actor: Actor, event: AuditEvent): string {
+  if (!unitsToAnnounce.has(work)) {
+    unitsToAnnounce.add(work);
+    work.onCommit(() => announceCommit(work.database));
+  }
   const id = randomUUID();
   const at = isoAt(event.at ?? actor.at);
   const subject = event.subject;

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { DialectName } from '../db/database.js';
 import { type FullRow, preparedWrite } from '../db/prepared.js';
+import { skipLocked } from '../db/rows.js';
 import type { DB } from '../db/schema.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { Access } from '../lib/caller.js';
@@ -27,4 +29,32 @@ export async function blankPersonalDataBefore(db: Kysely<DB>, cutoff: number): P
     .where((eb) => eb.or([eb('ip', 'is not', null), eb('user_agent', 'is not', null)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** An entry waiting to be fanned out to webhook endpoints (the audit log is the webhooks' outbox). */
+export interface PendingEntry {
+  id: string;
+  workspace_id: string;
+  event_type: string;
+  object_type: string | null;
+  data: string | null;
+  context: string;
+  previous_attributes: string | null;
+  created_at: string;
+}
+
+/** The oldest entries still to dispatch, locked for the caller's transaction. */
+export async function claimPendingEntries(trx: Kysely<DB>, dialect: DialectName, limit: number): Promise<PendingEntry[]> {
+  const query = trx
+    .selectFrom('audit_log')
+    .select(['id', 'workspace_id', 'event_type', 'object_type', 'data', 'context', 'previous_attributes', 'created_at'])
+    .where('webhook_pending', '=', 1)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit);
+  return skipLocked(query, dialect).execute();
+}
+
+export async function markDispatched(trx: Kysely<DB>, ids: readonly string[]): Promise<void> {
+  await trx.updateTable('audit_log').set({ webhook_pending: 0 }).where('id', 'in', ids).execute();
 }

@@ -4,5 +4,11 @@
  * below the modules (it imports none of them); the audit-log module serves the trail over the API.
  */
 export { AUDIT_EVENT_TYPES, type AuditEventType, WEBHOOK_EVENT_NAMES, webhookEventName } from './audit-events.js';
-export { type AuditEvent, recordAudit } from './audit-log.writer.js';
-export { blankActorPersonalData, blankPersonalDataBefore } from './audit-trail.repository.js';
+export { type AuditEvent, onAuditCommitted, recordAudit } from './audit-log.writer.js';
+export {
+  type PendingEntry,
+  blankActorPersonalData,
+  blankPersonalDataBefore,
+  claimPendingEntries,
+  markDispatched,
+} from './audit-trail.repository.js';

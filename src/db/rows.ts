@@ -27,3 +27,7 @@ export const personFields = (row: PersonColumns) => ({
   familyName: row.family_name,
   ...(row.avatar_image_url ? { avatarImageUrl: row.avatar_image_url } : {}),
 });
+
+/** A claim's read: `FOR UPDATE SKIP LOCKED` on PostgreSQL, so processes never take the same rows; SQLite has one writer. */
+export const skipLocked = <Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q, dialect: 'sqlite' | 'postgres'): Q =>
+  dialect === 'postgres' ? query.forUpdate().skipLocked() : query;

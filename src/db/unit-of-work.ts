@@ -11,6 +11,8 @@ import type { DB } from './schema.js';
 export interface UnitOfWork {
   /** Reads: inside the unit's transaction when it has one, else the shared handle (prepared reads). */
   readonly db: Kysely<DB>;
+  /** The database the unit commits to (what an onCommit wake-up names). */
+  readonly database: Database;
   /**
    * Queues a write: a statement bound from a `preparedWrite` (hot paths) or a Kysely query (compiled at
    * once); `guards` name the constraints it may violate and the subject their error quotes.
@@ -33,7 +35,10 @@ class Work implements UnitOfWork {
   readonly writes: Statement[] = [];
   readonly guards: ConstraintGuards = {};
   readonly callbacks: (() => void)[] = [];
-  constructor(readonly db: Kysely<DB>) {}
+  constructor(
+    readonly database: Database,
+    readonly db: Kysely<DB>,
+  ) {}
   write(query: Statement | Compilable<unknown>, guards?: ConstraintGuards) {
     this.writes.push('compile' in query ? query.compile() : query);
     if (guards) Object.assign(this.guards, guards);
@@ -50,13 +55,13 @@ export async function unitOfWork<T>(database: Database, fn: (work: UnitOfWork) =
   try {
     if (options.transaction) {
       result = await database.db.transaction().execute(async (trx) => {
-        work = new Work(trx);
+        work = new Work(database, trx);
         const value = await fn(work);
         for (const query of work.writes) await trx.executeQuery(CompiledQuery.raw(query.sql, [...query.parameters]));
         return value;
       });
     } else {
-      work = new Work(database.db);
+      work = new Work(database, database.db);
       result = await fn(work);
       if (work.writes.length > 0) await database.writeBatch(work.writes);
     }

@@ -51,3 +51,29 @@ export class BackgroundLoop {
     await this.running;
   }
 }
+
+/**
+ * An outbox's worker: its `step` runs in a BackgroundLoop, woken after the commits that give it work and
+ * polled for work that came due (retries) or that another process left. The webhook worker, the e-mail
+ * delivery and the subscription biller are each one.
+ */
+export abstract class LoopWorker {
+  private readonly loop: BackgroundLoop;
+
+  constructor(options: { pollMs: number; maxSteps: number; onError: (error: unknown) => void }) {
+    this.loop = new BackgroundLoop(() => this.step(), options.pollMs, options.onError, options.maxSteps);
+  }
+
+  /** One batch of work; true when it was full (more may be waiting). */
+  protected abstract step(): Promise<boolean>;
+
+  /** Runs a round now (after the one under way, if any). */
+  wake(): void {
+    this.loop.wake();
+  }
+
+  /** Stops waking and waits for the round under way. */
+  close(): Promise<void> {
+    return this.loop.close();
+  }
+}

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import { BackgroundLoop } from '../../lib/background-loop.js';
+import { LoopWorker } from '../../lib/background-loop.js';
 import { systemCaller } from '../../lib/caller.js';
 import { type Clock, isoAt } from '../../lib/clock.js';
 import { addInvoice } from './invoices.service.js';
@@ -20,29 +20,22 @@ const MAX_PERIODS_PER_ROUND = 500;
  * take the same one), and the unique key (subscription, period) stops any second invoice, across
  * processes and restarts. Periods missed while the server was stopped are billed when it starts.
  */
-export class SubscriptionBiller {
-  private readonly loop: BackgroundLoop;
-
+export class SubscriptionBiller extends LoopWorker {
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
     log: FastifyBaseLogger,
     pollMs = 10_000,
   ) {
-    this.loop = new BackgroundLoop(
-      () => this.billOne(),
+    super({
       pollMs,
-      (error) => log.error({ err: error }, 'subscriptions: billing round failed'),
-      MAX_PERIODS_PER_ROUND,
-    );
-  }
-
-  wake(): void {
-    this.loop.wake();
+      maxSteps: MAX_PERIODS_PER_ROUND,
+      onError: (error) => log.error({ err: error }, 'subscriptions: billing round failed'),
+    });
   }
 
   /** Bills the most overdue period of one subscription; false when none is due. */
-  private async billOne(): Promise<boolean> {
+  protected async step(): Promise<boolean> {
     const now = this.clock.now();
     try {
       return await unitOfWork(
@@ -80,9 +73,5 @@ export class SubscriptionBiller {
       if (isUniqueViolation(error)) return true;
       throw error;
     }
-  }
-
-  close(): Promise<void> {
-    return this.loop.close();
   }
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
 import type { DialectName } from '../../db/database.js';
+import { skipLocked } from '../../db/rows.js';
 import type { DB, SubscriptionsTable } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { isoAt } from '../../lib/clock.js';
@@ -57,15 +58,14 @@ export function changeSubscription(work: UnitOfWork, id: string, changes: Partia
 
 /** The most overdue subscription with a period due, locked for this transaction (PostgreSQL: skipped by other processes). */
 export async function claimMostOverdue(work: UnitOfWork, dialect: DialectName, now: number): Promise<SubscriptionsTable | undefined> {
-  let due = work.db
+  const due = work.db
     .selectFrom('subscriptions')
     .selectAll()
     .where('status', 'in', ['notStarted', 'active'])
     .where('next_period_at', '<=', isoAt(now))
     .orderBy('next_period_at')
     .limit(1);
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-  return (await due.executeTakeFirst()) as SubscriptionsTable | undefined;
+  return (await skipLocked(due, dialect).executeTakeFirst()) as SubscriptionsTable | undefined;
 }
 
 /** Moves a subscription past period `billed`; nothing if another process already did. */

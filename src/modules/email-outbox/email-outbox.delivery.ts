@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
-import { BackgroundLoop } from '../../lib/background-loop.js';
+import { LoopWorker } from '../../lib/background-loop.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { claimDueEmails, markEmailAttemptFailed, markEmailSent } from './email-outbox.repository.js';
@@ -38,9 +38,8 @@ const LEASE_MS = 2 * 60_000;
  * by a timer for retries. Every failure (a refused recipient, a server down) is retried on the schedule
  * above, so nothing queued is lost; the outbox row records each attempt.
  */
-export class EmailDelivery {
+export class EmailDelivery extends LoopWorker {
   private readonly transport;
-  private readonly loop: BackgroundLoop;
   private readonly retryDelaysMs: readonly number[];
 
   constructor(
@@ -49,6 +48,11 @@ export class EmailDelivery {
     private readonly log: FastifyBaseLogger,
     private readonly options: EmailDeliveryOptions,
   ) {
+    super({
+      pollMs: options.pollMs ?? 5_000,
+      maxSteps: MAX_BATCHES_PER_ROUND,
+      onError: (error) => log.error({ err: error }, 'e-mail outbox: delivery round failed'),
+    });
     this.transport = nodemailer.createTransport({
       url: options.smtpUrl,
       pool: true,
@@ -57,21 +61,10 @@ export class EmailDelivery {
       socketTimeout: 30_000,
     });
     this.retryDelaysMs = options.retryDelaysMs ?? EMAIL_RETRY_DELAYS_MS;
-    this.loop = new BackgroundLoop(
-      () => this.sendBatch(),
-      options.pollMs ?? 5_000,
-      (error) => log.error({ err: error }, 'e-mail outbox: delivery round failed'),
-      MAX_BATCHES_PER_ROUND,
-    );
-  }
-
-  /** Sends what is due now (after the drain under way, if any). */
-  wake(): void {
-    this.loop.wake();
   }
 
   /** Claims and sends a batch of due e-mails; true when it was full (more may be due). */
-  private async sendBatch(): Promise<boolean> {
+  protected async step(): Promise<boolean> {
     const claimed = await claimDueEmails(this.database.db, this.clock.now(), LEASE_MS, BATCH);
     await Promise.all(claimed.map((email) => this.send(email)));
     return claimed.length >= BATCH;
@@ -92,8 +85,8 @@ export class EmailDelivery {
   }
 
   /** Stops waking, lets the running drain finish, closes the SMTP connections. */
-  async close(): Promise<void> {
-    await this.loop.close();
+  override async close(): Promise<void> {
+    await super.close();
     this.transport.close();
   }
 }

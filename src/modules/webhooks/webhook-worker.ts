@@ -1,17 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import {
+  type AuditEventType,
+  type PendingEntry,
+  claimPendingEntries,
+  markDispatched,
+  onAuditCommitted,
+  recordAudit,
+  webhookEventName,
+} from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import { parseObject } from '../../db/rows.js';
-import type { DB, WebhookDeliveriesTable } from '../../db/schema.js';
+import type { WebhookDeliveriesTable } from '../../db/schema.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import { BackgroundLoop } from '../../lib/background-loop.js';
+import { LoopWorker } from '../../lib/background-loop.js';
 import { systemCaller } from '../../lib/caller.js';
 import { type Clock, isoAt } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { type AuditEventType, recordAudit, webhookEventName } from '../../audit/index.js';
 import { type LookupAll, postWebhook, signWebhook } from './webhook-http.js';
-import { ALL_EVENTS, webhookIdOf } from './webhooks.repository.js';
+import {
+  ALL_EVENTS,
+  changeEndpointInWork,
+  claimDueDeliveries,
+  enabledEndpointsOf,
+  endpointRow,
+  failDelivery,
+  insertDeliveries,
+  recordAttempt,
+  webhookIdOf,
+} from './webhooks.repository.js';
 
 /** Attempt n + 1 waits RETRY_DELAYS_MS[n] after attempt n failed (the first is immediate); after the tenth, the delivery failed. */
 const RETRY_DELAYS_MS: readonly number[] = [
@@ -43,17 +60,6 @@ export interface WebhookWorkerOptions {
   lookup?: LookupAll;
 }
 
-interface PendingEntry {
-  id: string;
-  workspace_id: string;
-  event_type: string;
-  object_type: string | null;
-  data: string | null;
-  context: string;
-  previous_attributes: string | null;
-  created_at: string;
-}
-
 /** The body receivers of the hosted API parse: `{eventType, created, object, data, previousAttributes?}`. */
 function payloadOf(entry: PendingEntry): string {
   return JSON.stringify({
@@ -74,9 +80,9 @@ const subscribes = (eventTypes: string, name: string) => eventTypes === ALL_EVEN
  * nothing) and clears the flag, in one transaction. Deliveries are claimed (PostgreSQL: `FOR UPDATE SKIP
  * LOCKED`, so several processes never take the same one), sent, and recorded attempt by attempt.
  */
-export class WebhookWorker {
-  private readonly loop: BackgroundLoop;
+export class WebhookWorker extends LoopWorker {
   private readonly retryDelaysMs: readonly number[];
+  private readonly stopListening: () => void;
 
   constructor(
     private readonly database: Database,
@@ -85,53 +91,30 @@ export class WebhookWorker {
     private readonly secrets: SecretBox,
     private readonly options: WebhookWorkerOptions,
   ) {
+    super({
+      pollMs: options.pollMs ?? 1000,
+      maxSteps: MAX_STEPS_PER_ROUND,
+      onError: (error) => log.error({ err: error }, 'webhooks: round failed'),
+    });
     this.retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
-    this.loop = new BackgroundLoop(
-      () => this.step(),
-      options.pollMs ?? 1000,
-      (error) => log.error({ err: error }, 'webhooks: round failed'),
-      MAX_STEPS_PER_ROUND,
-    );
-  }
-
-  /** Runs a round now (after one in progress, if any). */
-  wake(): void {
-    this.loop.wake();
+    // A commit of this process that wrote audit entries starts a round at once; the poll finds the rest.
+    this.stopListening = onAuditCommitted(database, () => this.wake());
   }
 
   /** Dispatches, then delivers what is due; true when either took a full batch (more may be waiting). */
-  private async step(): Promise<boolean> {
+  protected async step(): Promise<boolean> {
     const dispatched = await this.dispatch();
     const delivered = await this.deliverDue();
     return dispatched >= ENTRIES_PER_DISPATCH || delivered >= DELIVERIES_PER_STEP;
-  }
-
-  /** SKIP LOCKED on PostgreSQL; SQLite has one writer, and one process delivers. */
-  private locked<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q): Q {
-    return this.database.dialect === 'postgres' ? query.forUpdate().skipLocked() : query;
   }
 
   /** Fans pending audit entries out to the endpoints that subscribe to them; how many entries it took. */
   async dispatch(): Promise<number> {
     const now = isoAt(this.clock.now());
     return this.database.db.transaction().execute(async (trx) => {
-      const entries = (await this.locked(
-        trx
-          .selectFrom('audit_log')
-          .select(['id', 'workspace_id', 'event_type', 'object_type', 'data', 'context', 'previous_attributes', 'created_at'])
-          .where('webhook_pending', '=', 1)
-          .orderBy('created_at')
-          .orderBy('id')
-          .limit(ENTRIES_PER_DISPATCH),
-      ).execute()) as PendingEntry[];
+      const entries = await claimPendingEntries(trx, this.database.dialect, ENTRIES_PER_DISPATCH);
       if (entries.length === 0) return 0;
-      const workspaces = [...new Set(entries.map((e) => e.workspace_id))];
-      const endpoints = await trx
-        .selectFrom('webhook_endpoints')
-        .select(['id', 'workspace_id', 'event_types', 'created_at'])
-        .where('workspace_id', 'in', workspaces)
-        .where('enabled', '=', 1)
-        .execute();
+      const endpoints = await enabledEndpointsOf(trx, [...new Set(entries.map((e) => e.workspace_id))]);
       const deliveries: WebhookDeliveriesTable[] = [];
       for (const entry of entries) {
         const name = webhookEventName(entry.event_type as AuditEventType);
@@ -157,22 +140,11 @@ export class WebhookWorker {
           });
         }
       }
-      for (let i = 0; i < deliveries.length; i += 50) {
-        await trx
-          .insertInto('webhook_deliveries')
-          .values(deliveries.slice(i, i + 50))
-          .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
-          .execute();
-      }
-      await trx
-        .updateTable('audit_log')
-        .set({ webhook_pending: 0 })
-        .where(
-          'id',
-          'in',
-          entries.map((e) => e.id),
-        )
-        .execute();
+      await insertDeliveries(trx, deliveries);
+      await markDispatched(
+        trx,
+        entries.map((e) => e.id),
+      );
       return entries.length;
     });
   }
@@ -180,39 +152,16 @@ export class WebhookWorker {
   /** Claims the deliveries due and sends them; how many it claimed. */
   async deliverDue(): Promise<number> {
     const now = this.clock.now();
-    const claimed = await this.database.db.transaction().execute(async (trx) => {
-      const due = await this.locked(
-        trx
-          .selectFrom('webhook_deliveries')
-          .selectAll()
-          .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', isoAt(now))
-          .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', isoAt(now))]))
-          .orderBy('next_attempt_at')
-          .limit(DELIVERIES_PER_STEP),
-      ).execute();
-      if (due.length === 0) return [];
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({ claimed_until: isoAt(now + LEASE_MS) })
-        .where(
-          'id',
-          'in',
-          due.map((d) => d.id),
-        )
-        .execute();
-      return due;
-    });
+    const claimed = await claimDueDeliveries(this.database.db, this.database.dialect, now, now + LEASE_MS, DELIVERIES_PER_STEP);
     await Promise.all(claimed.map((delivery) => this.send(delivery)));
     return claimed.length;
   }
 
   private async send(delivery: WebhookDeliveriesTable): Promise<void> {
-    const db = this.database.db;
-    const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.endpoint_id).executeTakeFirst();
+    const endpoint = await endpointRow(this.database.db, delivery.endpoint_id);
     const now = this.clock.now();
     if (endpoint?.enabled !== 1) {
-      await this.finish(db, delivery, { status: 'failed', error: 'the endpoint is disabled', at: now });
+      await failDelivery(this.database.db, delivery.id, 'the endpoint is disabled', now);
       return;
     }
     const secrets = [this.secrets.open(endpoint.secret)];
@@ -237,47 +186,39 @@ export class WebhookWorker {
     const delay = this.retryDelaysMs[attempt];
     const retryAt = ok || response.status === 410 || delay === undefined ? null : at + delay;
     await unitOfWork(this.database, async (work) => {
-      work.write(
-        work.db.insertInto('webhook_attempts').values({
-          id: randomUUID(),
-          delivery_id: delivery.id,
-          attempt,
-          status_code: response.status,
-          duration_ms: response.durationMs,
-          response_excerpt: response.excerpt,
-          error: response.error,
-          next_attempt_at: retryAt === null ? null : isoAt(retryAt),
-          created_at: isoAt(at),
-        }),
-      );
-      work.write(
-        work.db
-          .updateTable('webhook_deliveries')
-          .set({
-            status: ok ? 'succeeded' : retryAt === null ? 'failed' : 'pending',
-            attempts: attempt,
-            ...(retryAt === null ? {} : { next_attempt_at: isoAt(retryAt) }),
-            claimed_until: null,
-            last_status: response.status,
-            last_error: response.error,
-            updated_at: isoAt(at),
-          })
-          .where('id', '=', delivery.id),
-      );
-      const endpoints = work.db.updateTable('webhook_endpoints').where('id', '=', endpoint.id);
+      const attemptRow = {
+        id: randomUUID(),
+        delivery_id: delivery.id,
+        attempt,
+        status_code: response.status,
+        duration_ms: response.durationMs,
+        response_excerpt: response.excerpt,
+        error: response.error,
+        next_attempt_at: retryAt === null ? null : isoAt(retryAt),
+        created_at: isoAt(at),
+      };
+      recordAttempt(work, attemptRow, {
+        status: ok ? 'succeeded' : retryAt === null ? 'failed' : 'pending',
+        attempts: attempt,
+        ...(retryAt === null ? {} : { next_attempt_at: isoAt(retryAt) }),
+        last_status: response.status,
+        last_error: response.error,
+        updated_at: isoAt(at),
+      });
+      const changeEndpoint = (changes: Parameters<typeof changeEndpointInWork>[2]) => changeEndpointInWork(work, endpoint.id, changes);
       if (ok) {
-        if (endpoint.failing_since !== null) work.write(endpoints.set({ failing_since: null, updated_at: isoAt(at) }));
+        if (endpoint.failing_since !== null) changeEndpoint({ failing_since: null, updated_at: isoAt(at) });
         return;
       }
       const failingSince = endpoint.failing_since ?? isoAt(at);
       const gone = response.status === 410;
       const exhausted = at - Date.parse(failingSince) >= FAILING_LIMIT_MS;
       if (!gone && !exhausted) {
-        if (endpoint.failing_since === null) work.write(endpoints.set({ failing_since: failingSince, updated_at: isoAt(at) }));
+        if (endpoint.failing_since === null) changeEndpoint({ failing_since: failingSince, updated_at: isoAt(at) });
         return;
       }
       const reason = gone ? 'the endpoint answered 410 Gone' : 'every delivery failed for 5 days';
-      work.write(endpoints.set({ enabled: 0, disabled_reason: reason, failing_since: failingSince, updated_at: isoAt(at) }));
+      changeEndpoint({ enabled: 0, disabled_reason: reason, failing_since: failingSince, updated_at: isoAt(at) });
       const { actor } = systemCaller(endpoint.workspace_id, at);
       recordAudit(work, actor, {
         eventType: 'customEvent',
@@ -290,16 +231,8 @@ export class WebhookWorker {
       this.log.warn({ deliveryId: delivery.id, attempt, status: response.status, error: response.error }, 'webhooks: attempt failed');
   }
 
-  /** Ends a delivery without an attempt (its endpoint was disabled or deleted meanwhile). */
-  private async finish(db: Kysely<DB>, delivery: WebhookDeliveriesTable, end: { status: 'failed'; error: string; at: number }) {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ status: end.status, last_error: end.error, claimed_until: null, updated_at: isoAt(end.at) })
-      .where('id', '=', delivery.id)
-      .execute();
-  }
-
-  close(): Promise<void> {
-    return this.loop.close();
+  override close(): Promise<void> {
+    this.stopListening();
+    return super.close();
   }
 }

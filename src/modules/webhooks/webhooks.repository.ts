@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { DialectName } from '../../db/database.js';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { skipLocked } from '../../db/rows.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { DB, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema.js';
 import type { Access } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -112,4 +115,84 @@ export async function deleteEndpoint(db: Kysely<DB>, id: string): Promise<void> 
 
 export async function changeEndpoint(db: Kysely<DB>, id: string, changes: Partial<WebhookEndpointsTable>): Promise<void> {
   await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
+}
+
+export function enabledEndpointsOf(trx: Kysely<DB>, workspaceIds: readonly string[]) {
+  return trx
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'workspace_id', 'event_types', 'created_at'])
+    .where('workspace_id', 'in', workspaceIds)
+    .where('enabled', '=', 1)
+    .execute();
+}
+
+/** New deliveries, 50 rows a statement; one that exists (same endpoint and event: a dispatch repeated) is skipped. */
+export async function insertDeliveries(trx: Kysely<DB>, deliveries: readonly WebhookDeliveriesTable[]): Promise<void> {
+  for (let i = 0; i < deliveries.length; i += 50) {
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(deliveries.slice(i, i + 50))
+      .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
+      .execute();
+  }
+}
+
+/** The deliveries due and not claimed, claimed until `leaseUntil`: one transaction, so no two processes take one. */
+export function claimDueDeliveries(db: Kysely<DB>, dialect: DialectName, now: number, leaseUntil: number, limit: number) {
+  return db.transaction().execute(async (trx) => {
+    const query = trx
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', isoAt(now))
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', isoAt(now))]))
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    const due = await skipLocked(query, dialect).execute();
+    if (due.length === 0) return [];
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ claimed_until: isoAt(leaseUntil) })
+      .where(
+        'id',
+        'in',
+        due.map((d) => d.id),
+      )
+      .execute();
+    return due;
+  });
+}
+
+export function endpointRow(db: Kysely<DB>, id: string) {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Ends a delivery without an attempt (its endpoint was disabled or deleted meanwhile). */
+export async function failDelivery(db: Kysely<DB>, id: string, error: string, at: number): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', last_error: error, claimed_until: null, updated_at: isoAt(at) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** An attempt and the delivery's new state, in the attempt's unit of work. */
+export function recordAttempt(
+  work: UnitOfWork,
+  attempt: WebhookAttemptsTable,
+  delivery: Pick<WebhookDeliveriesTable, 'status' | 'attempts' | 'last_status' | 'last_error' | 'updated_at'> & {
+    next_attempt_at?: string;
+  },
+): void {
+  work.write(work.db.insertInto('webhook_attempts').values(attempt));
+  work.write(
+    work.db
+      .updateTable('webhook_deliveries')
+      .set({ ...delivery, claimed_until: null })
+      .where('id', '=', attempt.delivery_id),
+  );
+}
+
+export function changeEndpointInWork(work: UnitOfWork, id: string, changes: Partial<WebhookEndpointsTable>): void {
+  work.write(work.db.updateTable('webhook_endpoints').set(changes).where('id', '=', id));
 }
