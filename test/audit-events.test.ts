@@ -1,7 +1,7 @@
-// Rule (issue 12, part 3): the README's table maps each operation of the service to the audit events it
-// records. This test reads that table, runs each operation, and checks that exactly those entries were
-// written; and that every event type of the specification is either in the table or in the README's list
-// of events not emitted (with the reason there).
+// Rule (issue 12, part 3): the table of docs/api.md (Audit log and webhooks; it was the README's until issue 21,
+// part 8) maps each operation of the service to the audit events it records. This test reads that table, runs
+// each operation, and checks that exactly those entries were written; and that every event type of the
+// specification is either in the table or in docs/api.md's list of events not emitted (with the reason there).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
@@ -17,13 +17,13 @@ import {
 import { heldWithin } from './helpers/eventually.js';
 import { BACKENDS, type Harness, adminHarness } from './helpers/harness.js';
 
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const API_DOC = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
 
 function between(start: string, end: string): string {
-  const from = README.indexOf(`<!-- ${start} -->`);
-  const to = README.indexOf(`<!-- ${end} -->`);
-  assert.ok(from >= 0 && to > from, `README has the ${start} … ${end} block`);
-  return README.slice(from, to);
+  const from = API_DOC.indexOf(`<!-- ${start} -->`);
+  const to = API_DOC.indexOf(`<!-- ${end} -->`);
+  assert.ok(from >= 0 && to > from, `docs/api.md has the ${start} … ${end} block`);
+  return API_DOC.slice(from, to);
 }
 
 /** `| operation | events |` rows of the table. */
@@ -59,7 +59,7 @@ async function adminCall(h: Harness, url: string, payload?: object) {
   assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
 }
 
-/** Each operation of the table, as the test runs it (the README's wording is the key). */
+/** Each operation of the table, as the test runs it (docs/api.md's wording is the key). */
 const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w: World) => Promise<unknown> }> = {
   '`POST /v1/clients`': {
     run: ({ h, ws, company }) =>
@@ -197,7 +197,7 @@ async function entryIds(h: Harness, workspaceId: string) {
   return h.app.ctx.db.selectFrom('audit_log').select(['id', 'event_type']).where('workspace_id', '=', workspaceId).execute();
 }
 
-describe('the README’s table of audit events', () => {
+describe('the table of audit events in docs/api.md', () => {
   test('every operation of the table is known to this test, and every one this test knows is in the table', () => {
     assert.ok(TABLE.length >= 15, `the table has its rows (${TABLE.length})`);
     assert.deepEqual(TABLE.map(([operation]) => operation).sort(), Object.keys(OPERATIONS).sort());

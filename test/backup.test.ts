@@ -1,4 +1,4 @@
-// Rule (issue 14, part 5; README "Run it in production"): `portal backup --out FILE` copies a SQLite
+// Rule (issue 14, part 5; docs/operations.md "Run it in production"): `portal backup --out FILE` copies a SQLite
 // database consistently while the server runs (VACUUM INTO), the copy serves what was committed; it refuses
 // PostgreSQL (pg_dump) and an existing file.
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // Rule (issue 14, part 5): the deployment files stay true to the code: every variable the compose file
 // sets is a documented setting, nginx balances the compose file's replicas, and the image runs the
-// command, the user and the health check the README describes.
+// command, the user and the health check docs/operations.md describes (Run it in production).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';

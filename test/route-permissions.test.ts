@@ -1,5 +1,5 @@
-// Every operation of the OpenAPI document, for every kind of principal: the default permission rules of the
-// README (Permissions) hold. What an operation allows is read from its `x-policy` (src/plugins/openapi.ts,
+// Every operation of the OpenAPI document, for every kind of principal: the default permission rules of
+// docs/api.md (Permissions) hold. What an operation allows is read from its `x-policy` (src/plugins/openapi.ts,
 // policyOf), so a route added later is walked without anyone listing it here.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
