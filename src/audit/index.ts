@@ -4,7 +4,7 @@
  * below the modules (it imports none of them); the audit-log module serves the trail over the API.
  */
 export { AUDIT_EVENT_TYPES, type AuditEventType, WEBHOOK_EVENT_NAMES, webhookEventName } from './audit-events.js';
-export { type AuditEvent, onAuditCommitted, recordAudit } from './audit-log.writer.js';
+export { onAuditCommitted, recordAudit } from './audit-log.writer.js';
 export {
   type PendingEntry,
   blankActorPersonalData,

@@ -64,8 +64,9 @@ export function given<T extends Record<string, unknown>>(fields: T): { [K in key
 /** `--limit N --next-token T`: one page of a list, as the admin route's query takes it. */
 export const PAGE_OPTIONS = { limit: { type: 'string' }, 'next-token': { type: 'string' } } as const;
 
-export function pageOf(values: { limit?: string; 'next-token'?: string }) {
-  return { limit: values.limit === undefined ? undefined : Number(values.limit), nextToken: values['next-token'] };
+/** A list's query from its filters and the page options given (absent ones left out). */
+export function listQueryOf(values: { limit?: string; 'next-token'?: string }, filters: Record<string, string | undefined>) {
+  return given({ ...filters, limit: values.limit === undefined ? undefined : Number(values.limit), nextToken: values['next-token'] });
 }
 
 /**

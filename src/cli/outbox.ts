@@ -2,7 +2,7 @@ import { readSecret } from '../db/migrate.js';
 import { PageTokens } from '../db/paging.js';
 import { validInput } from '../lib/validate.js';
 import { listOutbox, OutboxListQuery } from '../modules/email-outbox/index.js';
-import { type CommandGroup, PAGE_OPTIONS, command, given, pageOf, requireWorkspace } from './command.js';
+import { type CommandGroup, PAGE_OPTIONS, command, listQueryOf, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 
 export const outboxGroup: CommandGroup = {
@@ -12,13 +12,7 @@ export const outboxGroup: CommandGroup = {
     async run(values, { database, json }) {
       const caller = await requireWorkspace(database, values);
       // The query the admin route takes (GET /admin/workspaces/{id}/outbox), checked by the same schema.
-      const query = validInput(
-        OutboxListQuery,
-        given({
-          status: values.status,
-          ...pageOf(values),
-        }),
-      );
+      const query = validInput(OutboxListQuery, listQueryOf(values, { status: values.status }));
       const page = await listOutbox(database, caller, query, new PageTokens(await readSecret(database, 'paging')));
       const lines = page.data.map((e) => `${e.createdAt}  ${e.status.padEnd(6)}  ${e.attempts} attempt(s)  ${e.to}  ${e.subject}`);
       printResult(json, { ...page }, lines.length > 0 ? lines.join('\n') : 'The outbox is empty.');

@@ -6,7 +6,7 @@ import { SecretBox } from '../lib/secret-box.js';
 import { validInput } from '../lib/validate.js';
 import { DeliveryListQuery, ReplayFailed, WebhookEndpointCreate } from '../modules/webhooks/index.js';
 import * as webhooks from '../modules/webhooks/index.js';
-import { type CommandGroup, PAGE_OPTIONS, UsageError, command, given, pageOf, requireOption, requireWorkspace } from './command.js';
+import { type CommandGroup, PAGE_OPTIONS, UsageError, command, given, listQueryOf, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 
 async function settingsOf(database: Database): Promise<webhooks.WebhookSettings> {
@@ -86,14 +86,7 @@ export const webhooksGroup: CommandGroup = {
     options: { ...endpointOption, status: { type: 'string' }, ...PAGE_OPTIONS },
     async run(values, { database, json }) {
       const caller = await requireWorkspace(database, values);
-      const query = validInput(
-        DeliveryListQuery,
-        given({
-          endpointId: values.endpoint,
-          status: values.status,
-          ...pageOf(values),
-        }),
-      );
+      const query = validInput(DeliveryListQuery, listQueryOf(values, { endpointId: values.endpoint, status: values.status }));
       const page = await webhooks.listDeliveries(database, caller, query, await tokensOf(database));
       const lines = page.data.map(
         (d) =>

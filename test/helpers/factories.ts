@@ -200,3 +200,10 @@ export async function auditEntries(h: Harness, workspaceId: string) {
     previous_attributes: r.previous_attributes ? JSON.parse(r.previous_attributes) : null,
   }));
 }
+
+/** An internal user limited to `companyIds`, and a session of theirs through the app key (a limited caller). */
+export async function limitedUserSession(h: Harness, workspaceId: string, appKey: string, companyIds: string[], email: string) {
+  const [givenName, familyName] = email.startsWith('lim@') ? ['Li', 'M'] : ['L', 'T'];
+  const user = await createTestInternalUser(h, workspaceId, { email, givenName, familyName, companyAccessList: companyIds });
+  return { user, session: await sessionKeyFor(h, workspaceId, { apiKey: appKey, internalUserId: user.id }) };
+}

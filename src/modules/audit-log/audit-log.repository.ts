@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
-import { nonEmpty, parseObject } from '../../db/rows.js';
+import { nonEmpty, objectFields, parseObject } from '../../db/rows.js';
 import type { AuditLogTable, DB } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
@@ -11,10 +11,7 @@ import type { AuditLogEntry, AuditLogListQuery } from './audit-log.schemas.js';
 /** An entry as answered: internal-only columns (role, agent, key, super-admin) stay here. */
 function toEntry(row: AuditLogTable): AuditLogEntry {
   return {
-    id: row.id,
-    object: 'auditLogEntry',
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    ...objectFields(row, 'auditLogEntry'),
     creatorId: row.actor_id ?? '',
     identityId: row.actor_id ?? '',
     ref: row.ref ?? '',

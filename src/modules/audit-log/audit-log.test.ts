@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { heldWithin } from '../../../test/helpers/eventually.js';
-import { createClient, createCompany, createTestInternalUser, populatedWorkspace, sessionKeyFor } from '../../../test/helpers/factories.js';
+import { createClient, createCompany, populatedWorkspace, sessionKeyFor, limitedUserSession } from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, NOON, adminHarness } from '../../../test/helpers/harness.js';
 
 const at = (ms: number) => new Date(ms).toISOString();
@@ -89,13 +89,7 @@ for (const backend of BACKENDS) {
       const clientSession = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, clientId: client.id });
       const hidden = await h.as(clientSession, { method: 'GET', url: '/v1/audit-logs' });
       assert.deepEqual([hidden.statusCode, hidden.json().code], [404, 'not_found']);
-      const limited = await createTestInternalUser(h, ws.workspaceId, {
-        email: 'lim@acme.test',
-        givenName: 'Li',
-        familyName: 'M',
-        companyAccessList: [beta.id],
-      });
-      const limitedSession = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: limited.id });
+      const { session: limitedSession } = await limitedUserSession(h, ws.workspaceId, app.apiKey, [beta.id], 'lim@acme.test');
       assert.deepEqual(
         (await list('', limitedSession)).map((e) => [e.eventType, e.ref]),
         [

@@ -7,8 +7,8 @@ import {
   adminRequest,
   createClient,
   createCompany,
-  createTestInternalUser,
   populatedWorkspace,
+  limitedUserSession,
   sessionKeyFor,
 } from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, NOON, adminHarness } from '../../../test/helpers/harness.js';
@@ -386,13 +386,13 @@ for (const backend of BACKENDS) {
       );
       assert.deepEqual([create.statusCode, create.json()], [403, forbidden]);
 
-      const limited = await createTestInternalUser(h, ws.workspaceId, {
-        email: 'lim@acme.test',
-        givenName: 'Li',
-        familyName: 'M',
-        companyAccessList: [beta.id],
-      });
-      const limitedSession = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: limited.id });
+      const { user: limited, session: limitedSession } = await limitedUserSession(
+        h,
+        ws.workspaceId,
+        app.apiKey,
+        [beta.id],
+        'lim@acme.test',
+      );
       assert.deepEqual(await ids(limitedSession, '?includeRead=true'), [toBeta, toUser, toBob]);
       assert.equal((await mark(limitedSession, toAda, 'read')).statusCode, 404);
       assertProblems(
