@@ -1,3 +1,4 @@
+// The billing module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
 export { InvoiceTemplateCreate, PriceCreate, ProductCreate, ProductUpdate, SubscriptionTemplateCreate } from './catalog.schemas.js';
 export { createInvoiceTemplate, createPrice, createProduct, createSubscriptionTemplate, updateProduct } from './catalog.service.js';
 export { createInvoice, markPaid, voidInvoice } from './invoices.service.js';

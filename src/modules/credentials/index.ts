@@ -1,3 +1,4 @@
+// The credentials module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
 export { ApiKeyCreate } from './api-keys.schemas.js';
 export { addApiKey, createApiKey, revokeApiKey, verifyApiKey } from './api-keys.service.js';
 export { SessionCreate } from './sessions.schemas.js';

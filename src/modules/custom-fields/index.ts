@@ -1,6 +1,7 @@
-export { optionsOfFields } from './custom-fields.repository.js';
-export { CustomFieldCreate, customFieldCreateRules } from './custom-fields.schemas.js';
-export type { CustomFieldOptionRef, CustomFieldType } from './custom-fields.schemas.js';
+// The custom fields module's public face (docs/ARCHITECTURE.md: a module).
+export { CustomFieldCreate, type CustomFieldOptionRef, type CustomFieldType, customFieldCreateRules } from './custom-fields.schemas.js';
 export { createCustomField } from './custom-fields.service.js';
 export { checkCustomFields, loadCustomFieldRules, mergeCustomFields, normalizeCustomFields } from './custom-fields.values.js';
 export { default as customFieldRoutes } from './custom-fields.routes.js';
+// A read for the CSV import: the options of the multi-select fields it fills.
+export { optionsOfFields } from './custom-fields.repository.js';

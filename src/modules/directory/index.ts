@@ -1,8 +1,9 @@
-export { clientsInCreationOrder, findClient, visibleClientCompanies } from './clients.repository.js';
+// The directory's public face (docs/ARCHITECTURE.md: a module): clients and companies.
 export { ClientCreate } from './clients.schemas.js';
-export { commitClients, createClient, prepareClients } from './clients.service.js';
-export type { CheckedClient } from './clients.service.js';
-export { existingCompanyIds } from './companies.repository.js';
+export { type CheckedClient, commitClients, createClient, prepareClients } from './clients.service.js';
 export { createCompany } from './companies.service.js';
 export { default as clientRoutes } from './clients.routes.js';
 export { default as companyRoutes } from './companies.routes.js';
+// Reads for other modules, under the caller's access: who may be billed, named, connected or exported.
+export { clientsInCreationOrder, findClient, visibleClientCompanies } from './clients.repository.js';
+export { existingCompanyIds } from './companies.repository.js';

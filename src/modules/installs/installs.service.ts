@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import type { Caller } from '../../lib/caller.js';
+import type { Access, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors, orNotFound } from '../../lib/errors.js';
-import { sortKeyOf } from './core-modules.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { coreInstalls, sortKeyOf } from './core-modules.js';
 import * as repo from './installs.repository.js';
 import type { Install, InstallCreate } from './installs.schemas.js';
 
@@ -62,4 +63,9 @@ export async function publishInstall(database: Database, caller: Caller, id: str
     await unitOfWork(database, async (work) => repo.publishInstall(work, caller.access, install.id, isoAt(caller.actor.at)));
   }
   return { id: install.id, status: 'published' };
+}
+
+/** A new workspace's core modules, installed in the workspace's own unit of work. */
+export function installCoreModules(work: UnitOfWork, access: Access, at: string): void {
+  repo.insertInstalls(work, access, coreInstalls(access.workspaceId, at));
 }

@@ -1,3 +1,4 @@
+// The webhooks module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
 export type { LookupAll } from './webhook-http.js';
 export { WebhookWorker } from './webhook-worker.js';
 export type { WebhookWorkerOptions } from './webhook-worker.js';

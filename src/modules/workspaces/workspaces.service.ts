@@ -1,4 +1,3 @@
-import { coreInstalls, insertInstalls } from '../installs/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
@@ -8,6 +7,7 @@ import { credentialsChanged } from '../../lib/credential-cache.js';
 import { errors, orNotFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/validate.js';
 import { addApiKey } from '../credentials/index.js';
+import { installCoreModules } from '../installs/index.js';
 import * as repo from './workspaces.repository.js';
 import type { OperatorWorkspace, Workspace, WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
 import type { Page, PageRequest, PageTokens } from '../../db/paging.js';
@@ -35,7 +35,7 @@ export async function createWorkspace(database: Database, input: WorkspaceCreate
   };
   return unitOfWork(database, async (work) => {
     repo.insertWorkspace(work, workspace);
-    insertInstalls(work, caller.access, coreInstalls(workspace.id, at));
+    installCoreModules(work, caller.access, at);
     const key = addApiKey(work, caller, { kind: 'workspace' });
     return { workspaceId: workspace.id, apiKeyId: key.apiKeyId, apiKey: key.apiKey };
   });
