@@ -51,7 +51,7 @@ const USAGE = `usage: npm run bench [-- --clients N] [-- --limiter]
                 the point read, the first page of 100 and the page of 100 at 90% depth
   --limiter     also measure the limiter's cost (limits off, in-process; Redis with BENCH_REDIS_URL)
   -h, --help    this text
-env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3),
+env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_ONLY (a scenario key part),
      BENCH_LIMITER_ROUNDS (3), BENCH_REDIS_URL (unset: no Redis variant)`;
 
 class UsageError extends Error {}
@@ -260,7 +260,10 @@ async function main(options: Options): Promise<number> {
 
   // Setup and one sample per running target: the naive server must answer what the server answers.
   const prepared: Prepared[] = [];
-  for (const scenario of SCENARIOS.filter((s) => options.mode === 'default' || s.directory)) {
+  // BENCH_ONLY: the scenarios whose key contains it (a quick look at one; the targets then judge only those).
+  const only = process.env.BENCH_ONLY;
+  const chosen = SCENARIOS.filter((s) => (options.mode === 'default' || s.directory) && (!only || s.key.includes(only)));
+  for (const scenario of chosen) {
     const name = scenario.name(ctx);
     log(`setting up ${name} …`);
     await scenario.setup?.(ctx);

@@ -62,3 +62,24 @@ test('a wake during a round runs one more round after it, not two at once; close
   assert.equal(rounds, 2);
   assert.equal(most, 1);
 });
+
+test('rounds start at least minGapMs apart: the wakes within the gap make one round after it', async () => {
+  const starts: number[] = [];
+  const loop = new BackgroundLoop(
+    async () => {
+      starts.push(performance.now());
+      return false;
+    },
+    60_000,
+    (error) => assert.fail(String(error)),
+    1,
+    50,
+  );
+  await tick(); // the first round, at once
+  for (let i = 0; i < 10; i++) loop.wake();
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  await loop.close();
+  const [first = 0, second = 0] = starts;
+  assert.equal(starts.length, 2);
+  assert.ok(second - first >= 49, `the second round started ${second - first} ms after the first`);
+});

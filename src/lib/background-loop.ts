@@ -4,18 +4,23 @@
  * during a round runs another after it; errors are reported and the loop goes on; the timer never holds
  * the process open; `close` waits for the running round. A round repeats its `step` while the step
  * says more work may be waiting (a full batch), at most `maxSteps` times, and stops once closed.
+ * Rounds start at least `minGapMs` apart: under a stream of commits the wakes of one gap make one round
+ * (one batch) instead of a round per commit competing with the requests for the database.
  */
 export class BackgroundLoop {
   private readonly timer: NodeJS.Timeout;
   private running: Promise<void> | null = null;
   private again = false;
   private closed = false;
+  private lastStart = -Infinity;
+  private delayed: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly step: () => Promise<boolean>,
     pollMs: number,
     private readonly onError: (error: unknown) => void,
     private readonly maxSteps = 1,
+    private readonly minGapMs = 0,
   ) {
     this.timer = setInterval(() => this.wake(), pollMs);
     this.timer.unref();
@@ -34,6 +39,18 @@ export class BackgroundLoop {
       this.again = true;
       return;
     }
+    const wait = this.lastStart + this.minGapMs - performance.now();
+    if (wait > 0) {
+      if (this.delayed === null) {
+        this.delayed = setTimeout(() => {
+          this.delayed = null;
+          this.wake();
+        }, wait);
+        this.delayed.unref();
+      }
+      return;
+    }
+    this.lastStart = performance.now();
     this.running = this.round()
       .catch(this.onError)
       .finally(() => {
@@ -48,6 +65,7 @@ export class BackgroundLoop {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    if (this.delayed !== null) clearTimeout(this.delayed);
     await this.running;
   }
 }
@@ -60,8 +78,8 @@ export class BackgroundLoop {
 export abstract class LoopWorker {
   private readonly loop: BackgroundLoop;
 
-  constructor(options: { pollMs: number; maxSteps: number; onError: (error: unknown) => void }) {
-    this.loop = new BackgroundLoop(() => this.step(), options.pollMs, options.onError, options.maxSteps);
+  constructor(options: { pollMs: number; maxSteps: number; minGapMs?: number; onError: (error: unknown) => void }) {
+    this.loop = new BackgroundLoop(() => this.step(), options.pollMs, options.onError, options.maxSteps, options.minGapMs);
   }
 
   /** One batch of work; true when it was full (more may be waiting). */
