@@ -37,6 +37,8 @@ const INDEX_BLOCK = 10_000_000;
 
 /** The server as `npm start` runs it (package.json: the V8 flag that keeps peak memory down). */
 const SERVE_ARGS = ['--max-semi-space-size=4', '--max-old-space-size=256', 'bin/portal.js', 'serve'];
+/** BENCH_PROFILE=<dir>: the real server also writes a V8 CPU profile there when it stops (read it with bench/profile.ts). */
+const PROFILE_ARGS = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 
 const ROOMY_LIMITS = {
   RATE_LIMIT_GET_CAPACITY: '1000000000',
@@ -52,6 +54,7 @@ const USAGE = `usage: npm run bench [-- --clients N] [-- --limiter]
   --limiter     also measure the limiter's cost (limits off, in-process; Redis with BENCH_REDIS_URL)
   -h, --help    this text
 env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_ONLY (a scenario key part),
+     BENCH_PROFILE (a directory: the server's CPU profile),
      BENCH_LIMITER_ROUNDS (3), BENCH_REDIS_URL (unset: no Redis variant)`;
 
 class UsageError extends Error {}
@@ -226,7 +229,7 @@ async function main(options: Options): Promise<number> {
 
   const serverPort = await freePort();
   const serverUrl = `http://127.0.0.1:${serverPort}`;
-  const server = startChild('server', SERVE_ARGS, { cwd: ROOT, env: { ...env, PORT: String(serverPort) }, cpu: pinning.serverCpu });
+  const server = startChild('server', [...PROFILE_ARGS, ...SERVE_ARGS], { cwd: ROOT, env: { ...env, PORT: String(serverPort) }, cpu: pinning.serverCpu });
   track(server, true);
   const naivePort = await freePort();
   const naiveUrl = `http://127.0.0.1:${naivePort}`;
