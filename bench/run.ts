@@ -229,7 +229,11 @@ async function main(options: Options): Promise<number> {
 
   const serverPort = await freePort();
   const serverUrl = `http://127.0.0.1:${serverPort}`;
-  const server = startChild('server', [...PROFILE_ARGS, ...SERVE_ARGS], { cwd: ROOT, env: { ...env, PORT: String(serverPort) }, cpu: pinning.serverCpu });
+  const server = startChild('server', [...PROFILE_ARGS, ...SERVE_ARGS], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(serverPort) },
+    cpu: pinning.serverCpu,
+  });
   track(server, true);
   const naivePort = await freePort();
   const naiveUrl = `http://127.0.0.1:${naivePort}`;
