@@ -12,6 +12,12 @@ export interface Statement {
   readonly parameters: readonly unknown[];
   /** Set on prepared statements: PostgreSQL parses a named statement once per connection. */
   readonly name?: string;
+  /**
+   * Set on a write whose answer the change needs (a counter's next value, by RETURNING): called with its
+   * first row inside the commit, right after it ran; it may queue more writes on the batch, which run
+   * next, in the same transaction (UnitOfWork.writeReturning).
+   */
+  readonly then?: (row: Record<string, unknown> | undefined) => void;
 }
 
 /** One open database of either dialect (db/sqlite.ts, db/postgres.ts; opened by db/open.ts). */
@@ -46,9 +52,16 @@ interface PoolStats {
   max: number;
 }
 
+/** Runs a batch's writes in order through a transaction's handle; the batch may grow as they run (Statement.then). */
+export async function runBatch(trx: Kysely<DB>, statements: readonly Statement[]): Promise<void> {
+  for (let i = 0; i < statements.length; i++) {
+    const { sql, parameters, then } = statements[i];
+    const { rows } = await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+    then?.(rows[0] as Record<string, unknown> | undefined);
+  }
+}
+
 /** Runs writes in one Kysely transaction: SQLite's batches while a transaction holds the connection. */
 export async function batchInTransaction(db: Kysely<DB>, statements: readonly Statement[]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    for (const { sql, parameters } of statements) await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
-  });
+  await db.transaction().execute((trx) => runBatch(trx, statements));
 }

@@ -9,7 +9,12 @@ async function inTransaction(pool: pg.Pool, statements: readonly Statement[]): P
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
-    for (const { name, sql, parameters } of statements) await client.query({ name, text: sql, values: [...parameters] });
+    // By index: a write's `then` may add writes to the batch (Statement.then).
+    for (let i = 0; i < statements.length; i++) {
+      const { name, sql, parameters, then } = statements[i];
+      const { rows } = await client.query({ name, text: sql, values: [...parameters] });
+      then?.(rows[0]);
+    }
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch((rollbackError: Error) => {

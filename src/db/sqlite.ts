@@ -77,8 +77,13 @@ function groupCommit(
   const savepoint = control('SAVEPOINT batch');
   const release = control('RELEASE batch');
   const rollbackToSavepoint = control('ROLLBACK TO batch');
-  const run = (batch: PendingBatch) => {
-    for (const { sql, parameters } of batch.statements) statements.prepare(sql).run(...parameters);
+  const run = ({ statements: batch }: PendingBatch) => {
+    // By index: a write's `then` may add writes to its batch (Statement.then).
+    for (let i = 0; i < batch.length; i++) {
+      const { sql, parameters, then } = batch[i];
+      if (then) then(statements.prepare(sql).get(...parameters) as Record<string, unknown> | undefined);
+      else statements.prepare(sql).run(...parameters);
+    }
   };
 
   let pending: PendingBatch[] = [];

@@ -1,6 +1,6 @@
-import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import type { Compilable, Kysely } from 'kysely';
 import { type ConstraintGuards, constraintError } from './constraints.js';
-import type { Database, Statement } from './database.js';
+import { type Database, type Statement, runBatch } from './database.js';
 import type { DB } from './schema.js';
 
 /**
@@ -18,6 +18,14 @@ export interface UnitOfWork {
    * once); `guards` name the constraints it may violate and the subject their error quotes.
    */
   write(query: Statement | Compilable<unknown>, guards?: ConstraintGuards): void;
+  /**
+   * Queues a write whose answer the change needs (a counter's next value, by RETURNING): `then` gets its
+   * row inside the commit, right after it ran, and may queue more writes, which run next in the same
+   * transaction. So a numbered row still commits in one batch (group commit on SQLite), with no lock held
+   * across event-loop turns. What `then` returns is read, once the unit has committed, by the function
+   * returned.
+   */
+  writeReturning<T>(statement: Statement, then: (row: Record<string, unknown> | undefined) => T, guards?: ConstraintGuards): () => T;
   /** Runs after the commit succeeded; never for a change that was rolled back. */
   onCommit(fn: () => void): void;
 }
@@ -43,6 +51,15 @@ class Work implements UnitOfWork {
     this.writes.push('compile' in query ? query.compile() : query);
     if (guards) Object.assign(this.guards, guards);
   }
+  writeReturning<T>(statement: Statement, then: (row: Record<string, unknown> | undefined) => T, guards?: ConstraintGuards) {
+    let result: { value: T } | undefined;
+    this.writes.push({ ...statement, then: (row) => void (result = { value: then(row) }) });
+    if (guards) Object.assign(this.guards, guards);
+    return () => {
+      if (!result) throw new Error(`${statement.name ?? 'a write'}: its answer was read before the unit committed`);
+      return result.value;
+    };
+  }
   onCommit(fn: () => void) {
     this.callbacks.push(fn);
   }
@@ -57,7 +74,7 @@ export async function unitOfWork<T>(database: Database, fn: (work: UnitOfWork) =
       result = await database.db.transaction().execute(async (trx) => {
         work = new Work(database, trx);
         const value = await fn(work);
-        for (const query of work.writes) await trx.executeQuery(CompiledQuery.raw(query.sql, [...query.parameters]));
+        await runBatch(trx, work.writes);
         return value;
       });
     } else {

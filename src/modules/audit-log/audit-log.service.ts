@@ -97,7 +97,9 @@ export async function createAuditEvent(database: Database, caller: Caller, input
         at: lastActivity ?? now,
       });
     },
-    { transaction: true },
+    // A session event reads the open session and writes what it read: a transaction. A custom event only
+    // writes: one batch (group commit on SQLite).
+    { transaction: session },
   );
   const entry = await repo.findEntry(database.db, caller.access, id);
   if (!entry) throw new Error(`audit entry ${id} vanished after its commit`);

@@ -3,6 +3,7 @@ import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
 import { nonEmpty } from '../../db/rows.js';
 import type { DB, InvoicesTable, PaymentsTable } from '../../db/schema.js';
+import { type FullRow, preparedWrite } from '../../db/prepared.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
 import type { Invoice, InvoiceListQuery, Payment, PaymentListQuery } from './invoices.schemas.js';
@@ -62,22 +63,27 @@ export async function findInvoiceRow(db: Kysely<DB>, access: Access, id: string)
   return db.selectFrom('invoices').selectAll().where(billedTo(access)).where('id', '=', id).executeTakeFirst();
 }
 
-/**
- * The workspace's next invoice number, inside the caller's transaction: the counter row is incremented
- * (and locked until commit), so concurrent creations queue on it and a rollback gives the number back.
- */
-export async function nextInvoiceNumber(db: Kysely<DB>, workspaceId: string): Promise<number> {
-  const row = await db
+const takeNumber = preparedWrite('take_invoice_number', (db, p: { workspaceId: string }) =>
+  db
     .insertInto('invoice_counters')
-    .values({ workspace_id: workspaceId, last_number: 1 })
+    .values({ workspace_id: p.workspaceId, last_number: 1 })
     .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ last_number: sql`invoice_counters.last_number + 1` }))
-    .returning('last_number')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_number);
+    .returning('last_number'),
+);
+
+/**
+ * Takes the workspace's next invoice number in the unit's commit and hands it to `then` there (which
+ * queues the invoice's writes): the counter row is incremented in the invoice's own transaction, so
+ * concurrent creations are ordered by it and a rollback gives the number back (no gaps, no duplicates).
+ */
+export function takeInvoiceNumber<T>(work: UnitOfWork, workspaceId: string, then: (number: number) => T): () => T {
+  return work.writeReturning(takeNumber(work.db, { workspaceId }), (row) => then(Number(row?.last_number)));
 }
 
+const insertInvoiceRow = preparedWrite('insert_invoice', (db, row: FullRow<'invoices'>) => db.insertInto('invoices').values(row));
+
 export function insertInvoice(work: UnitOfWork, row: InvoicesTable): void {
-  work.write(work.db.insertInto('invoices').values(row));
+  work.write(insertInvoiceRow(work.db, row));
 }
 
 export function updateInvoice(work: UnitOfWork, id: string, changes: Partial<InvoicesTable>): void {

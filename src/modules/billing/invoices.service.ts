@@ -27,14 +27,18 @@ export interface NewInvoice {
 }
 
 /**
- * Adds an invoice to a unit of work that runs in a transaction: takes the workspace's next number (the
- * counter row stays locked until the commit), computes the amounts, records invoiceCreated.
+ * Adds an invoice to a unit of work: its number is taken in the commit (takeInvoiceNumber), then its row
+ * and its invoiceCreated entry are written, in the same transaction. The invoice, once the unit has committed.
  */
-export async function addInvoice(work: UnitOfWork, workspaceId: string, actor: Actor, input: NewInvoice): Promise<Invoice> {
-  const number = await repo.nextInvoiceNumber(work.db, workspaceId);
+export function addInvoice(work: UnitOfWork, workspaceId: string, actor: Actor, input: NewInvoice): () => Invoice {
+  const id = randomUUID();
+  return repo.takeInvoiceNumber(work, workspaceId, (number) => writeInvoice(work, actor, input, id, workspaceId, number));
+}
+
+function writeInvoice(work: UnitOfWork, actor: Actor, input: NewInvoice, id: string, workspaceId: string, number: number): Invoice {
   const at = isoAt(input.at);
   const row: InvoicesTable = {
-    id: randomUUID(),
+    id,
     workspace_id: workspaceId,
     number,
     client_id: input.billed.clientId,
@@ -72,19 +76,17 @@ export async function createInvoice(database: Database, caller: Caller, input: I
   const problems: FieldProblem[] = [];
   const { billed, terms } = await termsOf(database, caller, input, problems);
   if (problems.length > 0 || !billed || !terms) throw errors.invalidFields(problems);
-  return unitOfWork(
-    database,
-    (work) =>
-      addInvoice(work, caller.access.workspaceId, caller.actor, {
-        billed,
-        terms,
-        status: input.createDraft ? 'draft' : 'open',
-        billingReason: 'manual',
-        collectionMethod: 'sendInvoice',
-        at: caller.actor.at,
-      }),
-    { transaction: true },
+  const invoice = await unitOfWork(database, async (work) =>
+    addInvoice(work, caller.access.workspaceId, caller.actor, {
+      billed,
+      terms,
+      status: input.createDraft ? 'draft' : 'open',
+      billingReason: 'manual',
+      collectionMethod: 'sendInvoice',
+      at: caller.actor.at,
+    }),
   );
+  return invoice();
 }
 
 export const listInvoices = listAs(repo.listInvoices);

@@ -48,7 +48,7 @@ export class SubscriptionBiller extends LoopWorker {
           const following = nextPeriod(row, k + 1);
           if (start !== null) {
             const { actor } = systemCaller(row.workspace_id, now);
-            await addInvoice(work, row.workspace_id, actor, {
+            addInvoice(work, row.workspace_id, actor, {
               billed: { clientId: row.client_id, companyId: row.company_id },
               terms: JSON.parse(row.terms) as Terms,
               status: 'open',
