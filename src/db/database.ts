@@ -17,7 +17,7 @@ export interface Statement {
    * first row inside the commit, right after it ran; it may queue more writes on the batch, which run
    * next, in the same transaction (UnitOfWork.writeReturning).
    */
-  readonly then?: (row: Record<string, unknown> | undefined) => void;
+  readonly onRow?: (row: Record<string, unknown> | undefined) => void;
 }
 
 /** One open database of either dialect (db/sqlite.ts, db/postgres.ts; opened by db/open.ts). */
@@ -52,12 +52,12 @@ interface PoolStats {
   max: number;
 }
 
-/** Runs a batch's writes in order through a transaction's handle; the batch may grow as they run (Statement.then). */
+/** Runs a batch's writes in order through a transaction's handle; the batch may grow as they run (Statement.onRow). */
 export async function runBatch(trx: Kysely<DB>, statements: readonly Statement[]): Promise<void> {
   for (let i = 0; i < statements.length; i++) {
-    const { sql, parameters, then } = statements[i];
+    const { sql, parameters, onRow } = statements[i];
     const { rows } = await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
-    then?.(rows[0] as Record<string, unknown> | undefined);
+    onRow?.(rows[0] as Record<string, unknown> | undefined);
   }
 }
 

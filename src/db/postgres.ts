@@ -9,11 +9,11 @@ async function inTransaction(pool: pg.Pool, statements: readonly Statement[]): P
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
-    // By index: a write's `then` may add writes to the batch (Statement.then).
+    // By index: a write's `onRow` may add writes to the batch (Statement.onRow).
     for (let i = 0; i < statements.length; i++) {
-      const { name, sql, parameters, then } = statements[i];
+      const { name, sql, parameters, onRow } = statements[i];
       const { rows } = await client.query({ name, text: sql, values: [...parameters] });
-      then?.(rows[0]);
+      onRow?.(rows[0]);
     }
     await client.query('COMMIT');
   } catch (error) {

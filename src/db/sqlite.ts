@@ -78,10 +78,10 @@ function groupCommit(
   const release = control('RELEASE batch');
   const rollbackToSavepoint = control('ROLLBACK TO batch');
   const run = ({ statements: batch }: PendingBatch) => {
-    // By index: a write's `then` may add writes to its batch (Statement.then).
+    // By index: a write's `onRow` may add writes to its batch (Statement.onRow).
     for (let i = 0; i < batch.length; i++) {
-      const { sql, parameters, then } = batch[i];
-      if (then) then(statements.prepare(sql).get(...parameters) as Record<string, unknown> | undefined);
+      const { sql, parameters, onRow } = batch[i];
+      if (onRow) onRow(statements.prepare(sql).get(...parameters) as Record<string, unknown> | undefined);
       else statements.prepare(sql).run(...parameters);
     }
   };

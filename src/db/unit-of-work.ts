@@ -53,7 +53,12 @@ class Work implements UnitOfWork {
   }
   writeReturning<T>(statement: Statement, then: (row: Record<string, unknown> | undefined) => T, guards?: ConstraintGuards) {
     let result: { value: T } | undefined;
-    this.writes.push({ ...statement, then: (row) => void (result = { value: then(row) }) });
+    this.writes.push({
+      ...statement,
+      onRow: (row) => {
+        result = { value: then(row) };
+      },
+    });
     if (guards) Object.assign(this.guards, guards);
     return () => {
       if (!result) throw new Error(`${statement.name ?? 'a write'}: its answer was read before the unit committed`);
