@@ -179,3 +179,67 @@ for (const backend of BACKENDS) {
     );
   });
 }
+
+/**
+ * UnitOfWork.writeReturning: a counter taken in the commit feeds the writes its continuation queues. In a
+ * group where another unit fails (SQLite runs the group again, each unit in a savepoint), the numbers stay
+ * without gaps and no continuation's writes are made twice.
+ */
+for (const backend of BACKENDS) {
+  test(`numbers taken in the commit have no gaps and their writes are made once, beside a failing unit [${backend}]`, async (t) => {
+    const h = await harness(t, backend);
+    const ws = await h.workspace();
+    const database = h.app.ctx.database;
+    const at = isoAt(h.clock.now());
+    const companyRow = (name: string) => ({
+      id: crypto.randomUUID(),
+      workspace_id: ws.workspaceId,
+      name,
+      name_key: name.toLowerCase(),
+      fallback_color: '#000000',
+      icon_image_url: null,
+      is_placeholder: 0,
+      custom_fields: '{}',
+      created_at: at,
+      updated_at: at,
+    });
+    await unitOfWork(database, async (work) => work.write(insertCompany(work.db, companyRow('Taken'))));
+    const numbered = () =>
+      unitOfWork(database, async (work) =>
+        work.writeReturning(
+          work.db
+            .insertInto('invoice_counters')
+            .values({ workspace_id: ws.workspaceId, last_number: 1 })
+            .onConflict((oc) =>
+              oc.column('workspace_id').doUpdateSet((eb) => ({ last_number: eb('invoice_counters.last_number', '+', 1) })),
+            )
+            .returning('last_number')
+            .compile(),
+          (row) => {
+            const number = Number(row?.last_number);
+            work.write(insertCompany(work.db, companyRow(`Numbered ${number}`)));
+            return number;
+          },
+        ),
+      );
+    const failing = () => unitOfWork(database, async (work) => work.write(insertCompany(work.db, companyRow('taken'))));
+    // In this order: on SQLite the first unit's continuation has run when the second fails.
+    const settled = await Promise.allSettled([numbered(), failing(), numbered(), numbered()]);
+    assert.deepEqual(
+      settled.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+    );
+    const numbers = settled.flatMap((r) => (r.status === 'fulfilled' ? [(r.value as () => number)()] : []));
+    assert.deepEqual([...numbers].sort(), [1, 2, 3]);
+    const names = await database.db
+      .selectFrom('companies')
+      .select('name')
+      .where('workspace_id', '=', ws.workspaceId)
+      .orderBy('name')
+      .execute();
+    assert.deepEqual(
+      names.map((r) => r.name),
+      ['Numbered 1', 'Numbered 2', 'Numbered 3', 'Taken'],
+    );
+  });
+}
