@@ -14,6 +14,19 @@ function announceCommit(database: object): void {
   for (const listener of listeners.get(database) ?? []) listener();
 }
 
+/** Per database: whether a workspace's entries are flagged for the webhook worker (unset: every workspace's). */
+const flagFilters = new WeakMap<object, (workspaceId: string) => boolean>();
+
+/**
+ * Flags for the webhook worker only the entries of the workspaces `hasEndpoints` names (set by this
+ * process's webhook worker; modules/webhooks/endpoint-workspaces.ts); returns the undo. Without it, every
+ * entry is flagged, and the dispatcher finds whether its workspace has an endpoint.
+ */
+export function flagForWebhooksWhen(database: object, hasEndpoints: (workspaceId: string) => boolean): () => void {
+  flagFilters.set(database, hasEndpoints);
+  return () => flagFilters.delete(database);
+}
+
 /**
  * Calls `listener` after every commit of this process that wrote audit entries to `database`; returns
  * the unsubscribe. Other processes sharing the database find the entries by polling.
@@ -44,11 +57,13 @@ export interface AuditEvent {
 
 /**
  * Appends one audit entry (its id answered) to the unit of work of the change it records. The entry is also the
- * change's webhook event (`webhook_pending`): sent after the commit, or never if the change rolls back.
- * The commit wakes this process's webhook worker (onAuditCommitted), so the delivery leaves at once.
+ * change's webhook event (`webhook_pending`, when its workspace has endpoints): sent after the commit, or never
+ * if the change rolls back. The commit wakes this process's webhook worker (onAuditCommitted), so the
+ * delivery leaves at once.
  */
 export function recordAudit(work: UnitOfWork, actor: Actor, event: AuditEvent): string {
-  if (!unitsToAnnounce.has(work)) {
+  const flagged = flagFilters.get(work.database)?.(actor.workspaceId) ?? true;
+  if (flagged && !unitsToAnnounce.has(work)) {
     unitsToAnnounce.add(work);
     work.onCommit(() => announceCommit(work.database));
   }
@@ -78,7 +93,7 @@ export function recordAudit(work: UnitOfWork, actor: Actor, event: AuditEvent): 
       data: subject ? JSON.stringify(subject.data) : null,
       ip: event.bySystem ? null : actor.ip,
       user_agent: event.bySystem ? null : actor.userAgent,
-      webhook_pending: 1,
+      webhook_pending: flagged ? 1 : 0,
       created_at: at,
       updated_at: at,
     }),

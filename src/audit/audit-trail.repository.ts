@@ -55,6 +55,26 @@ export async function claimPendingEntries(trx: Kysely<DB>, dialect: DialectName,
   return skipLocked(query, dialect).execute();
 }
 
+/** A workspace's entries written from `from` (inclusive) to `until` (exclusive), oldest first: a range of audit_log_page. */
+export function entriesOfWorkspaceBetween(
+  trx: Kysely<DB>,
+  workspaceId: string,
+  from: string,
+  until: string,
+  limit: number,
+): Promise<PendingEntry[]> {
+  return trx
+    .selectFrom('audit_log')
+    .select(['id', 'workspace_id', 'event_type', 'object_type', 'data', 'context', 'previous_attributes', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', until)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 export async function markDispatched(trx: Kysely<DB>, ids: readonly string[]): Promise<void> {
   await trx.updateTable('audit_log').set({ webhook_pending: 0 }).where('id', 'in', ids).execute();
 }

@@ -4,11 +4,12 @@
  * below the modules (it imports none of them); the audit-log module serves the trail over the API.
  */
 export { AUDIT_EVENT_TYPES, type AuditEventType, WEBHOOK_EVENT_NAMES, webhookEventName } from './audit-events.js';
-export { onAuditCommitted, recordAudit } from './audit-log.writer.js';
+export { flagForWebhooksWhen, onAuditCommitted, recordAudit } from './audit-log.writer.js';
 export {
   type PendingEntry,
   blankActorPersonalData,
   blankPersonalDataBefore,
   claimPendingEntries,
+  entriesOfWorkspaceBetween,
   markDispatched,
 } from './audit-trail.repository.js';

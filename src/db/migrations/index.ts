@@ -15,6 +15,7 @@ import { billing } from './2026-11-23-09-billing.js';
 import { apiKeyLabels } from './2026-11-23-10-api-key-labels.js';
 import { idempotencyScope } from './2026-11-25-01-idempotency-scope.js';
 import { consoleSessionRevocations } from './2026-11-25-02-console-session-revocations.js';
+import { webhookCatchUp } from './2026-11-25-03-webhook-catch-up.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -36,4 +37,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-23-10-api-key-labels': apiKeyLabels,
   '2026-11-25-01-idempotency-scope': idempotencyScope,
   '2026-11-25-02-console-session-revocations': consoleSessionRevocations,
+  '2026-11-25-03-webhook-catch-up': webhookCatchUp,
 };

@@ -57,6 +57,8 @@ export interface WebhookEndpointsTable {
   /** since when every delivery has failed (null once one succeeds) */
   failing_since: string | null;
   disabled_reason: string | null;
+  /** 0 until the entries of its first seconds written without a webhook flag are fanned out to it (1: nothing to do) */
+  caught_up: number;
   created_at: string;
   updated_at: string;
 }

@@ -4,6 +4,8 @@ import {
   type AuditEventType,
   type PendingEntry,
   claimPendingEntries,
+  entriesOfWorkspaceBetween,
+  flagForWebhooksWhen,
   markDispatched,
   onAuditCommitted,
   recordAudit,
@@ -17,13 +19,16 @@ import { LoopWorker } from '../../lib/background-loop.js';
 import { systemCaller } from '../../lib/caller.js';
 import { type Clock, isoAt } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { endpointWorkspacesOf } from './endpoint-workspaces.js';
 import { type LookupAll, postWebhook, signWebhook } from './webhook-http.js';
 import {
   ALL_EVENTS,
   changeEndpointInWork,
+  claimCatchUp,
   claimDueDeliveries,
   enabledEndpointsOf,
   endpointRow,
+  endpointsToCatchUp,
   failDelivery,
   insertDeliveries,
   recordAttempt,
@@ -54,6 +59,17 @@ const MAX_STEPS_PER_ROUND = 20;
  * commit cost POST /v1/invoices 12% of its CPU on SQLite, whose one connection the rounds share).
  */
 const MIN_ROUND_GAP_MS = 20;
+/** How often the workspaces with endpoints are reloaded, and new endpoints looked for to catch up. */
+const RELOAD_MS = 1000;
+/**
+ * A new endpoint is caught up this long after its creation, with the entries of its workspace written
+ * from its creation on over CATCH_UP_WINDOW_MS (a reload's period and a margin for clocks): those another
+ * process may have written unflagged, not knowing of the endpoint yet (endpoint-workspaces.ts). The delay
+ * lets the requests of that window commit first; at most CATCH_UP_ENTRIES entries.
+ */
+const CATCH_UP_AFTER_MS = 5_000;
+const CATCH_UP_WINDOW_MS = 2 * RELOAD_MS + 1000;
+const CATCH_UP_ENTRIES = 10_000;
 /** Longer than a delivery's timeout: a claim outlives the attempt holding it, and lapses if its process died. */
 const LEASE_MS = 60_000;
 
@@ -79,6 +95,46 @@ function payloadOf(entry: PendingEntry): string {
 
 const subscribes = (eventTypes: string, name: string) => eventTypes === ALL_EVENTS || eventTypes.split(',').includes(name);
 
+interface EndpointSubscription {
+  id: string;
+  workspace_id: string;
+  event_types: string;
+  created_at: string;
+}
+
+/** One delivery per entry and endpoint that subscribes to it: an endpoint gets the events of its workspace from its creation on. */
+function deliveriesFor(
+  entries: readonly PendingEntry[],
+  endpoints: readonly EndpointSubscription[],
+  now: string,
+): WebhookDeliveriesTable[] {
+  const deliveries: WebhookDeliveriesTable[] = [];
+  for (const entry of entries) {
+    const name = webhookEventName(entry.event_type as AuditEventType);
+    for (const endpoint of endpoints) {
+      if (endpoint.workspace_id !== entry.workspace_id || endpoint.created_at > entry.created_at) continue;
+      if (!subscribes(endpoint.event_types, name)) continue;
+      deliveries.push({
+        id: randomUUID(),
+        workspace_id: entry.workspace_id,
+        endpoint_id: endpoint.id,
+        event_id: entry.id,
+        event_type: name,
+        payload: payloadOf(entry),
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        claimed_until: null,
+        last_status: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      });
+    }
+  }
+  return deliveries;
+}
+
 /**
  * Delivers webhooks, off the request path. The audit log is the outbox: every entry is written with
  * `webhook_pending` in the change's own transaction; the dispatcher turns each into one delivery per
@@ -89,6 +145,9 @@ const subscribes = (eventTypes: string, name: string) => eventTypes === ALL_EVEN
 export class WebhookWorker extends LoopWorker {
   private readonly retryDelaysMs: readonly number[];
   private readonly stopListening: () => void;
+  private readonly stopFlagging: () => void;
+  private readonly endpointWorkspaces;
+  private reloadedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly database: Database,
@@ -106,10 +165,19 @@ export class WebhookWorker extends LoopWorker {
     this.retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
     // A commit of this process that wrote audit entries starts a round at once; the poll finds the rest.
     this.stopListening = onAuditCommitted(database, () => this.wake());
+    // Entries are flagged only in the workspaces with endpoints (loaded by the first round).
+    const endpointWorkspaces = endpointWorkspacesOf(database);
+    this.endpointWorkspaces = endpointWorkspaces;
+    this.stopFlagging = flagForWebhooksWhen(database, (workspaceId) => endpointWorkspaces.has(workspaceId));
   }
 
   /** Dispatches, then delivers what is due; true when either took a full batch (more may be waiting). */
   protected async step(): Promise<boolean> {
+    if (performance.now() - this.reloadedAt >= RELOAD_MS) {
+      this.reloadedAt = performance.now();
+      await this.endpointWorkspaces.reload(this.database);
+      await this.catchUp();
+    }
     const dispatched = await this.dispatch();
     const delivered = await this.deliverDue();
     return dispatched >= ENTRIES_PER_DISPATCH || delivered >= DELIVERIES_PER_STEP;
@@ -122,38 +190,30 @@ export class WebhookWorker extends LoopWorker {
       const entries = await claimPendingEntries(trx, this.database.dialect, ENTRIES_PER_DISPATCH);
       if (entries.length === 0) return 0;
       const endpoints = await enabledEndpointsOf(trx, [...new Set(entries.map((e) => e.workspace_id))]);
-      const deliveries: WebhookDeliveriesTable[] = [];
-      for (const entry of entries) {
-        const name = webhookEventName(entry.event_type as AuditEventType);
-        for (const endpoint of endpoints) {
-          // An endpoint gets the events of its workspace it subscribes to, from its creation on.
-          if (endpoint.workspace_id !== entry.workspace_id || endpoint.created_at > entry.created_at) continue;
-          if (!subscribes(endpoint.event_types, name)) continue;
-          deliveries.push({
-            id: randomUUID(),
-            workspace_id: entry.workspace_id,
-            endpoint_id: endpoint.id,
-            event_id: entry.id,
-            event_type: name,
-            payload: payloadOf(entry),
-            status: 'pending',
-            attempts: 0,
-            next_attempt_at: now,
-            claimed_until: null,
-            last_status: null,
-            last_error: null,
-            created_at: now,
-            updated_at: now,
-          });
-        }
-      }
-      await insertDeliveries(trx, deliveries);
+      await insertDeliveries(trx, deliveriesFor(entries, endpoints, now));
       await markDispatched(
         trx,
         entries.map((e) => e.id),
       );
       return entries.length;
     });
+  }
+
+  /**
+   * Catches up each endpoint created more than CATCH_UP_AFTER_MS ago that has not been: the entries of
+   * its workspace from its creation on over CATCH_UP_WINDOW_MS, fanned out to it (a delivery that exists
+   * already is skipped); each endpoint by one process only (the claim), once.
+   */
+  async catchUp(): Promise<void> {
+    const now = this.clock.now();
+    for (const endpoint of await endpointsToCatchUp(this.database.db, isoAt(now - CATCH_UP_AFTER_MS))) {
+      await this.database.db.transaction().execute(async (trx) => {
+        if (!(await claimCatchUp(trx, endpoint.id)) || endpoint.enabled !== 1) return;
+        const until = isoAt(Date.parse(endpoint.created_at) + CATCH_UP_WINDOW_MS);
+        const entries = await entriesOfWorkspaceBetween(trx, endpoint.workspace_id, endpoint.created_at, until, CATCH_UP_ENTRIES);
+        await insertDeliveries(trx, deliveriesFor(entries, [endpoint], isoAt(now)));
+      });
+    }
   }
 
   /** Claims the deliveries due and sends them; how many it claimed. */
@@ -240,6 +300,7 @@ export class WebhookWorker extends LoopWorker {
 
   override close(): Promise<void> {
     this.stopListening();
+    this.stopFlagging();
     return super.close();
   }
 }

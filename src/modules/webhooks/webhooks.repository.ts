@@ -117,6 +117,33 @@ export async function changeEndpoint(db: Kysely<DB>, id: string, changes: Partia
   await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
 }
 
+/** The endpoints created before `createdBefore` that have not been caught up (endpoint-workspaces.ts). */
+export function endpointsToCatchUp(db: Kysely<DB>, createdBefore: string) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'workspace_id', 'event_types', 'enabled', 'created_at'])
+    .where('caught_up', '=', 0)
+    .where('created_at', '<=', createdBefore)
+    .execute();
+}
+
+/** Marks an endpoint caught up; false when another process did first. */
+export async function claimCatchUp(trx: Kysely<DB>, id: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('webhook_endpoints')
+    .set({ caught_up: 1 })
+    .where('id', '=', id)
+    .where('caught_up', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Every workspace with at least one endpoint (enabled or not). */
+export async function workspacesWithEndpoints(db: Kysely<DB>): Promise<string[]> {
+  const rows = await db.selectFrom('webhook_endpoints').select('workspace_id').distinct().execute();
+  return rows.map((row) => row.workspace_id);
+}
+
 export function enabledEndpointsOf(trx: Kysely<DB>, workspaceIds: readonly string[]) {
   return trx
     .selectFrom('webhook_endpoints')

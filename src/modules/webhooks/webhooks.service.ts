@@ -8,6 +8,7 @@ import { errors, orNotFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { recordAudit } from '../../audit/index.js';
 import { type LookupAll, WebhookAddressError, assertPublicUrl, newWebhookSecret } from './webhook-http.js';
+import { endpointCreated } from './endpoint-workspaces.js';
 import * as repo from './webhooks.repository.js';
 import type { WebhookEndpoint, WebhookEndpointCreate } from './webhooks.schemas.js';
 
@@ -48,10 +49,12 @@ export async function createEndpoint(
     previous_secret_until: null,
     failing_since: null,
     disabled_reason: null,
+    caught_up: 0,
     created_at: at,
     updated_at: at,
   };
   await repo.insertEndpoint(database.db, row);
+  endpointCreated(database, row.workspace_id);
   return { ...repo.toEndpoint(row), secret };
 }
 

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { heldWithin } from '../../../test/helpers/eventually.js';
+import { flagForWebhooksWhen } from '../../audit/index.js';
 import { APP_ID, adminRequest, createClient, createCompany, populatedWorkspace } from '../../../test/helpers/factories.js';
 import { BACKENDS, NOON, adminHarness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
 
@@ -41,7 +42,7 @@ const FAST = { pollMs: 20, timeoutMs: 1000 };
 /** When each test's own events happen: a second after the set-up's, whose events predate every endpoint (not sent). */
 const T = NOON + 1000;
 
-async function setup(t: Parameters<typeof adminHarness>[0], backend: (typeof BACKENDS)[number], webhooks: object = FAST) {
+async function setup(t: Parameters<typeof adminHarness>[0], backend: (typeof BACKENDS)[number], webhooks: object | false = FAST) {
   const h = await adminHarness(t, backend, { env: { PORTAL_WEBHOOKS_ALLOW_PRIVATE: '1' }, webhooks });
   const w = await populatedWorkspace(h);
   h.clock.advance(T - NOON);
@@ -80,6 +81,29 @@ for (const backend of BACKENDS) {
       assert.equal(delivery.log[0].responseExcerpt, 'answer 200');
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(hook.received.length, 1, 'once, and not the unsubscribed company.created');
+    });
+
+    test('an entry is flagged for the worker only when its workspace has endpoints, as the worker says (issue 22)', async (t) => {
+      // No worker here (nothing clears a flag); the filter a worker would register, set by hand.
+      const { h, ws, company } = await setup(t, backend, false);
+      const database = h.app.ctx.database;
+      const flagOf = async (clientId: string) =>
+        (
+          await database.db
+            .selectFrom('audit_log')
+            .select('webhook_pending')
+            .where('workspace_id', '=', ws.workspaceId)
+            .where('ref', '=', clientId)
+            .executeTakeFirstOrThrow()
+        ).webhook_pending;
+      const client = (email: string) => createClient(h, ws.apiKey, { email, givenName: 'G', familyName: 'F', companyId: company.id });
+      assert.equal(await flagOf((await client('unfiltered@acme.test')).id), 1, 'without a filter, every entry is flagged');
+      const withEndpoints = new Set<string>();
+      const undo = flagForWebhooksWhen(database, (workspaceId) => withEndpoints.has(workspaceId));
+      t.after(undo);
+      assert.equal(await flagOf((await client('none@acme.test')).id), 0);
+      withEndpoints.add(ws.workspaceId);
+      assert.equal(await flagOf((await client('some@acme.test')).id), 1);
     });
 
     test('retries on the injected clock: immediately, then 5 s, 5 min…; a timeout is a failure; a 410 disables the endpoint at once', async (t) => {
