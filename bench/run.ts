@@ -37,7 +37,7 @@ const INDEX_BLOCK = 10_000_000;
 
 /** The server as `npm start` runs it (package.json: the V8 flag that keeps peak memory down). */
 const SERVE_ARGS = ['--max-semi-space-size=4', '--max-old-space-size=256', 'bin/portal.js', 'serve'];
-/** BENCH_PROFILE=<dir>: the real server also writes a V8 CPU profile there when it stops (read it with bench/profile.ts). */
+/** BENCH_PROFILE=<dir>: the real server and the naive one also write a V8 CPU profile there when they stop (bench/profile.ts reads one). */
 const PROFILE_ARGS = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 
 const ROOMY_LIMITS = {
@@ -238,7 +238,7 @@ async function main(options: Options): Promise<number> {
   const naivePort = await freePort();
   const naiveUrl = `http://127.0.0.1:${naivePort}`;
   const naiveKeys = { [reads.apiKey]: reads.workspaceId, ...(writes ? { [writes.apiKey]: writes.workspaceId } : {}) };
-  const naive = startChild('naive server', ['--import', 'tsx', 'bench/naive-server.ts'], {
+  const naive = startChild('naive server', [...PROFILE_ARGS, '--import', 'tsx', 'bench/naive-server.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
