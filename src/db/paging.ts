@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Access, Caller } from '../lib/caller.js';
 import type { Database, DbHandle } from './database.js';
+import { preparedQuery } from './prepared.js';
 import { errors } from '../lib/errors.js';
 
 /** Keyset position: the last row of the page just served (its created_at, or its sort_key for an ascending list). */
@@ -65,6 +66,57 @@ const invalidToken = () => errors.invalidField('query.nextToken', 'is not a page
  */
 export type Keyset = string | { createdAt: string; id: string } | { sortKey: string; id: string };
 
+/** Where a keyset's position and id are, and which way it runs. */
+function keysetOf(keyset: Keyset) {
+  const ascending = typeof keyset !== 'string' && 'sortKey' in keyset;
+  return {
+    ascending,
+    position: typeof keyset === 'string' ? `${keyset}.created_at` : 'sortKey' in keyset ? keyset.sortKey : keyset.createdAt,
+    id: typeof keyset === 'string' ? `${keyset}.id` : keyset.id,
+  };
+}
+
+/** `query` ordered by the keyset, after `cursor` when given, `limit` rows at most (one more than a page: is there another?). */
+// biome-ignore lint/suspicious/noExplicitAny: any list's builder
+function pageQuery<Q extends SelectQueryBuilder<any, any, any>>(query: Q, keyset: Keyset, cursor: Cursor | undefined, limit: unknown): Q {
+  const { ascending, position, id } = keysetOf(keyset);
+  const direction = ascending ? 'asc' : 'desc';
+  let q = query;
+  if (cursor) {
+    const after = sql.raw(ascending ? '>' : '<');
+    q = q.where(sql<boolean>`(${sql.ref(position)}, ${sql.ref(id)}) ${after} (${cursor.createdAt}, ${cursor.id})`) as Q;
+  }
+  return q
+    .orderBy(sql.ref(position), direction)
+    .orderBy(sql.ref(id), direction)
+    .limit(limit as number) as Q;
+}
+
+/** The page of the rows read (limit + 1 at most): its items, and a nextToken when more follow. */
+function pageOf<Row extends { created_at: string; id: string }, Item>(
+  rows: Row[],
+  limit: number,
+  keyset: Keyset,
+  tokens: PageTokens,
+  scope: string,
+  toItem: (row: Row) => Item,
+  budget?: PageBudget<Row>,
+): Page<Item> {
+  let kept = Math.min(rows.length, limit);
+  if (budget) {
+    let bytes = 0;
+    for (let i = 0; i < kept; i++) {
+      bytes += budget.sizeOf(rows[i]);
+      if (bytes > budget.bytes && i > 0) kept = i;
+    }
+  }
+  if (rows.length <= kept) return { data: rows.map(toItem) };
+  rows.length = kept;
+  const last = rows[kept - 1];
+  const lastPosition = keysetOf(keyset).ascending ? (last as Row & { sort_key: string }).sort_key : last.created_at;
+  return { data: rows.map(toItem), nextToken: tokens.encode(scope, { createdAt: lastPosition, id: last.id }) };
+}
+
 /**
  * Runs `query` as one page, newest first by the keyset (created_at, id), resuming after the token's
  * position with a row-value comparison `(created_at, id) < (?, ?)`: SQLite and PostgreSQL both plan it
@@ -86,34 +138,52 @@ export async function fetchPage<Row extends { created_at: string; id: string }, 
   budget?: PageBudget<Row>,
 ): Promise<Page<Item>> {
   const limit = page.limit ?? DEFAULT_LIMIT;
-  const ascending = typeof keyset !== 'string' && 'sortKey' in keyset;
-  const position = typeof keyset === 'string' ? `${keyset}.created_at` : 'sortKey' in keyset ? keyset.sortKey : keyset.createdAt;
-  const id = typeof keyset === 'string' ? `${keyset}.id` : keyset.id;
-  const direction = ascending ? 'asc' : 'desc';
-  let q = query;
-  if (page.nextToken) {
-    const cursor = tokens.decode(scope, page.nextToken);
-    const after = sql.raw(ascending ? '>' : '<');
-    q = q.where(sql<boolean>`(${sql.ref(position)}, ${sql.ref(id)}) ${after} (${cursor.createdAt}, ${cursor.id})`);
-  }
-  const rows = await q
-    .orderBy(sql.ref(position), direction)
-    .orderBy(sql.ref(id), direction)
-    .limit(limit + 1)
-    .execute();
-  let kept = Math.min(rows.length, limit);
-  if (budget) {
-    let bytes = 0;
-    for (let i = 0; i < kept; i++) {
-      bytes += budget.sizeOf(rows[i]);
-      if (bytes > budget.bytes && i > 0) kept = i;
+  const cursor = page.nextToken ? tokens.decode(scope, page.nextToken) : undefined;
+  const rows = await pageQuery(query, keyset, cursor, limit + 1).execute();
+  return pageOf(rows, limit, keyset, tokens, scope, toItem, budget);
+}
+
+/** The values a prepared list's query is built from: scalars, each a parameter of the statement. */
+type ListParams = Record<string, string | number | undefined>;
+
+/**
+ * A list whose query is written once and compiled once per shape and dialect (see preparedQuery): the
+ * shape is which of `params` are given and whether the page follows a cursor, so the query of a page
+ * builds and compiles nothing at run time, and runs as a prepared statement. `build` must branch on
+ * which params are given only, and use their values as they are (it is first called with placeholders).
+ * Paging as fetchPage.
+ */
+export function preparedList<P extends ListParams, Row extends { created_at: string; id: string }, Item>(
+  name: string,
+  // biome-ignore lint/suspicious/noExplicitAny: any list's builder (its tables are the caller's business)
+  build: (db: DbHandle, params: P) => SelectQueryBuilder<any, any, Row>,
+  keyset: Keyset,
+  toItem: (row: Row) => Item,
+) {
+  type Bound = P & { limit: number; afterPosition?: string; afterId?: string };
+  const shapes = new Map<string, ReturnType<typeof preparedQuery<Bound, Row>>>();
+  return async function list(db: DbHandle, params: P, page: PageRequest, tokens: PageTokens, scope: string): Promise<Page<Item>> {
+    const limit = page.limit ?? DEFAULT_LIMIT;
+    const cursor = page.nextToken ? tokens.decode(scope, page.nextToken) : undefined;
+    const given: Record<string, unknown> = { limit: limit + 1 };
+    for (const key of Object.keys(params)) if (params[key] !== undefined) given[key] = params[key];
+    if (cursor) Object.assign(given, { afterPosition: cursor.createdAt, afterId: cursor.id });
+    const shape = Object.keys(given).join(',');
+    let query = shapes.get(shape);
+    if (!query) {
+      // Named by its number: a PostgreSQL statement name is at most 63 characters.
+      query = preparedQuery(`${name}#${shapes.size}`, (qb, p: Bound) =>
+        pageQuery(
+          build(qb, p),
+          keyset,
+          p.afterPosition === undefined ? undefined : { createdAt: p.afterPosition, id: p.afterId as string },
+          p.limit,
+        ),
+      );
+      shapes.set(shape, query);
     }
-  }
-  if (rows.length <= kept) return { data: rows.map(toItem) };
-  rows.length = kept;
-  const last = rows[kept - 1];
-  const lastPosition = ascending ? (last as Row & { sort_key: string }).sort_key : last.created_at;
-  return { data: rows.map(toItem), nextToken: tokens.encode(scope, { createdAt: lastPosition, id: last.id }) };
+    return pageOf(await query.all(db, given as Bound), limit, keyset, tokens, scope, toItem);
+  };
 }
 
 /** The most stored bytes one page may carry, and how many a row carries. */

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable, type Insertable, type Kysely } from 'kysely';
+import type { Compilable, Insertable, Kysely } from 'kysely';
 import type { Statement } from './database.js';
 import { databaseOf } from './open.js';
 import type { DB } from './schema.js';
@@ -25,7 +25,8 @@ function compiledOnce<P extends Record<string, unknown>>(name: string, build: (d
     let entry = compiled.get(adapter);
     if (!entry) {
       const sentinels = Object.fromEntries(Object.keys(params).map((key) => [key, `${SENTINEL}${key}${SENTINEL}`])) as P;
-      const query = build(db, sentinels).compile();
+      // Without plugins: a plugin (a test's capture) must see the queries run, not this template.
+      const query = build(db.withoutPlugins(), sentinels).compile();
       const slots = query.parameters.map(
         (value): Slot<P> =>
           typeof value === 'string' && value.length > 1 && value.startsWith(SENTINEL) && value.endsWith(SENTINEL)
@@ -46,17 +47,18 @@ function compiledOnce<P extends Record<string, unknown>>(name: string, build: (d
 }
 
 /**
- * A hot-path read, compiled once per dialect. Outside a transaction it runs as a prepared statement
- * (see Database.queryPrepared); inside one, through the transaction as usual.
+ * A hot-path read, compiled once per dialect. On a database's own handle it runs as a prepared statement
+ * (see Database.queryPrepared); on any other (a transaction, a handle with plugins), built and run by
+ * Kysely as usual.
  */
 export function preparedQuery<P extends Record<string, unknown>, Row>(name: string, build: (db: Kysely<DB>, params: P) => Compilable<Row>) {
   const bind = compiledOnce(name, build);
 
   async function all(db: Kysely<DB>, params: P): Promise<Row[]> {
-    const { sql, parameters } = bind(db, params);
     const database = databaseOf(db);
-    if (database) return (await database.queryPrepared(name, sql, parameters)) as Row[];
-    return (await db.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters]))).rows;
+    if (!database) return (await db.executeQuery<Row>(build(db, params).compile())).rows;
+    const { sql, parameters } = bind(db, params);
+    return (await database.queryPrepared(name, sql, parameters)) as Row[];
   }
 
   return {

@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { joinIds, nonEmpty, parseObject, splitIds } from '../../db/rows.js';
-import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { type Page, type PageTokens, fetchPage, pageScope, preparedList } from '../../db/paging.js';
 import { type FullRow, preparedQuery, preparedWrite } from '../../db/prepared.js';
 import type { ClientsTable, DB } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
@@ -83,6 +83,30 @@ export async function findClient(db: Kysely<DB>, access: Access, id: string): Pr
   return row && toClient(row);
 }
 
+/** The list's filters, as stored: an email by its key (trimmed, lower-cased). A type, not an interface: prepared lists take records. */
+type ClientFilters = {
+  emailKey?: string;
+  givenName?: string;
+  familyName?: string;
+};
+
+function filtered<Q extends SelectQueryBuilder<DB, 'clients' | 'client_companies', ClientsTable>>(q: Q, f: ClientFilters): Q {
+  let filteredQuery = q;
+  if (f.emailKey !== undefined) filteredQuery = filteredQuery.where('clients.email_key', '=', f.emailKey) as Q;
+  if (f.givenName !== undefined) filteredQuery = filteredQuery.where('clients.given_name', '=', f.givenName) as Q;
+  if (f.familyName !== undefined) filteredQuery = filteredQuery.where('clients.family_name', '=', f.familyName) as Q;
+  return filteredQuery;
+}
+
+/** A whole workspace's clients (a key's, a bearer token's, an unlimited user's), not by company: prepared per filter shape. */
+const workspaceClients = preparedList(
+  'clients_page',
+  (db, p: ClientFilters & { workspaceId: string }) =>
+    filtered(db.selectFrom('clients').selectAll('clients').where('clients.workspace_id', '=', p.workspaceId), p),
+  'clients',
+  toClient,
+);
+
 /**
  * A page of clients. Each filter has its index (`(workspace_id, filter, created_at, id)`; an email is
  * unique): a page is a range of it at any depth. The clients of one company are paged from
@@ -92,18 +116,19 @@ export function listClients(db: Kysely<DB>, access: Access, query: ClientListQue
   const { limit, nextToken, ...filters } = query;
   const scope = pageScope(access, 'clients', filters);
   const companyId = filters.companyId;
-  let q =
+  const stored = { emailKey: filters.email?.trim().toLowerCase(), givenName: filters.givenName, familyName: filters.familyName };
+  if (companyId === undefined && !access.companyIds && !access.clientId) {
+    return workspaceClients(db, { workspaceId: access.workspaceId, ...stored }, { limit, nextToken }, tokens, scope);
+  }
+  const q =
     companyId === undefined
       ? visible(db, access)
       : visible(db, access)
           .innerJoin('client_companies as page', 'page.client_id', 'clients.id')
           .where('page.workspace_id', '=', access.workspaceId)
           .where('page.company_id', '=', companyId);
-  if (filters.email !== undefined) q = q.where('clients.email_key', '=', filters.email.trim().toLowerCase());
-  if (filters.givenName !== undefined) q = q.where('clients.given_name', '=', filters.givenName);
-  if (filters.familyName !== undefined) q = q.where('clients.family_name', '=', filters.familyName);
   const keyset = companyId === undefined ? 'clients' : { createdAt: 'page.client_created_at', id: 'page.client_id' };
-  return fetchPage(q, keyset, { limit, nextToken }, tokens, scope, toClient);
+  return fetchPage(filtered(q, stored), keyset, { limit, nextToken }, tokens, scope, toClient);
 }
 
 /** Which of these email keys (trimmed, lower-cased emails) are taken in the workspace: one range of the unique index. */
