@@ -5,6 +5,20 @@ import { isoAt } from '../lib/clock.js';
 import { type FullRow, preparedWrite } from './prepared.js';
 import { unitOfWork } from './unit-of-work.js';
 
+/** A company's whole row, as the tests here write it. */
+const companyRow = (workspaceId: string, at: string, id: string, name: string): FullRow<'companies'> => ({
+  id,
+  workspace_id: workspaceId,
+  name,
+  name_key: name.toLowerCase(),
+  fallback_color: '#000000',
+  icon_image_url: null,
+  is_placeholder: 0,
+  custom_fields: '{}',
+  created_at: at,
+  updated_at: at,
+});
+
 const insertCompany = preparedWrite('test_insert_company', (db, row: FullRow<'companies'>) => db.insertInto('companies').values(row));
 
 /** The unit of work (src/db/unit-of-work.ts): all or nothing, onCommit only after a commit, constraint errors mapped. */
@@ -16,36 +30,12 @@ for (const backend of BACKENDS) {
         const ws = await h.workspace();
         const database = h.app.ctx.database;
         const at = isoAt(h.clock.now());
-        const company = (id: string, name: string) =>
-          database.db.insertInto('companies').values({
-            id,
-            workspace_id: ws.workspaceId,
-            name,
-            name_key: name.toLowerCase(),
-            fallback_color: '#000000',
-            icon_image_url: null,
-            is_placeholder: 0,
-            custom_fields: '{}',
-            created_at: at,
-            updated_at: at,
-          });
+        const company = (id: string, name: string) => database.db.insertInto('companies').values(companyRow(ws.workspaceId, at, id, name));
         const names = async (db = database.db) =>
           (await db.selectFrom('companies').select('name').where('workspace_id', '=', ws.workspaceId).orderBy('name').execute()).map(
             (r) => r.name,
           );
-        const prepared = (id: string, name: string) =>
-          insertCompany(database.db, {
-            id,
-            workspace_id: ws.workspaceId,
-            name,
-            name_key: name.toLowerCase(),
-            fallback_color: '#000000',
-            icon_image_url: null,
-            is_placeholder: 0,
-            custom_fields: '{}',
-            created_at: at,
-            updated_at: at,
-          });
+        const prepared = (id: string, name: string) => insertCompany(database.db, companyRow(ws.workspaceId, at, id, name));
         return { database, company, prepared, names };
       }
 
@@ -140,18 +130,9 @@ for (const backend of BACKENDS) {
     const at = isoAt(h.clock.now());
     const unit = (n: number, name: string) =>
       unitOfWork(database, async (work) => {
-        const row = {
-          workspace_id: ws.workspaceId,
-          fallback_color: '#000000',
-          icon_image_url: null,
-          is_placeholder: 0,
-          custom_fields: '{}',
-          created_at: at,
-          updated_at: at,
-        };
         const id = (k: number) => `00000000-0000-4000-8000-${String(n * 10 + k).padStart(12, '0')}`;
-        work.write(insertCompany(work.db, { ...row, id: id(1), name: `${name} #${n}`, name_key: `${name} #${n}`.toLowerCase() }));
-        work.write(insertCompany(work.db, { ...row, id: id(2), name, name_key: name.toLowerCase() }), { companies_name_unique: name });
+        work.write(insertCompany(work.db, companyRow(ws.workspaceId, at, id(1), `${name} #${n}`)));
+        work.write(insertCompany(work.db, companyRow(ws.workspaceId, at, id(2), name)), { companies_name_unique: name });
       });
     // PostgreSQL runs each unit in a transaction of its own: which of two conflicting units commits first is
     // the server's choice, so there the first unit commits before the other three start together.
@@ -191,19 +172,8 @@ for (const backend of BACKENDS) {
     const ws = await h.workspace();
     const database = h.app.ctx.database;
     const at = isoAt(h.clock.now());
-    const companyRow = (name: string) => ({
-      id: crypto.randomUUID(),
-      workspace_id: ws.workspaceId,
-      name,
-      name_key: name.toLowerCase(),
-      fallback_color: '#000000',
-      icon_image_url: null,
-      is_placeholder: 0,
-      custom_fields: '{}',
-      created_at: at,
-      updated_at: at,
-    });
-    await unitOfWork(database, async (work) => work.write(insertCompany(work.db, companyRow('Taken'))));
+    const named = (name: string) => companyRow(ws.workspaceId, at, crypto.randomUUID(), name);
+    await unitOfWork(database, async (work) => work.write(insertCompany(work.db, named('Taken'))));
     const numbered = () =>
       unitOfWork(database, async (work) =>
         work.writeReturning(
@@ -217,12 +187,12 @@ for (const backend of BACKENDS) {
             .compile(),
           (row) => {
             const number = Number(row?.last_number);
-            work.write(insertCompany(work.db, companyRow(`Numbered ${number}`)));
+            work.write(insertCompany(work.db, named(`Numbered ${number}`)));
             return number;
           },
         ),
       );
-    const failing = () => unitOfWork(database, async (work) => work.write(insertCompany(work.db, companyRow('taken'))));
+    const failing = () => unitOfWork(database, async (work) => work.write(insertCompany(work.db, named('taken'))));
     // In this order: on SQLite the first unit's continuation has run when the second fails.
     const settled = await Promise.allSettled([numbered(), failing(), numbered(), numbered()]);
     assert.deepEqual(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
-import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Page, type PageTokens, fetchPage, pageScope, preparedList } from '../../db/paging.js';
 import { nonEmpty } from '../../db/rows.js';
 import type { DB, InvoicesTable, PaymentsTable } from '../../db/schema.js';
 import { type FullRow, preparedWrite } from '../../db/prepared.js';
@@ -50,13 +50,40 @@ export function billedTo(access: Access) {
   };
 }
 
+/** The list's filters. A type, not an interface: prepared lists take records. */
+type InvoiceFilters = { clientId?: string; companyId?: string; status?: Invoice['status'] };
+
+function filtered(q: SelectQueryBuilder<DB, 'invoices', InvoicesTable>, f: InvoiceFilters) {
+  let filteredQuery = q;
+  if (f.clientId !== undefined) filteredQuery = filteredQuery.where('client_id', '=', f.clientId);
+  if (f.companyId !== undefined) filteredQuery = filteredQuery.where('company_id', '=', f.companyId);
+  if (f.status !== undefined) filteredQuery = filteredQuery.where('status', '=', f.status);
+  return filteredQuery;
+}
+
+/** A whole workspace's invoices (a principal neither a client nor limited to some companies): prepared per filter shape. */
+const workspaceInvoices = preparedList(
+  'invoices_page',
+  (db, p: InvoiceFilters & { workspaceId: string }) =>
+    filtered(db.selectFrom('invoices').selectAll().where('workspace_id', '=', p.workspaceId), p),
+  'invoices',
+  toInvoice,
+);
+
 export function listInvoices(db: Kysely<DB>, access: Access, query: InvoiceListQuery, tokens: PageTokens): Promise<Page<Invoice>> {
-  let q = db.selectFrom('invoices').selectAll().where(billedTo(access));
-  if (query.clientId !== undefined) q = q.where('client_id', '=', query.clientId);
-  if (query.companyId !== undefined) q = q.where('company_id', '=', query.companyId);
-  if (query.status !== undefined) q = q.where('status', '=', query.status);
-  const scope = pageScope(access, 'invoices', { clientId: query.clientId, companyId: query.companyId, status: query.status });
-  return fetchPage(q, 'invoices', query, tokens, scope, toInvoice);
+  const filters = { clientId: query.clientId, companyId: query.companyId, status: query.status };
+  const scope = pageScope(access, 'invoices', filters);
+  const page = { limit: query.limit, nextToken: query.nextToken };
+  if (!access.companyIds && !access.clientId)
+    return workspaceInvoices(db, { workspaceId: access.workspaceId, ...filters }, page, tokens, scope);
+  return fetchPage(
+    filtered(db.selectFrom('invoices').selectAll().where(billedTo(access)), filters),
+    'invoices',
+    page,
+    tokens,
+    scope,
+    toInvoice,
+  );
 }
 
 export async function findInvoiceRow(db: Kysely<DB>, access: Access, id: string): Promise<InvoicesTable | undefined> {

@@ -1,6 +1,6 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { nonEmpty, objectFields, parseObject } from '../../db/rows.js';
-import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { type Page, type PageTokens, fetchPage, pageScope, preparedList } from '../../db/paging.js';
 import { type FullRow, preparedQuery, preparedWrite } from '../../db/prepared.js';
 import type { CompaniesTable, DB } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
@@ -39,12 +39,32 @@ export async function findCompany(db: Kysely<DB>, access: Access, id: string): P
   return row && toCompany(row);
 }
 
+/** The list's filters, as stored. A type, not an interface: prepared lists take records. */
+type CompanyFilters = { name?: string; isPlaceholder?: number };
+
+function filtered(q: SelectQueryBuilder<DB, 'companies', CompaniesTable>, f: CompanyFilters) {
+  let filteredQuery = q;
+  if (f.name !== undefined) filteredQuery = filteredQuery.where('companies.name', '=', f.name);
+  if (f.isPlaceholder !== undefined) filteredQuery = filteredQuery.where('companies.is_placeholder', '=', f.isPlaceholder);
+  return filteredQuery;
+}
+
+/** A whole workspace's companies (a principal not limited to some): prepared per filter shape. */
+const workspaceCompanies = preparedList(
+  'companies_page',
+  (db, p: CompanyFilters & { workspaceId: string }) =>
+    filtered(db.selectFrom('companies').selectAll().where('companies.workspace_id', '=', p.workspaceId), p),
+  'companies',
+  toCompany,
+);
+
 export function listCompanies(db: Kysely<DB>, access: Access, query: CompanyListQuery, tokens: PageTokens): Promise<Page<Company>> {
   const { limit, nextToken, name, isPlaceholder } = query;
-  let q = visible(db, access);
-  if (name !== undefined) q = q.where('companies.name', '=', name);
-  if (isPlaceholder !== undefined) q = q.where('companies.is_placeholder', '=', isPlaceholder ? 1 : 0);
-  return fetchPage(q, 'companies', { limit, nextToken }, tokens, pageScope(access, 'companies', { name, isPlaceholder }), toCompany);
+  const scope = pageScope(access, 'companies', { name, isPlaceholder });
+  const stored = { name, isPlaceholder: isPlaceholder === undefined ? undefined : isPlaceholder ? 1 : 0 };
+  if (!access.companyIds)
+    return workspaceCompanies(db, { workspaceId: access.workspaceId, ...stored }, { limit, nextToken }, tokens, scope);
+  return fetchPage(filtered(visible(db, access), stored), 'companies', { limit, nextToken }, tokens, scope, toCompany);
 }
 
 /** Which of the given ids are companies visible to this access. */
