@@ -19,7 +19,7 @@ import { LoopWorker } from '../../lib/background-loop.js';
 import { systemCaller } from '../../lib/caller.js';
 import { type Clock, isoAt } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { endpointWorkspacesOf } from './endpoint-workspaces.js';
+import { type EndpointWorkspaces, endpointWorkspacesOf } from './endpoint-workspaces.js';
 import { type LookupAll, postWebhook, signWebhook } from './webhook-http.js';
 import {
   ALL_EVENTS,
@@ -146,7 +146,7 @@ export class WebhookWorker extends LoopWorker {
   private readonly retryDelaysMs: readonly number[];
   private readonly stopListening: () => void;
   private readonly stopFlagging: () => void;
-  private readonly endpointWorkspaces;
+  private readonly endpointWorkspaces: EndpointWorkspaces;
   private reloadedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
