@@ -3,12 +3,11 @@
 // Measured as the median time from the API's answer to the receiver's request, with the poll left at 1 s
 // (without the wake-up a change waits for the next poll: a median of about half the poll; bench/README.md).
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import { adminRequest, createClient } from './helpers/factories.js';
 import { BACKENDS, adminHarness } from './helpers/harness.js';
+import { localReceiver } from './helpers/local-receiver.js';
 
 const POLL_MS = 1000;
 const CHANGES = 15;
@@ -18,7 +17,7 @@ const WAIT_MS = 5000;
 async function timedReceiver(t: { after(fn: () => Promise<void>): void }) {
   const arrivals = new Map<string, number>();
   const waiters = new Map<string, () => void>();
-  const server = createServer((req, res) => {
+  const url = await localReceiver(t, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -29,14 +28,6 @@ async function timedReceiver(t: { after(fn: () => Promise<void>): void }) {
       res.writeHead(200).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
   /** When the request about `id` arrived (waiting at most WAIT_MS for it). */
   const arrivalOf = (id: string) =>
     new Promise<number>((resolve, reject) => {
@@ -48,7 +39,7 @@ async function timedReceiver(t: { after(fn: () => Promise<void>): void }) {
         resolve(arrivals.get(id) as number);
       });
     });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, arrivalOf };
+  return { url, arrivalOf };
 }
 
 for (const backend of BACKENDS) {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import type { Kysely } from 'kysely';
 import { describe, test } from 'node:test';
 import { BACKENDS, harness } from '../../test/helpers/harness.js';
 import { isoAt } from '../lib/clock.js';
 import { type FullRow, preparedWrite } from './prepared.js';
+import type { DB } from './schema.js';
 import { unitOfWork } from './unit-of-work.js';
 
 /** A company's whole row, as the tests here write it. */
@@ -19,6 +21,10 @@ const companyRow = (workspaceId: string, at: string, id: string, name: string): 
   updated_at: at,
 });
 
+/** The names of a workspace's companies, in order. */
+const companyNames = async (db: Kysely<DB>, workspaceId: string) =>
+  (await db.selectFrom('companies').select('name').where('workspace_id', '=', workspaceId).orderBy('name').execute()).map((r) => r.name);
+
 const insertCompany = preparedWrite('test_insert_company', (db, row: FullRow<'companies'>) => db.insertInto('companies').values(row));
 
 /** The unit of work (src/db/unit-of-work.ts): all or nothing, onCommit only after a commit, constraint errors mapped. */
@@ -31,10 +37,7 @@ for (const backend of BACKENDS) {
         const database = h.app.ctx.database;
         const at = isoAt(h.clock.now());
         const company = (id: string, name: string) => database.db.insertInto('companies').values(companyRow(ws.workspaceId, at, id, name));
-        const names = async (db = database.db) =>
-          (await db.selectFrom('companies').select('name').where('workspace_id', '=', ws.workspaceId).orderBy('name').execute()).map(
-            (r) => r.name,
-          );
+        const names = (db = database.db) => companyNames(db, ws.workspaceId);
         const prepared = (id: string, name: string) => insertCompany(database.db, companyRow(ws.workspaceId, at, id, name));
         return { database, company, prepared, names };
       }
@@ -147,14 +150,8 @@ for (const backend of BACKENDS) {
       ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
     );
     assert.deepEqual((results[2] as PromiseRejectedResult).reason.message, 'A company named "one" already exists.');
-    const names = await database.db
-      .selectFrom('companies')
-      .select('name')
-      .where('workspace_id', '=', ws.workspaceId)
-      .orderBy('name')
-      .execute();
     assert.deepEqual(
-      names.map((r) => r.name),
+      await companyNames(database.db, ws.workspaceId),
       ['Four', 'Four #4', 'One', 'One #1', 'Two', 'Two #2'],
       'the failing unit’s first write was rolled back with it',
     );
@@ -201,15 +198,6 @@ for (const backend of BACKENDS) {
     );
     const numbers = settled.flatMap((r) => (r.status === 'fulfilled' ? [(r.value as () => number)()] : []));
     assert.deepEqual([...numbers].sort(), [1, 2, 3]);
-    const names = await database.db
-      .selectFrom('companies')
-      .select('name')
-      .where('workspace_id', '=', ws.workspaceId)
-      .orderBy('name')
-      .execute();
-    assert.deepEqual(
-      names.map((r) => r.name),
-      ['Numbered 1', 'Numbered 2', 'Numbered 3', 'Taken'],
-    );
+    assert.deepEqual(await companyNames(database.db, ws.workspaceId), ['Numbered 1', 'Numbered 2', 'Numbered 3', 'Taken']);
   });
 }

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { type IncomingHttpHeaders, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { heldWithin } from '../../../test/helpers/eventually.js';
+import { localReceiver } from '../../../test/helpers/local-receiver.js';
 import { flagForWebhooksWhen } from '../../audit/index.js';
 import { APP_ID, adminRequest, createClient, createCompany, populatedWorkspace } from '../../../test/helpers/factories.js';
 import { BACKENDS, NOON, adminHarness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
@@ -18,7 +18,7 @@ interface Received {
 async function receiver(t: { after(fn: () => Promise<void>): void }) {
   const received: Received[] = [];
   const state: { answer: (n: number) => number | null } = { answer: () => 200 };
-  const server = createServer((req, res) => {
+  const url = await localReceiver(t, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -27,15 +27,7 @@ async function receiver(t: { after(fn: () => Promise<void>): void }) {
       if (status !== null) res.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${status}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, state };
+  return { url, received, state };
 }
 
 const FAST = { pollMs: 20, timeoutMs: 1000 };
