@@ -1,8 +1,8 @@
 // `npm run bench:compare -- <before.json> <after.json> [--threshold 20]`: the real server's CPU µs per
 // request in two results of `npm run bench` (bench/results/latest.json, kept under another name), scenario
 // by scenario; names every scenario whose cost grew by more than the threshold (percent) and then exits 1.
-// Scenarios in only one of the two are listed as such. Run it before and after a change to the write or
-// read path (bench/README.md).
+// Scenarios in only one of the two are listed as such; results of two databases are not compared. Run it
+// before and after a change to the write or read path (bench/README.md).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { BenchResults } from './report.js';
@@ -20,7 +20,13 @@ function serverCost(results: BenchResults): Map<string, { name: string; cpu: num
   return new Map(results.scenarios.map((s) => [s.key, { name: s.name, cpu: s.targets.server?.cpuUsPerRequest ?? null }]));
 }
 
+/** Results written before `--postgres` have no database: they were SQLite runs. */
+const databaseOf = (results: BenchResults) => results.database ?? 'sqlite';
+
 export function compare(before: BenchResults, after: BenchResults, thresholdPercent: number): { rows: Row[]; grown: string[] } {
+  if (databaseOf(before) !== databaseOf(after)) {
+    throw new Error(`the results ran on different databases (${databaseOf(before)}, ${databaseOf(after)}): nothing to compare`);
+  }
   const was = serverCost(before);
   const now = serverCost(after);
   const rows: Row[] = [];
@@ -49,7 +55,14 @@ function main(argv: string[]): number {
     return 2;
   }
   const [before, after] = parsed.positionals.map((file) => JSON.parse(readFileSync(file, 'utf8')) as BenchResults);
-  const { rows, grown } = compare(before, after, threshold);
+  let compared: ReturnType<typeof compare>;
+  try {
+    compared = compare(before, after, threshold);
+  } catch (error) {
+    process.stderr.write(`bench:compare: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const { rows, grown } = compared;
   const width = Math.max(...rows.map((r) => r.name.length));
   const cell = (value: number | null) => (value === null ? '-' : value.toFixed(1)).padStart(8);
   process.stdout.write(`${'scenario'.padEnd(width)} | before µs | after µs | change\n`);

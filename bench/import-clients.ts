@@ -11,7 +11,7 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import pg from 'pg';
+import { onPostgres, postgresSchemaUrl } from './postgres-schema.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/open.js';
 import { systemCaller } from '../src/lib/caller.js';
@@ -29,19 +29,9 @@ if (!Number.isInteger(rows) || rows < 1 || rows > 1_000_000) {
 
 const dir = mkdtempSync(join(tmpdir(), 'portal-import-bench-'));
 const file = join(dir, 'clients.csv');
-// --postgres: a schema of its own in BENCH_POSTGRES_URL (default: the local test database), dropped afterwards.
-const postgresUrl = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
+// --postgres: a schema of its own (bench/postgres-schema.ts), dropped afterwards.
 const schema = `import_bench_${process.pid}`;
-const databaseUrl = values.postgres ? `${postgresUrl}?schema=${schema}` : `sqlite:${join(dir, 'portal.db')}`;
-async function onPostgres(statement: string) {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+const databaseUrl = values.postgres ? postgresSchemaUrl(schema) : `sqlite:${join(dir, 'portal.db')}`;
 
 const TIERS = ['Gold', 'Silver', 'Bronze'];
 async function writeCsv() {

@@ -50,6 +50,8 @@ interface Check {
 export interface BenchResults {
   readonly startedAt: string;
   readonly node: string;
+  /** The real server's storage (absent in results written before `--postgres`: SQLite). */
+  readonly database?: 'sqlite' | 'postgres';
   readonly clients: number;
   /** default: every scenario; directory: `--clients N`, the directory reads only. */
   readonly mode: 'default' | 'directory';
@@ -160,6 +162,16 @@ export function evaluateTargets(results: BenchResults): Check[] {
     });
   };
 
+  /** The server's CPU µs/request at most `factor` × `referenceCpu` (another target's or scenario's). */
+  const atMostTimes = (r: ScenarioResult | undefined, referenceCpu: number | null | undefined, factor: number, of: string) => {
+    const cpu = r?.targets.server?.cpuUsPerRequest;
+    if (!r || !cpu || !referenceCpu) return;
+    checks.push({
+      pass: cpu <= referenceCpu * factor,
+      text: `${r.name}: server CPU ${fixed(cpu, 0)} µs/req = ${fixed(cpu / referenceCpu, 2)}× ${of}'s ${fixed(referenceCpu, 0)} ≤ ${fixed(factor, 2)}×`,
+    });
+  };
+
   const pointRead = byKey('pointRead');
   atLeast(pointRead, 'bare', 0.45);
   atLeast(pointRead, 'naive', 0.9);
@@ -182,7 +194,11 @@ export function evaluateTargets(results: BenchResults): Check[] {
     p99Below(page, 150);
     p99Below(deepPage, 150);
   }
-  atLeast(byKey('insert'), 'bare', 0.15);
+  const insert = byKey('insert');
+  atLeast(insert, 'bare', 0.15);
+  // Issue 22: a creation at no more than twice the naive insert's CPU, an invoice within 1.5× of a client.
+  atMostTimes(insert, insert?.targets.naive?.cpuUsPerRequest, 2, 'the naive insert');
+  atMostTimes(byKey('invoiceInsert'), insert?.targets.server?.cpuUsPerRequest, 1.5, 'POST /v1/clients');
   for (const r of results.scenarios) {
     const peak = r.targets.server?.peakRssMb;
     if (peak === null || peak === undefined) continue;

@@ -1,6 +1,6 @@
-// `npm run bench [-- --clients N] [-- --limiter]`: the real server against a bare Fastify route and a
-// naive Fastify + better-sqlite3 server, in interleaved rounds, servers and load generator pinned to
-// different CPUs (see bench/README.md).
+// `npm run bench [-- --clients N] [-- --limiter] [-- --postgres]`: the real server against a bare Fastify
+// route and a naive Fastify + better-sqlite3 server, in interleaved rounds, servers and load generator
+// pinned to different CPUs (see bench/README.md). --postgres: the real server on PostgreSQL, no naive one.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { type Child, freePort, planPinning, readMemory, resetPeakRss, startChild, stopChild, waitForHttp } from './children.js';
 import { formatLimiter, limiterVariants, measureLimiter } from './limiter.js';
 import { type LoadSettings, type Measured, type RequestSpec, bodyMaker, measure } from './load.js';
+import { onPostgres, postgresSchemaUrl } from './postgres-schema.js';
 import {
   type BenchResults,
   type RoundSample,
@@ -24,7 +25,11 @@ import {
 import { type BenchContext, type RunningTarget, SCENARIOS, type Sample, type Scenario, type Workspace } from './scenarios.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const RESULTS_FILE = join(ROOT, 'bench', 'results', 'latest.json');
+/** Where a run's JSON goes: one file per database, so a PostgreSQL run never replaces the SQLite one. */
+const RESULTS_FILE = {
+  sqlite: join(ROOT, 'bench', 'results', 'latest.json'),
+  postgres: join(ROOT, 'bench', 'results', 'latest-postgres.json'),
+};
 const LOG_LEVEL = 'warn'; // no per-request logs on any side: the bare route and the naive server have none
 const START_TIMEOUT_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 60_000; // a setup request: a page of 1000 deep in 100,000 clients may be slow
@@ -47,15 +52,18 @@ const ROOMY_LIMITS = {
   RATE_LIMIT_WRITE_REFILL: '1000000000',
 };
 
-const USAGE = `usage: npm run bench [-- --clients N] [-- --limiter]
+const USAGE = `usage: npm run bench [-- --clients N] [-- --limiter] [-- --postgres]
   (no flag)     every scenario, on ${DEFAULT_CLIENTS} seeded clients
   --clients N   seed N clients (${MIN_CLIENTS}..${MAX_CLIENTS}) and run the directory reads only:
                 the point read, the first page of 100 and the page of 100 at 90% depth
   --limiter     also measure the limiter's cost (limits off, in-process; Redis with BENCH_REDIS_URL)
+  --postgres    the server on PostgreSQL (a schema of its own in BENCH_POSTGRES_URL, dropped after);
+                no naive server (it is SQLite-only): bare and server only, results in latest-postgres.json
   -h, --help    this text
 env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_ONLY (a scenario key part),
      BENCH_PROFILE (a directory: the server's CPU profile),
-     BENCH_LIMITER_ROUNDS (3), BENCH_REDIS_URL (unset: no Redis variant)`;
+     BENCH_LIMITER_ROUNDS (3), BENCH_REDIS_URL (unset: no Redis variant),
+     BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/test)`;
 
 class UsageError extends Error {}
 
@@ -64,9 +72,15 @@ interface Options {
   /** default: every scenario; directory: --clients N, the directory reads only. */
   readonly mode: 'default' | 'directory';
   readonly limiter: boolean;
+  readonly database: 'sqlite' | 'postgres';
 }
 
-const FLAGS = { clients: { type: 'string' }, limiter: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const FLAGS = {
+  clients: { type: 'string' },
+  limiter: { type: 'boolean' },
+  postgres: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 function parseFlags(argv: string[]) {
   try {
@@ -86,7 +100,12 @@ function parseOptions(argv: string[]): Options | 'help' {
       throw new UsageError(`--clients must be an integer from ${MIN_CLIENTS} to ${MAX_CLIENTS} (got "${values.clients}")`);
     }
   }
-  return { clients, mode: values.clients === undefined ? 'default' : 'directory', limiter: values.limiter ?? false };
+  return {
+    clients,
+    mode: values.clients === undefined ? 'default' : 'directory',
+    limiter: values.limiter ?? false,
+    database: values.postgres ? 'postgres' : 'sqlite',
+  };
 }
 
 function envInt(name: string, fallback: number, min: number): number {
@@ -100,12 +119,15 @@ function envInt(name: string, fallback: number, min: number): number {
 const children = new Set<Child>();
 const track = (child: Child, running: boolean) => void (running ? children.add(child) : children.delete(child));
 let tempDir: string | undefined;
+let postgresSchema: string | undefined;
 
 async function cleanup(): Promise<void> {
   await Promise.all([...children].map(stopChild));
   children.clear();
   if (tempDir) await rm(tempDir, { recursive: true, force: true });
   tempDir = undefined;
+  if (postgresSchema) await onPostgres(`drop schema if exists ${postgresSchema} cascade`);
+  postgresSchema = undefined;
 }
 
 const startedAtMs = Date.now();
@@ -207,8 +229,16 @@ async function main(options: Options): Promise<number> {
   tempDir = await mkdtemp(join(tmpdir(), 'portal-bench-'));
   const dbPath = join(tempDir, 'bench.db');
   const naiveDbPath = join(tempDir, 'naive.db');
+  const onSqlite = options.database === 'sqlite';
+  let databaseUrl = `sqlite:${dbPath}`;
+  if (!onSqlite) {
+    const schema = `bench_${process.pid}`;
+    await onPostgres(`create schema ${schema}`);
+    postgresSchema = schema;
+    databaseUrl = postgresSchemaUrl(schema);
+  }
   // Limits on, but roomy enough never to refuse the load generator: their cost is measured, not their effect.
-  const env = { ...process.env, DATABASE_URL: `sqlite:${dbPath}`, HOST: '127.0.0.1', LOG_LEVEL, ...ROOMY_LIMITS };
+  const env = { ...process.env, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', LOG_LEVEL, ...ROOMY_LIMITS };
 
   // Every row first, through the service code, then checkpointed (seed-clients.ts); only then the servers.
   const reads = await createWorkspace('Bench', env);
@@ -223,9 +253,11 @@ async function main(options: Options): Promise<number> {
     writes = { ...workspace, companyIds: (await seed(workspace.workspaceId, 0, env)).companyIds };
   }
   // The naive server gets a copy (taken now, before anything writes): neither server's writes reach the other.
-  const wal = await stat(`${dbPath}-wal`).catch(() => null);
-  if (wal && wal.size > 0) throw new Error('bench: the seeded database still has a WAL after its checkpoint');
-  await copyFile(dbPath, naiveDbPath);
+  if (onSqlite) {
+    const wal = await stat(`${dbPath}-wal`).catch(() => null);
+    if (wal && wal.size > 0) throw new Error('bench: the seeded database still has a WAL after its checkpoint');
+    await copyFile(dbPath, naiveDbPath);
+  }
 
   const serverPort = await freePort();
   const serverUrl = `http://127.0.0.1:${serverPort}`;
@@ -235,34 +267,43 @@ async function main(options: Options): Promise<number> {
     cpu: pinning.serverCpu,
   });
   track(server, true);
-  const naivePort = await freePort();
-  const naiveUrl = `http://127.0.0.1:${naivePort}`;
-  const naiveKeys = { [reads.apiKey]: reads.workspaceId, ...(writes ? { [writes.apiKey]: writes.workspaceId } : {}) };
-  const naive = startChild('naive server', [...PROFILE_ARGS, '--import', 'tsx', 'bench/naive-server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(naivePort),
-      HOST: '127.0.0.1',
-      LOG_LEVEL,
-      NAIVE_DATABASE: naiveDbPath,
-      NAIVE_API_KEYS: JSON.stringify(naiveKeys),
-    },
-    cpu: pinning.serverCpu,
-  });
-  track(naive, true);
+  const urls: Partial<Record<RunningTarget, string>> = { server: serverUrl };
+  const processes: Partial<Record<RunningTarget, Child>> = { server };
+  if (onSqlite) {
+    const naivePort = await freePort();
+    const naiveKeys = { [reads.apiKey]: reads.workspaceId, ...(writes ? { [writes.apiKey]: writes.workspaceId } : {}) };
+    const naive = startChild('naive server', [...PROFILE_ARGS, '--import', 'tsx', 'bench/naive-server.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(naivePort),
+        HOST: '127.0.0.1',
+        LOG_LEVEL,
+        NAIVE_DATABASE: naiveDbPath,
+        NAIVE_API_KEYS: JSON.stringify(naiveKeys),
+      },
+      cpu: pinning.serverCpu,
+    });
+    track(naive, true);
+    urls.naive = `http://127.0.0.1:${naivePort}`;
+    processes.naive = naive;
+    await waitForHttp(naive, `${urls.naive}/`, () => true, START_TIMEOUT_MS); // any answer: it listens
+  }
   await waitForHttp(server, `${serverUrl}/healthz`, (status) => status === 200, START_TIMEOUT_MS);
-  await waitForHttp(naive, `${naiveUrl}/`, () => true, START_TIMEOUT_MS); // any answer: it listens
+  const urlOf = (target: RunningTarget) => {
+    const url = urls[target];
+    if (!url) throw new Error(`bench: no ${target} server in this run`);
+    return url;
+  };
 
-  const urls: Record<RunningTarget, string> = { server: serverUrl, naive: naiveUrl };
-  const processes: Record<RunningTarget, Child> = { server, naive };
   const ctx: BenchContext = {
     clients: options.clients,
+    naive: onSqlite,
     reads,
     clientIds: seeded.clientIds,
     writes,
     state: {},
-    get: (target, path) => send(urls[target], { method: 'GET', path, headers: { 'x-api-key': reads.apiKey } }, 0),
+    get: (target, path) => send(urlOf(target), { method: 'GET', path, headers: { 'x-api-key': reads.apiKey } }, 0),
   };
 
   // Setup and one sample per running target: the naive server must answer what the server answers.
@@ -283,9 +324,10 @@ async function main(options: Options): Promise<number> {
     }
     let naiveRequest: RequestSpec | undefined;
     let naiveSample: Sample | undefined;
-    if (scenario.naive) {
+    const withNaive = scenario.naive && ctx.naive;
+    if (withNaive) {
       naiveRequest = scenario.request(ctx, 'naive');
-      naiveSample = await send(naiveUrl, naiveRequest, 1);
+      naiveSample = await send(urlOf('naive'), naiveRequest, 1);
       if (naiveSample.status !== scenario.expectedStatus || naiveSample.bytes !== serverSample.bytes) {
         throw new Error(
           `${name}: the naive server answered ${naiveSample.status} with ${naiveSample.bytes} bytes, ` +
@@ -300,7 +342,7 @@ async function main(options: Options): Promise<number> {
     prepared.push({
       scenario,
       name,
-      kinds: TARGET_ORDER.filter((kind) => kind !== 'naive' || scenario.naive),
+      kinds: TARGET_ORDER.filter((kind) => kind !== 'naive' || withNaive),
       requests: { server: serverRequest, ...(naiveRequest ? { naive: naiveRequest } : {}) },
       samples: { server: serverSample, ...(naiveSample ? { naive: naiveSample } : {}) },
       rounds: { bare: [], naive: [], server: [] },
@@ -319,12 +361,13 @@ async function main(options: Options): Promise<number> {
   /** A measured run on a target that stays up (server, naive): its VmHWM reset first, read after. */
   async function measureRunning(target: RunningTarget, p: Prepared, round: number): Promise<RoundSample> {
     const child = processes[target];
+    if (!child) throw new Error(`bench: no ${target} server in this run`);
     const pid = child.process.pid;
     notePeak(child);
     peakRssPerRun = resetPeakRss(pid) && peakRssPerRun;
     const request = p.requests[target];
     if (!request) throw new Error(`${p.name}: no request for the ${target}`);
-    const stats = await measure(urls[target], pid, request, p.scenario.expectedStatus, settings, loadOptions());
+    const stats = await measure(urlOf(target), pid, request, p.scenario.expectedStatus, settings, loadOptions());
     notePeak(child);
     return { ...stats, round, peakRssMb: readMemory(pid)?.peakRssMb ?? null };
   }
@@ -398,6 +441,7 @@ async function main(options: Options): Promise<number> {
   const results: BenchResults = {
     startedAt,
     node: process.version,
+    database: options.database,
     clients: options.clients,
     mode: options.mode,
     rounds,
@@ -414,8 +458,7 @@ async function main(options: Options): Promise<number> {
   let limiter: unknown;
   if (options.limiter) {
     // The main servers are done: stop them so the limiter's servers run alone.
-    await stopChild(naive);
-    await stopChild(server);
+    await Promise.all(Object.values(processes).map(stopChild));
     const pointRead = prepared.find((p) => p.scenario.key === 'pointRead');
     if (!pointRead) throw new Error('bench: the point-read scenario is missing');
     const { variants, note } = await limiterVariants();
@@ -444,8 +487,10 @@ async function main(options: Options): Promise<number> {
 
   process.stdout.write(`\n${report}\n`);
   await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
-  await writeFile(RESULTS_FILE, `${JSON.stringify({ ...results, checks, ...(limiter ? { limiter } : {}) }, null, 2)}\n`);
-  process.stdout.write(`Results written to ${RESULTS_FILE}. The bench took ${((Date.now() - startedAtMs) / 60_000).toFixed(1)} min.\n`);
+  await writeFile(RESULTS_FILE[options.database], `${JSON.stringify({ ...results, checks, ...(limiter ? { limiter } : {}) }, null, 2)}\n`);
+  process.stdout.write(
+    `Results written to ${RESULTS_FILE[options.database]}. The bench took ${((Date.now() - startedAtMs) / 60_000).toFixed(1)} min.\n`,
+  );
 
   const flagged = scenarios.filter((r) => r.flagged).length;
   if (flagged > 0) process.stderr.write(`bench: ${flagged} scenario(s) had unexpected responses (marked !)\n`);

@@ -20,6 +20,16 @@ export interface Statement {
   readonly onRow?: (row: Record<string, unknown> | undefined) => void;
 }
 
+/** A unit of work's writes waiting for its group's commit (db/sqlite.ts and db/postgres.ts group commits). */
+export interface PendingBatch {
+  /** The unit's writes; they may grow as they run (Statement.onRow). */
+  statements: Statement[];
+  /** How many it had when queued: what a second run starts from. */
+  queued: number;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 /** One open database of either dialect (db/sqlite.ts, db/postgres.ts; opened by db/open.ts). */
 export interface Database {
   readonly db: Kysely<DB>;

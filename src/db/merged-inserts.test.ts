@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { migrateToLatest } from './migrate.js';
-import { TABLES_PARENTS_FIRST, mergeInserts } from './merged-inserts.js';
+import { TABLES_PARENTS_FIRST, mergeInserts, onlyMergeableInserts } from './merged-inserts.js';
 import { openDatabase } from './open.js';
 
 test('every table is listed, and every foreign key points to a table listed before its own', async () => {
@@ -63,11 +63,14 @@ test('a batch of inserts: parents first, each table in queue order, each run one
   ]);
 });
 
-test('a batch with anything but single-row inserts of listed tables goes as it is', () => {
+test('a batch with anything but single-row inserts of listed tables goes as it is (and is not mergeable into a group)', () => {
   const update = { sql: 'update "clients" set "given_name" = $1 where "id" = $2', parameters: ['A', 'c1'] };
   const returning = { ...insert('invoice_counters', 'take', 'w'), onRow: () => {} };
   for (const other of [update, returning, insert('not_a_table', 'x', 1)]) {
     const batch = [insert('clients', 'insert_client', 'c1'), other, insert('clients', 'insert_client', 'c2')];
     assert.equal(mergeInserts(batch), batch);
+    assert.equal(onlyMergeableInserts(batch), false);
+    assert.equal(onlyMergeableInserts([other]), false);
   }
+  assert.equal(onlyMergeableInserts([insert('clients', 'insert_client', 'c1')]), true);
 });

@@ -47,6 +47,15 @@ const SINGLE_ROW_INSERT = /^insert into "([a-z_]+)" \([^)]*\) values (\(\$1(?:, 
 const MAX_ROWS = 500;
 const MAX_PARAMETERS = 30_000;
 
+/** A plain single-row insert's table rank (its place in TABLES_PARENTS_FIRST); undefined for anything else. */
+function rankOf(statement: Statement): number | undefined {
+  const table = statement.onRow ? undefined : SINGLE_ROW_INSERT.exec(statement.sql)?.[1];
+  return table === undefined ? undefined : RANK.get(table);
+}
+
+/** Whether every statement is a plain single-row insert of a listed table: what mergeInserts merges. */
+export const onlyMergeableInserts = (statements: readonly Statement[]) => statements.every((s) => rankOf(s) !== undefined);
+
 /**
  * A batch of single-row inserts as few statements as can be (PostgreSQL, where each statement is a round
  * trip): table by table, parents first, so foreign keys hold whatever order the rows were queued in;
@@ -58,8 +67,7 @@ export function mergeInserts(statements: readonly Statement[]): readonly Stateme
   if (statements.length < 2) return statements;
   const parsed: { statement: Statement; rank: number; queued: number }[] = [];
   for (const [queued, statement] of statements.entries()) {
-    const table = statement.onRow ? undefined : SINGLE_ROW_INSERT.exec(statement.sql)?.[1];
-    const rank = table === undefined ? undefined : RANK.get(table);
+    const rank = rankOf(statement);
     if (rank === undefined) return statements;
     parsed.push({ statement, rank, queued });
   }

@@ -1,30 +1,124 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Database, Statement } from './database.js';
-import { mergeInserts } from './merged-inserts.js';
+import type { Database, PendingBatch, Statement } from './database.js';
+import { mergeInserts, onlyMergeableInserts } from './merged-inserts.js';
 import type { DB } from './schema.js';
 
-/** A batch in one transaction on one pooled connection; prepared statements by name (parsed once per connection). */
-async function inTransaction(pool: pg.Pool, statements: readonly Statement[]): Promise<void> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    // By index: a write's `onRow` may add writes to the batch (Statement.onRow).
-    for (let i = 0; i < statements.length; i++) {
-      const { name, sql, parameters, onRow } = statements[i];
-      const { rows } = await client.query({ name, text: sql, values: [...parameters] });
-      onRow?.(rows[0]);
+/** How many groups commit at once, each on its own pooled connection; the rest of the pool serves reads. */
+const GROUPS_IN_FLIGHT = 2;
+
+/** Runs a unit's writes on `client` (inside a transaction), merged into multi-row inserts where it can. */
+async function runBatch(client: pg.PoolClient, batch: PendingBatch): Promise<void> {
+  batch.statements.length = batch.queued; // a second run: without what the first one's onRow added
+  await runStatements(client, mergeInserts(batch.statements));
+}
+
+async function runStatements(client: pg.PoolClient, statements: readonly Statement[]): Promise<void> {
+  // By index: a write's `onRow` may add writes to the batch.
+  for (let i = 0; i < statements.length; i++) await run(client, statements[i]);
+}
+
+async function run(client: pg.PoolClient, { name, sql, parameters, onRow }: Statement): Promise<void> {
+  const { rows } = await client.query({ name, text: sql, values: [...parameters] });
+  onRow?.(rows[0]); // may push more writes onto its batch (Statement.onRow)
+}
+
+/**
+ * Runs a unit's writes until what is left of them (its onRow writes included) is plain inserts, and adds
+ * those to `mergeable`, to run with the group's: an invoice runs its counter's upsert here, and its row and
+ * audit entry are merged with the other units' rows.
+ */
+async function runUntilMergeable(client: pg.PoolClient, batch: PendingBatch, mergeable: Statement[]): Promise<void> {
+  const statements = batch.statements;
+  statements.length = batch.queued;
+  let i = 0;
+  for (; i < statements.length && !onlyMergeableInserts(statements.slice(i)); i++) await run(client, statements[i]);
+  for (; i < statements.length; i++) mergeable.push(statements[i]);
+}
+
+/**
+ * Group commit for PostgreSQL: the units that finish while GROUPS_IN_FLIGHT groups are committing wait
+ * and then commit together, in one transaction: one BEGIN and one COMMIT (one WAL flush) for the group,
+ * and the plain inserts of all its units merged table by table (db/merged-inserts.ts), where each unit
+ * alone paid a round trip per statement. Optimistic, as on SQLite: when a statement fails, the group is
+ * rolled back and run again with each unit in its own savepoint, and only the failing unit is rejected.
+ * A unit's writes that cannot be merged (a RETURNING, an update) run first, in order, inside the group.
+ */
+function groupCommit(pool: pg.Pool) {
+  let pending: PendingBatch[] = [];
+  let inFlight = 0;
+
+  async function commitGroup(group: PendingBatch[]): Promise<Map<PendingBatch, unknown>> {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    const rollback = () =>
+      client.query('ROLLBACK').catch((error: Error) => {
+        broken = error; // the connection is unusable: drop it rather than return it to the pool
+      });
+    try {
+      try {
+        await client.query('BEGIN');
+        const mergeable: Statement[] = [];
+        for (const batch of group) await runUntilMergeable(client, batch, mergeable);
+        await runStatements(client, mergeInserts(mergeable));
+        await client.query('COMMIT');
+        return new Map();
+      } catch (error) {
+        await rollback();
+        if (group.length === 1 || broken) throw error;
+      }
+      // Again, each unit in a savepoint: which ones failed.
+      const failures = new Map<PendingBatch, unknown>();
+      await client.query('BEGIN');
+      for (const batch of group) {
+        await client.query('SAVEPOINT batch');
+        try {
+          await runBatch(client, batch);
+          await client.query('RELEASE batch');
+        } catch (error) {
+          await client.query('ROLLBACK TO batch');
+          failures.set(batch, error);
+        }
+      }
+      await client.query('COMMIT');
+      return failures;
+    } catch (error) {
+      if (!broken) await rollback();
+      throw error;
+    } finally {
+      client.release(broken);
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch((rollbackError: Error) => {
-      broken = rollbackError; // the connection is unusable: drop it rather than return it to the pool
-    });
-    throw error;
-  } finally {
-    client.release(broken);
   }
+
+  function flush() {
+    // Another flush took the group, or every slot is busy (a finishing group flushes what waits).
+    if (pending.length === 0 || inFlight >= GROUPS_IN_FLIGHT) return;
+    const group = pending;
+    pending = [];
+    inFlight++;
+    commitGroup(group)
+      .then(
+        (failures) => {
+          for (const batch of group) failures.has(batch) ? batch.reject(failures.get(batch)) : batch.resolve();
+        },
+        (error) => {
+          for (const batch of group) batch.reject(error);
+        },
+      )
+      .finally(() => {
+        inFlight--;
+        if (pending.length > 0) flush();
+      });
+  }
+
+  return (batch: readonly Statement[]) =>
+    new Promise<void>((resolve, reject) => {
+      // The unit's own array (UnitOfWork's writes): its onRow writes are pushed onto it.
+      const statements = batch as Statement[];
+      // The first unit of a turn schedules the flush; with every slot busy, the group waits for one.
+      if (pending.push({ statements, queued: statements.length, resolve, reject }) === 1 && inFlight < GROUPS_IN_FLIGHT)
+        setImmediate(flush);
+    });
 }
 
 export function openPostgres(url: string): Database {
@@ -54,8 +148,7 @@ export function openPostgres(url: string): Database {
     async queryPrepared(name, text, values) {
       return (await pool.query({ name, text, values: [...values] })).rows;
     },
-    // A batch of inserts only (an import's, a fan-out's) goes as multi-row inserts: fewer round trips.
-    writeBatch: (statements) => inTransaction(pool, mergeInserts(statements)),
+    writeBatch: groupCommit(pool),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
   };
 }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, Kysely, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
-import { type Database, type Statement, batchInTransaction } from './database.js';
+import { type Database, type PendingBatch, type Statement, batchInTransaction } from './database.js';
 import type { DB } from './schema.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 
@@ -49,15 +49,6 @@ class TrackedSqliteDialect extends SqliteDialect {
   override createDriver() {
     return this.driver;
   }
-}
-
-interface PendingBatch {
-  /** The unit's writes; they may grow as they run (Statement.onRow). */
-  statements: Statement[];
-  /** How many it had when queued: what a second run starts from. */
-  queued: number;
-  resolve(): void;
-  reject(error: unknown): void;
 }
 
 /**
