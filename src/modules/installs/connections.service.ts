@@ -5,7 +5,7 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
-import { existingCompanyIds, visibleClientCompanies } from '../directory/index.js';
+import { resolveMembers } from '../directory/index.js';
 import * as repo from './connections.repository.js';
 import type { AppConnection, AppConnectionCreate, AppConnectionListQuery } from './connections.schemas.js';
 import { getInstall } from './installs.service.js';
@@ -40,39 +40,18 @@ export async function createConnection(
   const problems: FieldProblem[] = [];
   if (input.type === 'link' && !HTTP_URL.test(input.content))
     problems.push({ path: 'body.content', message: 'must be an http(s) URL for a link' });
-  const clientIds = [...new Set((input.clientIds ?? []).map((id) => id.toLowerCase()))];
-  const companiesOf =
-    clientIds.length > 0 ? await visibleClientCompanies(database.db, caller.access, clientIds) : new Map<string, string[]>();
-  (input.clientIds ?? []).forEach((id, index) => {
-    if (!companiesOf.has(id.toLowerCase()))
-      problems.push({ path: `body.clientIds.${index}`, message: 'is not a client of this workspace' });
-  });
-  let companyId = input.companyId?.toLowerCase();
-  if (companyId !== undefined) {
-    if ((await existingCompanyIds(database.db, caller.access, [companyId])).size === 0) {
-      problems.push({ path: 'body.companyId', message: 'is not a company of this workspace' });
-    }
-  } else if (clientIds.length === 0) {
-    problems.push({ path: 'body.companyId', message: 'is required when no clientIds are given' });
-  } else if (problems.length === 0) {
-    const several = clientIds.filter((id) => (companiesOf.get(id) ?? []).length > 1);
-    if (several.length > 0) {
-      problems.push({ path: 'body.companyId', message: `is required to choose the company: ${several.join(', ')} belong to several` });
-    } else {
-      companyId = companiesOf.get(clientIds[0])?.[0];
-    }
-  }
-  if (companyId !== undefined && problems.length === 0) {
-    (input.clientIds ?? []).forEach((id, index) => {
-      if (!(companiesOf.get(id.toLowerCase()) ?? []).includes(companyId as string)) {
-        problems.push({
-          path: `body.clientIds.${index}`,
-          message: `is not in company ${companyId}: all clients must belong to one company`,
-        });
-      }
-    });
-  }
-  if (problems.length > 0 || companyId === undefined) throw errors.invalidFields(problems);
+  const members = await resolveMembers(
+    database,
+    caller,
+    {
+      clients: (input.clientIds ?? []).map((id, index) => ({ id, path: `body.clientIds.${index}` })),
+      companyId: input.companyId,
+      companyPath: 'body.companyId',
+    },
+    problems,
+  );
+  if (problems.length > 0 || members === undefined) throw errors.invalidFields(problems);
+  const { clientIds, companyId } = members;
   const at = isoAt(caller.actor.at);
   const membershipType = input.membershipType ?? (clientIds.length === 0 ? 'company' : clientIds.length === 1 ? 'individual' : 'group');
   const connection: AppConnection = {

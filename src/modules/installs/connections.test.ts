@@ -83,7 +83,7 @@ for (const backend of BACKENDS) {
         { path: 'params.installId', message: 'is a link install: connections belong to manual installs only' },
       ]);
       assert.deepEqual(await problems(w.manual, { type: 'link', content: 'https://x.test' }), [
-        { path: 'body.companyId', message: 'is required when no clientIds are given' },
+        { path: 'body.companyId', message: 'is required when no clients are given' },
       ]);
       assert.deepEqual(await problems(w.manual, { type: 'link', content: 'ftp://x.test', companyId: w.acme.id }), [
         { path: 'body.content', message: 'must be an http(s) URL for a link' },
