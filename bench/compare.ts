@@ -1,6 +1,8 @@
 // `npm run bench:compare -- <before.json> <after.json> [--threshold 20]`: the real server's CPU µs per
 // request in two results of `npm run bench` (bench/results/latest.json, kept under another name), scenario
 // by scenario; names every scenario whose cost grew by more than the threshold (percent) and then exits 1.
+// Where both runs measured the scenario's bare route, the verdict is on the server's cost over the bare
+// route's: a machine slower as a whole on one day (every bare route dearer) is not a regression.
 // Scenarios in only one of the two are listed as such; results of two databases are not compared. Run it
 // before and after a change to the write or read path (bench/README.md).
 import { readFileSync } from 'node:fs';
@@ -13,12 +15,27 @@ interface Row {
   readonly name: string;
   readonly before: number | null;
   readonly after: number | null;
+  /** The server's CPU over the bare route's, after ÷ before, when both runs have both. */
+  readonly overBare: number | null;
 }
 
-/** The server's median CPU µs/request of each scenario, by key (a scenario's name carries its client count). */
-function serverCost(results: BenchResults): Map<string, { name: string; cpu: number | null }> {
-  return new Map(results.scenarios.map((s) => [s.key, { name: s.name, cpu: s.targets.server?.cpuUsPerRequest ?? null }]));
+interface Cost {
+  readonly name: string;
+  readonly cpu: number | null;
+  readonly bare: number | null;
 }
+
+/** The server's and the bare route's median CPU µs/request of each scenario, by key (a name carries its client count). */
+function costs(results: BenchResults): Map<string, Cost> {
+  return new Map(
+    results.scenarios.map((s) => [
+      s.key,
+      { name: s.name, cpu: s.targets.server?.cpuUsPerRequest ?? null, bare: s.targets.bare?.cpuUsPerRequest ?? null },
+    ]),
+  );
+}
+
+const relative = (c: Cost | undefined) => (c?.cpu && c.bare ? c.cpu / c.bare : null);
 
 /** Results written before `--postgres` have no database: they were SQLite runs. */
 const databaseOf = (results: BenchResults) => results.database ?? 'sqlite';
@@ -27,16 +44,21 @@ export function compare(before: BenchResults, after: BenchResults, thresholdPerc
   if (databaseOf(before) !== databaseOf(after)) {
     throw new Error(`the results ran on different databases (${databaseOf(before)}, ${databaseOf(after)}): nothing to compare`);
   }
-  const was = serverCost(before);
-  const now = serverCost(after);
+  const was = costs(before);
+  const now = costs(after);
   const rows: Row[] = [];
   const grown: string[] = [];
+  const limit = 1 + thresholdPercent / 100;
   for (const key of new Set([...was.keys(), ...now.keys()])) {
     const b = was.get(key);
     const a = now.get(key);
-    const row = { name: (a ?? b)?.name ?? key, before: b?.cpu ?? null, after: a?.cpu ?? null };
+    const relativeBefore = relative(b);
+    const relativeAfter = relative(a);
+    const overBare = relativeBefore && relativeAfter ? relativeAfter / relativeBefore : null;
+    const row = { name: (a ?? b)?.name ?? key, before: b?.cpu ?? null, after: a?.cpu ?? null, overBare };
     rows.push(row);
-    if (row.before !== null && row.after !== null && row.after > row.before * (1 + thresholdPercent / 100)) grown.push(row.name);
+    const growth = overBare ?? (row.before !== null && row.after !== null ? row.after / row.before : null);
+    if (growth !== null && growth > limit) grown.push(row.name);
   }
   return { rows, grown };
 }
@@ -65,16 +87,20 @@ function main(argv: string[]): number {
   const { rows, grown } = compared;
   const width = Math.max(...rows.map((r) => r.name.length));
   const cell = (value: number | null) => (value === null ? '-' : value.toFixed(1)).padStart(8);
-  process.stdout.write(`${'scenario'.padEnd(width)} | before µs | after µs | change\n`);
-  for (const { name, before: b, after: a } of rows) {
-    const change = b !== null && a !== null ? `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(0)} %` : 'in one result only';
-    process.stdout.write(`${name.padEnd(width)} |  ${cell(b)} | ${cell(a)} | ${change}\n`);
+  const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(0)} %`;
+  process.stdout.write(`${'scenario'.padEnd(width)} | before µs | after µs | change | change ÷ bare route's\n`);
+  for (const { name, before: b, after: a, overBare } of rows) {
+    const change = b !== null && a !== null ? percent(a / b) : 'in one result only';
+    const relativeChange = overBare === null ? '-' : percent(overBare);
+    process.stdout.write(`${name.padEnd(width)} |  ${cell(b)} | ${cell(a)} | ${change.padStart(6)} | ${relativeChange}\n`);
   }
   if (grown.length === 0) {
-    process.stdout.write(`\nno scenario's server CPU per request grew by more than ${threshold} %\n`);
+    process.stdout.write(
+      `\nno scenario's server CPU per request (over its bare route's where measured) grew by more than ${threshold} %\n`,
+    );
     return 0;
   }
-  process.stdout.write(`\ngrew by more than ${threshold} %: ${grown.join('; ')}\n`);
+  process.stdout.write(`\ngrew by more than ${threshold} % (over the bare route's where measured): ${grown.join('; ')}\n`);
   return 1;
 }
 

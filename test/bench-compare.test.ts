@@ -6,12 +6,16 @@ import { test } from 'node:test';
 import { compare } from '../bench/compare.js';
 import type { BenchResults } from '../bench/report.js';
 
-function results(costs: Record<string, number>, database?: 'sqlite' | 'postgres'): BenchResults {
-  const scenarios = Object.entries(costs).map(([key, cpu]) => ({
-    key,
-    name: `scenario ${key}`,
-    targets: { server: { cpuUsPerRequest: cpu } },
-  }));
+/** Results with each scenario's server CPU µs/request (and its bare route's, when given as [server, bare]). */
+function results(costs: Record<string, number | [number, number]>, database?: 'sqlite' | 'postgres'): BenchResults {
+  const scenarios = Object.entries(costs).map(([key, cost]) => {
+    const [server, bare] = typeof cost === 'number' ? [cost, undefined] : cost;
+    return {
+      key,
+      name: `scenario ${key}`,
+      targets: { server: { cpuUsPerRequest: server }, ...(bare === undefined ? {} : { bare: { cpuUsPerRequest: bare } }) },
+    };
+  });
   return { scenarios, ...(database ? { database } : {}) } as unknown as BenchResults;
 }
 
@@ -23,11 +27,11 @@ test('compare names the scenarios whose server CPU per request grew past the thr
   );
   assert.deepEqual(grown, ['scenario me']);
   assert.deepEqual(rows, [
-    { name: 'scenario me', before: 20, after: 24.1 },
-    { name: 'scenario insert', before: 200, after: 239 },
-    { name: 'scenario page', before: 1000, after: 700 },
-    { name: 'scenario old', before: 5, after: null },
-    { name: 'scenario added', before: null, after: 9 },
+    { name: 'scenario me', before: 20, after: 24.1, overBare: null },
+    { name: 'scenario insert', before: 200, after: 239, overBare: null },
+    { name: 'scenario page', before: 1000, after: 700, overBare: null },
+    { name: 'scenario old', before: 5, after: null, overBare: null },
+    { name: 'scenario added', before: null, after: 9, overBare: null },
   ]);
 });
 
@@ -36,4 +40,13 @@ test('compare refuses results of two databases; a result without one is a SQLite
     message: 'the results ran on different databases (sqlite, postgres): nothing to compare',
   });
   assert.deepEqual(compare(results({ me: 20 }), results({ me: 21 }, 'sqlite'), 20).grown, []);
+});
+
+test('with bare routes in both runs, the verdict is on the server over its bare route: a slower machine is not a regression', () => {
+  // Every bare route 50 % dearer and the server 40 % (a slower machine): not named. The server 40 % dearer
+  // over an unchanged bare route: named.
+  const { rows, grown } = compare(results({ me: [20, 10], point: [60, 20] }), results({ me: [28, 15], point: [84, 20] }), 20);
+  assert.deepEqual(grown, ['scenario point']);
+  assert.equal(rows[0].overBare?.toFixed(3), (28 / 15 / 2).toFixed(3));
+  assert.equal(rows[1].overBare?.toFixed(3), '1.400');
 });
