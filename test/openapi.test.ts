@@ -240,3 +240,39 @@ test("the page's headers stay on the page: /openapi.json and the API answer with
   assert.equal(api.statusCode, 401);
   assert.deepEqual(securityHeaders(api.headers), none);
 });
+
+/**
+ * The response fields that may be null: those the specification types as "or null" / "nullable"
+ * (portal-platform-api.md) and nothing else. Every other optional field without a value is left out of
+ * the answer (issue 23: absent is absent, as the SDK declares them `field?: type`).
+ */
+const NULLABLE_BY_THE_SPECIFICATION = new Set(['Client.firstLoginDate', 'Client.lastLoginDate', 'AppConnection.clientIds']);
+
+test('absent is absent: no /v1 answer declares a null field but those the specification makes nullable', async (t) => {
+  const h = await harness(t, 'sqlite');
+  const doc = (await h.app.inject('/openapi.json')).json();
+  const found = new Set<string>();
+  // Walks a response schema; `owner` is the named schema (title or component) the property belongs to.
+  const walk = (schema: Record<string, any> | undefined, owner: string, where: string) => {
+    if (!schema || typeof schema !== 'object') return;
+    if (schema.$ref) return walk(doc.components.schemas[schema.$ref.split('/').pop()], schema.$ref.split('/').pop(), where);
+    const name = schema.title ?? owner;
+    for (const [key, property] of Object.entries<Record<string, any>>(schema.properties ?? {})) {
+      const types = Array.isArray(property.type) ? property.type : [property.type];
+      const nullable = types.includes('null') || [...(property.anyOf ?? []), ...(property.oneOf ?? [])].some((s) => s.type === 'null');
+      if (nullable && !NULLABLE_BY_THE_SPECIFICATION.has(`${name}.${key}`)) found.add(`${where}: ${name}.${key}`);
+      walk(property, name, where);
+    }
+    if (schema.items) walk(schema.items, name, where);
+    for (const part of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) walk(part, name, where);
+  };
+  for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
+    if (!path.startsWith('/v1')) continue;
+    for (const [method, operation] of Object.entries<Record<string, any>>(operations)) {
+      for (const [status, response] of Object.entries<Record<string, any>>(operation.responses ?? {})) {
+        if (status.startsWith('2')) walk(response.content?.['application/json']?.schema, '(answer)', `${method.toUpperCase()} ${path}`);
+      }
+    }
+  }
+  assert.deepEqual([...found], []);
+});

@@ -19,14 +19,15 @@ function toEntry(row: AuditLogTable): AuditLogEntry {
     eventType: row.event_type as AuditEventType,
     eventDescription: row.event_description,
     source: row.source,
-    actorId: row.actor_id,
-    actorType: row.actor_type,
-    automationId: row.automation_id,
-    companyId: row.company_id,
+    // Columns without a value are left out (absent is absent), not answered null.
+    actorId: row.actor_id ?? undefined,
+    actorType: row.actor_type ?? undefined,
+    automationId: row.automation_id ?? undefined,
+    companyId: row.company_id ?? undefined,
     context: parseObject(row.context),
-    previousAttributes: row.previous_attributes === null ? null : parseObject(row.previous_attributes),
-    ip: row.ip,
-    userAgent: row.user_agent,
+    previousAttributes: row.previous_attributes === null ? undefined : parseObject(row.previous_attributes),
+    ip: row.ip ?? undefined,
+    userAgent: row.user_agent ?? undefined,
   };
 }
 

@@ -2,8 +2,8 @@ import { type Static, Type } from 'typebox';
 import { FreeFormObject, Id, PageQuery, Timestamp } from '../../lib/schemas.js';
 import { AUDIT_EVENT_TYPES } from '../../audit/index.js';
 
-const NullableString = (description?: string) =>
-  Type.Unsafe<string | null>({ type: ['string', 'null'], ...(description ? { description } : {}) });
+/** Absent is absent (issue 23): a field with no value is left out of the entry, never null. */
+const OptionalString = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
 const FreeObject = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true });
 
 const AUDIT_SOURCES = ['web', 'platform', 'automation', 'system'] as const;
@@ -22,14 +22,14 @@ export const AuditLogEntry = Type.Object(
     eventType: Type.Enum([...AUDIT_EVENT_TYPES]),
     eventDescription: Type.String(),
     source: Type.Enum([...AUDIT_SOURCES]),
-    actorId: NullableString('user or system actor'),
-    actorType: Type.Unsafe<'internalUser' | 'clientUser' | null>({ type: ['string', 'null'], enum: ['internalUser', 'clientUser', null] }),
-    automationId: NullableString(),
-    companyId: NullableString('company of the actor when a client user'),
+    actorId: OptionalString('user or system actor; absent for an API key or the system'),
+    actorType: Type.Optional(Type.Enum(['internalUser', 'clientUser'])),
+    automationId: OptionalString(),
+    companyId: OptionalString('company of the actor when a client user'),
     context: FreeObject,
-    previousAttributes: Type.Unsafe<Record<string, unknown> | null>({ type: ['object', 'null'], additionalProperties: true }),
-    ip: NullableString('client IP of the request (personal data: blanked after PORTAL_AUDIT_PII_DAYS)'),
-    userAgent: NullableString('User-Agent of the request (personal data, likewise)'),
+    previousAttributes: Type.Optional(FreeObject),
+    ip: OptionalString('client IP of the request (personal data: left out after PORTAL_AUDIT_PII_DAYS)'),
+    userAgent: OptionalString('User-Agent of the request (personal data, likewise)'),
   },
   { additionalProperties: false, title: 'AuditLogEntry' },
 );

@@ -38,8 +38,8 @@ function toPrice(row: PricesTable): Price {
     amount: Number(row.amount), // bigint: PostgreSQL answers it as text
     currency: row.currency,
     type: row.type,
-    interval: row.interval,
-    intervalCount: row.interval_count,
+    interval: row.interval ?? undefined,
+    intervalCount: row.interval_count ?? undefined,
   };
 }
 
@@ -159,8 +159,8 @@ export function insertPrice(work: UnitOfWork, access: Access, price: Price): voi
       amount: price.amount,
       currency: price.currency,
       type: price.type,
-      interval: price.interval,
-      interval_count: price.intervalCount,
+      interval: price.interval ?? null,
+      interval_count: price.intervalCount ?? null,
       created_at: price.createdAt,
       updated_at: price.updatedAt,
     }),

@@ -12,8 +12,6 @@ const IntervalInput = Type.Enum([...INTERVALS, 'quarter', 'year'], {
 const IntervalCount = Type.Integer({ minimum: 1, maximum: 1000, description: 'default 1' });
 const Interval = Type.Enum([...INTERVALS]);
 const PRODUCT_STATUSES = ['active', 'archived'] as const;
-const NullableInterval = Type.Unsafe<Static<typeof Interval> | null>({ type: ['string', 'null'], enum: [...INTERVALS, null] });
-const NullableInteger = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
 
 // ---- products ----
 
@@ -66,8 +64,9 @@ export const Price = Type.Object(
     amount: Type.Integer({ description: 'cents' }),
     currency: Type.String({ description: 'lowercase ISO 4217' }),
     type: Type.Enum(['oneTime', 'recurring']),
-    interval: NullableInterval,
-    intervalCount: NullableInteger,
+    // A one-time price has neither: left out (absent is absent), not null.
+    interval: Type.Optional(Interval),
+    intervalCount: Type.Optional(Type.Integer()),
   },
   { additionalProperties: false, title: 'Price' },
 );

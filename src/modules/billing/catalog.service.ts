@@ -125,8 +125,9 @@ export async function createPrice(database: Database, caller: Caller, input: Pri
     amount: input.amount,
     currency: input.currency?.toLowerCase() ?? DEFAULT_CURRENCY,
     type: recurring ? 'recurring' : 'oneTime',
-    interval: input.interval === undefined ? null : normalInterval(input.interval),
-    intervalCount: recurring ? (input.intervalCount ?? 1) : null,
+    // A one-time price has neither (left out of the answer, absent is absent).
+    interval: input.interval === undefined ? undefined : normalInterval(input.interval),
+    intervalCount: recurring ? (input.intervalCount ?? 1) : undefined,
   };
   return unitOfWork(database, async (work) => {
     repo.insertPrice(work, access, price);

@@ -22,10 +22,10 @@ export function toInvoice(row: InvoicesTable): Invoice {
     taxAmount: Number(row.tax_amount),
     total: Number(row.total),
     dueDate: row.due_date,
-    sentDate: row.sent_date,
+    sentDate: row.sent_date ?? undefined,
     billingReason: row.billing_reason,
-    subscriptionId: row.subscription_id,
-    paymentSuccessDate: row.paid_at,
+    subscriptionId: row.subscription_id ?? undefined,
+    paymentSuccessDate: row.paid_at ?? undefined,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -57,12 +57,10 @@ export const LineItem = Type.Object(
   { additionalProperties: false },
 );
 
-const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
-
-/** The terms both invoices and subscriptions answer. */
+/** The terms both invoices and subscriptions answer; a field without a value is left out (absent is absent). */
 export const BillingTerms = {
-  clientId: NullableString,
-  clientUserId: NullableString,
+  clientId: Type.Optional(Type.String({ description: 'the client billed; absent when the company is' })),
+  clientUserId: Type.Optional(Type.String({ description: 'the same as clientId' })),
   recipientId: Type.String({ description: 'the client, else the company' }),
   companyId: Type.String(),
   memo: Type.String(),
@@ -90,10 +88,10 @@ export const Invoice = Type.Object(
     taxAmount: Type.Integer({ description: 'cents: subtotal × taxPercentage / 100, rounded half up' }),
     total: Type.Integer({ description: 'cents: subtotal + taxAmount' }),
     dueDate: Timestamp,
-    sentDate: NullableTimestamp,
+    sentDate: Type.Optional(Timestamp),
     billingReason: Type.Enum(['manual', 'subscriptionCycle']),
-    subscriptionId: NullableString,
-    paymentSuccessDate: NullableTimestamp,
+    subscriptionId: Type.Optional(Type.String({ description: 'the subscription that billed it, if one did' })),
+    paymentSuccessDate: Type.Optional(Timestamp),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

@@ -81,8 +81,6 @@ for (const backend of BACKENDS) {
           dueDate: new Date(NOON + 14 * DAY).toISOString(),
           sentDate: AT,
           billingReason: 'manual',
-          subscriptionId: null,
-          paymentSuccessDate: null,
           createdAt: AT,
           updatedAt: AT,
         },
@@ -95,8 +93,15 @@ for (const backend of BACKENDS) {
         createDraft: true,
       });
       assert.deepEqual(
-        [half.json().number, half.json().status, half.json().sentDate, half.json().taxAmount, half.json().total, half.json().clientId],
-        ['0002', 'draft', null, 1, 6, null],
+        [
+          half.json().number,
+          half.json().status,
+          'sentDate' in half.json(),
+          half.json().taxAmount,
+          half.json().total,
+          'clientId' in half.json(),
+        ],
+        ['0002', 'draft', false, 1, 6, false],
         'tax of 0.5 cent rounds up; a draft is not sent; a company is billed alone',
       );
       assert.equal(half.json().dueDate, AT, '0 days: due now');

@@ -20,12 +20,12 @@ export function toSubscription(row: SubscriptionsTable): Subscription {
     intervalCount: row.interval_count,
     // Unix seconds are a bigint column (past 2038): PostgreSQL answers them as text.
     scheduleStartDate: Number(row.schedule_start),
-    scheduleEndDate: row.schedule_end === null ? null : Number(row.schedule_end),
-    scheduleIterations: row.schedule_iterations,
+    scheduleEndDate: row.schedule_end === null ? undefined : Number(row.schedule_end),
+    scheduleIterations: row.schedule_iterations ?? undefined,
     periodsBilled: row.periods_billed,
-    nextBillingDate: row.next_period_at,
-    cancelledAt: row.cancelled_at,
-    canceledAt: row.cancelled_at,
+    nextBillingDate: row.next_period_at ?? undefined,
+    cancelledAt: row.cancelled_at ?? undefined,
+    canceledAt: row.cancelled_at ?? undefined,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -54,8 +54,8 @@ export function billingFields(row: {
 }) {
   const terms = JSON.parse(row.terms) as Terms;
   return {
-    clientId: row.client_id,
-    clientUserId: row.client_id,
+    clientId: row.client_id ?? undefined,
+    clientUserId: row.client_id ?? undefined,
     recipientId: row.client_id ?? row.company_id,
     companyId: row.company_id,
     memo: terms.memo,
