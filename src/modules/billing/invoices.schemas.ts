@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, NullableTimestamp, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
 
 const RefId = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 

@@ -1,9 +1,8 @@
 import { type Static, Type } from 'typebox';
-import { Id, NullableTimestamp, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
 import { BillingTerms, BillingTermsInput } from './invoices.schemas.js';
 import { INTERVALS } from './periods.js';
 
-const NullableInteger = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
 
 export const SubscriptionCreate = Type.Object(
   {
