@@ -3,7 +3,6 @@ import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
 import { BillingTerms, BillingTermsInput } from './invoices.schemas.js';
 import { INTERVALS } from './periods.js';
 
-
 export const SubscriptionCreate = Type.Object(
   {
     ...BillingTermsInput,
