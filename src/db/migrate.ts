@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Migrator, type MigrationProvider } from 'kysely';
+import { type DatabaseIntrospector, type Kysely, Migrator, type MigrationProvider, sql } from 'kysely';
 import type { Database } from './database.js';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -22,7 +22,7 @@ async function migrate(database: Database, target: string | undefined): Promise<
     },
   };
   const migrator = new Migrator({
-    db: database.db,
+    db: database.schema ? inOneSchema(database.db, database.schema) : database.db,
     provider,
     ...(database.schema ? { migrationTableSchema: database.schema } : {}),
   });
@@ -34,6 +34,34 @@ async function migrate(database: Database, target: string | undefined): Promise<
   await ensureSecret(database, 'paging');
   await ensureSecret(database, 'webhooks');
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * The database as the migrator sees it when every table lives in one PostgreSQL schema: its introspection
+ * (is the schema there, are the migration tables) looks at that schema only. Kysely's own reads the tables of
+ * every schema, which fails ("schema … does not exist") when another process drops one meanwhile: each
+ * test file's schema is dropped as it ends, beside the others migrating.
+ */
+function inOneSchema<DB>(db: Kysely<DB>, schema: string): Kysely<DB> {
+  const introspection: DatabaseIntrospector = {
+    async getSchemas() {
+      const { rows } = await sql<{ name: string }>`select nspname as name from pg_namespace where nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    async getTables() {
+      const { rows } = await sql<{ name: string }>`
+        select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(db);
+      return rows.map(({ name }) => ({ name, schema, isView: false, columns: [] }));
+    },
+    getMetadata: async () => ({ tables: await introspection.getTables() }),
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Server secrets live in the database so that every process sharing it agrees on them. */

@@ -6,9 +6,13 @@ import { INTERVALS } from './periods.js';
 export const SubscriptionCreate = Type.Object(
   {
     ...BillingTermsInput,
-    interval: Type.Enum([...INTERVALS, 'quarter', 'year'], {
-      description: 'day, week, month, quarterly or yearly (quarter and year accepted)',
-    }),
+    interval: Type.Optional(
+      Type.Enum([...INTERVALS, 'quarter', 'year'], {
+        description:
+          'day, week, month, quarterly or yearly (quarter and year accepted); default: the subscription template’s, ' +
+          'else the first recurring price’s among the lines (then intervalCount defaults to theirs too)',
+      }),
+    ),
     intervalCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'default 1' })),
     collectionMethod: Type.Optional(Type.Enum(['sendInvoice', 'chargeAutomatically'], { description: 'default sendInvoice' })),
     scheduleStartDate: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds; default now' })),

@@ -7,7 +7,7 @@ import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { recordAudit } from '../../audit/index.js';
-import { termsOf } from './terms.js';
+import { type Cycle, termsOf } from './terms.js';
 import { normalInterval, periodStart } from './periods.js';
 import * as repo from './subscriptions.repository.js';
 import type { Subscription, SubscriptionCreate } from './subscriptions.schemas.js';
@@ -32,19 +32,22 @@ export async function createSubscription(
   wake?: () => void,
 ): Promise<Subscription> {
   const problems: FieldProblem[] = [];
-  const { billed, terms } = await termsOf(database, caller, input, problems);
+  const { billed, terms, cycle } = await termsOf(database, caller, input, problems);
+  if (input.interval === undefined && !cycle && problems.length === 0) {
+    problems.push({ path: 'body.interval', message: 'is required: neither a subscription template nor a recurring price gives one' });
+  }
   const now = caller.actor.at;
   const startSec = input.scheduleStartDate ?? Math.floor(now / 1000);
   if (input.scheduleEndDate !== undefined && input.scheduleEndDate <= startSec)
     problems.push({ path: 'body.scheduleEndDate', message: 'must be after scheduleStartDate' });
-  if (problems.length > 0 || !billed || !terms) throw errors.invalidFields(problems);
+  if (problems.length > 0 || !billed || !terms || !(input.interval ?? cycle)) throw errors.invalidFields(problems);
   const at = isoAt(now);
   const schedule = {
     schedule_start: startSec,
     schedule_end: input.scheduleEndDate ?? null,
     schedule_iterations: input.scheduleIterations ?? null,
-    interval: normalInterval(input.interval),
-    interval_count: input.intervalCount ?? 1,
+    interval: input.interval === undefined ? (cycle as Cycle).interval : normalInterval(input.interval),
+    interval_count: input.intervalCount ?? (input.interval === undefined ? (cycle as Cycle).intervalCount : 1),
   };
   const first = nextPeriod(schedule, 0) as number;
   const row: SubscriptionsTable = {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { heldWithin } from '../../../test/helpers/eventually.js';
-import { populatedWorkspace } from '../../../test/helpers/factories.js';
+import { adminRequest, populatedWorkspace } from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, NOON, TestClock, adminHarness, freshDatabaseUrl } from '../../../test/helpers/harness.js';
 
 const DAY = 86_400_000;
@@ -30,6 +30,25 @@ async function setup(t: Parameters<typeof adminHarness>[0], backend: (typeof BAC
 
 for (const backend of BACKENDS) {
   describe(`subscriptions bill themselves [${backend}]`, () => {
+    test('interval is optional, as the SDK declares it: a recurring price gives its cycle; with none to give, a 400 naming body.interval', async (t) => {
+      const { h, ws, client, subscribe } = await setup(t, backend);
+      const made = async (path: string, payload: object) =>
+        (await adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}${path}`, payload)).json();
+      const product = await made('/products', { name: 'Retainer' });
+      const price = await made('/prices', { productId: product.id, amount: 5000, interval: 'week', intervalCount: 2 });
+      const byPrice = await subscribe({ lineItems: [{ priceId: price.id, quantity: 1 }] });
+      assert.deepEqual([byPrice.interval, byPrice.intervalCount], ['week', 2]);
+      const none = await h.as(ws.apiKey, {
+        method: 'POST',
+        url: '/v1/subscriptions',
+        payload: { clientId: client.id, lineItems: [{ amount: 4900, quantity: 1 }], daysUntilDue: 7 },
+      });
+      assert.deepEqual(
+        [none.statusCode, none.json().data],
+        [400, [{ path: 'body.interval', message: 'is required: neither a subscription template nor a recurring price gives one' }]],
+      );
+    });
+
     test('a year of monthly billing is exactly 12 invoices, one per period, dated each period’s start', async (t) => {
       const { h, ws, subscribe } = await setup(t, backend);
       const subscription = await subscribe({ interval: 'month' });

@@ -3,7 +3,7 @@ import type { Caller } from '../../lib/caller.js';
 import type { FieldProblem } from '../../lib/errors.js';
 import { existingCompanyIds, visibleClientCompanies } from '../directory/index.js';
 import { findInvoiceTemplate, findPrice, findSubscriptionTemplate } from './catalog.repository.js';
-import { DEFAULT_CURRENCY } from './periods.js';
+import { DEFAULT_CURRENCY, type Interval } from './periods.js';
 import { QUANTITY_PLACES, TAX_PLACES, lineTotal, scaled, taxOf } from './money.js';
 import type { BillingTermsInput, LineItem, PaymentMethodPreference } from './invoices.schemas.js';
 import type { Static } from 'typebox';
@@ -102,6 +102,12 @@ async function billedOf(database: Database, caller: Caller, input: TermsInput, p
   return { clientId, companyId: companyId ?? companies[0] };
 }
 
+/** How often a subscription bills: every `intervalCount` `interval`s. */
+export interface Cycle {
+  readonly interval: Interval;
+  readonly intervalCount: number;
+}
+
 /**
  * Reads the billing fields (contract §3): the lines (amounts, or prices, or a template's), tax, memo,
  * currency and preferences, each checked; every problem named.
@@ -111,7 +117,7 @@ export async function termsOf(
   caller: Caller,
   input: TermsInput & { daysUntilDue: number },
   problems: FieldProblem[],
-): Promise<{ billed?: Billed; terms?: Terms }> {
+): Promise<{ billed?: Billed; terms?: Terms; cycle?: Cycle }> {
   const billed = await billedOf(database, caller, input, problems);
   // An invoice template, or a subscription template (the SDK names either `templateId`).
   const templateId = input.templateId?.toLowerCase();
@@ -129,6 +135,10 @@ export async function termsOf(
   if (scaled(taxPercentage, TAX_PLACES) === null)
     problems.push({ path: 'body.taxPercentage', message: `has more than ${TAX_PLACES} decimals` });
   let currency = template?.currency ?? DEFAULT_CURRENCY;
+  // A subscription's billing cycle when the body gives none (the SDK makes `interval` optional): its
+  // subscription template's, else the first recurring price's among the lines.
+  let cycle: Cycle | undefined =
+    template && 'interval' in template ? { interval: template.interval, intervalCount: template.intervalCount } : undefined;
   const lines: Line[] = [];
   if (input.lineItems !== undefined) {
     for (const [index, item] of input.lineItems.entries()) {
@@ -152,6 +162,7 @@ export async function termsOf(
         amount = price.amount;
         productId = price.productId;
         currency = price.currency;
+        if (!cycle && price.interval !== undefined) cycle = { interval: price.interval, intervalCount: price.intervalCount ?? 1 };
       }
       lines.push({
         amount: amount as number,
@@ -174,6 +185,7 @@ export async function termsOf(
   if (problems.length > 0 || !billed) return {};
   return {
     billed,
+    ...(cycle ? { cycle } : {}),
     terms: {
       lineItems: lines,
       memo: input.memo ?? template?.memo ?? '',
