@@ -70,7 +70,9 @@ export function sdkOperations(): Map<string, Shape> {
 export function departures(value: unknown, shape: Shape, nullable: ReadonlySet<string>, path = '$'): string[] {
   const problems: string[] = [];
   const field = path.slice(path.lastIndexOf('.') + 1);
-  const check = (v: unknown, s: Shape, p: string) => problems.push(...departures(v, s, nullable, p));
+  const check = (v: unknown, s: Shape, p: string) => {
+    problems.push(...departures(v, s, nullable, p));
+  };
   if (value === null && nullable.has(field)) return problems;
   switch (shape.kind) {
     case 'any':
@@ -89,7 +91,7 @@ export function departures(value: unknown, shape: Shape, nullable: ReadonlySet<s
       break;
     case 'array':
       if (!Array.isArray(value)) problems.push(`${path}: ${JSON.stringify(value)} is not an array`);
-      else value.forEach((item, i) => check(item, shape.items, `${path}[${i}]`));
+      else for (const [i, item] of value.entries()) check(item, shape.items, `${path}[${i}]`);
       break;
     case 'object': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
