@@ -1,6 +1,6 @@
 /** Message channels and their messages (modules/messages). */
 
-export type MessageChannelMembership = 'individual' | 'group' | 'company';
+type MessageChannelMembership = 'individual' | 'group' | 'company';
 
 export interface MessageChannelsTable {
   id: string;
@@ -24,7 +24,7 @@ interface MessageChannelMembersTable {
   client_id: string;
 }
 
-export type MessageSenderType = 'client' | 'internalUser';
+type MessageSenderType = 'client' | 'internalUser';
 
 export interface MessagesTable {
   id: string;
