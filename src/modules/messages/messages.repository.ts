@@ -84,7 +84,7 @@ export interface ChannelFilters {
  * A page of the channels this access sees, newest first. `membershipType` and `clientId` range over their
  * own index; the access and `memberId` are conditions over the rows of that range (as app connections' clientId).
  */
-export function listChannels(
+export async function listChannels(
   db: Kysely<DB>,
   access: Access,
   filters: ChannelFilters,
@@ -100,12 +100,47 @@ export function listChannels(
     q = q.where('message_channels.company_id', 'in', nonEmpty(member.companyIds));
   else if (member?.kind === 'unknown') q = q.where(({ lit }) => lit(false));
   const scope = pageScope(access, 'message-channels', { membershipType, clientId, memberId: filters.memberId });
-  return fetchPage(q, 'message_channels', page, tokens, scope, toChannel);
+  const found = await fetchPage(q, 'message_channels', page, tokens, scope, toChannel);
+  await pruneDeletedMembers(db, found.data);
+  return found;
+}
+
+/**
+ * A group's memberIds as stored, less the clients deleted since: their member rows went with them (an
+ * individual channel goes with its client, a company channel with its company). One query for a page.
+ */
+async function pruneDeletedMembers(db: Kysely<DB>, channels: MessageChannel[]): Promise<void> {
+  const groups = channels.filter((channel) => channel.membershipType === 'group');
+  if (groups.length === 0) return;
+  const rows = await db
+    .selectFrom('message_channel_members')
+    .select(['channel_id', 'client_id'])
+    .where(
+      'channel_id',
+      'in',
+      groups.map((group) => group.id),
+    )
+    .execute();
+  const live = new Set(rows.map((row) => `${row.channel_id}/${row.client_id}`));
+  for (const group of groups) {
+    const memberIds = (group.memberIds ?? []).filter((id) => live.has(`${group.id}/${id}`));
+    if (memberIds.length > 0) group.memberIds = memberIds;
+    else delete group.memberIds;
+  }
 }
 
 /** The channel, if this access sees it (another workspace's, or one outside the caller's reach, is simply not found). */
 export async function findChannelRow(db: Kysely<DB>, access: Access, id: string): Promise<MessageChannelsTable | undefined> {
   return visibleChannels(db, access).where('message_channels.id', '=', id).executeTakeFirst();
+}
+
+/** The channel as the API serves it, if this access sees it. */
+export async function findChannel(db: Kysely<DB>, access: Access, id: string): Promise<MessageChannel | undefined> {
+  const row = await findChannelRow(db, access, id);
+  if (!row) return undefined;
+  const channel = toChannel(row);
+  await pruneDeletedMembers(db, [channel]);
+  return channel;
 }
 
 export function insertChannel(work: UnitOfWork, row: MessageChannelsTable): void {

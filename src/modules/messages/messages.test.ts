@@ -22,7 +22,7 @@ async function world(h: Harness) {
   const cy = await createClient(h, ws.apiKey, { email: 'cy@beta.test', givenName: 'Cy', familyName: 'C', companyId: beta.id });
   const multi = await createClient(h, ws.apiKey, { email: 'multi@beta.test', givenName: 'Mu', familyName: 'M', companyId: beta.id });
   await addClientCompany(h, ws.workspaceId, multi, acme.id);
-  const call = (method: 'GET' | 'POST', url: string, payload?: object, key = ws.apiKey) =>
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, key = ws.apiKey) =>
     h.as(key, { method, url, ...(payload ? { payload } : {}) });
   /** Creates a channel with the workspace key, one second after the previous one (newest first is a real order). */
   const channel = async (body: object) => {
@@ -405,6 +405,29 @@ for (const backend of BACKENDS) {
         [w.cy.id, 'clientUser'],
         [w.cy.id, 'clientUser'],
       ]);
+    });
+
+    test('a channel goes with its client or its company; a deleted client leaves the groups it was in', async (t) => {
+      const h = await adminHarness(t, backend);
+      const w = await world(h);
+      const bobs = await w.channel({ membershipType: 'individual', clientId: w.bob.id });
+      const group = await w.channel({ membershipType: 'group', memberIds: [w.bob.id, w.cy.id] });
+      const acme = await w.channel({ membershipType: 'company', companyId: w.acme.id });
+      assert.equal((await w.send({ channelId: bobs.id, text: 'bye', senderId: w.bob.id })).statusCode, 200);
+      const deleted = await w.call('DELETE', `/v1/clients/${w.bob.id}`);
+      assert.equal(deleted.statusCode, 200, deleted.body);
+      assert.equal((await w.call('GET', `/v1/message-channels/${bobs.id}`)).statusCode, 404, 'its individual channel is gone');
+      assert.equal((await w.call('GET', `/v1/messages?channelId=${bobs.id}`)).statusCode, 404, 'and its messages with it');
+      assert.deepEqual((await w.call('GET', `/v1/message-channels/${group.id}`)).json().memberIds, [w.cy.id]);
+      const listed = (await w.call('GET', '/v1/message-channels?membershipType=group')).json().data;
+      assert.deepEqual(
+        listed.map((c: { memberIds: string[] }) => c.memberIds),
+        [[w.cy.id]],
+      );
+      const refused = await w.send({ channelId: group.id, text: 'ghost', senderId: w.bob.id });
+      assert.deepEqual(refused.json().data, [{ path: 'body.senderId', message: 'is not a client or internal user of this workspace' }]);
+      assert.equal((await w.call('DELETE', `/v1/companies/${w.acme.id}`)).statusCode, 200);
+      assert.equal((await w.call('GET', `/v1/message-channels/${acme.id}`)).statusCode, 404, 'a company channel goes with its company');
     });
 
     test('an internal user limited to some companies sees, creates and posts in those companies’ channels only', async (t) => {
