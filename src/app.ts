@@ -29,6 +29,7 @@ import { healthRoutes } from './modules/health/index.js';
 import { installAdminRoutes, installRoutes } from './modules/installs/index.js';
 import { internalUserAdminRoutes, internalUserRoutes } from './modules/internal-users/index.js';
 import { meRoutes } from './modules/me/index.js';
+import { messageRoutes } from './modules/messages/index.js';
 import { notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
 import { operatorSessionRoutes } from './modules/operator-sessions/index.js';
 import { type LookupAll, WebhookWorker, type WebhookWorkerOptions, appEventRoutes, webhookAdminRoutes } from './modules/webhooks/index.js';
@@ -96,6 +97,7 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [auditLogRoutes] },
   { v1: [appEventRoutes], admin: [webhookAdminRoutes] },
   { v1: [catalogRoutes, invoiceRoutes, subscriptionRoutes], admin: [catalogAdminRoutes, invoiceAdminRoutes] },
+  { v1: [messageRoutes] },
 ];
 
 const HOUR_MS = 3_600_000;

@@ -186,6 +186,21 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
     },
     run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', `/v1/subscriptions/${state.subscription}/cancel`),
   },
+  '`POST /v1/message-channels`': {
+    run: ({ h, ws, client }) => call(h, ws.apiKey, 'POST', '/v1/message-channels', { membershipType: 'individual', clientId: client.id }),
+  },
+  '`POST /v1/messages`': {
+    before: async (w) => {
+      const res = await w.h.as(w.ws.apiKey, {
+        method: 'POST',
+        url: '/v1/message-channels',
+        payload: { membershipType: 'company', companyId: w.company.id },
+      });
+      w.state.channel = res.json().id;
+    },
+    run: ({ h, ws, client, state }) =>
+      call(h, ws.apiKey, 'POST', '/v1/messages', { channelId: state.channel, text: 'Hello', senderId: client.id }),
+  },
 };
 
 async function call(h: Harness, key: string, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: object) {

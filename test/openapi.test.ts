@@ -55,6 +55,9 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/prices/{id}',
     '/v1/invoice-templates',
     '/v1/subscription-templates',
+    '/v1/message-channels',
+    '/v1/message-channels/{id}',
+    '/v1/messages',
   ];
   assert.deepEqual(
     Object.keys(doc.paths)

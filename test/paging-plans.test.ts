@@ -15,6 +15,7 @@ import { listOutbox } from '../src/modules/email-outbox/email-outbox.repository.
 import { listInvoices, listPayments } from '../src/modules/billing/invoices.repository.js';
 import { listSubscriptions } from '../src/modules/billing/subscriptions.repository.js';
 import { listInternalUsers } from '../src/modules/internal-users/internal-users.repository.js';
+import { listChannels, listMessages } from '../src/modules/messages/messages.repository.js';
 import { listNotifications } from '../src/modules/notifications/notifications.repository.js';
 import { BACKENDS, type Backend, harness } from './helpers/harness.js';
 
@@ -112,6 +113,18 @@ const LISTS: [what: string, index: string, list: Lister][] = [
     'custom_field_options_label_page',
     (db, a, t, nextToken) => listOptions(db, a, FIELD_ID, { nextToken, label: 'Gold' }, t),
   ],
+  ['message channels', 'message_channels_page', (db, a, t, nextToken) => listChannels(db, a, {}, { nextToken }, t)],
+  [
+    'message channels by membershipType',
+    'message_channels_type_page',
+    (db, a, t, nextToken) => listChannels(db, a, { membershipType: 'group' }, { nextToken }, t),
+  ],
+  [
+    'message channels by clientId',
+    'message_channels_client_page',
+    (db, a, t, nextToken) => listChannels(db, a, { clientId: FIELD_ID }, { nextToken }, t),
+  ],
+  ['messages of a channel', 'messages_page', (db, a, t, nextToken) => listMessages(db, a, FIELD_ID, { nextToken }, t)],
 ];
 
 /** Accepts any token as a cursor, so each list's cursor query can be built without rows to page through. */

@@ -28,10 +28,11 @@ const ADMIN_REFUSED = {
 
 /** Whether the principal sees this workspace's object of that resource (the repositories' narrowing, lib/access.ts). */
 function sees(principal: PrincipalName, resource: string): boolean {
-  const directory = resource === 'clients' || resource === 'companies';
+  // The client, its company, and the client's message channel: all in the client's company.
+  const inCompany = resource === 'clients' || resource === 'companies' || resource === 'message-channels';
   if (principal === 'other workspace key') return false;
-  if (principal === 'limited staff session') return !directory; // limited to the other company
-  if (principal === 'client session') return directory; // itself and its company (the other routes are closed to it)
+  if (principal === 'limited staff session') return !inCompany; // limited to the other company
+  if (principal === 'client session') return inCompany; // itself, its company, its channel (the other routes are closed to it)
   return true;
 }
 
@@ -56,7 +57,8 @@ async function walkV1(w: World, op: Operation) {
     // Allowed principals delete a random id (404): the walk must not remove the objects it names.
     const deletes = op.method === 'DELETE' && !refusal && principal !== 'other workspace key';
     const id = known && !deletes ? w.ids[resource] : randomUUID();
-    const url = op.path.replace(/\{id\}/g, id).replace(/\{[^}]+\}/g, () => randomUUID());
+    const sample = w.queries[`${op.method} ${op.path}`];
+    const url = op.path.replace(/\{id\}/g, id).replace(/\{[^}]+\}/g, () => randomUUID()) + (sample ? `?${sample.query}` : '');
     // Another workspace's key sends a valid body, so that what answers is the lookup of this workspace's object.
     const body = op.body === undefined ? undefined : principal === 'other workspace key' && hasParams ? sampleOf(op.body) : {};
     const res = await w.call(principal, {
@@ -87,7 +89,13 @@ async function walkV1(w: World, op: Operation) {
       assert.equal(res.statusCode, visible ? 200 : 404, `${answer} (allowed: the object ${visible ? 'is' : 'is not'} there for it)`);
       if (!visible) assert.equal(res.json().code, 'not_found', answer);
     } else if (!write) {
-      assert.equal(res.statusCode, 200, `${answer} (allowed)`);
+      // A list whose required query names an object: found by those who see the object.
+      const visible = sample === undefined || sees(principal, sample.resource);
+      assert.equal(
+        res.statusCode,
+        visible ? 200 : 404,
+        `${answer} (allowed${sample ? `; ${sample.query} ${visible ? 'is' : 'is not'} there for it` : ''})`,
+      );
     }
     // Otherwise (a write with no body to validate, such as POST /v1/token) the handler's own answer stands.
   }

@@ -38,6 +38,9 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'invoices',
   'payments',
   'console_session_revocations',
+  'message_channels',
+  'message_channel_members',
+  'messages',
 ];
 const RANK = new Map(TABLES_PARENTS_FIRST.map((table, i) => [table, i]));
 

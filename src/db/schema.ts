@@ -9,6 +9,7 @@ import type { DirectoryTables } from './schema/directory.js';
 import type { AuditTables } from './schema/audit.js';
 import type { BillingTables } from './schema/billing.js';
 import type { AppsTables } from './schema/apps.js';
+import type { MessagesTables } from './schema/messages.js';
 
 export * from './schema/platform.js';
 export * from './schema/credentials.js';
@@ -16,6 +17,7 @@ export * from './schema/directory.js';
 export * from './schema/audit.js';
 export * from './schema/billing.js';
 export * from './schema/apps.js';
+export * from './schema/messages.js';
 
 /** Every table, for Kysely: one interface per table family under schema/. */
-export interface DB extends PlatformTables, CredentialsTables, DirectoryTables, AuditTables, BillingTables, AppsTables {}
+export interface DB extends PlatformTables, CredentialsTables, DirectoryTables, AuditTables, BillingTables, AppsTables, MessagesTables {}

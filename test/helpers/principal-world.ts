@@ -51,7 +51,8 @@ export type World = Awaited<ReturnType<typeof principalWorld>>;
 
 /**
  * One workspace with a client in a company, a second company, an admin, a staff member and a staff member
- * limited to the second company, a custom field, and a principal of every kind; and another workspace's key.
+ * limited to the second company, a custom field, a message channel of the client, and a principal of every
+ * kind; and another workspace's key.
  */
 export async function principalWorld(h: Harness) {
   const ws = await h.workspace('Walked');
@@ -103,9 +104,28 @@ export async function principalWorld(h: Harness) {
     principal === 'bearer token'
       ? h.app.inject({ ...options, headers: { authorization: `Bearer ${token}`, ...(options.headers ?? {}) } })
       : h.as(keys[principal], options);
+  const channel = await h.as(ws.apiKey, {
+    method: 'POST',
+    url: '/v1/message-channels',
+    payload: { membershipType: 'individual', clientId: client.id },
+  });
+  assert.equal(channel.statusCode, 200, channel.body);
   /** The object of this workspace an `{id}` under /v1/<resource> names. */
-  const ids: Record<string, string> = { clients: client.id, companies: company.id, 'internal-users': admin.id, 'custom-fields': field.id };
-  return { ws, app, client, company, elsewhere, admin, limited, call, ids };
+  const ids: Record<string, string> = {
+    clients: client.id,
+    companies: company.id,
+    'internal-users': admin.id,
+    'custom-fields': field.id,
+    'message-channels': channel.json().id,
+  };
+  /**
+   * The query a list needs (a required parameter naming an object of this workspace), by `METHOD /path`, and
+   * the resource of that object: who does not see it gets a 404.
+   */
+  const queries: Record<string, { query: string; resource: string }> = {
+    'GET /v1/messages': { query: `channelId=${ids['message-channels']}`, resource: 'message-channels' },
+  };
+  return { ws, app, client, company, elsewhere, admin, limited, call, ids, queries };
 }
 
 /** A minimal body valid for the schema (its required properties), for the calls that must reach the handler. */

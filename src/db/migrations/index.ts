@@ -16,6 +16,7 @@ import { apiKeyLabels } from './2026-11-23-10-api-key-labels.js';
 import { idempotencyScope } from './2026-11-25-01-idempotency-scope.js';
 import { consoleSessionRevocations } from './2026-11-25-02-console-session-revocations.js';
 import { webhookCatchUp } from './2026-11-25-03-webhook-catch-up.js';
+import { messages } from './2026-11-25-10-messages.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -38,4 +39,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-25-01-idempotency-scope': idempotencyScope,
   '2026-11-25-02-console-session-revocations': consoleSessionRevocations,
   '2026-11-25-03-webhook-catch-up': webhookCatchUp,
+  '2026-11-25-10-messages': messages,
 };

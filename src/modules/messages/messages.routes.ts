@@ -1,0 +1,112 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { RoutePolicy } from '../../lib/policy.js';
+import { IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
+import {
+  MAX_GROUP_MEMBERS,
+  MAX_MESSAGE_LENGTH,
+  Message,
+  MessageChannel,
+  MessageChannelCreate,
+  MessageChannelListQuery,
+  MessageCreate,
+  MessageListQuery,
+} from './messages.schemas.js';
+import * as service from './messages.service.js';
+
+/** A client session reads the channels it belongs to; creating one is staff's (403 for it). */
+const CLIENT_READS: RoutePolicy = { clientSession: 'read' };
+/** A client session sends messages, as itself, in the channels it belongs to. */
+const CLIENT_SENDS: RoutePolicy = { clientSession: 'write' };
+const tags = ['messages'];
+
+const SEES =
+  'A client session sees the channels it belongs to (its individual channels, the groups that list it, its companies’ channels); ' +
+  'an internal user limited to some companies sees those companies’ channels only.';
+
+export default async function messageRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, pageTokens } = app.ctx;
+
+  app.post(
+    '/message-channels',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        summary: 'Create a message channel (createMessageChannel)',
+        description:
+          'individual: `clientId` (or the deprecated `membershipEntityId`); group: `memberIds`, clients of one company ' +
+          `(1–${MAX_GROUP_MEMBERS}); company: \`companyId\` (or \`membershipEntityId\`). \`companyId\` chooses the company when a ` +
+          'client has several, and must then be one of theirs. Every failing field is named in one 400. Records messageChannelCreated.',
+        body: MessageChannelCreate,
+        response: { 200: MessageChannel, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.createChannel(database, request.caller, request.body),
+  );
+
+  app.get(
+    '/message-channels',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        summary: 'List message channels, newest first (listMessageChannels)',
+        description: SEES,
+        querystring: MessageChannelListQuery,
+        response: { 200: Page(MessageChannel), ...READ_ERRORS },
+      },
+    },
+    async (request) => service.listChannels(database, request.caller, request.query, pageTokens),
+  );
+
+  app.get(
+    '/message-channels/:id',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        summary: 'Retrieve a message channel (retrieveMessageChannel)',
+        description: SEES,
+        params: IdParams,
+        response: { 200: MessageChannel, ...READ_ERRORS },
+      },
+    },
+    async (request) => service.getChannel(database, request.caller, request.params.id),
+  );
+
+  app.post(
+    '/messages',
+    {
+      config: { policy: CLIENT_SENDS },
+      schema: {
+        tags,
+        summary: 'Send a message in a channel (sendMessage)',
+        description:
+          `Text of 1–${MAX_MESSAGE_LENGTH} characters, not only white space. The sender (\`senderId\`) must belong to the channel: ` +
+          'one of its clients, or an internal user who sees its company. A client session sends as its client; an internal ' +
+          'user’s session as that user unless `senderId` says otherwise; an API key has no user of its own, so without ' +
+          '`senderId` it is a 400 naming `body.senderId`. Moves the channel’s lastMessageDate and records messageSent.',
+        body: MessageCreate,
+        response: { 200: Message, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.sendMessage(database, request.caller, request.body),
+  );
+
+  app.get(
+    '/messages',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        summary: 'List the messages of a channel, newest first (listMessages)',
+        description: `A channel the caller does not see is a 404. ${SEES}`,
+        querystring: MessageListQuery,
+        response: { 200: Page(Message), ...READ_ERRORS },
+      },
+    },
+    async (request) => service.listMessages(database, request.caller, request.query, pageTokens),
+  );
+}

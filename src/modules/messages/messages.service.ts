@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../../audit/index.js';
+import type { Database } from '../../db/database.js';
+import type { Page, PageTokens } from '../../db/paging.js';
+import type { MessageChannelsTable } from '../../db/schema.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import type { Caller } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
+import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
+import { resolveMembers, visibleClientCompanies } from '../directory/index.js';
+import { findInternalUser } from '../internal-users/index.js';
+import * as repo from './messages.repository.js';
+import type {
+  Message,
+  MessageChannel,
+  MessageChannelCreate,
+  MessageChannelListQuery,
+  MessageCreate,
+  MessageListQuery,
+} from './messages.schemas.js';
+
+const channelSubject = (channel: MessageChannel) => ({
+  object: 'messageChannel',
+  id: channel.id,
+  data: channel,
+  companyId: channel.companyId,
+});
+
+/**
+ * The clients a new channel is for, each with the path that named it: an individual channel's client
+ * (`clientId`, or the deprecated `membershipEntityId`), a group's `memberIds`, none for a company channel
+ * (`memberIds` is ignored for individual and company channels, as the SDK says).
+ */
+function clientsOf(input: MessageChannelCreate, problems: FieldProblem[]) {
+  if (input.membershipType === 'group') {
+    if (input.memberIds === undefined) problems.push({ path: 'body.memberIds', message: 'is required for a group channel' });
+    return (input.memberIds ?? []).map((id, index) => ({ id, path: `body.memberIds.${index}` }));
+  }
+  if (input.membershipType === 'company') return [];
+  if (
+    input.clientId !== undefined &&
+    input.membershipEntityId !== undefined &&
+    input.clientId.toLowerCase() !== input.membershipEntityId.toLowerCase()
+  ) {
+    problems.push({
+      path: 'body.membershipEntityId',
+      message: 'is deprecated and names another client than clientId: give clientId alone',
+    });
+    return [];
+  }
+  if (input.clientId !== undefined) return [{ id: input.clientId, path: 'body.clientId' }];
+  if (input.membershipEntityId !== undefined) return [{ id: input.membershipEntityId, path: 'body.membershipEntityId' }];
+  problems.push({ path: 'body.clientId', message: 'is required for an individual channel' });
+  return [];
+}
+
+/** A company channel's company: `companyId`, or the deprecated `membershipEntityId`. */
+function companyOf(input: MessageChannelCreate, problems: FieldProblem[]): { companyId?: string; companyPath: string } {
+  if (input.membershipType !== 'company' || input.membershipEntityId === undefined)
+    return { companyId: input.companyId, companyPath: 'body.companyId' };
+  if (input.companyId !== undefined && input.companyId.toLowerCase() !== input.membershipEntityId.toLowerCase()) {
+    problems.push({
+      path: 'body.membershipEntityId',
+      message: 'is deprecated and names another company than companyId: give companyId alone',
+    });
+  }
+  return input.companyId !== undefined
+    ? { companyId: input.companyId, companyPath: 'body.companyId' }
+    : { companyId: input.membershipEntityId, companyPath: 'body.membershipEntityId' };
+}
+
+/**
+ * Creates a message channel for one client, clients of one company or a company (resolved as app
+ * connections are: every failing field named in one 400), with its messageChannelCreated entry in the same unit.
+ */
+export async function createChannel(database: Database, caller: Caller, input: MessageChannelCreate): Promise<MessageChannel> {
+  const problems: FieldProblem[] = [];
+  const clients = clientsOf(input, problems);
+  const company = companyOf(input, problems);
+  if (input.membershipType === 'company' && company.companyId === undefined) {
+    problems.push({ path: 'body.companyId', message: 'is required for a company channel' });
+  }
+  if (problems.length > 0) throw errors.invalidFields(problems);
+  const members = await resolveMembers(database, caller, { clients, ...company }, problems);
+  if (problems.length > 0 || members === undefined) throw errors.invalidFields(problems);
+  const at = isoAt(caller.actor.at);
+  const row = repo.channelRow(caller.access, {
+    id: randomUUID(),
+    membershipType: input.membershipType,
+    companyId: members.companyId,
+    clientIds: members.clientIds,
+    at,
+  });
+  const channel = repo.toChannel(row);
+  await unitOfWork(database, async (work) => {
+    repo.insertChannel(work, row);
+    recordAudit(work, caller.actor, {
+      eventType: 'messageChannelCreated',
+      description: `${input.membershipType} message channel created`,
+      context: { channelId: channel.id, membershipType: channel.membershipType, companyId: channel.companyId },
+      subject: channelSubject(channel),
+    });
+  });
+  return channel;
+}
+
+/** The `memberId` filter as the repository applies it: a client of the workspace, an internal user's companies, or nobody. */
+async function memberFilter(database: Database, caller: Caller, memberId: string): Promise<repo.MemberFilter> {
+  const id = memberId.toLowerCase();
+  const [clients, user] = await Promise.all([
+    visibleClientCompanies(database.db, caller.access, [id]),
+    findInternalUser(database.db, caller.access, id),
+  ]);
+  if (clients.has(id)) return { kind: 'client', id };
+  if (user) return { kind: 'internalUser', companyIds: user.isClientAccessLimited ? user.companyAccessList : null };
+  return { kind: 'unknown' };
+}
+
+export async function listChannels(
+  database: Database,
+  caller: Caller,
+  query: MessageChannelListQuery,
+  tokens: PageTokens,
+): Promise<Page<MessageChannel>> {
+  const { limit, nextToken, membershipType } = query;
+  // The SDK sends `clientId` and the deprecated `membershipEntityId`: the one given (clientId when both are) filters.
+  const clientId = (query.clientId ?? query.membershipEntityId)?.toLowerCase();
+  const memberId = query.memberId?.toLowerCase();
+  const member = memberId === undefined ? undefined : await memberFilter(database, caller, memberId);
+  return repo.listChannels(database.db, caller.access, { membershipType, clientId, member, memberId }, { limit, nextToken }, tokens);
+}
+
+export async function getChannel(database: Database, caller: Caller, id: string): Promise<MessageChannel> {
+  return orNotFound(await repo.findChannel(database.db, caller.access, id.toLowerCase()), 'Message channel');
+}
+
+/**
+ * Who sends: a client session always its client (a member, since it sees the channel); otherwise `senderId`,
+ * or an internal user's session its user. The sender must belong to the channel: a client member (its client,
+ * one of its group, or a client of its company), or an internal user of the workspace who sees its company.
+ */
+async function senderOf(
+  database: Database,
+  caller: Caller,
+  channel: MessageChannelsTable | undefined,
+  given: string | undefined,
+  problems: FieldProblem[],
+): Promise<{ id: string; type: 'client' | 'internalUser' } | undefined> {
+  const { principal } = caller;
+  if (principal.kind === 'clientSession') {
+    if (given !== undefined && given.toLowerCase() !== principal.clientId) {
+      problems.push({ path: 'body.senderId', message: 'must be the session’s own client (or left out): a client sends only as itself' });
+      return undefined;
+    }
+    return { id: principal.clientId, type: 'client' };
+  }
+  const id = given?.toLowerCase() ?? (principal.kind === 'internalUserSession' ? principal.internalUserId : undefined);
+  if (id === undefined) {
+    problems.push({
+      path: 'body.senderId',
+      message: 'is required with an API key (a key has no user of its own): give a client or internal user who is a member of the channel',
+    });
+    return undefined;
+  }
+  if (channel === undefined) return undefined;
+  const [clients, user] = await Promise.all([
+    visibleClientCompanies(database.db, caller.access, [id]),
+    findInternalUser(database.db, caller.access, id),
+  ]);
+  const companies = clients.get(id);
+  if (companies !== undefined) {
+    const member =
+      channel.membership_type === 'company' ? companies.includes(channel.company_id) : channel.member_ids.split(',').includes(id);
+    if (member) return { id, type: 'client' };
+    problems.push({ path: 'body.senderId', message: 'is a client who is not a member of this channel' });
+  } else if (user) {
+    if (!user.isClientAccessLimited || user.companyAccessList.includes(channel.company_id)) return { id, type: 'internalUser' };
+    problems.push({ path: 'body.senderId', message: 'is an internal user who cannot see this channel’s company' });
+  } else {
+    problems.push({ path: 'body.senderId', message: 'is not a client or internal user of this workspace' });
+  }
+  return undefined;
+}
+
+/** Sends a message in a channel the caller sees: the message, its channel's lastMessageDate and messageSent in one unit. */
+export async function sendMessage(database: Database, caller: Caller, input: MessageCreate): Promise<Message> {
+  const problems: FieldProblem[] = [];
+  const channel = await repo.findChannelRow(database.db, caller.access, input.channelId.toLowerCase());
+  if (!channel) problems.push({ path: 'body.channelId', message: 'is not a message channel of this workspace' });
+  const sender = await senderOf(database, caller, channel, input.senderId, problems);
+  if (problems.length > 0 || !channel || !sender) throw errors.invalidFields(problems);
+  const at = isoAt(caller.actor.at);
+  const message: Message = {
+    id: randomUUID(),
+    object: 'message',
+    senderId: sender.id,
+    createdAt: at,
+    updatedAt: at,
+    channelId: channel.id,
+    text: input.text,
+    isAttachmentIncluded: false,
+  };
+  await unitOfWork(database, async (work) => {
+    repo.insertMessage(work, caller.access, message, sender.type);
+    recordAudit(work, caller.actor, {
+      eventType: 'messageSent',
+      description: 'Message sent',
+      context: { channelId: channel.id, messageId: message.id, senderId: sender.id, senderType: sender.type },
+      subject: { object: 'message', id: message.id, data: message, companyId: channel.company_id },
+    });
+  });
+  return message;
+}
+
+/** A channel's messages, newest first; a channel the caller does not see is a 404. */
+export async function listMessages(
+  database: Database,
+  caller: Caller,
+  query: MessageListQuery,
+  tokens: PageTokens,
+): Promise<Page<Message>> {
+  const channel = orNotFound(await repo.findChannelRow(database.db, caller.access, query.channelId.toLowerCase()), 'Message channel');
+  return repo.listMessages(database.db, caller.access, channel.id, { limit: query.limit, nextToken: query.nextToken }, tokens);
+}
