@@ -30,6 +30,8 @@ import { installAdminRoutes, installRoutes } from './modules/installs/index.js';
 import { internalUserAdminRoutes, internalUserRoutes } from './modules/internal-users/index.js';
 import { meRoutes } from './modules/me/index.js';
 import { messageRoutes } from './modules/messages/index.js';
+import { noteRoutes } from './modules/notes/index.js';
+import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
 import { notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
 import { operatorSessionRoutes } from './modules/operator-sessions/index.js';
 import { type LookupAll, WebhookWorker, type WebhookWorkerOptions, appEventRoutes, webhookAdminRoutes } from './modules/webhooks/index.js';
@@ -98,6 +100,8 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [appEventRoutes], admin: [webhookAdminRoutes] },
   { v1: [catalogRoutes, invoiceRoutes, subscriptionRoutes], admin: [catalogAdminRoutes, invoiceAdminRoutes] },
   { v1: [messageRoutes] },
+  { v1: [taskRoutes], admin: [taskAdminRoutes] },
+  { v1: [noteRoutes] },
 ];
 
 const HOUR_MS = 3_600_000;

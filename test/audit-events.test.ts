@@ -201,7 +201,77 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
     run: ({ h, ws, client, state }) =>
       call(h, ws.apiKey, 'POST', '/v1/messages', { channelId: state.channel, text: 'Hello', senderId: client.id }),
   },
+  '`POST /v1/tasks`': { run: ({ h, ws, client }) => call(h, ws.apiKey, 'POST', '/v1/tasks', { name: 'T', clientId: client.id }) },
+  '`POST /v1/tasks` (status completed)': {
+    run: ({ h, ws, company }) => call(h, ws.apiKey, 'POST', '/v1/tasks', { name: 'T', companyId: company.id, status: 'completed' }),
+  },
+  '`POST /v1/tasks` (from a template with one subtask template)': {
+    before: async (w) => {
+      const res = await adminRequest(w.h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/task-templates`, {
+        name: 'Onboarding',
+        subTaskTemplates: [{ name: 'W-9' }],
+      });
+      w.state.template = res.json().id;
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', '/v1/tasks', { templateId: state.template }),
+  },
+  '`PATCH /v1/tasks/{id}` (name)': {
+    before: async (w) => {
+      w.state.task = await taskOf(w);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'PATCH', `/v1/tasks/${state.task}`, { name: 'Renamed' }),
+  },
+  '`PATCH /v1/tasks/{id}` (status becomes completed)': {
+    before: async (w) => {
+      w.state.task = await taskOf(w);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'PATCH', `/v1/tasks/${state.task}`, { status: 'completed' }),
+  },
+  '`PATCH /v1/tasks/{id}` (isArchived becomes true)': {
+    before: async (w) => {
+      w.state.task = await taskOf(w);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'PATCH', `/v1/tasks/${state.task}`, { isArchived: true }),
+  },
+  '`DELETE /v1/tasks/{id}` (with one subtask)': {
+    before: async (w) => {
+      w.state.task = await taskOf(w);
+      await taskOf(w, w.state.task);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'DELETE', `/v1/tasks/${state.task}`),
+  },
+  '`POST /v1/notes`': {
+    run: ({ h, ws, client }) => call(h, ws.apiKey, 'POST', '/v1/notes', { entityType: 'client', entityId: client.id, title: 'N' }),
+  },
+  '`PATCH /v1/notes/{id}` (title or content)': {
+    before: async (w) => {
+      w.state.note = await noteOf(w);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'PATCH', `/v1/notes/${state.note}`, { content: '<p>more</p>' }),
+  },
+  '`DELETE /v1/notes/{id}`': {
+    before: async (w) => {
+      w.state.note = await noteOf(w);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'DELETE', `/v1/notes/${state.note}`),
+  },
 };
+
+/** A task of the world's company (a subtask of `parentTaskId` when given): its id. */
+async function taskOf(w: World, parentTaskId?: string): Promise<string> {
+  const payload = { name: 'Task', companyId: w.company.id, ...(parentTaskId ? { parentTaskId } : {}) };
+  const res = await w.h.as(w.ws.apiKey, { method: 'POST', url: '/v1/tasks', payload });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json().id;
+}
+
+/** A note on the world's company: its id. */
+async function noteOf(w: World): Promise<string> {
+  const payload = { entityType: 'company', entityId: w.company.id, title: 'Note' };
+  const res = await w.h.as(w.ws.apiKey, { method: 'POST', url: '/v1/notes', payload });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json().id;
+}
 
 async function call(h: Harness, key: string, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: object) {
   const res = await h.as(key, { method, url, ...(payload ? { payload } : {}) });

@@ -58,6 +58,12 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/message-channels',
     '/v1/message-channels/{id}',
     '/v1/messages',
+    '/v1/tasks',
+    '/v1/tasks/{id}',
+    '/v1/task-templates',
+    '/v1/task-templates/{id}',
+    '/v1/notes',
+    '/v1/notes/{id}',
   ];
   assert.deepEqual(
     Object.keys(doc.paths)
@@ -138,6 +144,7 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
       '/admin/workspaces/{workspaceId}/sessions',
       '/admin/workspaces/{workspaceId}/sessions/{tokenId}',
       '/admin/workspaces/{workspaceId}/subscription-templates',
+      '/admin/workspaces/{workspaceId}/task-templates',
       '/admin/workspaces/{workspaceId}/tokens',
       '/admin/workspaces/{workspaceId}/webhook-deliveries',
       '/admin/workspaces/{workspaceId}/webhook-deliveries/replay',

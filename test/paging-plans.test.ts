@@ -17,6 +17,8 @@ import { listSubscriptions } from '../src/modules/billing/subscriptions.reposito
 import { listInternalUsers } from '../src/modules/internal-users/internal-users.repository.js';
 import { listChannels, listMessages } from '../src/modules/messages/messages.repository.js';
 import { listNotifications } from '../src/modules/notifications/notifications.repository.js';
+import { listTasks, listTemplates as listTaskTemplates } from '../src/modules/tasks/tasks.repository.js';
+import { listNotes } from '../src/modules/notes/notes.repository.js';
 import { BACKENDS, type Backend, harness } from './helpers/harness.js';
 
 /**
@@ -125,6 +127,30 @@ const LISTS: [what: string, index: string, list: Lister][] = [
     (db, a, t, nextToken) => listChannels(db, a, { clientId: FIELD_ID }, { nextToken }, t),
   ],
   ['messages of a channel', 'messages_page', (db, a, t, nextToken) => listMessages(db, a, FIELD_ID, { nextToken }, t)],
+  ['tasks', 'tasks_page', (db, a, t, nextToken) => listTasks(db, a, { nextToken }, t)],
+  ['tasks by status', 'tasks_status_page', (db, a, t, nextToken) => listTasks(db, a, { nextToken, status: 'todo' }, t)],
+  ['tasks by createdBy', 'tasks_created_by_page', (db, a, t, nextToken) => listTasks(db, a, { nextToken, createdBy: FIELD_ID }, t)],
+  ['tasks by parentTaskId', 'tasks_parent_page', (db, a, t, nextToken) => listTasks(db, a, { nextToken, parentTaskId: FIELD_ID }, t)],
+  ['tasks by clientId', 'tasks_client_page', (db, a, t, nextToken) => listTasks(db, a, { nextToken, clientId: FIELD_ID }, t)],
+  [
+    'tasks by internalUserId',
+    'tasks_internal_user_page',
+    (db, a, t, nextToken) => listTasks(db, a, { nextToken, internalUserId: FIELD_ID }, t),
+  ],
+  ['tasks by companyId', 'tasks_company_page', (db, a, t, nextToken) => listTasks(db, a, { nextToken, companyId: FIELD_ID }, t)],
+  ['task templates', 'task_templates_page', (db, a, t, nextToken) => listTaskTemplates(db, a, { nextToken }, t)],
+  ['notes', 'notes_page', (db, a, t, nextToken) => listNotes(db, a, { nextToken }, t)],
+  ['notes by entityType', 'notes_entity_type_page', (db, a, t, nextToken) => listNotes(db, a, { nextToken, entityType: 'client' }, t)],
+  [
+    'notes of a client',
+    'notes_client_page',
+    (db, a, t, nextToken) => listNotes(db, a, { nextToken, entityType: 'client', entityId: FIELD_ID }, t),
+  ],
+  [
+    'notes of a company',
+    'notes_company_page',
+    (db, a, t, nextToken) => listNotes(db, a, { nextToken, entityType: 'company', entityId: FIELD_ID }, t),
+  ],
 ];
 
 /** Accepts any token as a cursor, so each list's cursor query can be built without rows to page through. */

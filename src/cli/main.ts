@@ -19,6 +19,7 @@ import { backupCommand } from './backup.js';
 import { seedCommand } from './seed.js';
 import { webhooksGroup } from './webhooks.js';
 import { sessionsGroup } from './sessions.js';
+import { taskTemplatesGroup } from './tasks.js';
 import { workspacesGroup } from './workspaces.js';
 
 const USAGE = `Usage: portal <command> [options] [--json]
@@ -64,6 +65,8 @@ const USAGE = `Usage: portal <command> [options] [--json]
   invoice-templates create --workspace W --name N --line-items JSON [--memo M] [--tax-percentage T] [--currency C]
   subscription-templates create … the same, and --interval I [--interval-count N]
                                                      the billing catalog
+  task-templates create --workspace W --name N [--description D] [--subtasks JSON]
+                                                     a task template (subtasks: [{"name": …, "description": …}])
 
 The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
 
@@ -84,6 +87,7 @@ const GROUPS: Record<string, CommandGroup> = {
   import: importGroup,
   export: exportGroup,
   ...catalogGroups,
+  'task-templates': taskTemplatesGroup,
 };
 
 /**

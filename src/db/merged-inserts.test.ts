@@ -21,6 +21,9 @@ test('every table is listed, and every foreign key points to a table listed befo
     for (const table of tables) {
       const keys = (await sql<{ table: string }>`select "table" from pragma_foreign_key_list(${table})`.execute(database.db)).rows;
       for (const { table: parent } of keys) {
+        // A table's own rows keep their queue order (and one multi-row insert is checked at its end): a subtask
+        // queued after its task holds.
+        if (parent === table) continue;
         assert.ok(TABLES_PARENTS_FIRST.indexOf(parent) < TABLES_PARENTS_FIRST.indexOf(table), `${parent} is listed before ${table}`);
       }
     }

@@ -41,6 +41,9 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'message_channels',
   'message_channel_members',
   'messages',
+  'task_templates',
+  'tasks',
+  'notes',
 ];
 const RANK = new Map(TABLES_PARENTS_FIRST.map((table, i) => [table, i]));
 

@@ -10,6 +10,8 @@ import type { AuditTables } from './schema/audit.js';
 import type { BillingTables } from './schema/billing.js';
 import type { AppsTables } from './schema/apps.js';
 import type { MessagesTables } from './schema/messages.js';
+import type { TasksTables } from './schema/tasks.js';
+import type { NotesTables } from './schema/notes.js';
 
 export * from './schema/platform.js';
 export * from './schema/credentials.js';
@@ -18,6 +20,17 @@ export * from './schema/audit.js';
 export * from './schema/billing.js';
 export * from './schema/apps.js';
 export * from './schema/messages.js';
+export * from './schema/tasks.js';
+export * from './schema/notes.js';
 
 /** Every table, for Kysely: one interface per table family under schema/. */
-export interface DB extends PlatformTables, CredentialsTables, DirectoryTables, AuditTables, BillingTables, AppsTables, MessagesTables {}
+export interface DB
+  extends PlatformTables,
+    CredentialsTables,
+    DirectoryTables,
+    AuditTables,
+    BillingTables,
+    AppsTables,
+    MessagesTables,
+    TasksTables,
+    NotesTables {}

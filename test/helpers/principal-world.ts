@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
   APP_ID,
+  adminRequest,
   createClient,
   createCompany,
   createTestInternalUser,
@@ -110,6 +111,18 @@ export async function principalWorld(h: Harness) {
     payload: { membershipType: 'individual', clientId: client.id },
   });
   assert.equal(channel.statusCode, 200, channel.body);
+  // A task of the limited staff member's company (the client session does not see it), and a task template.
+  const task = await h.as(ws.apiKey, { method: 'POST', url: '/v1/tasks', payload: { name: 'Walked task', companyId: elsewhere.id } });
+  assert.equal(task.statusCode, 200, task.body);
+  const taskTemplate = await adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/task-templates`, { name: 'Walked template' });
+  assert.equal(taskTemplate.statusCode, 200, taskTemplate.body);
+  // A note on the limited staff member's company.
+  const note = await h.as(ws.apiKey, {
+    method: 'POST',
+    url: '/v1/notes',
+    payload: { entityType: 'company', entityId: elsewhere.id, title: 'Walked note' },
+  });
+  assert.equal(note.statusCode, 200, note.body);
   /** The object of this workspace an `{id}` under /v1/<resource> names. */
   const ids: Record<string, string> = {
     clients: client.id,
@@ -117,6 +130,9 @@ export async function principalWorld(h: Harness) {
     'internal-users': admin.id,
     'custom-fields': field.id,
     'message-channels': channel.json().id,
+    tasks: task.json().id,
+    'task-templates': taskTemplate.json().id,
+    notes: note.json().id,
   };
   /**
    * The query a list needs (a required parameter naming an object of this workspace), by `METHOD /path`, and

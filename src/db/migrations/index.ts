@@ -17,6 +17,8 @@ import { idempotencyScope } from './2026-11-25-01-idempotency-scope.js';
 import { consoleSessionRevocations } from './2026-11-25-02-console-session-revocations.js';
 import { webhookCatchUp } from './2026-11-25-03-webhook-catch-up.js';
 import { messages } from './2026-11-25-10-messages.js';
+import { tasks } from './2026-11-25-12-tasks.js';
+import { notes } from './2026-11-25-13-notes.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -40,4 +42,6 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-25-02-console-session-revocations': consoleSessionRevocations,
   '2026-11-25-03-webhook-catch-up': webhookCatchUp,
   '2026-11-25-10-messages': messages,
+  '2026-11-25-12-tasks': tasks,
+  '2026-11-25-13-notes': notes,
 };
