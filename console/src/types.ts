@@ -119,7 +119,8 @@ export interface WebhookDelivery {
 
 export interface Invoice {
   id: string;
-  number: string;
+  /** absent on a draft: it takes one when finalised */
+  number?: string;
   status: 'draft' | 'open' | 'paid' | 'void';
   clientId: string | null;
   companyId: string;
