@@ -651,6 +651,14 @@ test('tasks: listed with status, assignee and due date, filtered by status; mark
   await page.getByRole('status').filter({ hasText: 'Task “Send the engagement letter” marked completed.' }).waitFor();
   await letterRow.getByText('completed', { exact: true }).waitFor();
   assert.equal((await ok(v1<{ status: string }>(ws.apiKey, 'GET', `/tasks/${letter.id}`))).status, 'completed');
+
+  // On a phone: the task table becomes labelled cards, and nothing scrolls sideways.
+  const phone = await signedIn(t, { width: 390, height: 844 });
+  await phone.page.goto(`/console/workspaces/${ws.id}/tasks`);
+  await heading(phone.page, 'Tasks');
+  await row(phone.page, 'Send the engagement letter').getByText('Hank Scorpio (Globex)').waitFor();
+  assert.equal(await scrollsSideways(phone.page), false, 'no horizontal scroll at 390 px');
+  await checkPage(phone, 'tasks-phone', undefined, false);
 });
 
 test('notes: title, what it is on, updated; filtered by entity type and by client; their HTML is not rendered', {
