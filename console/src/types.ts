@@ -149,3 +149,53 @@ export interface ImportResult {
   errors: { line: number; message: string }[];
   truncatedErrors?: true;
 }
+
+export interface MessageChannel {
+  id: string;
+  membershipType: 'individual' | 'group' | 'company';
+  clientId?: string;
+  companyId: string;
+  memberIds?: string[];
+  lastMessageDate?: string;
+  createdAt: string;
+}
+
+export interface Message {
+  id: string;
+  channelId: string;
+  senderId: string;
+  text: string;
+  createdAt: string;
+}
+
+export interface Task {
+  id: string;
+  name: string;
+  status: 'todo' | 'inProgress' | 'completed';
+  parentTaskId?: string;
+  internalUserId?: string;
+  clientId?: string;
+  companyId?: string;
+  dueDate?: string;
+  isArchived: boolean;
+  completedDate?: string;
+  createdDate: string;
+}
+
+export interface TaskTemplate {
+  id: string;
+  name: string;
+  description: string;
+  subTaskTemplates: { id: string; name: string }[];
+  createdDate: string;
+}
+
+export interface Note {
+  id: string;
+  entityType: 'client' | 'company';
+  entityId: string;
+  title: string;
+  creatorId: string;
+  createdAt: string;
+  updatedAt: string;
+}
