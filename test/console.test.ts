@@ -781,7 +781,9 @@ test('webhooks: add an endpoint (its secret shown once), see a failed attempt in
   await screenshot(page, 'webhooks-replayed');
 });
 
-test('invoices and subscriptions: mark an invoice paid, void another, cancel a subscription', { timeout: TEST_MS }, async (t) => {
+test('invoices and subscriptions: mark an invoice paid, void another, finalise a draft, cancel a subscription', {
+  timeout: TEST_MS,
+}, async (t) => {
   const ws = await workspace('Billing Co');
   const client = await ok(
     v1<{ id: string }>(ws.apiKey, 'POST', '/clients', { email: 'payer@example.com', givenName: 'Pay', familyName: 'Er' }),
@@ -792,6 +794,9 @@ test('invoices and subscriptions: mark an invoice paid, void another, cancel a s
   );
   const toVoid = await ok(
     v1<{ id: string; number: string }>(ws.apiKey, 'POST', '/invoices', { clientId: client.id, lineItems: lines, daysUntilDue: 7 }),
+  );
+  const draft = await ok(
+    v1<{ id: string }>(ws.apiKey, 'POST', '/invoices', { clientId: client.id, lineItems: lines, daysUntilDue: 7, createDraft: true }),
   );
   const subscription = await ok(
     v1<{ id: string }>(ws.apiKey, 'POST', '/subscriptions', { clientId: client.id, lineItems: lines, daysUntilDue: 7, interval: 'month' }),
@@ -817,6 +822,15 @@ test('invoices and subscriptions: mark an invoice paid, void another, cancel a s
     .filter({ hasText: `Invoice ${toVoid.number} voided.` })
     .waitFor();
   assert.equal((await ok(v1<{ status: string }>(ws.apiKey, 'GET', `/invoices/${toVoid.id}`))).status, 'void');
+
+  // The subscription billed its first period (0003) at once: the draft, numbered only now, takes 0004.
+  await page.getByRole('button', { name: `Finalise draft invoice ${draft.id}` }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Draft invoice ${draft.id} finalised as invoice 0004.` })
+    .waitFor();
+  const finalized = await ok(v1<{ status: string; number: string }>(ws.apiKey, 'GET', `/invoices/${draft.id}`));
+  assert.deepEqual([finalized.status, finalized.number], ['open', '0004']);
 
   await page.getByRole('button', { name: `Cancel subscription ${subscription.id}` }).click();
   await page.getByRole('status').filter({ hasText: 'Subscription cancelled.' }).waitFor();

@@ -31,8 +31,8 @@ export function BillingPage({ workspaceId }: { workspaceId: string }) {
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** "invoice 0007", or "the draft invoice" before it has a number. */
-const invoiceName = (invoice: Invoice) => (invoice.number ? `invoice ${invoice.number}` : 'the draft invoice');
+/** "invoice 0007", or "draft invoice <id>" before it has a number. */
+const invoiceName = (invoice: Invoice) => (invoice.number ? `invoice ${invoice.number}` : `draft invoice ${invoice.id}`);
 
 function Invoices({ workspaceId }: { workspaceId: string }) {
   const [status, setStatus] = useState('');
@@ -51,6 +51,16 @@ function Invoices({ workspaceId }: { workspaceId: string }) {
       await admin.post(path`/workspaces/${workspaceId}/invoices/${invoice.id}/${action}`);
       list.reload();
       return `${capitalized(invoiceName(invoice))} ${action === 'pay' ? 'marked paid' : 'voided'}.`;
+    });
+  };
+
+  /** A draft is finalised (it takes the next number and is sent) through the workspace API, as an app would. */
+  const finalize = (invoice: Invoice) => {
+    const question = `Finalise ${invoiceName(invoice)} (${formatMoney(invoice.total, invoice.currency)})? It takes the next number and is sent to its client.`;
+    change.runIfConfirmed(question, async () => {
+      const open = await v1(workspaceId).post<Invoice>(path`/invoices/${invoice.id}/finalize`);
+      list.reload();
+      return `${capitalized(invoiceName(invoice))} finalised as invoice ${open.number}.`;
     });
   };
 
@@ -91,6 +101,11 @@ function Invoices({ workspaceId }: { workspaceId: string }) {
                 {invoice.status === 'open' ? (
                   <RowButton busy={change.busy} onClick={() => act(invoice, 'pay')} label={`Mark paid: ${invoiceName(invoice)}`}>
                     Mark paid
+                  </RowButton>
+                ) : null}
+                {invoice.status === 'draft' ? (
+                  <RowButton busy={change.busy} onClick={() => finalize(invoice)} label={`Finalise ${invoiceName(invoice)}`}>
+                    Finalise
                   </RowButton>
                 ) : null}
                 {invoice.status === 'open' || invoice.status === 'draft' ? (
