@@ -25,6 +25,7 @@ import { apiKeyAdminRoutes, sessionAdminRoutes, tokenAdminRoutes, tokenRoutes } 
 import { customFieldRoutes } from './modules/custom-fields/index.js';
 import { clientRoutes, companyRoutes } from './modules/directory/index.js';
 import { EmailDelivery, type EmailDeliveryOptions, emailOutboxAdminRoutes } from './modules/email-outbox/index.js';
+import { LocalFileStore, UrlSigner, fileContentRoutes, fileRoutes } from './modules/files/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { installAdminRoutes, installRoutes } from './modules/installs/index.js';
 import { internalUserAdminRoutes, internalUserRoutes } from './modules/internal-users/index.js';
@@ -102,6 +103,7 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [messageRoutes] },
   { v1: [taskRoutes], admin: [taskAdminRoutes] },
   { v1: [noteRoutes] },
+  { v1: [fileRoutes] },
 ];
 
 const HOUR_MS = 3_600_000;
@@ -147,6 +149,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     allowPrivate: config.webhooksAllowPrivate,
     lookup: webhookOptions?.lookup,
   };
+  const fileStore = new LocalFileStore(config.filesDir);
+  // What an upload cut short by a killed process left: older than any upload may take (another process's is spared).
+  await fileStore.sweep(config.requestTimeoutMs * 2);
   const ctx: AppContext = {
     config,
     database,
@@ -169,6 +174,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
               ...webhookOptions,
               allowPrivate: config.webhooksAllowPrivate,
             }),
+    },
+    files: {
+      store: fileStore,
+      signer: new UrlSigner(await readSecret(database, 'files')),
+      maxBytes: config.filesMaxBytes,
+      urlTtlSeconds: config.filesUrlTtlSeconds,
     },
     // Sends notifications' e-mails only when there is an SMTP server to send them through.
     emailDelivery: config.smtpUrl
@@ -219,6 +230,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.adminToken || config.metricsPort !== undefined)
     await app.register(metrics, { adminToken: config.adminToken, metricsPort: config.metricsPort, host: config.host });
   await app.register(healthRoutes);
+  // Files' signed upload and download URLs: outside /v1, the signature stands for the credential.
+  await app.register(fileContentRoutes);
   await app.register(
     async (v1) => {
       await v1.register(auth);
