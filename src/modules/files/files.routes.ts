@@ -38,6 +38,8 @@ export const originOf = (request: FastifyRequest) => `${request.protocol}://${re
 
 /** The bytes of a file, as a stream (documented only: no schema checks a stream). */
 const Bytes = Type.Unsafe<Readable>({ type: 'string', format: 'binary' });
+/** An upload's body: the raw stream this plugin's parser hands over (no `type`: nothing a schema could check). */
+const BytesIn = Type.Unsafe<Readable | undefined>({ description: 'the file’s content, any media type' });
 /** Types a browser could run or render as this service's own page: served as plain bytes instead. */
 const ACTIVE = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript)$/;
 
@@ -279,7 +281,7 @@ export async function fileContentRoutes(fastify: FastifyInstance) {
         params: IdParams,
         querystring: SignedQuery,
         consumes: ['*/*'],
-        body: { content: { 'application/octet-stream': { schema: Bytes } } },
+        body: { content: { 'application/octet-stream': { schema: BytesIn } } },
         response: { 200: FileObject, ...signedErrors, ...errorResponses(413, 415) },
       },
     },
