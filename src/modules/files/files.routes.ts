@@ -7,6 +7,7 @@ import type { RoutePolicy } from '../../lib/policy.js';
 import { DELETE_ERRORS, IdParams, Page, READ_ERRORS, WRITE_ERRORS, errorResponses } from '../../lib/schemas.js';
 import {
   DownloadUrl,
+  FILE_TYPES,
   FileChannel,
   FileChannelCreate,
   FileChannelListQuery,
@@ -126,7 +127,11 @@ export default async function fileRoutes(fastify: FastifyInstance) {
         response: { 200: FileObject, ...WRITE_ERRORS },
       },
     },
-    async (request) => service.createFile(database, request.caller, files, originOf(request), request.params.fileType, request.body),
+    async (request) => {
+      const type = FILE_TYPES.find((known) => known === request.params.fileType);
+      if (type === undefined) throw errors.notFound('File type');
+      return service.createFile(database, request.caller, files, originOf(request), type, request.body);
+    },
   );
 
   app.post(

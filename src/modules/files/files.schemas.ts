@@ -117,7 +117,7 @@ export const FileObject = Type.Object(
 export type FileObject = Static<typeof FileObject>;
 
 export const FileTypeParams = Type.Object(
-  { fileType: Type.Enum([...FILE_TYPES], { description: 'file, folder or link' }) },
+  { fileType: Type.String({ description: 'file, folder or link (three operations: another is a 404, as an unknown route)' }) },
   { additionalProperties: false },
 );
 
