@@ -28,6 +28,7 @@ export const files: MigrationFactory = () => ({
       ['file_channels_page', []],
       ['file_channels_type_page', ['membership_type']],
       ['file_channels_client_page', ['client_id']],
+      ['file_channels_company_page', ['company_id']],
     ] as const) {
       await db.schema
         .createIndex(name)
