@@ -24,7 +24,7 @@ interface FileChannelMembersTable {
   client_id: string;
 }
 
-export type FileObjectType = 'file' | 'folder' | 'link';
+type FileObjectType = 'file' | 'folder' | 'link';
 
 export interface FilesTable {
   id: string;

@@ -35,7 +35,7 @@ const SEES =
   'an internal user limited to some companies sees those companies’ channels only.';
 
 /** Where this service's signed URLs point: the origin the caller reached it at (TRUST_PROXY decides whose forwarded host counts). */
-export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /** The bytes of a file, as a stream (documented only: no schema checks a stream). */
 const Bytes = Type.Unsafe<Readable>({ type: 'string', format: 'binary' });

@@ -3,9 +3,9 @@ import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
 
 const MEMBERSHIP_TYPES = ['individual', 'group', 'company'] as const;
 /** A group's clients, as a message channel's. */
-export const MAX_GROUP_MEMBERS = 100;
+const MAX_GROUP_MEMBERS = 100;
 /** A path: at most this many characters, in at most MAX_PATH_DEPTH segments of at most MAX_NAME_LENGTH. */
-export const MAX_PATH_LENGTH = 1024;
+const MAX_PATH_LENGTH = 1024;
 export const MAX_PATH_DEPTH = 32;
 export const MAX_NAME_LENGTH = 255;
 export const FILE_TYPES = ['file', 'folder', 'link'] as const;

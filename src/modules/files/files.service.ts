@@ -153,7 +153,7 @@ const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\\]/;
  * name of 1–255 characters, not `.` or `..`, without `\` or control characters, and not only white space;
  * so no path names anything outside its channel (content is stored under the service's own keys anyway).
  */
-export function normalizePath(raw: string, field: string, problems: FieldProblem[]): string[] | undefined {
+function normalizePath(raw: string, field: string, problems: FieldProblem[]): string[] | undefined {
   const trimmed = raw.replace(/^\//, '').replace(/\/$/, '');
   const segments = trimmed.split('/');
   const bad = (message: string) => {
