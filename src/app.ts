@@ -25,7 +25,7 @@ import { apiKeyAdminRoutes, sessionAdminRoutes, tokenAdminRoutes, tokenRoutes } 
 import { customFieldRoutes } from './modules/custom-fields/index.js';
 import { clientRoutes, companyRoutes } from './modules/directory/index.js';
 import { EmailDelivery, type EmailDeliveryOptions, emailOutboxAdminRoutes } from './modules/email-outbox/index.js';
-import { LocalFileStore, UrlSigner, fileContentRoutes, fileRoutes } from './modules/files/index.js';
+import { LocalFileStore, UrlSigner, fileContentRoutes, fileRoutes, removeOrphanContent } from './modules/files/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { installAdminRoutes, installRoutes } from './modules/installs/index.js';
 import { internalUserAdminRoutes, internalUserRoutes } from './modules/internal-users/index.js';
@@ -64,6 +64,8 @@ export interface BuildOptions {
   extraV1Routes?: (v1: FastifyInstance) => void | Promise<void>;
   /** E-mail delivery's timing (tests poll and retry in milliseconds). */
   emailDelivery?: Pick<EmailDeliveryOptions, 'pollMs' | 'retryDelaysMs'>;
+  /** How often files' content without a row is removed (default hourly). */
+  fileOrphanSweepMs?: number;
   /** How often the audit log's expired personal data is blanked (default hourly). */
   auditPiiSweepMs?: number;
   /** Webhook delivery's timing and name resolution (tests); `false`: this app runs no worker. */
@@ -204,7 +206,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           options.auditPiiSweepMs ?? HOUR_MS,
           (error) => app.log.error({ err: error }, 'audit log: blanking personal data failed'),
         );
+  // Files' content whose rows went (a client, company or workspace deleted: cascades do not reach the store),
+  // hourly; content younger than the grace may be an upload about to commit.
+  const orphanSweep = new BackgroundLoop(
+    async () => {
+      const removed = await removeOrphanContent(database, fileStore, Math.max(60_000, config.requestTimeoutMs * 2));
+      if (removed > 0) app.log.info({ removed }, 'files: content of deleted files removed');
+      return false;
+    },
+    options.fileOrphanSweepMs ?? HOUR_MS,
+    (error) => app.log.error({ err: error }, 'files: removing orphan content failed'),
+  );
   app.addHook('onClose', async () => {
+    await orphanSweep.close();
     await ctx.emailDelivery?.close(); // before the database they write to
     await ctx.webhooks.worker?.close();
     await ctx.subscriptionBiller?.close();

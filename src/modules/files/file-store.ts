@@ -20,8 +20,11 @@ export interface FileStore {
   get(key: string): Promise<{ size: number; stream: Readable } | undefined>;
   /** Removes the object (nothing when there is none). */
   remove(key: string): Promise<void>;
+  /** Every object, with when it was last written (ms): what the orphan sweep checks against the database. */
+  list(): AsyncIterable<{ key: string; modifiedMs: number }>;
 }
 
+const UUID = /^[0-9a-f-]{36}$/;
 const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
 
 /** A pipeline step passing bytes on until there are more than `limit`: then a 413. */
@@ -84,6 +87,16 @@ export class LocalFileStore implements FileStore {
 
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async *list(): AsyncIterable<{ key: string; modifiedMs: number }> {
+    const names = async (path: string) => readdir(path).catch(() => [] as string[]);
+    for (const workspace of (await names(this.dir)).filter((name) => UUID.test(name))) {
+      for (const file of (await names(join(this.dir, workspace))).filter((name) => UUID.test(name))) {
+        const info = await stat(join(this.dir, workspace, file)).catch(() => undefined);
+        if (info?.isFile()) yield { key: `${workspace}/${file}`, modifiedMs: info.mtimeMs };
+      }
+    }
   }
 
   /**

@@ -265,6 +265,13 @@ export async function findFileOfWorkspace(db: Kysely<DB>, workspaceId: string, i
   return db.selectFrom('files').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
 }
 
+/** Of these files' ids, those still stored (any workspace: the orphan sweep's question). */
+export async function existingFileIds(db: Kysely<DB>, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('files').select(['id', 'workspace_id']).where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => `${row.workspace_id}/${row.id}`));
+}
+
 /** A page of a channel's file objects, newest first; with `folderPath`, only those inside it at any depth. */
 export function listFiles(
   db: Kysely<DB>,

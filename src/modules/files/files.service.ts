@@ -566,3 +566,33 @@ export async function signedUpload(
   }
   return repo.toFile({ ...row, status: 'completed', storage_key: storageKey, size, content_type: body.contentType, updated_at: at });
 }
+
+/**
+ * Removes content no file row names any more: its file went with its channel, client, company or workspace
+ * (the database's cascades cannot reach the store), or a restore put back an older database. Content written
+ * within `graceMs` is spared: an upload renames its content into place just before it commits the row.
+ */
+export async function removeOrphanContent(database: Database, store: FileStore, graceMs: number, nowMs = Date.now()): Promise<number> {
+  let removed = 0;
+  let batch: string[] = [];
+  const check = async () => {
+    const live = await repo.existingFileIds(
+      database.db,
+      batch.map((key) => key.slice(key.indexOf('/') + 1)),
+    );
+    for (const key of batch) {
+      if (!live.has(key)) {
+        await store.remove(key);
+        removed++;
+      }
+    }
+    batch = [];
+  };
+  for await (const { key, modifiedMs } of store.list()) {
+    if (nowMs - modifiedMs < graceMs) continue;
+    batch.push(key);
+    if (batch.length === 500) await check();
+  }
+  await check();
+  return removed;
+}

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ import {
   sessionKeyFor,
 } from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, type HarnessOptions, adminHarness } from '../../../test/helpers/harness.js';
+import { LocalFileStore } from './file-store.js';
+import { removeOrphanContent } from './files.service.js';
 
 const UNKNOWN = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
@@ -232,7 +234,11 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await problem({ path: 'f', channelId: UNKNOWN }), ['body.channelId']);
       assert.deepEqual(await problem({ path: '../f', channelId: UNKNOWN }), ['body.path', 'body.channelId'], 'every problem at once');
       assert.deepEqual(await problem({ path: 'f', extra: 1 }), ['body.extra']);
-      assert.equal((await w.call('POST', '/v1/files/script', { channelId: w.adas.id, path: 'x' })).statusCode, 400);
+      assert.equal(
+        (await w.call('POST', '/v1/files/script', { channelId: w.adas.id, path: 'x' })).statusCode,
+        404,
+        'three operations: another type is no route',
+      );
       assert.deepEqual((await w.ok('GET', `/v1/files?channelId=${w.adas.id}`)).data, [], 'nothing written');
       await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'Docs' });
       const taken = await w.call('POST', '/v1/files/file', { channelId: w.adas.id, path: 'Docs' });
@@ -500,17 +506,23 @@ for (const backend of BACKENDS) {
       assert.equal((await w.ok('GET', `/v1/files/${file.id}`)).status, 'completed', 'untouched');
     });
 
-    test('a channel goes with its client; a store’s leftovers from a killed process are swept at start', async (t) => {
+    test('a channel goes with its client, and its content with the orphan sweep; leftovers of a killed process are swept at start', async (t) => {
       const h = await harnessOf(t, backend);
       const w = await world(h);
-      await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'F' });
+      const gone = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'ada.txt' });
+      await upload(h, gone.uploadUrl, 'ada');
+      const kept = await w.ok('POST', '/v1/files/file', { channelId: w.betas.id, path: 'beta.txt' });
+      await upload(h, kept.uploadUrl, 'beta');
       await w.ok('DELETE', `/v1/clients/${w.ada.id}`);
       assert.equal((await w.call('GET', `/v1/channels/files/${w.adas.id}`)).statusCode, 404);
       const rows = await h.app.ctx.db.selectFrom('files').select('id').where('channel_id', '=', w.adas.id).execute();
       assert.deepEqual(rows, []);
-      const { LocalFileStore } = await import('./file-store.js');
       const store = new LocalFileStore(h.app.ctx.config.filesDir);
-      const { mkdir, writeFile } = await import('node:fs/promises');
+      assert.equal(await removeOrphanContent(h.app.ctx.database, store, 60_000), 0, 'content just written is spared');
+      assert.equal(await removeOrphanContent(h.app.ctx.database, store, 60_000, Date.now() + 61_000), 1);
+      assert.deepEqual((await stored(h)).objects, [`${w.ws.workspaceId}/${kept.id}`], 'a live file’s content stays');
+      assert.equal((await w.call('GET', `/v1/files/${kept.id}/download`)).body, 'beta');
+
       await mkdir(join(h.app.ctx.config.filesDir, '.tmp'), { recursive: true });
       await writeFile(join(h.app.ctx.config.filesDir, '.tmp', 'left-over'), 'x');
       assert.equal(await store.sweep(60_000), 0, 'a recent one may be another process’s upload');
