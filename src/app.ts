@@ -25,6 +25,7 @@ import { apiKeyAdminRoutes, sessionAdminRoutes, tokenAdminRoutes, tokenRoutes } 
 import { customFieldRoutes } from './modules/custom-fields/index.js';
 import { clientRoutes, companyRoutes } from './modules/directory/index.js';
 import { EmailDelivery, type EmailDeliveryOptions, emailOutboxAdminRoutes } from './modules/email-outbox/index.js';
+import { LocalFileStore, UrlSigner, fileContentRoutes, fileRoutes, removeOrphanContent } from './modules/files/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { installAdminRoutes, installRoutes } from './modules/installs/index.js';
 import { internalUserAdminRoutes, internalUserRoutes } from './modules/internal-users/index.js';
@@ -63,6 +64,8 @@ export interface BuildOptions {
   extraV1Routes?: (v1: FastifyInstance) => void | Promise<void>;
   /** E-mail delivery's timing (tests poll and retry in milliseconds). */
   emailDelivery?: Pick<EmailDeliveryOptions, 'pollMs' | 'retryDelaysMs'>;
+  /** How often files' content without a row is removed (default hourly). */
+  fileOrphanSweepMs?: number;
   /** How often the audit log's expired personal data is blanked (default hourly). */
   auditPiiSweepMs?: number;
   /** Webhook delivery's timing and name resolution (tests); `false`: this app runs no worker. */
@@ -102,6 +105,7 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [messageRoutes] },
   { v1: [taskRoutes], admin: [taskAdminRoutes] },
   { v1: [noteRoutes] },
+  { v1: [fileRoutes] },
 ];
 
 const HOUR_MS = 3_600_000;
@@ -147,6 +151,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     allowPrivate: config.webhooksAllowPrivate,
     lookup: webhookOptions?.lookup,
   };
+  const fileStore = new LocalFileStore(config.filesDir);
+  // What an upload cut short by a killed process left: older than any upload may take (another process's is spared).
+  await fileStore.sweep(config.requestTimeoutMs * 2);
   const ctx: AppContext = {
     config,
     database,
@@ -169,6 +176,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
               ...webhookOptions,
               allowPrivate: config.webhooksAllowPrivate,
             }),
+    },
+    files: {
+      store: fileStore,
+      signer: new UrlSigner(await readSecret(database, 'files')),
+      maxBytes: config.filesMaxBytes,
+      urlTtlSeconds: config.filesUrlTtlSeconds,
     },
     // Sends notifications' e-mails only when there is an SMTP server to send them through.
     emailDelivery: config.smtpUrl
@@ -193,7 +206,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           options.auditPiiSweepMs ?? HOUR_MS,
           (error) => app.log.error({ err: error }, 'audit log: blanking personal data failed'),
         );
+  // Files' content whose rows went (a client, company or workspace deleted: cascades do not reach the store),
+  // hourly; content younger than the grace may be an upload about to commit.
+  const orphanSweep = new BackgroundLoop(
+    async () => {
+      const removed = await removeOrphanContent(database, fileStore, Math.max(60_000, config.requestTimeoutMs * 2));
+      if (removed > 0) app.log.info({ removed }, 'files: content of deleted files removed');
+      return false;
+    },
+    options.fileOrphanSweepMs ?? HOUR_MS,
+    (error) => app.log.error({ err: error }, 'files: removing orphan content failed'),
+  );
   app.addHook('onClose', async () => {
+    await orphanSweep.close();
     await ctx.emailDelivery?.close(); // before the database they write to
     await ctx.webhooks.worker?.close();
     await ctx.subscriptionBiller?.close();
@@ -219,6 +244,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.adminToken || config.metricsPort !== undefined)
     await app.register(metrics, { adminToken: config.adminToken, metricsPort: config.metricsPort, host: config.host });
   await app.register(healthRoutes);
+  // Files' signed upload and download URLs: outside /v1, the signature stands for the credential.
+  await app.register(fileContentRoutes);
   await app.register(
     async (v1) => {
       await v1.register(auth);

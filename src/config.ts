@@ -40,6 +40,12 @@ export interface Config {
   readonly outboxStuckMs: number;
   /** A second port serving only GET /metrics, without the admin token (keep it off the public network). */
   readonly metricsPort: number | undefined;
+  /** Files' content (FILES_DIR, default ./data/files): a local directory, created if missing. */
+  readonly filesDir: string;
+  /** The largest file content an upload takes, in bytes (FILES_MAX_BYTES, default 100 MiB): past it a 413. */
+  readonly filesMaxBytes: number;
+  /** How long a signed upload or download URL works, in seconds (FILES_URL_TTL_SECONDS, default 900). */
+  readonly filesUrlTtlSeconds: number;
 }
 
 interface BucketConfig {
@@ -156,6 +162,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('METRICS_PORT must be a port (1-65535) other than PORT');
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
+  const filesMaxBytes = intVar(env, 'FILES_MAX_BYTES', String(100 * 1024 * 1024), problems);
+  if (filesMaxBytes < 1) problems.push('FILES_MAX_BYTES must be at least 1');
+  const filesUrlTtlSeconds = intVar(env, 'FILES_URL_TTL_SECONDS', '900', problems);
+  if (filesUrlTtlSeconds < 1 || filesUrlTtlSeconds > 7 * 86_400) problems.push('FILES_URL_TTL_SECONDS must be 1 to 604800 (a week)');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   const portalUrl = (env.PORTAL_URL || `http://${env.HOST || DEFAULTS.HOST}:${port}`).replace(/\/+$/, '');
   return Object.freeze({
@@ -178,6 +188,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhooksAllowPrivate: env.PORTAL_WEBHOOKS_ALLOW_PRIVATE === '1',
     outboxStuckMs: outboxStuckMinutes * 60_000,
     metricsPort,
+    filesDir: env.FILES_DIR || './data/files',
+    filesMaxBytes,
+    filesUrlTtlSeconds,
     smtpFrom: env.SMTP_FROM || `Portal <no-reply@${mailDomainOf(portalUrl)}>`,
     ...overrides,
   });

@@ -4,6 +4,7 @@ import type { PageTokens } from './db/paging.js';
 import type { Clock } from './lib/clock.js';
 import type { EmailDelivery } from './modules/email-outbox/index.js';
 import type { SubscriptionBiller } from './modules/billing/index.js';
+import type { FileSettings } from './modules/files/index.js';
 import type { WebhookSettings, WebhookWorker } from './modules/webhooks/index.js';
 import type { AuthFailureLimiter } from './limits/auth-failures.js';
 import type { LimitStore } from './limits/limit-store.js';
@@ -27,6 +28,8 @@ export interface AppContext {
   readonly subscriptionBiller: SubscriptionBiller | null;
   /** Webhook endpoints' settings (secrets, address policy) and the worker that delivers (null: this process does not). */
   readonly webhooks: { readonly settings: WebhookSettings; readonly worker: WebhookWorker | null };
+  /** Files' content store (FILES_DIR), the signer of its URLs, and their limits. */
+  readonly files: FileSettings;
 }
 
 declare module 'fastify' {

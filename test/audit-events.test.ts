@@ -273,7 +273,89 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
     },
     run: ({ h, ws, state }) => call(h, ws.apiKey, 'DELETE', `/v1/notes/${state.note}`),
   },
+  '`POST /v1/files/{fileType}` (file)': {
+    before: async (w) => {
+      w.state.channel = await fileChannelOf(w);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', '/v1/files/file', { channelId: state.channel, path: 'a.txt' }),
+  },
+  '`POST /v1/files/{fileType}` (folder)': {
+    before: async (w) => {
+      w.state.channel = await fileChannelOf(w);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', '/v1/files/folder', { channelId: state.channel, path: 'F' }),
+  },
+  '`POST /v1/files/{fileType}` (link)': {
+    before: async (w) => {
+      w.state.channel = await fileChannelOf(w);
+    },
+    run: ({ h, ws, state }) =>
+      call(h, ws.apiKey, 'POST', '/v1/files/link', { channelId: state.channel, path: 'L', linkUrl: 'https://example.com' }),
+  },
+  '`POST /v1/file`': {
+    before: async (w) => {
+      w.state.channel = await fileChannelOf(w);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', '/v1/file', { type: 'folder', channelID: state.channel, path: 'Old' }),
+  },
+  '`DELETE /v1/files/{id}` (file)': {
+    before: async (w) => {
+      w.state.file = await fileOf(w, 'file', { path: 'a.txt' });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'DELETE', `/v1/files/${state.file}`),
+  },
+  '`DELETE /v1/files/{id}` (folder)': {
+    before: async (w) => {
+      w.state.file = await fileOf(w, 'folder', { path: 'F' });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'DELETE', `/v1/files/${state.file}`),
+  },
+  '`DELETE /v1/files/{id}` (link)': {
+    before: async (w) => {
+      w.state.file = await fileOf(w, 'link', { path: 'L', linkUrl: 'https://example.com' });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'DELETE', `/v1/files/${state.file}`),
+  },
+  '`PUT /v1/files/{id}/permissions/`': {
+    before: async (w) => {
+      w.state.file = await fileOf(w, 'folder', { path: 'F' });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'PUT', `/v1/files/${state.file}/permissions/`, { clientPermissions: 'read_only' }),
+  },
+  '`GET /v1/files/{id}/download`': {
+    before: async (w) => {
+      w.state.file = await fileOf(w, 'file', { path: 'a.txt' }, 'content');
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'GET', `/v1/files/${state.file}/download`),
+  },
+  '`GET /v1/files/{id}/download-url`': {
+    before: async (w) => {
+      w.state.file = await fileOf(w, 'file', { path: 'a.txt' }, 'content');
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'GET', `/v1/files/${state.file}/download-url`),
+  },
 };
+
+/** The world's client's file channel: its id. */
+async function fileChannelOf(w: World): Promise<string> {
+  const payload = { membershipType: 'individual', clientId: w.client.id };
+  const res = await w.h.as(w.ws.apiKey, { method: 'POST', url: '/v1/channels/files', payload });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json().id;
+}
+
+/** A file, folder or link in a new channel of the world's client (a file's content uploaded when given): its id. */
+async function fileOf(w: World, type: string, body: object, content?: string): Promise<string> {
+  const payload = { channelId: await fileChannelOf(w), ...body };
+  const res = await w.h.as(w.ws.apiKey, { method: 'POST', url: `/v1/files/${type}`, payload });
+  assert.equal(res.statusCode, 200, res.body);
+  if (content !== undefined) {
+    const url = new URL(res.json().uploadUrl);
+    const put = await w.h.app.inject({ method: 'PUT', url: `${url.pathname}${url.search}`, payload: content });
+    assert.equal(put.statusCode, 200, put.body);
+  }
+  return res.json().id;
+}
 
 /** A task of the world's company (a subtask of `parentTaskId` when given): its id. */
 async function taskOf(w: World, parentTaskId?: string): Promise<string> {
@@ -291,7 +373,7 @@ async function noteOf(w: World): Promise<string> {
   return res.json().id;
 }
 
-async function call(h: Harness, key: string, method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: object) {
+async function call(h: Harness, key: string, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: object) {
   const res = await h.as(key, { method, url, ...(payload ? { payload } : {}) });
   assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
 }

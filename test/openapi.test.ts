@@ -65,6 +65,15 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/task-templates/{id}',
     '/v1/notes',
     '/v1/notes/{id}',
+    '/v1/channels/files',
+    '/v1/channels/files/{id}',
+    '/v1/files/{fileType}',
+    '/v1/file',
+    '/v1/files',
+    '/v1/files/{id}',
+    '/v1/files/{id}/download',
+    '/v1/files/{id}/download-url',
+    '/v1/files/{id}/permissions/',
   ];
   assert.deepEqual(
     Object.keys(doc.paths)

@@ -16,6 +16,7 @@ import { listInvoices, listPayments } from '../src/modules/billing/invoices.repo
 import { listSubscriptions } from '../src/modules/billing/subscriptions.repository.js';
 import { listInternalUsers } from '../src/modules/internal-users/internal-users.repository.js';
 import { listChannels, listMessages } from '../src/modules/messages/messages.repository.js';
+import { listChannels as listFileChannels, listFiles } from '../src/modules/files/files.repository.js';
 import { listNotifications } from '../src/modules/notifications/notifications.repository.js';
 import { listTasks, listTemplates as listTaskTemplates } from '../src/modules/tasks/tasks.repository.js';
 import { listNotes } from '../src/modules/notes/notes.repository.js';
@@ -151,6 +152,24 @@ const LISTS: [what: string, index: string, list: Lister][] = [
     'notes_company_page',
     (db, a, t, nextToken) => listNotes(db, a, { nextToken, entityType: 'company', entityId: FIELD_ID }, t),
   ],
+  ['file channels', 'file_channels_page', (db, a, t, nextToken) => listFileChannels(db, a, {}, { nextToken }, t)],
+  [
+    'file channels by membershipType',
+    'file_channels_type_page',
+    (db, a, t, nextToken) => listFileChannels(db, a, { membershipType: 'group' }, { nextToken }, t),
+  ],
+  [
+    'file channels by clientId',
+    'file_channels_client_page',
+    (db, a, t, nextToken) => listFileChannels(db, a, { clientId: FIELD_ID }, { nextToken }, t),
+  ],
+  [
+    'file channels by companyId',
+    'file_channels_company_page',
+    (db, a, t, nextToken) => listFileChannels(db, a, { companyId: FIELD_ID }, { nextToken }, t),
+  ],
+  ['files of a channel', 'files_page', (db, a, t, nextToken) => listFiles(db, a, FIELD_ID, undefined, { nextToken }, t)],
+  ['files of a channel in a folder', 'files_page', (db, a, t, nextToken) => listFiles(db, a, FIELD_ID, 'Reports/2026', { nextToken }, t)],
 ];
 
 /** Accepts any token as a cursor, so each list's cursor query can be built without rows to page through. */

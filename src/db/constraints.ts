@@ -23,6 +23,10 @@ const CONSTRAINTS = {
     sqlite: 'custom_fields.workspace_id, custom_fields.entity_type, custom_fields.key',
     error: (field: string) => errors.conflict(`A ${field} already exists.`),
   },
+  files_channel_path: {
+    sqlite: 'files.channel_id, files.path',
+    error: (path: string) => errors.conflict(`A file, folder or link already exists at "${path}" in this channel.`),
+  },
   // A client's company deleted between the check and the write (SQLite names no foreign key).
   clients_company_id_fkey: {
     sqlite: undefined,

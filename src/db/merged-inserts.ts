@@ -44,6 +44,9 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'task_templates',
   'tasks',
   'notes',
+  'file_channels',
+  'file_channel_members',
+  'files',
 ];
 const RANK = new Map(TABLES_PARENTS_FIRST.map((table, i) => [table, i]));
 

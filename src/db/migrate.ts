@@ -33,6 +33,7 @@ async function migrate(database: Database, target: string | undefined): Promise<
   }
   await ensureSecret(database, 'paging');
   await ensureSecret(database, 'webhooks');
+  await ensureSecret(database, 'files');
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

@@ -79,7 +79,16 @@ export interface HarnessOptions extends Omit<BuildOptions, 'clock'> {
 export async function harness(t: TestContext, backend: Backend, opts: HarnessOptions = {}): Promise<Harness> {
   const databaseUrl = opts.databaseUrl ?? (await freshDatabaseUrl(t, backend));
   const clock = opts.clock ?? new TestClock();
-  const config = loadConfig({ ...ROOMY_LIMITS, DATABASE_URL: databaseUrl, LOG_LEVEL: opts.logLevel ?? 'silent', ...opts.env });
+  // Files' content in a directory of this test's own, removed after it.
+  const filesDir = mkdtempSync(join(tmpdir(), 'portal-files-'));
+  t.after(() => rmSync(filesDir, { recursive: true, force: true }));
+  const config = loadConfig({
+    ...ROOMY_LIMITS,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: opts.logLevel ?? 'silent',
+    FILES_DIR: filesDir,
+    ...opts.env,
+  });
   const { clock: _c, logLevel: _l, env: _e, databaseUrl: _d, ...buildOptions } = opts;
   const app = await buildApp(config, { clock, ...buildOptions });
   t.after(() => app.close());

@@ -123,6 +123,22 @@ export async function principalWorld(h: Harness) {
     payload: { entityType: 'company', entityId: elsewhere.id, title: 'Walked note' },
   });
   assert.equal(note.statusCode, 200, note.body);
+  // The client's file channel, and a file with content in it (the client session sees both).
+  const fileChannel = await h.as(ws.apiKey, {
+    method: 'POST',
+    url: '/v1/channels/files',
+    payload: { membershipType: 'individual', clientId: client.id },
+  });
+  assert.equal(fileChannel.statusCode, 200, fileChannel.body);
+  const file = await h.as(ws.apiKey, {
+    method: 'POST',
+    url: '/v1/files/file',
+    payload: { channelId: fileChannel.json().id, path: 'walked.txt' },
+  });
+  assert.equal(file.statusCode, 200, file.body);
+  const uploadUrl = new URL(file.json().uploadUrl);
+  const uploaded = await h.app.inject({ method: 'PUT', url: `${uploadUrl.pathname}${uploadUrl.search}`, payload: 'walked' });
+  assert.equal(uploaded.statusCode, 200, uploaded.body);
   /** The object of this workspace an `{id}` under /v1/<resource> names. */
   const ids: Record<string, string> = {
     clients: client.id,
@@ -133,6 +149,8 @@ export async function principalWorld(h: Harness) {
     tasks: task.json().id,
     'task-templates': taskTemplate.json().id,
     notes: note.json().id,
+    channels: fileChannel.json().id,
+    files: file.json().id,
   };
   /**
    * The query a list needs (a required parameter naming an object of this workspace), by `METHOD /path`, and
@@ -140,6 +158,7 @@ export async function principalWorld(h: Harness) {
    */
   const queries: Record<string, { query: string; resource: string }> = {
     'GET /v1/messages': { query: `channelId=${ids['message-channels']}`, resource: 'message-channels' },
+    'GET /v1/files': { query: `channelId=${ids.channels}`, resource: 'channels' },
   };
   return { ws, app, client, company, elsewhere, admin, limited, call, ids, queries };
 }

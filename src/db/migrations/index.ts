@@ -19,6 +19,7 @@ import { webhookCatchUp } from './2026-11-25-03-webhook-catch-up.js';
 import { messages } from './2026-11-25-10-messages.js';
 import { tasks } from './2026-11-25-12-tasks.js';
 import { notes } from './2026-11-25-13-notes.js';
+import { files } from './2026-11-25-16-files.js';
 import { invoiceDrafts } from './2026-11-25-17-invoice-drafts.js';
 import type { MigrationFactory } from './migration.js';
 
@@ -45,5 +46,6 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-25-10-messages': messages,
   '2026-11-25-12-tasks': tasks,
   '2026-11-25-13-notes': notes,
+  '2026-11-25-16-files': files,
   '2026-11-25-17-invoice-drafts': invoiceDrafts,
 };

@@ -1,0 +1,226 @@
+import { type Static, Type } from 'typebox';
+import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+
+const MEMBERSHIP_TYPES = ['individual', 'group', 'company'] as const;
+/** A group's clients, as a message channel's. */
+const MAX_GROUP_MEMBERS = 100;
+/** A path: at most this many characters, in at most MAX_PATH_DEPTH segments of at most MAX_NAME_LENGTH. */
+const MAX_PATH_LENGTH = 1024;
+export const MAX_PATH_DEPTH = 32;
+export const MAX_NAME_LENGTH = 255;
+export const FILE_TYPES = ['file', 'folder', 'link'] as const;
+/** What clients may do in a folder (or a channel's root), as the SDK's create and permissions bodies spell it. */
+const PERMISSIONS_IN = ['read_write', 'read_only'] as const;
+
+export const FileChannel = Type.Object(
+  {
+    id: Id,
+    object: Type.Literal('fileChannel'),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    membershipType: Type.Enum([...MEMBERSHIP_TYPES]),
+    clientId: Type.Optional(Type.String({ description: 'individual channels: their client' })),
+    companyId: Type.String({ description: 'the company given, or that of the clients' }),
+    membershipEntityId: Type.Optional(
+      Type.String({ deprecated: true, description: 'deprecated: the client of an individual channel, the company of a company channel' }),
+    ),
+    memberIds: Type.Optional(Type.Array(Type.String(), { description: 'the client members of an individual or group channel' })),
+  },
+  { additionalProperties: false, title: 'FileChannel' },
+);
+export type FileChannel = Static<typeof FileChannel>;
+
+export const FileChannelCreate = Type.Object(
+  {
+    membershipType: Type.Enum([...MEMBERSHIP_TYPES], { description: 'individual, group or company' }),
+    membershipEntityId: Type.Optional(
+      Type.String({ deprecated: true, description: 'deprecated: clientId of an individual channel, companyId of a company channel' }),
+    ),
+    memberIds: Type.Optional(
+      Type.Array(Type.String(), {
+        minItems: 1,
+        maxItems: MAX_GROUP_MEMBERS,
+        description: `group channels: their clients, all in one company (1–${MAX_GROUP_MEMBERS}); ignored for individual and company channels`,
+      }),
+    ),
+    clientId: Type.Optional(Type.String({ description: 'individual channels: their client (required)' })),
+    companyId: Type.Optional(
+      Type.String({ description: 'required for company channels, and to choose when the client(s) have several companies' }),
+    ),
+  },
+  { additionalProperties: false, title: 'FileChannelCreate' },
+);
+export type FileChannelCreate = Static<typeof FileChannelCreate>;
+
+export const FileChannelListQuery = Type.Object(
+  {
+    ...PageQuery,
+    membershipType: Type.Optional(Type.Enum([...MEMBERSHIP_TYPES], { description: 'only channels of this membership type' })),
+    membershipEntityId: Type.Optional(Type.String({ deprecated: true, description: 'deprecated alias of clientId' })),
+    memberId: Type.Optional(
+      Type.String({
+        description:
+          'only channels this client or internal user belongs to: a client’s individual and group channels and its companies’ channels; ' +
+          'an internal user’s channels are those of the companies they can see',
+      }),
+    ),
+    clientId: Type.Optional(Type.String({ description: 'only the individual channels of this client' })),
+    companyId: Type.Optional(Type.String({ description: 'only the channels of this company' })),
+  },
+  { additionalProperties: false },
+);
+export type FileChannelListQuery = Static<typeof FileChannelListQuery>;
+
+const LastModifiedBy = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Enum(['client', 'internalUser']),
+  },
+  { additionalProperties: false, description: 'who last changed it; absent when an API key did' },
+);
+
+export const FileObject = Type.Object(
+  {
+    id: Id,
+    object: Type.Enum([...FILE_TYPES]),
+    channelId: Type.String(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    creatorId: Type.Optional(Type.String({ description: 'the client or internal user who created it; absent when an API key did' })),
+    lastModifiedBy: Type.Optional(LastModifiedBy),
+    name: Type.String({ description: 'the last segment of its path' }),
+    path: Type.String({ description: 'its full path in the channel, segments joined by `/`' }),
+    linkUrl: Type.Optional(Type.String({ description: 'links: where they point' })),
+    size: Type.Optional(Type.Integer({ minimum: 0, description: 'files: the content’s size in bytes, once uploaded' })),
+    status: Type.Optional(
+      Type.Enum(['pending', 'completed'], {
+        description: 'files: `pending` until the content is uploaded (PUT to `uploadUrl`), then `completed`',
+      }),
+    ),
+    contentType: Type.Optional(Type.String({ description: 'files: the Content-Type the upload declared' })),
+    downloadUrl: Type.Optional(
+      Type.String({
+        description:
+          'files with content (single objects, not lists): a signed URL to GET it, served by this service, working until it expires (FILES_URL_TTL_SECONDS)',
+      }),
+    ),
+    uploadUrl: Type.Optional(
+      Type.String({
+        description:
+          'files created without content (create and retrieve answers): a signed URL to PUT the content to (any Content-Type, at most FILES_MAX_BYTES), until it expires',
+      }),
+    ),
+    clientPermissions: Type.Optional(Type.Enum(['read-write', 'read-only'], { description: 'folders: what clients may do in them' })),
+  },
+  { additionalProperties: false, title: 'FileObject' },
+);
+export type FileObject = Static<typeof FileObject>;
+
+export const FileTypeParams = Type.Object(
+  { fileType: Type.String({ description: 'file, folder or link (three operations: another is a 404, as an unknown route)' }) },
+  { additionalProperties: false },
+);
+
+export const FileCreate = Type.Object(
+  {
+    path: Type.String({
+      minLength: 1,
+      maxLength: MAX_PATH_LENGTH,
+      description:
+        'the full path in the channel, name last, segments joined by `/` (each 1–255 characters, not `.` or `..`, no `\\` or control ' +
+        'characters); the folders before the name must exist',
+    }),
+    channelId: Type.String({ description: 'the file channel, one the caller sees' }),
+    linkUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'links: an http(s) URL (required for a link, refused otherwise)' })),
+    clientPermissions: Type.Optional(
+      Type.Enum([...PERMISSIONS_IN], { description: 'folders only: what clients may do in it (default read_write)' }),
+    ),
+  },
+  { additionalProperties: false, title: 'FileCreate' },
+);
+export type FileCreate = Static<typeof FileCreate>;
+
+export const FileCreateDeprecated = Type.Object(
+  {
+    type: Type.Enum(['folder'], { description: 'only `folder`' }),
+    channelID: Type.String({ description: 'the file channel' }),
+    fileKey: Type.Optional(Type.String({ description: 'ignored: this service chooses where content is stored' })),
+    path: Type.Optional(
+      Type.String({
+        maxLength: MAX_PATH_LENGTH,
+        description: 'the new folder’s path, its name last (required); its parent folders must exist',
+      }),
+    ),
+    fileUrl: Type.Optional(Type.String({ description: 'ignored (links are created with POST /v1/files/link)' })),
+  },
+  { additionalProperties: false, title: 'FileCreateDeprecated' },
+);
+export type FileCreateDeprecated = Static<typeof FileCreateDeprecated>;
+
+export const FolderDeprecated = Type.Object(
+  {
+    id: Id,
+    object: Type.Literal('folder'),
+    createdBy: Type.Optional(Type.String({ description: 'the client or internal user who created it; absent when an API key did' })),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    channelId: Type.String(),
+    fields: Type.Object({ path: Type.String(), starred: Type.Boolean({ description: 'always false' }) }, { additionalProperties: false }),
+  },
+  { additionalProperties: false, title: 'FolderDeprecated' },
+);
+export type FolderDeprecated = Static<typeof FolderDeprecated>;
+
+export const FileListQuery = Type.Object(
+  {
+    ...PageQuery,
+    channelId: Type.String({ description: 'the channel whose files to list (404 when the caller does not see it)' }),
+    path: Type.Optional(
+      Type.String({
+        maxLength: MAX_PATH_LENGTH,
+        description: 'only what is inside this folder path, at any depth (`a/b` lists `a/b/c` and `a/b/c/d`, not `a/bc`)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type FileListQuery = Static<typeof FileListQuery>;
+
+export const PermissionsUpdate = Type.Object(
+  {
+    clientPermissions: Type.Enum([...PERMISSIONS_IN], { description: 'read_write or read_only' }),
+    channelId: Type.Optional(Type.String({ description: 'the channel: required when the id is `root`' })),
+  },
+  { additionalProperties: false, title: 'PermissionsUpdate' },
+);
+export type PermissionsUpdate = Static<typeof PermissionsUpdate>;
+
+export const Permissions = Type.Object(
+  {
+    id: Type.String({ description: 'the folder’s id, or `root`' }),
+    channelId: Type.String(),
+    clientPermissions: Type.Enum(['read-write', 'read-only']),
+  },
+  { additionalProperties: false, title: 'FolderPermissions' },
+);
+export type Permissions = Static<typeof Permissions>;
+
+export const DownloadUrl = Type.Object(
+  { downloadUrl: Type.String({ description: 'a signed URL to GET the content, served by this service, until it expires' }) },
+  { additionalProperties: false, title: 'DownloadUrl' },
+);
+
+export const FileDeleted = Type.Object(
+  { id: Type.String(), object: Type.Enum([...FILE_TYPES]), deleted: Type.Literal(true) },
+  { additionalProperties: false, title: 'FileDeleted' },
+);
+
+/** The signed URLs' query: the workspace, the expiry (Unix seconds) and the signature. */
+export const SignedQuery = Type.Object(
+  {
+    workspaceId: Type.String(),
+    expires: Type.String({ pattern: '^[0-9]{1,12}$' }),
+    signature: Type.String({ maxLength: 100 }),
+  },
+  { additionalProperties: false },
+);

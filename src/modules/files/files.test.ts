@@ -1,0 +1,533 @@
+import assert from 'node:assert/strict';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { heldWithin } from '../../../test/helpers/eventually.js';
+import {
+  addClientCompany,
+  auditEntries,
+  createClient,
+  createCompany,
+  limitedUserSession,
+  populatedWorkspace,
+  sessionKeyFor,
+} from '../../../test/helpers/factories.js';
+import { BACKENDS, type Harness, type HarnessOptions, adminHarness } from '../../../test/helpers/harness.js';
+import { LocalFileStore } from './file-store.js';
+import { removeOrphanContent } from './files.service.js';
+
+const UNKNOWN = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Acme Co (ada), Beta (bob, cy), multi in both; an individual channel of ada's and a company channel of Beta's. */
+async function world(h: Harness) {
+  const populated = await populatedWorkspace(h);
+  const { ws, company: acme, client: ada } = populated;
+  const beta = await createCompany(h, ws.apiKey, { name: 'Beta' });
+  const bob = await createClient(h, ws.apiKey, { email: 'bob@beta.test', givenName: 'Bob', familyName: 'B', companyId: beta.id });
+  const cy = await createClient(h, ws.apiKey, { email: 'cy@beta.test', givenName: 'Cy', familyName: 'C', companyId: beta.id });
+  const call = (method: Method, url: string, payload?: object, key = ws.apiKey) =>
+    h.as(key, { method, url, ...(payload ? { payload } : {}) });
+  const ok = async (method: Method, url: string, payload?: object, key = ws.apiKey) => {
+    h.clock.advance(1000);
+    const res = await call(method, url, payload, key);
+    assert.equal(res.statusCode, 200, `${method} ${url}: ${res.body}`);
+    return res.json();
+  };
+  const adas = await ok('POST', '/v1/channels/files', { membershipType: 'individual', clientId: ada.id });
+  const betas = await ok('POST', '/v1/channels/files', { membershipType: 'company', companyId: beta.id });
+  return { ...populated, acme, beta, ada, bob, cy, call, ok, adas, betas };
+}
+
+/** An absolute signed URL as an injectable path and query. */
+const local = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+};
+
+/** PUTs bytes to a signed upload URL. */
+const upload = (h: Harness, url: string, body: string | Buffer, contentType = 'text/plain') =>
+  h.app.inject({ method: 'PUT', url: local(url), payload: body, headers: { 'content-type': contentType } });
+
+/** Every stored content file (the temporary directory apart), and what the temporary directory holds. */
+async function stored(h: Harness): Promise<{ objects: string[]; temporary: string[] }> {
+  const dir = h.app.ctx.config.filesDir;
+  const list = async (path: string) => readdir(path).catch(() => [] as string[]);
+  const objects: string[] = [];
+  for (const workspace of await list(dir)) {
+    if (workspace === '.tmp') continue;
+    for (const name of await list(join(dir, workspace))) objects.push(`${workspace}/${name}`);
+  }
+  return { objects, temporary: await list(join(dir, '.tmp')) };
+}
+
+const ids = (res: { json(): { data: { id: string }[] } }) => res.json().data.map((item) => item.id);
+
+const harnessOf = (t: Parameters<typeof adminHarness>[0], backend: (typeof BACKENDS)[number], opts: HarnessOptions = {}) =>
+  adminHarness(t, backend, opts);
+
+for (const backend of BACKENDS) {
+  describe(`files: channels, files, folders and links [${backend}]`, () => {
+    test('channels: each membership type in the SDK’s shape, absent fields left out; filters; every rule a 400 naming its field', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      assert.deepEqual(w.adas, {
+        id: w.adas.id,
+        object: 'fileChannel',
+        createdAt: w.adas.createdAt,
+        updatedAt: w.adas.createdAt,
+        membershipType: 'individual',
+        clientId: w.ada.id,
+        companyId: w.acme.id,
+        membershipEntityId: w.ada.id,
+        memberIds: [w.ada.id],
+      });
+      const group = await w.ok('POST', '/v1/channels/files', { membershipType: 'group', memberIds: [w.bob.id, w.cy.id] });
+      assert.deepEqual(
+        [group.companyId, group.memberIds, 'clientId' in group, 'membershipEntityId' in group],
+        [w.beta.id, [w.bob.id, w.cy.id], false, false],
+      );
+      assert.deepEqual(Object.keys(w.betas).sort(), [
+        'companyId',
+        'createdAt',
+        'id',
+        'membershipEntityId',
+        'membershipType',
+        'object',
+        'updatedAt',
+      ]);
+      const list = (query = '') => w.call('GET', `/v1/channels/files${query}`);
+      assert.deepEqual(ids(await list()), [group.id, w.betas.id, w.adas.id], 'newest first');
+      assert.deepEqual(
+        ids(await list('?clientId=&companyId=&membershipEntityId=')),
+        [group.id, w.betas.id, w.adas.id],
+        'empty filters: none',
+      );
+      assert.deepEqual(ids(await list(`?companyId=${w.beta.id}`)), [group.id, w.betas.id]);
+      assert.deepEqual(ids(await list(`?clientId=${w.ada.id}`)), [w.adas.id]);
+      assert.deepEqual(ids(await list('?membershipType=group')), [group.id]);
+      assert.deepEqual(ids(await list(`?memberId=${w.bob.id}`)), [group.id, w.betas.id]);
+      assert.deepEqual(ids(await list(`?memberId=${UNKNOWN}`)), []);
+      const page = (await list('?limit=2')).json();
+      assert.deepEqual(ids(await list(`?limit=2&nextToken=${page.nextToken}`)), [w.adas.id]);
+      assert.deepEqual(await w.ok('GET', `/v1/channels/files/${w.adas.id}`), w.adas);
+      assert.equal((await w.call('GET', `/v1/channels/files/${UNKNOWN}`)).statusCode, 404);
+
+      const problems = async (body: object) => {
+        const res = await w.call('POST', '/v1/channels/files', body);
+        assert.equal(res.statusCode, 400, res.body);
+        return res.json().data.map((p: { path: string }) => p.path);
+      };
+      assert.deepEqual(await problems({ membershipType: 'individual' }), ['body.clientId']);
+      assert.deepEqual(await problems({ membershipType: 'group' }), ['body.memberIds']);
+      assert.deepEqual(await problems({ membershipType: 'company' }), ['body.companyId']);
+      assert.deepEqual(await problems({ membershipType: 'group', memberIds: [w.ada.id, w.bob.id] }), ['body.memberIds.1']);
+      assert.deepEqual(await problems({ membershipType: 'individual', clientId: UNKNOWN }), ['body.clientId']);
+      assert.deepEqual(await problems({ membershipType: 'team' }), ['body.membershipType']);
+      assert.deepEqual(ids(await list()), [group.id, w.betas.id, w.adas.id], 'nothing written');
+    });
+
+    test('a file: created pending with an uploadUrl, its content PUT there, then completed with a downloadUrl; downloads and events', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const folder = await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'Reports' });
+      assert.deepEqual(folder, {
+        id: folder.id,
+        object: 'folder',
+        channelId: w.adas.id,
+        createdAt: folder.createdAt,
+        updatedAt: folder.createdAt,
+        name: 'Reports',
+        path: 'Reports',
+        clientPermissions: 'read-write',
+      });
+      const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: '/Reports/Q3 résumé.txt' });
+      assert.deepEqual(
+        [file.object, file.name, file.path, file.status, 'size' in file, 'downloadUrl' in file],
+        ['file', 'Q3 résumé.txt', 'Reports/Q3 résumé.txt', 'pending', false, false],
+      );
+      assert.match(file.uploadUrl, new RegExp(`^http://localhost(:80)?/files/uploads/${file.id}\\?workspaceId=.+&expires=\\d+&signature=`));
+      assert.equal((await w.call('GET', `/v1/files/${file.id}/download`)).statusCode, 400, 'no content yet');
+
+      const put = await upload(h, file.uploadUrl, 'hello, files', 'text/plain; charset=utf-8');
+      assert.equal(put.statusCode, 200, put.body);
+      assert.deepEqual([put.json().status, put.json().size, put.json().contentType], ['completed', 12, 'text/plain']);
+      const got = await w.ok('GET', `/v1/files/${file.id}`);
+      assert.deepEqual([got.status, got.size, 'uploadUrl' in got], ['completed', 12, false]);
+      assert.match(got.downloadUrl, new RegExp(`/files/downloads/${file.id}\\?`));
+
+      const direct = await w.call('GET', `/v1/files/${file.id}/download`);
+      assert.equal(direct.statusCode, 200);
+      assert.equal(direct.body, 'hello, files');
+      assert.equal(direct.headers['content-type'], 'text/plain');
+      assert.equal(direct.headers['x-content-type-options'], 'nosniff');
+      assert.match(
+        String(direct.headers['content-disposition']),
+        /^attachment; filename="Q3 r_sum_.txt"; filename\*=UTF-8''Q3%20r%C3%A9sum%C3%A9.txt$/,
+      );
+      const { downloadUrl } = await w.ok('GET', `/v1/files/${file.id}/download-url`);
+      const signed = await h.app.inject({ method: 'GET', url: local(downloadUrl) });
+      assert.deepEqual([signed.statusCode, signed.body], [200, 'hello, files'], 'the signed URL needs no credential');
+
+      const link = await w.ok('POST', '/v1/files/link', { channelId: w.adas.id, path: 'Site', linkUrl: 'https://example.com/x' });
+      assert.deepEqual(
+        [link.object, link.linkUrl, 'status' in link, 'clientPermissions' in link],
+        ['link', 'https://example.com/x', false, false],
+      );
+      const listed = await w.ok('GET', `/v1/files?channelId=${w.adas.id}`);
+      assert.deepEqual(
+        listed.data.map((f: { id: string }) => f.id),
+        [link.id, file.id, folder.id],
+      );
+      assert.equal(
+        listed.data.some((f: object) => 'downloadUrl' in f || 'uploadUrl' in f),
+        false,
+        'no signed URL in a list',
+      );
+      assert.deepEqual(ids(await w.call('GET', `/v1/files?channelId=${w.adas.id}&path=Reports`)), [file.id], 'inside the folder only');
+      assert.deepEqual(ids(await w.call('GET', `/v1/files?channelId=${w.adas.id}&path=Rep`)), [], 'a prefix of a name is not a folder');
+      assert.equal((await w.call('GET', `/v1/files?channelId=${UNKNOWN}`)).statusCode, 404);
+
+      const events = (await auditEntries(h, w.ws.workspaceId)).filter((e) => /^(file|folder|link)/.test(e.event_type));
+      assert.deepEqual(
+        events.map((e) => [e.event_type, e.ref, e.scope_company_id]),
+        [
+          ['folderCreated', folder.id, w.acme.id],
+          ['fileCreated', file.id, w.acme.id],
+          ['fileDownloaded', file.id, w.acme.id],
+          ['fileDownloaded', file.id, w.acme.id],
+          ['linkCreated', link.id, w.acme.id],
+        ],
+      );
+    });
+
+    test('paths: traversal, control characters, empty segments and missing folders are 400s naming body.path; a taken path a 409', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const problem = async (body: object, type = 'file') => {
+        const res = await w.call('POST', `/v1/files/${type}`, { channelId: w.adas.id, ...body });
+        assert.equal(res.statusCode, 400, res.body);
+        return res.json().data.map((p: { path: string }) => p.path);
+      };
+      for (const path of [
+        '../etc/passwd',
+        'a/../../b',
+        './x',
+        'a\\..\\b',
+        'a//b',
+        'bad\u0000name',
+        'tab\tname',
+        '/',
+        '  ',
+        'x'.repeat(256),
+      ]) {
+        assert.deepEqual(await problem({ path }), ['body.path'], JSON.stringify(path));
+      }
+      assert.deepEqual(await problem({ path: 'Missing/file.txt' }), ['body.path'], 'its folder must exist');
+      assert.deepEqual(await problem({ path: 'l', linkUrl: 'javascript:alert(1)' }, 'link'), ['body.linkUrl']);
+      assert.deepEqual(await problem({ path: 'l' }, 'link'), ['body.linkUrl']);
+      assert.deepEqual(await problem({ path: 'f', linkUrl: 'https://x.test' }), ['body.linkUrl']);
+      assert.deepEqual(await problem({ path: 'f', clientPermissions: 'read_only' }), ['body.clientPermissions']);
+      assert.deepEqual(await problem({ path: 'f', channelId: UNKNOWN }), ['body.channelId']);
+      assert.deepEqual(await problem({ path: '../f', channelId: UNKNOWN }), ['body.path', 'body.channelId'], 'every problem at once');
+      assert.deepEqual(await problem({ path: 'f', extra: 1 }), ['body.extra']);
+      assert.equal(
+        (await w.call('POST', '/v1/files/script', { channelId: w.adas.id, path: 'x' })).statusCode,
+        404,
+        'three operations: another type is no route',
+      );
+      assert.deepEqual((await w.ok('GET', `/v1/files?channelId=${w.adas.id}`)).data, [], 'nothing written');
+      await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'Docs' });
+      const taken = await w.call('POST', '/v1/files/file', { channelId: w.adas.id, path: 'Docs' });
+      assert.deepEqual([taken.statusCode, taken.json().code], [409, 'conflict']);
+      assert.equal((await w.call('POST', '/v1/files/file', { channelId: w.adas.id, path: 'x/y' })).statusCode, 400);
+      const inFile = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'Docs/a.txt' });
+      const under = await w.call('POST', '/v1/files/file', { channelId: w.adas.id, path: 'Docs/a.txt/b.txt' });
+      assert.deepEqual([under.statusCode, under.json().data[0].path], [400, 'body.path'], 'a file is not a folder');
+      assert.equal(inFile.path, 'Docs/a.txt');
+      const listed = await w.call('GET', `/v1/files?channelId=${w.adas.id}&path=../x`);
+      assert.deepEqual([listed.statusCode, listed.json().data[0].path], [400, 'querystring.path']);
+    });
+
+    test('uploads: the size cap (413, nothing kept), the content type checked, a re-upload replaces the content', async (t) => {
+      const h = await harnessOf(t, backend, { env: { FILES_MAX_BYTES: '16' } });
+      const w = await world(h);
+      const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'a.bin' });
+      const big = await upload(h, file.uploadUrl, 'x'.repeat(17));
+      assert.deepEqual([big.statusCode, big.json().code], [413, 'payload_too_large'], 'announced too large');
+      // Streamed past the cap without announcing its length (chunked): cut off as it arrives.
+      await h.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = h.app.server.address();
+      assert.ok(address && typeof address === 'object');
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: address.port,
+            method: 'PUT',
+            path: local(file.uploadUrl),
+            headers: { 'content-type': 'application/octet-stream' },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          },
+        );
+        req.on('error', reject);
+        for (let i = 0; i < 4; i++) req.write(Buffer.alloc(8, i));
+        req.end();
+      });
+      assert.equal(status, 413);
+      assert.deepEqual(await stored(h), { objects: [], temporary: [] }, 'nothing left behind');
+      assert.equal((await w.ok('GET', `/v1/files/${file.id}`)).status, 'pending');
+      const badType = await upload(h, file.uploadUrl, 'x', 'not a type');
+      assert.equal(badType.statusCode, 415);
+      assert.equal((await upload(h, file.uploadUrl, 'first')).statusCode, 200);
+      const again = await upload(h, file.uploadUrl, '<svg onload=x>', 'image/svg+xml');
+      assert.deepEqual([again.statusCode, again.json().size], [200, 14]);
+      const served = await w.call('GET', `/v1/files/${file.id}/download`);
+      assert.deepEqual(
+        [served.body, served.headers['content-type']],
+        ['<svg onload=x>', 'application/octet-stream'],
+        'a type a browser would run is served as bytes',
+      );
+      assert.equal((await stored(h)).objects.length, 1);
+    });
+
+    test('signed URLs: forged, altered, expired or for the other action are 403s', async (t) => {
+      const h = await harnessOf(t, backend, { env: { FILES_URL_TTL_SECONDS: '60' } });
+      const w = await world(h);
+      const other = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'other.txt' });
+      const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'a.txt' });
+      const url = new URL(file.uploadUrl);
+      const variant = (change: (u: URL) => void) => {
+        const copy = new URL(url);
+        change(copy);
+        return copy.toString();
+      };
+      const forbidden = async (target: string, method: 'PUT' | 'GET' = 'PUT') => {
+        const res = await h.app.inject({ method, url: local(target), ...(method === 'PUT' ? { payload: 'x' } : {}) });
+        assert.equal(res.statusCode, 403, `${target}: ${res.body}`);
+      };
+      await forbidden(variant((u) => u.searchParams.set('signature', 'A'.repeat(43))));
+      await forbidden(variant((u) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600))));
+      await forbidden(variant((u) => u.searchParams.set('workspaceId', UNKNOWN)));
+      await forbidden(variant((u) => (u.pathname = `/files/uploads/${other.id}`)));
+      await forbidden(
+        variant((u) => (u.pathname = `/files/downloads/${file.id}`)),
+        'GET',
+      );
+      const missing = await h.app.inject({ method: 'PUT', url: `/files/uploads/${file.id}`, payload: 'x' });
+      assert.equal(missing.statusCode, 400, 'no signature at all');
+      h.clock.advance(61_000);
+      await forbidden(file.uploadUrl);
+      assert.equal((await w.ok('GET', `/v1/files/${file.id}`)).status, 'pending');
+      const fresh = await w.ok('GET', `/v1/files/${file.id}`);
+      assert.equal((await upload(h, fresh.uploadUrl, 'late')).statusCode, 200, 'retrieve signs a fresh one');
+      const { downloadUrl } = await w.ok('GET', `/v1/files/${file.id}/download-url`);
+      h.clock.advance(61_000);
+      await forbidden(downloadUrl, 'GET');
+    });
+
+    test('a killed upload (socket closed mid-body) leaves no file, temporary or stored', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'big.bin' });
+      await h.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = h.app.server.address();
+      assert.ok(address && typeof address === 'object');
+      const socket = connect(address.port, '127.0.0.1');
+      t.after(() => socket.destroy());
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `PUT ${local(file.uploadUrl)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n`,
+      );
+      socket.write(Buffer.alloc(300_000, 7));
+      // The upload is under way: its temporary file exists.
+      await heldWithin(5000, 'the temporary file appears', async () => (await stored(h)).temporary.length === 1);
+      socket.destroy();
+      await heldWithin(5000, 'the temporary file goes', async () => (await stored(h)).temporary.length === 0);
+      assert.deepEqual(await stored(h), { objects: [], temporary: [] });
+      assert.equal((await w.ok('GET', `/v1/files/${file.id}`)).status, 'pending');
+    });
+
+    test('delete: a file with its content, a link, a folder only when empty; events', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const folder = await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'F' });
+      const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'F/a.txt' });
+      await upload(h, file.uploadUrl, 'content');
+      assert.equal((await stored(h)).objects.length, 1);
+      const full = await w.call('DELETE', `/v1/files/${folder.id}`);
+      assert.deepEqual([full.statusCode, full.json().message], [400, 'Folder is not empty']);
+      assert.deepEqual(await w.ok('DELETE', `/v1/files/${file.id}`), { id: file.id, object: 'file', deleted: true });
+      assert.deepEqual((await stored(h)).objects, [], 'its content is gone');
+      assert.deepEqual(await w.ok('DELETE', `/v1/files/${folder.id}`), { id: folder.id, object: 'folder', deleted: true });
+      assert.equal((await w.call('GET', `/v1/files/${file.id}`)).statusCode, 404);
+      assert.equal((await w.call('DELETE', `/v1/files/${file.id}`)).statusCode, 404);
+      const link = await w.ok('POST', '/v1/files/link', { channelId: w.adas.id, path: 'L', linkUrl: 'http://l.test' });
+      await w.ok('DELETE', `/v1/files/${link.id}`);
+      const events = (await auditEntries(h, w.ws.workspaceId)).map((e) => e.event_type).filter((e) => /Deleted$/.test(e));
+      assert.deepEqual(events, ['fileDeleted', 'folderDeleted', 'linkDeleted']);
+    });
+
+    test('permissions: a folder’s and the root’s; a client session creates only where clients may write', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const ada = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.ada.id });
+      const folder = await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'Shared', clientPermissions: 'read_only' });
+      assert.equal(folder.clientPermissions, 'read-only');
+      const refused = await w.call('POST', '/v1/files/file', { channelId: w.adas.id, path: 'Shared/mine.txt' }, ada);
+      assert.equal(refused.statusCode, 403, refused.body);
+      const set = await w.ok('PUT', `/v1/files/${folder.id}/permissions/`, { clientPermissions: 'read_write' });
+      assert.deepEqual(set, { id: folder.id, channelId: w.adas.id, clientPermissions: 'read-write' });
+      assert.equal((await w.ok('GET', `/v1/files/${folder.id}`)).clientPermissions, 'read-write');
+      const mine = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'Shared/mine.txt' }, ada);
+      assert.deepEqual([mine.creatorId, mine.lastModifiedBy], [w.ada.id, { id: w.ada.id, object: 'client' }]);
+      // The root: channelId required.
+      const noChannel = await w.call('PUT', '/v1/files/root/permissions/', { clientPermissions: 'read_only' });
+      assert.deepEqual([noChannel.statusCode, noChannel.json().data[0].path], [400, 'body.channelId']);
+      const bad = await w.call('PUT', `/v1/files/${folder.id}/permissions/`, { clientPermissions: 'admin' });
+      assert.deepEqual([bad.statusCode, bad.json().data[0].path], [400, 'body.clientPermissions']);
+      const notFolder = await w.call('PUT', `/v1/files/${mine.id}/permissions/`, { clientPermissions: 'read_only' });
+      assert.equal(notFolder.statusCode, 400);
+      assert.deepEqual(await w.ok('PUT', '/v1/files/root/permissions/', { clientPermissions: 'read_only', channelId: w.adas.id }), {
+        id: 'root',
+        channelId: w.adas.id,
+        clientPermissions: 'read-only',
+      });
+      assert.equal((await w.call('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'Top' }, ada)).statusCode, 403);
+      assert.equal(
+        (await w.call('PUT', '/v1/files/root/permissions/', { clientPermissions: 'read_write', channelId: w.adas.id }, ada)).statusCode,
+        403,
+      );
+      const updates = (await auditEntries(h, w.ws.workspaceId)).filter((e) => e.event_type === 'folderUpdated');
+      assert.deepEqual(
+        updates.map((e) => [e.context.folderId, e.context.clientPermissions, e.previous_attributes]),
+        [
+          [folder.id, 'read_write', { clientPermissions: 'read_only' }],
+          ['root', 'read_only', { clientPermissions: 'read_write' }],
+        ],
+      );
+    });
+
+    test('a client session sees its own channels and their files only; it may not create a channel, delete or set permissions', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      await addClientCompany(h, w.ws.workspaceId, w.bob, w.acme.id);
+      const acmes = await w.ok('POST', '/v1/channels/files', { membershipType: 'company', companyId: w.acme.id });
+      const adaFile = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'ada.txt' });
+      await upload(h, adaFile.uploadUrl, 'ada only');
+      const bob = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.bob.id });
+      assert.deepEqual(ids(await w.call('GET', '/v1/channels/files', undefined, bob)), [acmes.id, w.betas.id], 'its companies’ channels');
+      for (const url of [
+        `/v1/channels/files/${w.adas.id}`,
+        `/v1/files?channelId=${w.adas.id}`,
+        `/v1/files/${adaFile.id}`,
+        `/v1/files/${adaFile.id}/download`,
+        `/v1/files/${adaFile.id}/download-url`,
+      ]) {
+        assert.equal((await w.call('GET', url, undefined, bob)).statusCode, 404, url);
+      }
+      const into = await w.call('POST', '/v1/files/file', { channelId: w.adas.id, path: 'x' }, bob);
+      assert.deepEqual([into.statusCode, into.json().data[0].path], [400, 'body.channelId']);
+      assert.equal((await w.call('POST', '/v1/channels/files', { membershipType: 'company', companyId: w.beta.id }, bob)).statusCode, 403);
+      const own = await w.ok('POST', '/v1/files/file', { channelId: w.betas.id, path: 'bob.txt' }, bob);
+      assert.equal((await w.call('DELETE', `/v1/files/${own.id}`, undefined, bob)).statusCode, 403);
+      assert.equal((await w.call('POST', '/v1/file', { type: 'folder', channelID: w.betas.id, path: 'X' }, bob)).statusCode, 403);
+      assert.equal((await w.call('GET', `/v1/files/${own.id}`, undefined, bob)).statusCode, 200);
+    });
+
+    test('an internal user limited to some companies sees their channels only', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const betaFile = await w.ok('POST', '/v1/files/folder', { channelId: w.betas.id, path: 'B' });
+      const { user, session } = await limitedUserSession(h, w.ws.workspaceId, w.app.apiKey, [w.acme.id], 'lim@acme.test');
+      assert.deepEqual(ids(await w.call('GET', '/v1/channels/files', undefined, session)), [w.adas.id]);
+      assert.equal((await w.call('GET', `/v1/channels/files/${w.betas.id}`, undefined, session)).statusCode, 404);
+      assert.equal((await w.call('GET', `/v1/files/${betaFile.id}`, undefined, session)).statusCode, 404);
+      assert.equal((await w.call('DELETE', `/v1/files/${betaFile.id}`, undefined, session)).statusCode, 404);
+      const made = await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'Mine' }, session);
+      assert.deepEqual([made.creatorId, made.lastModifiedBy], [user.id, { id: user.id, object: 'internalUser' }]);
+      assert.deepEqual(ids(await w.call('GET', `/v1/channels/files?memberId=${user.id}`)), [w.adas.id]);
+    });
+
+    test('the deprecated create: folders only, in its own shape', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const made = await w.ok('POST', '/v1/file', { type: 'folder', channelID: w.adas.id, path: 'Old', fileKey: '../../etc' });
+      assert.deepEqual(made, {
+        id: made.id,
+        object: 'folder',
+        createdAt: made.createdAt,
+        updatedAt: made.createdAt,
+        channelId: w.adas.id,
+        fields: { path: 'Old', starred: false },
+      });
+      const problems = async (body: object) => {
+        const res = await w.call('POST', '/v1/file', body);
+        assert.equal(res.statusCode, 400, res.body);
+        return res.json().data.map((p: { path: string }) => p.path);
+      };
+      assert.deepEqual(await problems({ type: 'link', channelID: w.adas.id, path: 'x' }), ['body.type']);
+      assert.deepEqual(await problems({ type: 'folder', channelID: w.adas.id }), ['body.path']);
+      assert.deepEqual(await problems({ type: 'folder', channelID: UNKNOWN, path: 'x' }), ['body.channelID']);
+      assert.deepEqual(await problems({ type: 'folder', channelID: w.adas.id, path: 'Nope/x' }), ['body.path']);
+      assert.equal((await auditEntries(h, w.ws.workspaceId)).filter((e) => e.event_type === 'folderCreated').length, 1);
+    });
+
+    test('another workspace’s channels and files are invisible (404 on get, list, download, change and delete)', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const folder = await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'F' });
+      const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'a.txt' });
+      await upload(h, file.uploadUrl, 'secret');
+      const other = await populatedWorkspace(h, 'Other');
+      const as = (method: Method, url: string, payload?: object) => w.call(method, url, payload, other.ws.apiKey);
+      for (const [method, url, payload] of [
+        ['GET', `/v1/channels/files/${w.adas.id}`],
+        ['GET', `/v1/files?channelId=${w.adas.id}`],
+        ['GET', `/v1/files/${file.id}`],
+        ['GET', `/v1/files/${file.id}/download`],
+        ['GET', `/v1/files/${file.id}/download-url`],
+        ['DELETE', `/v1/files/${file.id}`],
+        ['PUT', `/v1/files/${folder.id}/permissions/`, { clientPermissions: 'read_only' }],
+      ] as [Method, string, object?][]) {
+        assert.equal((await as(method, url, payload)).statusCode, 404, `${method} ${url}`);
+      }
+      assert.deepEqual(ids(await as('GET', '/v1/channels/files')), []);
+      const into = await as('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'x' });
+      assert.deepEqual([into.statusCode, into.json().data[0].path], [400, 'body.channelId']);
+      const root = await as('PUT', '/v1/files/root/permissions/', { clientPermissions: 'read_only', channelId: w.adas.id });
+      assert.deepEqual([root.statusCode, root.json().data[0].path], [400, 'body.channelId']);
+      assert.equal((await w.ok('GET', `/v1/files/${file.id}`)).status, 'completed', 'untouched');
+    });
+
+    test('a channel goes with its client, and its content with the orphan sweep; leftovers of a killed process are swept at start', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const gone = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'ada.txt' });
+      await upload(h, gone.uploadUrl, 'ada');
+      const kept = await w.ok('POST', '/v1/files/file', { channelId: w.betas.id, path: 'beta.txt' });
+      await upload(h, kept.uploadUrl, 'beta');
+      await w.ok('DELETE', `/v1/clients/${w.ada.id}`);
+      assert.equal((await w.call('GET', `/v1/channels/files/${w.adas.id}`)).statusCode, 404);
+      const rows = await h.app.ctx.db.selectFrom('files').select('id').where('channel_id', '=', w.adas.id).execute();
+      assert.deepEqual(rows, []);
+      const store = new LocalFileStore(h.app.ctx.config.filesDir);
+      assert.equal(await removeOrphanContent(h.app.ctx.database, store, 60_000), 0, 'content just written is spared');
+      assert.equal(await removeOrphanContent(h.app.ctx.database, store, 60_000, Date.now() + 61_000), 1);
+      assert.deepEqual((await stored(h)).objects, [`${w.ws.workspaceId}/${kept.id}`], 'a live file’s content stays');
+      assert.equal((await w.call('GET', `/v1/files/${kept.id}/download`)).body, 'beta');
+
+      await mkdir(join(h.app.ctx.config.filesDir, '.tmp'), { recursive: true });
+      await writeFile(join(h.app.ctx.config.filesDir, '.tmp', 'left-over'), 'x');
+      assert.equal(await store.sweep(60_000), 0, 'a recent one may be another process’s upload');
+      assert.equal(await store.sweep(60_000, Date.now() + 61_000), 1);
+      assert.deepEqual((await stored(h)).temporary, []);
+    });
+  });
+}
