@@ -31,6 +31,7 @@ import { internalUserAdminRoutes, internalUserRoutes } from './modules/internal-
 import { meRoutes } from './modules/me/index.js';
 import { messageRoutes } from './modules/messages/index.js';
 import { noteRoutes } from './modules/notes/index.js';
+import { formAdminRoutes, formRoutes } from './modules/forms/index.js';
 import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
 import { notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
 import { operatorSessionRoutes } from './modules/operator-sessions/index.js';
@@ -102,6 +103,7 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [messageRoutes] },
   { v1: [taskRoutes], admin: [taskAdminRoutes] },
   { v1: [noteRoutes] },
+  { v1: [formRoutes], admin: [formAdminRoutes] },
 ];
 
 const HOUR_MS = 3_600_000;

@@ -20,6 +20,7 @@ import { seedCommand } from './seed.js';
 import { webhooksGroup } from './webhooks.js';
 import { sessionsGroup } from './sessions.js';
 import { taskTemplatesGroup } from './tasks.js';
+import { formsGroup } from './forms.js';
 import { workspacesGroup } from './workspaces.js';
 
 const USAGE = `Usage: portal <command> [options] [--json]
@@ -67,6 +68,8 @@ const USAGE = `Usage: portal <command> [options] [--json]
                                                      the billing catalog
   task-templates create --workspace W --name N [--description D] [--subtasks JSON]
                                                      a task template (subtasks: [{"name": …, "description": …}])
+  forms create --workspace W --name N --fields JSON [--description D] [--allow-multiple-submissions] [--visibility V]
+                                                     a form (fields: [{"title": …, "type": "shortAnswer", "isRequired": true}])
 
 The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
 
@@ -88,6 +91,7 @@ const GROUPS: Record<string, CommandGroup> = {
   export: exportGroup,
   ...catalogGroups,
   'task-templates': taskTemplatesGroup,
+  forms: formsGroup,
 };
 
 /**

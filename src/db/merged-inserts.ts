@@ -44,6 +44,8 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'task_templates',
   'tasks',
   'notes',
+  'forms',
+  'form_responses',
 ];
 const RANK = new Map(TABLES_PARENTS_FIRST.map((table, i) => [table, i]));
 

@@ -12,6 +12,7 @@ import type { AppsTables } from './schema/apps.js';
 import type { MessagesTables } from './schema/messages.js';
 import type { TasksTables } from './schema/tasks.js';
 import type { NotesTables } from './schema/notes.js';
+import type { FormsTables } from './schema/forms.js';
 
 export * from './schema/platform.js';
 export * from './schema/credentials.js';
@@ -22,6 +23,7 @@ export * from './schema/apps.js';
 export * from './schema/messages.js';
 export * from './schema/tasks.js';
 export * from './schema/notes.js';
+export * from './schema/forms.js';
 
 /** Every table, for Kysely: one interface per table family under schema/. */
 export interface DB
@@ -33,4 +35,5 @@ export interface DB
     AppsTables,
     MessagesTables,
     TasksTables,
-    NotesTables {}
+    NotesTables,
+    FormsTables {}

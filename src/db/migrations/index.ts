@@ -19,6 +19,7 @@ import { webhookCatchUp } from './2026-11-25-03-webhook-catch-up.js';
 import { messages } from './2026-11-25-10-messages.js';
 import { tasks } from './2026-11-25-12-tasks.js';
 import { notes } from './2026-11-25-13-notes.js';
+import { forms } from './2026-11-25-14-forms.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -44,4 +45,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-25-10-messages': messages,
   '2026-11-25-12-tasks': tasks,
   '2026-11-25-13-notes': notes,
+  '2026-11-25-14-forms': forms,
 };
