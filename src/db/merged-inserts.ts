@@ -46,6 +46,8 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'notes',
   'forms',
   'form_responses',
+  'contract_templates',
+  'contracts',
 ];
 const RANK = new Map(TABLES_PARENTS_FIRST.map((table, i) => [table, i]));
 

@@ -20,6 +20,7 @@ import { messages } from './2026-11-25-10-messages.js';
 import { tasks } from './2026-11-25-12-tasks.js';
 import { notes } from './2026-11-25-13-notes.js';
 import { forms } from './2026-11-25-14-forms.js';
+import { contracts } from './2026-11-25-15-contracts.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -46,4 +47,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-25-12-tasks': tasks,
   '2026-11-25-13-notes': notes,
   '2026-11-25-14-forms': forms,
+  '2026-11-25-15-contracts': contracts,
 };
