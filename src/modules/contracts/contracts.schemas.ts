@@ -5,9 +5,9 @@ import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
 /** An id in a body: any string, so that an unknown one is a 400 naming the field rather than a format error. */
 const RefId = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 
-export const TEMPLATE_NAME_MAX = 255;
+const TEMPLATE_NAME_MAX = 255;
 export const CONTRACT_FIELDS_MAX = 100;
-export const VALUE_MAX = 1_000;
+const VALUE_MAX = 1_000;
 
 const FieldType = Type.Enum([...CONTRACT_FIELD_TYPES], {
   description: 'signature and initials (the signer’s typed name or initials), text, date (YYYY-MM-DD)',

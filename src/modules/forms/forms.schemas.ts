@@ -5,11 +5,11 @@ import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
 /** An id in a body: any string, so that an unknown one is a 400 naming the field rather than a format error. */
 const RefId = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 
-export const FORM_NAME_MAX = 255;
-export const FORM_DESCRIPTION_MAX = 10_000;
+const FORM_NAME_MAX = 255;
+const FORM_DESCRIPTION_MAX = 10_000;
 export const FORM_FIELDS_MAX = 100;
 export const FORM_RECIPIENTS_MAX = 100;
-export const ANSWER_MAX = 10_000;
+const ANSWER_MAX = 10_000;
 
 const NAME_RULE = `1–${FORM_NAME_MAX} characters, one line, not only white space`;
 const OneLine = (max: number, description: string) => Type.String({ maxLength: max, pattern: '^[^\\r\\n]*\\S[^\\r\\n]*$', description });
