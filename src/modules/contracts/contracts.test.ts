@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  addClientCompany,
   adminRequest,
   createClient,
   createCompany,
@@ -277,6 +278,17 @@ for (const backend of BACKENDS) {
         'body.clientId',
         'body.contractTemplateId',
       ]);
+    });
+
+    test('a client of two companies: companyId is required and chooses the contract’s company', async (t) => {
+      const w = await world(t, backend);
+      await addClientCompany(w.h, w.ws.workspaceId, w.ada, w.beta.id);
+      assertProblems(
+        await w.call('POST', '/v1/contracts', { contractTemplateId: w.nda.id, clientId: w.ada.id, variableValues: { fee: '1' } }),
+        ['body.companyId'],
+      );
+      const inBeta = await w.send({ clientId: w.ada.id, companyId: w.beta.id });
+      assert.deepEqual([inBeta.clientId, inBeta.companyId], [w.ada.id, w.beta.id]);
     });
 
     test('portal contract-templates create: the admin route’s input, checked by the same schema; the API then serves it', {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  addClientCompany,
   adminRequest,
   createClient,
   createCompany,
@@ -272,6 +273,20 @@ for (const backend of BACKENDS) {
         'body.formId',
         'body.clientIds.0',
       ]);
+    });
+
+    test('a client of two companies: named with its company; the deprecated clientIds cannot choose one (400)', async (t) => {
+      const w = await world(t, backend);
+      await addClientCompany(w.h, w.ws.workspaceId, w.ada, w.beta.id);
+      assertProblems(await w.call('POST', '/v1/form-responses', { formId: w.form.id, clientIds: [w.ada.id] }), ['body.clientIds.0']);
+      const inBeta = await w.request([{ clientId: w.ada.id, companyId: w.beta.id }]);
+      assert.deepEqual([inBeta.clientId, inBeta.companyId], [w.ada.id, w.beta.id]);
+      const s = w.adaSession;
+      assert.deepEqual(
+        (await w.call('GET', '/v1/form-responses', undefined, s)).json().data.map((r: { id: string }) => r.id),
+        [inBeta.id],
+        'the client sees its responses in each of its companies',
+      );
     });
 
     test('a deleted client takes its responses with it', async (t) => {
