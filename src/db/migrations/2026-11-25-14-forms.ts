@@ -31,6 +31,7 @@ export const forms: MigrationFactory = () => ({
       .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id').onDelete('cascade'))
       .addColumn('status', 'text', (c) => c.notNull())
       .addColumn('answers', 'text')
+      .addColumn('once_key', 'text')
       .addColumn('requested_by', 'text', (c) => c.notNull())
       .addColumn('submitted_at', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
@@ -50,6 +51,9 @@ export const forms: MigrationFactory = () => ({
         .columns(['workspace_id', ...filter, 'created_at', 'id'])
         .execute();
     }
+    // A form without multiple submissions is requested of a client once: its responses carry `form_id/client_id`
+    // here (the others null, which never collide), so two requests at once cannot both write one.
+    await db.schema.createIndex('form_responses_once_unique').on('form_responses').columns(['workspace_id', 'once_key']).unique().execute();
     // The cascades' lookups (a deleted client or company finds its responses by these).
     for (const column of ['client_id', 'company_id']) {
       await db.schema.createIndex(`form_responses_by_${column}`).on('form_responses').column(column).execute();

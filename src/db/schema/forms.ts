@@ -33,6 +33,8 @@ export interface FormResponsesTable {
   status: FormResponseStatus;
   /** JSON text: formFieldId → answer (fields answered only); null while pending */
   answers: string | null;
+  /** `form_id/client_id` when the form does not allow multiple submissions (unique in the workspace), else null */
+  once_key: string | null;
   /** The internal user or client who requested it, or the API key's id. */
   requested_by: string;
   submitted_at: string | null;

@@ -118,8 +118,9 @@ export function findContractRow(db: Kysely<DB>, access: Access, id: string): Pro
   return visibleContracts(db, access).where('contracts.id', '=', id).executeTakeFirst();
 }
 
-export function insertContract(work: UnitOfWork, row: ContractsTable): void {
-  work.write(work.db.insertInto('contracts').values(row));
+/** `path`: the request field that named the client (one deleted meanwhile is a 400 naming it). */
+export function insertContract(work: UnitOfWork, row: ContractsTable, path: string): void {
+  work.write(work.db.insertInto('contracts').values(row), { contracts_client_id_fkey: path, contracts_company_id_fkey: path });
 }
 
 /** Signs a pending contract (a signed one is left as it is: the caller checked, in its transaction). */

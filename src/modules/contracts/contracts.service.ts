@@ -170,7 +170,7 @@ export async function sendContract(database: Database, caller: Caller, input: Co
   };
   const contract = repo.toContract(row);
   await unitOfWork(database, async (work) => {
-    repo.insertContract(work, row);
+    repo.insertContract(work, row, clientPath);
     recordAudit(work, caller.actor, {
       eventType: 'contractRequested',
       description: `Contract "${contract.name}" sent to client ${contract.clientId}`,

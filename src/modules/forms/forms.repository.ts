@@ -171,8 +171,13 @@ export async function clientsWithResponse(
   return new Set(rows.map((row) => row.client_id));
 }
 
-export function insertResponse(work: UnitOfWork, row: FormResponsesTable): void {
-  work.write(work.db.insertInto('form_responses').values(row));
+/** `path`: the request field that named the recipients (a recipient deleted meanwhile is a 400 naming it). */
+export function insertResponse(work: UnitOfWork, row: FormResponsesTable, path: string): void {
+  work.write(work.db.insertInto('form_responses').values(row), {
+    form_responses_once_unique: row.form_id,
+    form_responses_client_id_fkey: path,
+    form_responses_company_id_fkey: path,
+  });
 }
 
 /** Completes a pending response (a completed one is left as it is: the caller checked, in its transaction). */

@@ -121,6 +121,7 @@ export async function requestFormResponse(database: Database, caller: Caller, in
     company_id: companyId,
     status: 'pending',
     answers: null,
+    once_key: form.allowMultipleSubmissions ? null : `${form.id}/${clientId}`,
     requested_by: requesterOf(caller),
     submitted_at: null,
     created_at: at,
@@ -151,7 +152,7 @@ export async function requestFormResponse(database: Database, caller: Caller, in
         }
       }
       for (const row of rows) {
-        repo.insertResponse(work, row);
+        repo.insertResponse(work, row, input.clientCompanyIds ? 'body.clientCompanyIds' : 'body.clientIds');
         const response = toResponse(row);
         recordAudit(work, caller.actor, {
           eventType: 'formAssigned',

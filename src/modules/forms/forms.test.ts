@@ -151,6 +151,15 @@ for (const backend of BACKENDS) {
       assert.equal((await w.audit('formAssigned')).length, 1);
     });
 
+    test('allowMultipleSubmissions false under concurrency: of two requests at once for one client, one wins (the other 409)', async (t) => {
+      const w = await world(t, backend);
+      const payload = { formId: w.form.id, clientCompanyIds: [{ clientId: w.bob.id, companyId: w.beta.id }] };
+      const answers = await Promise.all([1, 2, 3].map(() => w.call('POST', '/v1/form-responses', payload)));
+      assert.deepEqual(answers.map((res) => res.statusCode).sort(), [200, 409, 409], answers.map((res) => res.body).join('\n'));
+      assert.equal((await w.call('GET', `/v1/forms/${w.form.id}/form-responses`)).json().data.length, 1);
+      assert.equal((await w.audit('formAssigned')).length, 1);
+    });
+
     test('every input rule is a 400 naming its field, and nothing is written', async (t) => {
       const w = await world(t, backend);
       const other = await w.h.workspace('Other');
