@@ -177,13 +177,16 @@ async function createWorkspace(name: string, env: NodeJS.ProcessEnv): Promise<Wo
 interface Seeded {
   readonly clientIds: string[];
   readonly companyIds: string[];
+  readonly messageChannelIds: string[];
+  readonly senderId: string;
 }
 
 /** bench/seed-clients.ts on the database, before any server runs; bounded by a generous 2 s per 1000 clients. */
 async function seed(workspaceId: string, count: number, env: NodeJS.ProcessEnv): Promise<Seeded> {
   const timeoutMs = Math.max(60_000, count * 2);
   const output = (await runNode(['--import', 'tsx', 'bench/seed-clients.ts', workspaceId, String(count)], env, timeoutMs)) as Seeded;
-  if (!Array.isArray(output?.clientIds) || !Array.isArray(output.companyIds)) throw new Error('bench: unexpected seed output');
+  if (!Array.isArray(output?.clientIds) || !Array.isArray(output.companyIds) || !Array.isArray(output.messageChannelIds))
+    throw new Error('bench: unexpected seed output');
   return output;
 }
 
@@ -250,7 +253,8 @@ async function main(options: Options): Promise<number> {
   let writes: BenchContext['writes'] = null;
   if (options.mode === 'default') {
     const workspace = await createWorkspace('Bench writes', env);
-    writes = { ...workspace, companyIds: (await seed(workspace.workspaceId, 0, env)).companyIds };
+    const { companyIds, messageChannelIds, senderId } = await seed(workspace.workspaceId, 0, env);
+    writes = { ...workspace, companyIds, messageChannelIds, senderId };
   }
   // The naive server gets a copy (taken now, before anything writes): neither server's writes reach the other.
   if (onSqlite) {
@@ -301,6 +305,7 @@ async function main(options: Options): Promise<number> {
     naive: onSqlite,
     reads,
     clientIds: seeded.clientIds,
+    messageChannelId: seeded.messageChannelIds[0],
     writes,
     state: {},
     get: (target, path) => send(urlOf(target), { method: 'GET', path, headers: { 'x-api-key': reads.apiKey } }, 0),

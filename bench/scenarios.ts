@@ -33,7 +33,16 @@ export interface BenchContext {
    * A second workspace (with 100 companies, no clients) for POST /v1/clients, so the inserts of one
    * round leave the pages of the read workspace exactly as seeded for the next; null with --clients.
    */
-  readonly writes: (Workspace & { readonly companyIds: readonly string[] }) | null;
+  readonly writes:
+    | (Workspace & {
+        readonly companyIds: readonly string[];
+        /** A company message channel per company, and an admin who may send in each. */
+        readonly messageChannelIds: readonly string[];
+        readonly senderId: string;
+      })
+    | null;
+  /** The read workspace's message channel, with 200 seeded messages. */
+  readonly messageChannelId: string;
   /** One GET to a running target with the `reads` key. */
   get(target: RunningTarget, path: string): Promise<Sample>;
   /** Ids, tokens and the like that setup() leaves for request(). */
@@ -51,7 +60,9 @@ export type ScenarioKey =
   | 'installs'
   | 'notify'
   | 'invoicePage'
-  | 'invoiceInsert';
+  | 'invoiceInsert'
+  | 'messagePage'
+  | 'messageSend';
 
 export interface Scenario {
   readonly key: ScenarioKey;
@@ -205,6 +216,33 @@ export const SCENARIOS: readonly Scenario[] = [
           template:
             '{"companyId":"{{v}}","lineItems":[{"amount":1999,"quantity":1.5,"description":"Work {{i}}"},{"amount":500,"quantity":2}],"taxPercentage":8.25,"daysUntilDue":14}',
           values: ctx.writes.companyIds,
+        },
+      };
+    },
+  },
+  {
+    key: 'messagePage',
+    name: () => 'GET /v1/messages?limit=100 (a channel of 200 messages)',
+    expectedStatus: 200,
+    naive: false,
+    directory: false,
+    request: (ctx) => ({ method: 'GET', path: `/v1/messages?channelId=${ctx.messageChannelId}&limit=100`, headers: readKey(ctx) }),
+  },
+  {
+    key: 'messageSend',
+    name: () => 'POST /v1/messages (a company channel)',
+    expectedStatus: 200,
+    naive: false,
+    directory: false,
+    request: (ctx) => {
+      if (!ctx.writes) throw new Error('POST /v1/messages needs the writes workspace');
+      return {
+        method: 'POST',
+        path: '/v1/messages',
+        headers: { 'x-api-key': ctx.writes.apiKey },
+        body: {
+          template: `{"channelId":"{{v}}","senderId":"${ctx.writes.senderId}","text":"Bench message {{i}}"}`,
+          values: ctx.writes.messageChannelIds,
         },
       };
     },

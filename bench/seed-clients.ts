@@ -2,8 +2,9 @@
 // `node --import tsx bench/seed-clients.ts <workspaceId> <count>` with DATABASE_URL set. 100 companies,
 // then <count> clients (0 for companies only) spread over them, through the same service code as the
 // API (clients, client_companies and audit_log rows alike), 100 creates at a time (group-committed on
-// SQLite), 200 invoices (when clients are seeded), then a WAL checkpoint. 100,000 clients take about 20 s on a 2-core machine.
-// Prints one JSON line: {"clientIds": [every ~hundredth id], "companyIds": [...], "seconds": N}.
+// SQLite), 200 invoices (when clients are seeded), a message sender (an admin) with a company message channel
+// (200 messages when clients are seeded; else one channel per company, for the sends), then a WAL checkpoint. 100,000 clients take about 20 s on a 2-core machine.
+// Prints one JSON line: {"clientIds": [every ~hundredth id], "companyIds": [...], "messageChannelIds": [...], "senderId": …, "seconds": N}.
 import { sql } from 'kysely';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/open.js';
@@ -11,6 +12,8 @@ import { systemCaller } from '../src/lib/caller.js';
 import { createClient } from '../src/modules/directory/clients.service.js';
 import { createCompany } from '../src/modules/directory/companies.service.js';
 import { createInvoice } from '../src/modules/billing/invoices.service.js';
+import { createInternalUser } from '../src/modules/internal-users/internal-users.service.js';
+import { createChannel, sendMessage } from '../src/modules/messages/messages.service.js';
 
 const [workspaceId, countText] = process.argv.slice(2);
 const count = Number(countText);
@@ -50,10 +53,31 @@ for (let i = 0; i < INVOICES; i++) {
     daysUntilDue: 14,
   });
 }
+// The messages: a sender who sees every company; the read workspace's channel holds 200 messages, the write
+// workspace gets a channel per company (the sends spread over them, as the client creations over companies).
+const at = start + count + INVOICES;
+const sender = await createInternalUser(database, systemCaller(workspaceId, at), {
+  email: 'bench-sender@example.com',
+  givenName: 'Bench',
+  familyName: 'Sender',
+  role: 'admin',
+});
+const messageChannelIds: string[] = [];
+for (const companyId of count > 0 ? companyIds.slice(0, 1) : companyIds) {
+  messageChannelIds.push((await createChannel(database, systemCaller(workspaceId, at), { membershipType: 'company', companyId })).id);
+}
+const MESSAGES = count > 0 ? 200 : 0;
+for (let i = 0; i < MESSAGES; i++) {
+  await sendMessage(database, systemCaller(workspaceId, at + 1 + i), {
+    channelId: messageChannelIds[0],
+    senderId: sender.id,
+    text: `Seeded message ${i}`,
+  });
+}
 // Fold the seed's WAL into the database before the server measures reads (100 group commits leave a long WAL).
 if (database.dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(database.db);
 await database.close();
 // A sample of 100 client ids is enough for the scenarios.
 const seconds = (Date.now() - start) / 1000;
 const sample = clientIds.filter((_, i) => i % Math.max(1, Math.ceil(count / 100)) === 0);
-process.stdout.write(`${JSON.stringify({ clientIds: sample, companyIds, seconds })}\n`);
+process.stdout.write(`${JSON.stringify({ clientIds: sample, companyIds, messageChannelIds, senderId: sender.id, seconds })}\n`);

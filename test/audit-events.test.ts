@@ -51,8 +51,8 @@ type World = Awaited<ReturnType<typeof populatedWorkspace>> & { h: Harness; stat
 
 const anInvoice = (companyId: string) => ({ companyId, lineItems: [{ amount: 100, quantity: 1 }], daysUntilDue: 7 });
 
-async function invoiceOf(w: World): Promise<string> {
-  const res = await w.h.as(w.ws.apiKey, { method: 'POST', url: '/v1/invoices', payload: anInvoice(w.company.id) });
+async function invoiceOf(w: World, extra: object = {}): Promise<string> {
+  const res = await w.h.as(w.ws.apiKey, { method: 'POST', url: '/v1/invoices', payload: { ...anInvoice(w.company.id), ...extra } });
   return res.json().id;
 }
 
@@ -166,6 +166,24 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
       w.state.invoice = await invoiceOf(w);
     },
     run: ({ h, ws, state }) => adminCall(h, `/admin/workspaces/${ws.workspaceId}/invoices/${state.invoice}/void`),
+  },
+  '`PATCH /v1/invoices/{id}` (a draft)': {
+    before: async (w) => {
+      w.state.invoice = await invoiceOf(w, { createDraft: true });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'PATCH', `/v1/invoices/${state.invoice}`, { memo: 'Thanks' }),
+  },
+  '`POST /v1/invoices/{id}/finalize` (a draft)': {
+    before: async (w) => {
+      w.state.invoice = await invoiceOf(w, { createDraft: true });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', `/v1/invoices/${state.invoice}/finalize`),
+  },
+  '`DELETE /v1/invoices/{id}` (a draft)': {
+    before: async (w) => {
+      w.state.invoice = await invoiceOf(w, { createDraft: true });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'DELETE', `/v1/invoices/${state.invoice}`),
   },
   '`POST /v1/subscriptions` (starting now: its first period is billed at once)': {
     run: async ({ h, ws, company }) => {

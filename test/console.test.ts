@@ -535,6 +535,182 @@ test('installs: publish a draft; view its notification settings', { timeout: TES
   await checkPage(c, 'notification-settings');
 });
 
+test('messages: channels newest first, filtered by membership; a channel’s messages newest first, paged', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const ws = await workspace('Messages Co');
+  const company = await ok(v1<{ id: string }>(ws.apiKey, 'POST', '/companies', { name: 'Initech' }));
+  const client = await ok(
+    v1<{ id: string }>(ws.apiKey, 'POST', '/clients', {
+      email: 'ada@analytical.example',
+      givenName: 'Ada',
+      familyName: 'Lovelace',
+      companyId: company.id,
+    }),
+  );
+  const individual = await ok(
+    v1<{ id: string }>(ws.apiKey, 'POST', '/message-channels', { membershipType: 'individual', clientId: client.id }),
+  );
+  await ok(v1(ws.apiKey, 'POST', '/message-channels', { membershipType: 'company', companyId: company.id }));
+  for (let i = 0; i < 26; i++) {
+    await ok(v1(ws.apiKey, 'POST', '/messages', { channelId: individual.id, senderId: client.id, text: `Message number ${i}` }));
+  }
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/messages`);
+  await heading(page, /^Messages$/);
+  const body = page.locator('table.data tbody tr');
+  await row(page, 'Ada Lovelace').waitFor();
+  assert.deepEqual(
+    await body.locator('td[data-label="Membership"]').allTextContents(),
+    ['company', 'individual'],
+    'both channels, newest first',
+  );
+  await checkPage(c, 'message-channels');
+
+  const search = page.getByRole('search', { name: 'Message channels' });
+  await search.getByLabel('Membership').selectOption('company');
+  await search.getByRole('button', { name: 'Show' }).click();
+  await row(page, 'Ada Lovelace').waitFor({ state: 'detached' });
+  assert.deepEqual(await body.locator('td[data-label="Membership"]').allTextContents(), ['company']);
+  await search.getByLabel('Membership').selectOption('group');
+  await search.getByRole('button', { name: 'Show' }).click();
+  await page.getByText('No group channel.').waitFor();
+  await search.getByLabel('Membership').selectOption('individual');
+  await search.getByRole('button', { name: 'Show' }).click();
+
+  await page.getByRole('link', { name: 'Messages of the individual channel of Ada Lovelace' }).click();
+  await heading(page, 'Messages of the individual channel of Ada Lovelace');
+  await body.nth(24).waitFor();
+  assert.equal(await body.count(), 25, 'a page of 25');
+  assert.equal(await body.first().locator('td[data-label="Message"]').textContent(), 'Message number 25', 'newest first');
+  assert.equal(await body.first().locator('td[data-label="From"]').textContent(), 'Ada Lovelace', 'the sender by name');
+  await checkPage(c, 'messages');
+  const pager = page.getByRole('navigation', { name: 'Messages pages' });
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await pager.getByText('Page 2').waitFor();
+  await body.nth(1).waitFor({ state: 'detached' });
+  assert.deepEqual(await body.locator('td[data-label="Message"]').allTextContents(), ['Message number 0'], 'the oldest on page 2');
+
+  await page.getByRole('link', { name: 'Back to the message channels' }).click();
+  await heading(page, /^Messages$/);
+});
+
+test('tasks: listed with status, assignee and due date, filtered by status; mark one completed; templates listed', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const ws = await workspace('Tasks Co');
+  const company = await ok(v1<{ id: string }>(ws.apiKey, 'POST', '/companies', { name: 'Globex' }));
+  const client = await ok(
+    v1<{ id: string }>(ws.apiKey, 'POST', '/clients', {
+      email: 'hank@globex.example',
+      givenName: 'Hank',
+      familyName: 'Scorpio',
+      companyId: company.id,
+    }),
+  );
+  const letter = await ok(
+    v1<{ id: string }>(ws.apiKey, 'POST', '/tasks', {
+      name: 'Send the engagement letter',
+      clientId: client.id,
+      dueDate: '2031-03-15T12:00:00Z',
+    }),
+  );
+  await ok(v1(ws.apiKey, 'POST', '/tasks', { name: 'File the annual return', companyId: company.id, status: 'inProgress' }));
+  await ok(v1(ws.apiKey, 'POST', '/tasks', { name: 'Archive old records', status: 'completed' }));
+  await ok(
+    admin('POST', `/workspaces/${ws.id}/task-templates`, {
+      name: 'Onboarding',
+      subTaskTemplates: [{ name: 'Collect documents' }, { name: 'Sign the contract' }],
+    }),
+  );
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/tasks`);
+  await heading(page, 'Tasks');
+  const tasks = region(page, 'Tasks');
+  const letterRow = row(page, 'Send the engagement letter');
+  await letterRow.getByRole('cell', { name: 'Hank Scorpio (Globex)' }).waitFor();
+  await letterRow.getByText('todo', { exact: true }).waitFor();
+  assert.match((await letterRow.locator('td[data-label="Due"]').textContent()) ?? '', /2031/);
+  await row(page, 'File the annual return').getByRole('cell', { name: 'Globex', exact: true }).waitFor();
+  await row(page, 'Archive old records').getByRole('cell', { name: 'no one' }).waitFor();
+  const templates = region(page, 'Task templates');
+  await templates.getByRole('row').filter({ hasText: 'Onboarding' }).getByText('Collect documents, Sign the contract').waitFor();
+  await checkPage(c, 'tasks');
+
+  const search = page.getByRole('search', { name: 'Tasks' });
+  await search.getByLabel('Status').selectOption('completed');
+  await search.getByRole('button', { name: 'Filter', exact: true }).click();
+  await letterRow.waitFor({ state: 'detached' });
+  assert.deepEqual(await tasks.locator('tbody td[data-label="Name"]').allTextContents(), ['Archive old records']);
+  await search.getByRole('button', { name: 'Clear filters' }).click();
+  await letterRow.waitFor();
+
+  await letterRow.getByRole('button', { name: 'Mark completed: task Send the engagement letter' }).click();
+  await page.getByRole('status').filter({ hasText: 'Task “Send the engagement letter” marked completed.' }).waitFor();
+  await letterRow.getByText('completed', { exact: true }).waitFor();
+  assert.equal((await ok(v1<{ status: string }>(ws.apiKey, 'GET', `/tasks/${letter.id}`))).status, 'completed');
+
+  // On a phone: the task table becomes labelled cards, and nothing scrolls sideways.
+  const phone = await signedIn(t, { width: 390, height: 844 });
+  await phone.page.goto(`/console/workspaces/${ws.id}/tasks`);
+  await heading(phone.page, 'Tasks');
+  await row(phone.page, 'Send the engagement letter').getByText('Hank Scorpio (Globex)').waitFor();
+  assert.equal(await scrollsSideways(phone.page), false, 'no horizontal scroll at 390 px');
+  await checkPage(phone, 'tasks-phone', undefined, false);
+});
+
+test('notes: title, what it is on, updated; filtered by entity type and by client; their HTML is not rendered', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const ws = await workspace('Notes Co');
+  const company = await ok(v1<{ id: string }>(ws.apiKey, 'POST', '/companies', { name: 'Umbrella' }));
+  const client = await ok(
+    v1<{ id: string }>(ws.apiKey, 'POST', '/clients', {
+      email: 'alice@umbrella.example',
+      givenName: 'Alice',
+      familyName: 'Abernathy',
+      companyId: company.id,
+    }),
+  );
+  await ok(
+    v1(ws.apiKey, 'POST', '/notes', {
+      entityType: 'client',
+      entityId: client.id,
+      title: 'Prefers email',
+      content: '<p>Never call <img src="x" alt="before noon"></p>',
+    }),
+  );
+  await ok(v1(ws.apiKey, 'POST', '/notes', { entityType: 'company', entityId: company.id, title: 'Renewal in March' }));
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/notes`);
+  await heading(page, 'Notes');
+  const titles = page.locator('table.data tbody td[data-label="Title"]');
+  await row(page, 'Prefers email').getByRole('cell', { name: 'Alice Abernathy' }).waitFor();
+  await row(page, 'Renewal in March').getByRole('cell', { name: 'Umbrella' }).waitFor();
+  assert.deepEqual(await titles.allTextContents(), ['Renewal in March', 'Prefers email'], 'newest first');
+  assert.equal(await page.locator('main img').count(), 0, 'the note’s HTML is not rendered');
+  assert.ok(!(await page.content()).includes('Never call'), 'nor shown');
+  await checkPage(c, 'notes');
+
+  const search = page.getByRole('search', { name: 'Notes' });
+  await search.getByLabel('On').selectOption('company');
+  await search.getByRole('button', { name: 'Filter', exact: true }).click();
+  await row(page, 'Prefers email').waitFor({ state: 'detached' });
+  assert.deepEqual(await titles.allTextContents(), ['Renewal in March']);
+
+  await search.getByLabel('On').selectOption('client');
+  await search.getByLabel('Client or company id').fill(client.id);
+  await search.getByRole('button', { name: 'Filter', exact: true }).click();
+  await row(page, 'Renewal in March').waitFor({ state: 'detached' });
+  assert.deepEqual(await titles.allTextContents(), ['Prefers email']);
+
+  await search.getByRole('button', { name: 'Clear filters' }).click();
+  await row(page, 'Renewal in March').waitFor();
+});
+
 test('audit log: filter by event type, by actor and by time', { timeout: TEST_MS }, async (t) => {
   const ws = await workspace('Audit Co');
   await ok(v1(ws.apiKey, 'POST', '/companies', { name: 'Audited Ltd' }));
@@ -605,7 +781,9 @@ test('webhooks: add an endpoint (its secret shown once), see a failed attempt in
   await screenshot(page, 'webhooks-replayed');
 });
 
-test('invoices and subscriptions: mark an invoice paid, void another, cancel a subscription', { timeout: TEST_MS }, async (t) => {
+test('invoices and subscriptions: mark an invoice paid, void another, finalise a draft, cancel a subscription', {
+  timeout: TEST_MS,
+}, async (t) => {
   const ws = await workspace('Billing Co');
   const client = await ok(
     v1<{ id: string }>(ws.apiKey, 'POST', '/clients', { email: 'payer@example.com', givenName: 'Pay', familyName: 'Er' }),
@@ -616,6 +794,9 @@ test('invoices and subscriptions: mark an invoice paid, void another, cancel a s
   );
   const toVoid = await ok(
     v1<{ id: string; number: string }>(ws.apiKey, 'POST', '/invoices', { clientId: client.id, lineItems: lines, daysUntilDue: 7 }),
+  );
+  const draft = await ok(
+    v1<{ id: string }>(ws.apiKey, 'POST', '/invoices', { clientId: client.id, lineItems: lines, daysUntilDue: 7, createDraft: true }),
   );
   const subscription = await ok(
     v1<{ id: string }>(ws.apiKey, 'POST', '/subscriptions', { clientId: client.id, lineItems: lines, daysUntilDue: 7, interval: 'month' }),
@@ -641,6 +822,15 @@ test('invoices and subscriptions: mark an invoice paid, void another, cancel a s
     .filter({ hasText: `Invoice ${toVoid.number} voided.` })
     .waitFor();
   assert.equal((await ok(v1<{ status: string }>(ws.apiKey, 'GET', `/invoices/${toVoid.id}`))).status, 'void');
+
+  // The subscription billed its first period (0003) at once: the draft, numbered only now, takes 0004.
+  await page.getByRole('button', { name: `Finalise draft invoice ${draft.id}` }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Draft invoice ${draft.id} finalised as invoice 0004.` })
+    .waitFor();
+  const finalized = await ok(v1<{ status: string; number: string }>(ws.apiKey, 'GET', `/invoices/${draft.id}`));
+  assert.deepEqual([finalized.status, finalized.number], ['open', '0004']);
 
   await page.getByRole('button', { name: `Cancel subscription ${subscription.id}` }).click();
   await page.getByRole('status').filter({ hasText: 'Subscription cancelled.' }).waitFor();

@@ -86,5 +86,51 @@ for (const backend of BACKENDS) {
         { client_id: 'b', client_created_at: at(2) },
       ]);
     });
+
+    test('invoice drafts: invoices keep their numbers and payments, drafts may have none, a number stays unique per workspace', async (t) => {
+      const database = openDatabase(await freshDatabaseUrl(t, backend));
+      t.after(() => database.close());
+      await migrateUpTo(database, '2026-11-25-13-notes');
+      // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration, not as typed today
+      const db = database.db as Kysely<any>;
+      const workspace = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+      await db.insertInto('workspaces').values({ id: workspace, name: 'W', created_at: 'x', updated_at: 'x' }).execute();
+      const invoice = (id: string, number: number | null) => ({
+        id,
+        workspace_id: workspace,
+        number,
+        company_id: 'c',
+        status: 'open',
+        terms: '{}',
+        subtotal: 1,
+        tax_amount: 0,
+        total: 1,
+        due_date: 'x',
+        billing_reason: 'manual',
+        collection_method: 'sendInvoice',
+        created_at: 'x',
+        updated_at: 'x',
+      });
+      await db.insertInto('invoices').values(invoice('i7', 7)).execute();
+      const payment = {
+        id: 'p',
+        workspace_id: workspace,
+        invoice_id: 'i7',
+        status: 'succeeded',
+        amount: 1,
+        payment_method: 'manual',
+        created_at: 'x',
+        updated_at: 'x',
+      };
+      await db.insertInto('payments').values(payment).execute();
+      assert.deepEqual(await migrateUpTo(database, '2026-11-25-17-invoice-drafts'), ['2026-11-25-17-invoice-drafts']);
+      assert.deepEqual(await db.selectFrom('invoices').select(['id', 'number']).execute(), [{ id: 'i7', number: 7 }]);
+      assert.equal((await db.selectFrom('payments').select('id').execute()).length, 1, 'the payment stayed');
+      await db
+        .insertInto('invoices')
+        .values([invoice('d1', null), invoice('d2', null)])
+        .execute();
+      await assert.rejects(db.insertInto('invoices').values(invoice('dup', 7)).execute(), /unique|UNIQUE/);
+    });
   });
 }

@@ -45,6 +45,7 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/webhooks/{event}',
     '/v1/invoices',
     '/v1/invoices/{id}',
+    '/v1/invoices/{id}/finalize',
     '/v1/payments',
     '/v1/subscriptions',
     '/v1/subscriptions/{id}',

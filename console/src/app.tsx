@@ -9,9 +9,12 @@ import { CsvPage } from './pages/csv.js';
 import { InstallsPage } from './pages/installs.js';
 import { InternalUsersPage } from './pages/internal-users.js';
 import { KeysPage } from './pages/keys.js';
+import { ChannelMessagesPage, MessageChannelsPage } from './pages/messages.js';
 import { NotFoundPage } from './pages/not-found.js';
+import { NotesPage } from './pages/notes.js';
 import { NotificationSettingsPage } from './pages/notification-settings.js';
 import { SignInPage } from './pages/sign-in.js';
+import { TasksPage } from './pages/tasks.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { WorkspacesPage } from './pages/workspaces.js';
 import { Link, match, navigate, usePath } from './router.js';
@@ -28,6 +31,10 @@ const WORKSPACE_PAGES: [string, (props: { workspaceId: string; params: Record<st
   ['/companies', CompaniesPage],
   ['/installs', InstallsPage],
   ['/installs/:installId/notification-settings', NotificationSettingsPage],
+  ['/messages', MessageChannelsPage],
+  ['/messages/:channelId', ChannelMessagesPage],
+  ['/tasks', TasksPage],
+  ['/notes', NotesPage],
   ['/audit-log', AuditLogPage],
   ['/webhooks', WebhooksPage],
   ['/billing', BillingPage],

@@ -119,7 +119,8 @@ export interface WebhookDelivery {
 
 export interface Invoice {
   id: string;
-  number: string;
+  /** absent on a draft: it takes one when finalised */
+  number?: string;
   status: 'draft' | 'open' | 'paid' | 'void';
   clientId: string | null;
   companyId: string;
@@ -147,4 +148,54 @@ export interface ImportResult {
   skipped: number;
   errors: { line: number; message: string }[];
   truncatedErrors?: true;
+}
+
+export interface MessageChannel {
+  id: string;
+  membershipType: 'individual' | 'group' | 'company';
+  clientId?: string;
+  companyId: string;
+  memberIds?: string[];
+  lastMessageDate?: string;
+  createdAt: string;
+}
+
+export interface Message {
+  id: string;
+  channelId: string;
+  senderId: string;
+  text: string;
+  createdAt: string;
+}
+
+export interface Task {
+  id: string;
+  name: string;
+  status: 'todo' | 'inProgress' | 'completed';
+  parentTaskId?: string;
+  internalUserId?: string;
+  clientId?: string;
+  companyId?: string;
+  dueDate?: string;
+  isArchived: boolean;
+  completedDate?: string;
+  createdDate: string;
+}
+
+export interface TaskTemplate {
+  id: string;
+  name: string;
+  description: string;
+  subTaskTemplates: { id: string; name: string }[];
+  createdDate: string;
+}
+
+export interface Note {
+  id: string;
+  entityType: 'client' | 'company';
+  entityId: string;
+  title: string;
+  creatorId: string;
+  createdAt: string;
+  updatedAt: string;
 }

@@ -1,4 +1,4 @@
-import { markPaid, voidInvoice } from '../modules/billing/index.js';
+import { invoiceName, markPaid, voidInvoice } from '../modules/billing/index.js';
 import { type CommandGroup, command, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 
@@ -21,7 +21,7 @@ export const invoicesGroup: CommandGroup = {
     async run(values, { database, json }) {
       const caller = await requireWorkspace(database, values);
       const invoice = await voidInvoice(database, caller, requireOption(values, 'invoice'));
-      printResult(json, invoice, `Invoice ${invoice.number} voided.`);
+      printResult(json, invoice, `${invoiceName(invoice)} voided.`);
     },
   }),
 };

@@ -29,6 +29,11 @@ export function BillingPage({ workspaceId }: { workspaceId: string }) {
   );
 }
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** "invoice 0007", or "draft invoice <id>" before it has a number. */
+const invoiceName = (invoice: Invoice) => (invoice.number ? `invoice ${invoice.number}` : `draft invoice ${invoice.id}`);
+
 function Invoices({ workspaceId }: { workspaceId: string }) {
   const [status, setStatus] = useState('');
   const list = usePaged(
@@ -40,12 +45,22 @@ function Invoices({ workspaceId }: { workspaceId: string }) {
   const act = (invoice: Invoice, action: 'pay' | 'void') => {
     const question =
       action === 'pay'
-        ? `Mark invoice ${invoice.number} (${formatMoney(invoice.total, invoice.currency)}) paid? It records a manual payment.`
-        : `Void invoice ${invoice.number}? This cannot be undone.`;
+        ? `Mark ${invoiceName(invoice)} (${formatMoney(invoice.total, invoice.currency)}) paid? It records a manual payment.`
+        : `Void ${invoiceName(invoice)}? This cannot be undone.`;
     change.runIfConfirmed(question, async () => {
       await admin.post(path`/workspaces/${workspaceId}/invoices/${invoice.id}/${action}`);
       list.reload();
-      return `Invoice ${invoice.number} ${action === 'pay' ? 'marked paid' : 'voided'}.`;
+      return `${capitalized(invoiceName(invoice))} ${action === 'pay' ? 'marked paid' : 'voided'}.`;
+    });
+  };
+
+  /** A draft is finalised (it takes the next number and is sent) through the workspace API, as an app would. */
+  const finalize = (invoice: Invoice) => {
+    const question = `Finalise ${invoiceName(invoice)} (${formatMoney(invoice.total, invoice.currency)})? It takes the next number and is sent to its client.`;
+    change.runIfConfirmed(question, async () => {
+      const open = await v1(workspaceId).post<Invoice>(path`/invoices/${invoice.id}/finalize`);
+      list.reload();
+      return `${capitalized(invoiceName(invoice))} finalised as invoice ${open.number}.`;
     });
   };
 
@@ -73,7 +88,7 @@ function Invoices({ workspaceId }: { workspaceId: string }) {
         <DataTable caption="Invoices, newest first" columns={['Number', 'Total', 'Status', 'Due', 'Recipient']} actions>
           {rows.map((invoice) => (
             <tr key={invoice.id}>
-              <td data-label="Number">{invoice.number}</td>
+              <td data-label="Number">{invoice.number ?? 'Draft'}</td>
               <td data-label="Total">{formatMoney(invoice.total, invoice.currency)}</td>
               <td data-label="Status">
                 <Badge value={invoice.status} />
@@ -84,12 +99,17 @@ function Invoices({ workspaceId }: { workspaceId: string }) {
               </td>
               <td class="actions">
                 {invoice.status === 'open' ? (
-                  <RowButton busy={change.busy} onClick={() => act(invoice, 'pay')} label={`Mark paid: invoice ${invoice.number}`}>
+                  <RowButton busy={change.busy} onClick={() => act(invoice, 'pay')} label={`Mark paid: ${invoiceName(invoice)}`}>
                     Mark paid
                   </RowButton>
                 ) : null}
+                {invoice.status === 'draft' ? (
+                  <RowButton busy={change.busy} onClick={() => finalize(invoice)} label={`Finalise ${invoiceName(invoice)}`}>
+                    Finalise
+                  </RowButton>
+                ) : null}
                 {invoice.status === 'open' || invoice.status === 'draft' ? (
-                  <RowButton kind="danger" busy={change.busy} onClick={() => act(invoice, 'void')} label={`Void invoice ${invoice.number}`}>
+                  <RowButton kind="danger" busy={change.busy} onClick={() => act(invoice, 'void')} label={`Void ${invoiceName(invoice)}`}>
                     Void
                   </RowButton>
                 ) : null}

@@ -21,6 +21,7 @@ import { tasks } from './2026-11-25-12-tasks.js';
 import { notes } from './2026-11-25-13-notes.js';
 import { forms } from './2026-11-25-14-forms.js';
 import { contracts } from './2026-11-25-15-contracts.js';
+import { invoiceDrafts } from './2026-11-25-17-invoice-drafts.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -48,4 +49,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-25-13-notes': notes,
   '2026-11-25-14-forms': forms,
   '2026-11-25-15-contracts': contracts,
+  '2026-11-25-17-invoice-drafts': invoiceDrafts,
 };

@@ -8,7 +8,8 @@ interface InvoiceCountersTable {
 export interface InvoicesTable {
   id: string;
   workspace_id: string;
-  number: number;
+  /** taken when the invoice is finalised: null while it is a draft */
+  number: number | null;
   client_id: string | null;
   company_id: string;
   status: 'draft' | 'open' | 'paid' | 'void';

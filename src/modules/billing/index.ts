@@ -1,7 +1,7 @@
 // The billing module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
 export { InvoiceTemplateCreate, PriceCreate, ProductCreate, ProductUpdate, SubscriptionTemplateCreate } from './catalog.schemas.js';
 export { createInvoiceTemplate, createPrice, createProduct, createSubscriptionTemplate, updateProduct } from './catalog.service.js';
-export { createInvoice, markPaid, voidInvoice } from './invoices.service.js';
+export { createInvoice, invoiceName, markPaid, voidInvoice } from './invoices.service.js';
 export { SubscriptionBiller } from './subscription-biller.js';
 export { createSubscription } from './subscriptions.service.js';
 export { catalogAdminRoutes, default as catalogRoutes } from './catalog.routes.js';

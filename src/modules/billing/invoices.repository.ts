@@ -15,7 +15,7 @@ export function toInvoice(row: InvoicesTable): Invoice {
   return {
     id: row.id,
     object: 'invoice',
-    number: invoiceNumber(row.number),
+    number: row.number === null ? undefined : invoiceNumber(row.number),
     status: row.status,
     ...billingFields(row),
     subtotal: Number(row.subtotal),
@@ -115,6 +115,10 @@ export function insertInvoice(work: UnitOfWork, row: InvoicesTable): void {
 
 export function updateInvoice(work: UnitOfWork, id: string, changes: Partial<InvoicesTable>): void {
   work.write(work.db.updateTable('invoices').set(changes).where('id', '=', id));
+}
+
+export function deleteInvoice(work: UnitOfWork, id: string): void {
+  work.write(work.db.deleteFrom('invoices').where('id', '=', id));
 }
 
 function toPayment(row: PaymentsTable): Payment {

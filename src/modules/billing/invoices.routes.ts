@@ -1,8 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { RoutePolicy } from '../../lib/policy.js';
-import { ADMIN_WRITE_ERRORS, adminDoc, IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
-import { Invoice, InvoiceAdminParams, InvoiceCreate, InvoiceListQuery, Payment, PaymentListQuery } from './invoices.schemas.js';
+import { ADMIN_WRITE_ERRORS, adminDoc, DeletedBody, IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
+import {
+  Invoice,
+  InvoiceAdminParams,
+  InvoiceCreate,
+  InvoiceListQuery,
+  InvoiceUpdate,
+  Payment,
+  PaymentListQuery,
+} from './invoices.schemas.js';
 import * as service from './invoices.service.js';
 
 /** A client session reads its own invoices and its companies'; staff may not create invoices (an admin may). */
@@ -50,6 +58,51 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'Retrieve an invoice', params: IdParams, response: { 200: Invoice, ...READ_ERRORS } },
     },
     async (request) => service.getInvoice(database, request.caller, request.params.id),
+  );
+  app.patch(
+    '/invoices/:id',
+    {
+      config: { policy: ADMINS_CREATE },
+      schema: {
+        tags,
+        summary: 'Edit a draft invoice: invoiceUpdated; an issued invoice is a 409',
+        description:
+          'The fields given replace the draft’s, lineItems as a whole; a templateId fills what the body leaves out, as at creation. ' +
+          'The amounts and the due date (from the draft’s creation) are recomputed. A draft changed by another request meanwhile is a 409: retry.',
+        params: IdParams,
+        body: InvoiceUpdate,
+        response: { 200: Invoice, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.updateDraft(database, request.caller, request.params.id, request.body),
+  );
+  app.post(
+    '/invoices/:id/finalize',
+    {
+      config: { policy: ADMINS_CREATE },
+      schema: {
+        tags,
+        summary: 'Finalise a draft into an open invoice sent to its client: invoiceInitiated; an issued invoice is a 409',
+        description:
+          'The draft takes the workspace’s next number now (drafts have none, so deleted drafts leave no gaps); sentDate is now and dueDate now + daysUntilDue.',
+        params: IdParams,
+        response: { 200: Invoice, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.finalizeInvoice(database, request.caller, request.params.id),
+  );
+  app.delete(
+    '/invoices/:id',
+    {
+      config: { policy: ADMINS_CREATE },
+      schema: {
+        tags,
+        summary: 'Delete a draft invoice for good: invoiceDeleted; an issued invoice is a 409 (void it instead)',
+        params: IdParams,
+        response: { 200: DeletedBody, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.deleteDraft(database, request.caller, request.params.id),
   );
   app.get(
     '/payments',

@@ -45,6 +45,13 @@ export const InvoiceCreate = Type.Object(
 );
 export type InvoiceCreate = Static<typeof InvoiceCreate>;
 
+/** A draft's edit: the fields given replace the draft's, the others stay (lineItems as a whole). */
+export const InvoiceUpdate = Type.Object(
+  { ...BillingTermsInput, daysUntilDue: Type.Optional(BillingTermsInput.daysUntilDue) },
+  { additionalProperties: false, title: 'InvoiceUpdate' },
+);
+export type InvoiceUpdate = Static<typeof InvoiceUpdate>;
+
 export const LineItem = Type.Object(
   {
     amount: Type.Integer({ description: 'unit amount, cents' }),
@@ -81,7 +88,9 @@ export const Invoice = Type.Object(
   {
     id: Id,
     object: Type.Literal('invoice'),
-    number: Type.String({ description: 'per workspace, sequential from 0001, no gaps' }),
+    number: Type.Optional(
+      Type.String({ description: 'per workspace, sequential from 0001, no gaps; taken when the invoice is finalised (absent on a draft)' }),
+    ),
     status: Type.Enum([...INVOICE_STATUSES]),
     ...BillingTerms,
     subtotal: Type.Integer({ description: 'cents: the sum of the lines' }),

@@ -8,7 +8,7 @@ import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { recordAudit } from '../../audit/index.js';
 import * as repo from './invoices.repository.js';
-import type { Invoice, InvoiceCreate, Payment } from './invoices.schemas.js';
+import type { Invoice, InvoiceCreate, InvoiceUpdate, Payment } from './invoices.schemas.js';
 import { type Billed, type Terms, amountsOf, termsOf } from './terms.js';
 
 const DAY_MS = 86_400_000;
@@ -27,15 +27,23 @@ export interface NewInvoice {
 }
 
 /**
- * Adds an invoice to a unit of work: its number is taken in the commit (takeInvoiceNumber), then its row
- * and its invoiceCreated entry are written, in the same transaction. The invoice, once the unit has committed.
+ * Adds an invoice to a unit of work: an open one takes its number in the commit (takeInvoiceNumber), then its
+ * row and its invoiceCreated entry are written, in the same transaction; a draft has no number until it is
+ * finalised. The invoice, once the unit has committed.
  */
 export function addInvoice(work: UnitOfWork, workspaceId: string, actor: Actor, input: NewInvoice): () => Invoice {
   const id = randomUUID();
+  if (input.status === 'draft') {
+    const draft = writeInvoice(work, actor, input, id, workspaceId, null);
+    return () => draft;
+  }
   return repo.takeInvoiceNumber(work, workspaceId, (number) => writeInvoice(work, actor, input, id, workspaceId, number));
 }
 
-function writeInvoice(work: UnitOfWork, actor: Actor, input: NewInvoice, id: string, workspaceId: string, number: number): Invoice {
+/** "Invoice 0007", or "Draft invoice" before it has a number. */
+export const invoiceName = (invoice: Invoice) => (invoice.number === undefined ? 'Draft invoice' : `Invoice ${invoice.number}`);
+
+function writeInvoice(work: UnitOfWork, actor: Actor, input: NewInvoice, id: string, workspaceId: string, number: number | null): Invoice {
   const at = isoAt(input.at);
   const row: InvoicesTable = {
     id,
@@ -64,7 +72,7 @@ function writeInvoice(work: UnitOfWork, actor: Actor, input: NewInvoice, id: str
   const invoice = repo.toInvoice(row);
   recordAudit(work, actor, {
     eventType: 'invoiceCreated',
-    description: `Invoice ${invoice.number} created`,
+    description: `${invoiceName(invoice)} created`,
     context: { invoiceId: invoice.id, number: invoice.number, total: invoice.total },
     subject: invoiceSubject(invoice),
     at: input.at,
@@ -90,6 +98,147 @@ export async function createInvoice(database: Database, caller: Caller, input: I
 }
 
 export const listInvoices = listAs(repo.listInvoices);
+
+/** A draft of the caller's, read inside the unit: any other status is a 409 naming what may be done instead. */
+async function draftOf(work: UnitOfWork, caller: Caller, id: string, change: string): Promise<InvoicesTable> {
+  const row = orNotFound(await repo.findInvoiceRow(work.db, caller.access, id.toLowerCase()), 'Invoice');
+  if (row.status !== 'draft') throw errors.conflict(`Only a draft can be ${change}; this invoice is ${row.status} (void it instead).`);
+  return row;
+}
+
+/**
+ * Edits a draft (invoiceUpdated, with the fields it had): the fields given replace the draft's, lineItems as a
+ * whole; a templateId given fills what the body leaves out, as at creation. The terms are read and checked
+ * first, outside the transaction; a draft changed meanwhile is a 409 (retry), never a lost edit.
+ */
+export async function updateDraft(database: Database, caller: Caller, id: string, input: InvoiceUpdate): Promise<Invoice> {
+  const draft = repo.toInvoice(orNotFound(await repo.findInvoiceRow(database.db, caller.access, id.toLowerCase()), 'Invoice'));
+  const relines = input.lineItems !== undefined || input.templateId !== undefined;
+  const namesClient = input.clientId !== undefined || input.clientUserId !== undefined || input.recipientId !== undefined;
+  const fromTemplate = input.templateId !== undefined;
+  const problems: FieldProblem[] = [];
+  const { billed, terms } = await termsOf(
+    database,
+    caller,
+    {
+      ...input,
+      // The parties: the body's, else the draft's (a new client without a company takes its own company).
+      clientId: namesClient ? input.clientId : draft.clientId,
+      companyId: input.companyId ?? (namesClient ? undefined : draft.companyId),
+      lineItems: relines ? input.lineItems : [],
+      memo: input.memo ?? (fromTemplate ? undefined : draft.memo),
+      taxPercentage: input.taxPercentage ?? (fromTemplate ? undefined : draft.taxPercentage),
+      daysUntilDue: input.daysUntilDue ?? draft.daysUntilDue,
+      paymentMethodPreferences: input.paymentMethodPreferences ?? draft.paymentMethodPreferences,
+    },
+    problems,
+  );
+  if (problems.length > 0 || !billed || !terms) throw errors.invalidFields(problems);
+  return unitOfWork(
+    database,
+    async (work) => {
+      const row = await draftOf(work, caller, id, 'edited');
+      if (row.updated_at !== draft.updatedAt) throw errors.conflict('The draft changed while this edit was read; retry it.');
+      const kept: Terms = JSON.parse(row.terms);
+      const updatedTerms: Terms = relines
+        ? terms
+        : { ...terms, lineItems: kept.lineItems, currency: kept.currency, ...(kept.templateId ? { templateId: kept.templateId } : {}) };
+      const { subtotal, taxAmount, total } = amountsOf(updatedTerms);
+      const changes = {
+        client_id: billed.clientId,
+        company_id: billed.companyId,
+        terms: JSON.stringify(updatedTerms),
+        subtotal,
+        tax_amount: taxAmount,
+        total,
+        due_date: isoAt(Date.parse(row.created_at) + updatedTerms.daysUntilDue * DAY_MS),
+        updated_at: isoAt(caller.actor.at),
+      };
+      repo.updateInvoice(work, row.id, changes);
+      const invoice = repo.toInvoice({ ...row, ...changes });
+      recordAudit(work, caller.actor, {
+        eventType: 'invoiceUpdated',
+        description: `${invoiceName(invoice)} updated`,
+        context: { invoiceId: invoice.id, total: invoice.total },
+        previousAttributes: changedFields(draft, invoice),
+        subject: invoiceSubject(invoice),
+      });
+      return invoice;
+    },
+    { transaction: true },
+  );
+}
+
+/** The fields an edit changed, with the values they had. */
+function changedFields(before: Invoice, after: Invoice): Record<string, unknown> {
+  const previous: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(before)) {
+    if (field !== 'updatedAt' && JSON.stringify(value) !== JSON.stringify(after[field as keyof Invoice])) previous[field] = value;
+  }
+  return previous;
+}
+
+/**
+ * Finalises a draft into an open invoice sent to its client (invoiceInitiated): it takes the workspace's next
+ * number in the same transaction (no gaps), and its dates run from now. A draft made before drafts went
+ * unnumbered keeps the number it took.
+ */
+export async function finalizeInvoice(database: Database, caller: Caller, id: string): Promise<Invoice> {
+  const finalized = await unitOfWork(
+    database,
+    async (work) => {
+      const row = await draftOf(work, caller, id, 'finalised');
+      const open = (number: number | null) => {
+        const at = isoAt(caller.actor.at);
+        const terms: Terms = JSON.parse(row.terms);
+        const changes = {
+          number,
+          status: 'open' as const,
+          sent_date: at,
+          due_date: isoAt(caller.actor.at + terms.daysUntilDue * DAY_MS),
+          updated_at: at,
+        };
+        repo.updateInvoice(work, row.id, changes);
+        const invoice = repo.toInvoice({ ...row, ...changes });
+        recordAudit(work, caller.actor, {
+          eventType: 'invoiceInitiated',
+          description: `${invoiceName(invoice)} finalised and sent`,
+          context: { invoiceId: invoice.id, number: invoice.number, total: invoice.total },
+          previousAttributes: { status: row.status },
+          subject: invoiceSubject(invoice),
+        });
+        return invoice;
+      };
+      if (row.number !== null) {
+        const invoice = open(row.number);
+        return () => invoice;
+      }
+      return repo.takeInvoiceNumber(work, caller.access.workspaceId, open);
+    },
+    { transaction: true },
+  );
+  return finalized();
+}
+
+/** Deletes a draft for good (invoiceDeleted, with its last state); an issued invoice is voided instead (409). */
+export async function deleteDraft(database: Database, caller: Caller, id: string) {
+  return unitOfWork(
+    database,
+    async (work) => {
+      const row = await draftOf(work, caller, id, 'deleted');
+      repo.deleteInvoice(work, row.id);
+      const invoice = repo.toInvoice(row);
+      recordAudit(work, caller.actor, {
+        eventType: 'invoiceDeleted',
+        description: `${invoiceName(invoice)} deleted`,
+        context: { invoiceId: invoice.id },
+        subject: invoiceSubject(invoice),
+      });
+      return { id: row.id, object: 'invoice', deleted: true as const };
+    },
+    { transaction: true },
+  );
+}
 
 export async function getInvoice(database: Database, caller: Caller, id: string): Promise<Invoice> {
   return repo.toInvoice(orNotFound(await repo.findInvoiceRow(database.db, caller.access, id.toLowerCase()), 'Invoice'));
@@ -138,7 +287,7 @@ export async function voidInvoice(database: Database, caller: Caller, id: string
       const invoice = repo.toInvoice({ ...row, status: 'void', voided_at: at, updated_at: at });
       recordAudit(work, caller.actor, {
         eventType: 'invoiceVoided',
-        description: `Invoice ${invoice.number} voided`,
+        description: `${invoiceName(invoice)} voided`,
         context: { invoiceId: invoice.id },
         previousAttributes: { status: row.status },
         subject: invoiceSubject(invoice),

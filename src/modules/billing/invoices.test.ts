@@ -94,15 +94,15 @@ for (const backend of BACKENDS) {
       });
       assert.deepEqual(
         [
-          half.json().number,
+          'number' in half.json(),
           half.json().status,
           'sentDate' in half.json(),
           half.json().taxAmount,
           half.json().total,
           'clientId' in half.json(),
         ],
-        ['0002', 'draft', false, 1, 6, false],
-        'tax of 0.5 cent rounds up; a draft is not sent; a company is billed alone',
+        [false, 'draft', false, 1, 6, false],
+        'tax of 0.5 cent rounds up; a draft has no number and is not sent; a company is billed alone',
       );
       assert.equal(half.json().dueDate, AT, '0 days: due now');
       assert.equal(half.json().absorbTransactionFees, true, 'no preference: fees absorbed');
@@ -235,6 +235,144 @@ for (const backend of BACKENDS) {
       assert.equal((await admin('pay', open.id)).statusCode, 409, 'a void invoice cannot be paid');
       assert.equal((await admin('pay', '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b')).statusCode, 404);
       assert.equal((await audit('invoiceCreated')).length, 2);
+    });
+
+    test('a draft’s lifecycle (invoiceUpdated, invoiceInitiated, invoiceDeleted): edited, finalised with the next number, deleted without a gap', async (t) => {
+      const { h, ws, client, company, create, audit } = await world(t, backend);
+      const call = (method: 'PATCH' | 'POST' | 'DELETE', url: string, payload?: object) =>
+        h.as(ws.apiKey, { method, url, ...(payload ? { payload } : {}) });
+      const draft = (
+        await create({ companyId: company.id, lineItems: [{ amount: 1000, quantity: 1 }], daysUntilDue: 7, createDraft: true })
+      ).json();
+      const doomed = (
+        await create({ companyId: company.id, lineItems: [{ amount: 5, quantity: 1 }], daysUntilDue: 7, createDraft: true })
+      ).json();
+      const first = (await create({ companyId: company.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1 })).json();
+      assert.equal(first.number, '0001', 'drafts take no number');
+
+      h.clock.advance(60_000);
+      const edited = await call('PATCH', `/v1/invoices/${draft.id}`, {
+        clientId: client.id,
+        taxPercentage: 10,
+        memo: 'Thanks',
+        daysUntilDue: 3,
+      });
+      assert.equal(edited.statusCode, 200, edited.body);
+      const later = new Date(NOON + 60_000).toISOString();
+      assert.deepEqual(
+        edited.json(),
+        {
+          ...draft,
+          clientId: client.id,
+          clientUserId: client.id,
+          recipientId: client.id,
+          taxPercentage: 10,
+          memo: 'Thanks',
+          daysUntilDue: 3,
+          taxAmount: 100,
+          total: 1100,
+          dueDate: new Date(NOON + 3 * DAY).toISOString(),
+          updatedAt: later,
+        },
+        'the fields given replace the draft’s; the lines stay; amounts and due date recomputed',
+      );
+      const updated = (await audit('invoiceUpdated'))[0];
+      assert.deepEqual(
+        [updated.ref, updated.previousAttributes],
+        [
+          draft.id,
+          {
+            recipientId: company.id,
+            memo: '',
+            taxPercentage: 0,
+            daysUntilDue: 7,
+            taxAmount: 0,
+            total: 1000,
+            dueDate: new Date(NOON + 7 * DAY).toISOString(),
+          },
+        ],
+      );
+      const relined = await call('PATCH', `/v1/invoices/${draft.id}`, { lineItems: [{ amount: 2000, quantity: 2, description: 'Two' }] });
+      assert.deepEqual(
+        [relined.json().lineItems, relined.json().subtotal, relined.json().total, relined.json().memo],
+        [[{ amount: 2000, description: 'Two', quantity: 2, total: 4000 }], 4000, 4400, 'Thanks'],
+      );
+      const bad = await call('PATCH', `/v1/invoices/${draft.id}`, { daysUntilDue: 31, companyId: 'nope' });
+      assert.deepEqual([bad.statusCode, bad.json().data.map((p: { path: string }) => p.path)], [400, ['body.daysUntilDue']]);
+      const stranger = await call('PATCH', `/v1/invoices/${draft.id}`, { companyId: '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b' });
+      assert.deepEqual(
+        [stranger.statusCode, stranger.json().data],
+        [400, [{ path: 'body.companyId', message: 'is not a company of the client' }]],
+      );
+
+      const deleted = await call('DELETE', `/v1/invoices/${doomed.id}`);
+      assert.deepEqual([deleted.statusCode, deleted.json()], [200, { id: doomed.id, object: 'invoice', deleted: true }]);
+      assert.equal((await h.as(ws.apiKey, { method: 'GET', url: `/v1/invoices/${doomed.id}` })).statusCode, 404);
+      assert.equal((await audit('invoiceDeleted'))[0].ref, doomed.id);
+
+      h.clock.advance(60_000);
+      const finalized = await call('POST', `/v1/invoices/${draft.id}/finalize`);
+      assert.equal(finalized.statusCode, 200, finalized.body);
+      const sent = new Date(NOON + 120_000).toISOString();
+      assert.deepEqual(
+        [finalized.json().number, finalized.json().status, finalized.json().sentDate, finalized.json().dueDate, finalized.json().updatedAt],
+        ['0002', 'open', sent, new Date(NOON + 120_000 + 3 * DAY).toISOString(), sent],
+        'the next number, taken now: the deleted draft left no gap',
+      );
+      const initiated = (await audit('invoiceInitiated'))[0];
+      assert.deepEqual([initiated.ref, initiated.previousAttributes], [draft.id, { status: 'draft' }]);
+
+      for (const [method, url, payload] of [
+        ['PATCH', `/v1/invoices/${draft.id}`, { memo: 'x' }],
+        ['POST', `/v1/invoices/${draft.id}/finalize`, undefined],
+        ['DELETE', `/v1/invoices/${draft.id}`, undefined],
+        ['DELETE', `/v1/invoices/${first.id}`, undefined],
+      ] as const) {
+        const res = await call(method, url, payload);
+        assert.equal(res.statusCode, 409, `${method} ${url}: ${res.body}`);
+        assert.match(res.json().message, /^Only a draft can be (edited|finalised|deleted); this invoice is open \(void it instead\)\.$/);
+      }
+      const missing = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+      assert.deepEqual(
+        [
+          (await call('PATCH', `/v1/invoices/${missing}`, { memo: 'x' })).statusCode,
+          (await call('POST', `/v1/invoices/${missing}/finalize`)).statusCode,
+        ],
+        [404, 404],
+      );
+    });
+
+    test('a draft’s lifecycle: concurrent finalisations of many drafts take gapless numbers; other workspaces and staff cannot touch a draft', async (t) => {
+      const { h, ws, app, company, create } = await world(t, backend);
+      const drafts = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          create({ companyId: company.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1, createDraft: true }),
+        ),
+      );
+      const finalized = await Promise.all(
+        drafts.map((d) => h.as(ws.apiKey, { method: 'POST', url: `/v1/invoices/${d.json().id}/finalize` })),
+      );
+      assert.deepEqual(
+        finalized.map((r) => r.json().number).sort(),
+        Array.from({ length: 20 }, (_, i) => String(i + 1).padStart(4, '0')),
+      );
+      const draft = (
+        await create({ companyId: company.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1, createDraft: true })
+      ).json();
+      const other = await h.workspace('Other');
+      for (const [method, url] of [
+        ['PATCH', `/v1/invoices/${draft.id}`],
+        ['POST', `/v1/invoices/${draft.id}/finalize`],
+        ['DELETE', `/v1/invoices/${draft.id}`],
+      ] as const) {
+        const res = await h.as(other.apiKey, { method, url, ...(method === 'PATCH' ? { payload: { memo: 'x' } } : {}) });
+        assert.equal(res.statusCode, 404, `another workspace: ${method} ${url}`);
+      }
+      const staff = await createTestInternalUser(h, ws.workspaceId, { email: 's@a.test', givenName: 'S', familyName: 'T', role: 'staff' });
+      const staffKey = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: staff.id });
+      const refused = await h.as(staffKey, { method: 'DELETE', url: `/v1/invoices/${draft.id}` });
+      assert.deepEqual([refused.statusCode, refused.json().message], [403, 'Staff may not do this; an admin may.']);
+      assert.equal((await h.as(ws.apiKey, { method: 'GET', url: `/v1/invoices/${draft.id}` })).json().status, 'draft');
     });
 
     test('who may: staff may not create (403); a client session reads its own and its company’s invoices; other workspaces nothing', async (t) => {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { preparedQuery } from '../../db/prepared.js';
 import { objectFields, personFields } from '../../db/rows.js';
 import type { DB, InternalUsersTable } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
@@ -41,13 +42,12 @@ export function insertInternalUser(work: UnitOfWork, access: Access, user: Inter
 }
 
 /** The internal user of this workspace, or undefined (another workspace's id is simply not found). */
+const internalUserById = preparedQuery('internal_user_by_id', (db, p: { workspaceId: string; id: string }) =>
+  db.selectFrom('internal_users').selectAll().where('workspace_id', '=', p.workspaceId).where('id', '=', p.id),
+);
+
 export async function findInternalUser(db: Kysely<DB>, access: Access, id: string): Promise<InternalUser | undefined> {
-  const row = await db
-    .selectFrom('internal_users')
-    .selectAll()
-    .where('workspace_id', '=', access.workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await internalUserById.first(db, { workspaceId: access.workspaceId, id });
   return row && toInternalUser(row);
 }
 

@@ -1,7 +1,9 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import { type Page, type PageRequest, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
+import { type Page, type PageRequest, type PageTokens, fetchPage, pageScope, preparedList } from '../../db/paging.js';
+import { preparedQuery, preparedWrite } from '../../db/prepared.js';
 import { joinIds, nonEmpty, objectFields, splitIds } from '../../db/rows.js';
 import type { DB, MessageChannelsTable, MessagesTable } from '../../db/schema.js';
+import type { FullRow } from '../../db/prepared.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
 import type { Message, MessageChannel } from './messages.schemas.js';
@@ -129,8 +131,13 @@ async function pruneDeletedMembers(db: Kysely<DB>, channels: MessageChannel[]): 
   }
 }
 
+const channelById = preparedQuery('message_channel_by_id', (db, p: { workspaceId: string; id: string }) =>
+  db.selectFrom('message_channels').selectAll().where('workspace_id', '=', p.workspaceId).where('id', '=', p.id),
+);
+
 /** The channel, if this access sees it (another workspace's, or one outside the caller's reach, is simply not found). */
 export async function findChannelRow(db: Kysely<DB>, access: Access, id: string): Promise<MessageChannelsTable | undefined> {
+  if (!access.companyIds && !access.clientId) return channelById.first(db, { workspaceId: access.workspaceId, id });
   return visibleChannels(db, access).where('message_channels.id', '=', id).executeTakeFirst();
 }
 
@@ -175,7 +182,7 @@ export function channelRow(
  */
 export function insertMessage(work: UnitOfWork, access: Access, message: Message, senderType: MessagesTable['sender_type']): void {
   work.write(
-    work.db.insertInto('messages').values({
+    insertMessageRow(work.db, {
       id: message.id,
       workspace_id: access.workspaceId,
       channel_id: message.channelId,
@@ -186,15 +193,19 @@ export function insertMessage(work: UnitOfWork, access: Access, message: Message
       updated_at: message.updatedAt,
     }),
   );
-  work.write(
-    work.db
-      .updateTable('message_channels')
-      .set({ last_message_date: message.createdAt, updated_at: message.createdAt })
-      .where('workspace_id', '=', access.workspaceId)
-      .where('id', '=', message.channelId)
-      .where((eb) => eb.or([eb('last_message_date', 'is', null), eb('last_message_date', '<', message.createdAt)])),
-  );
+  work.write(moveLastMessageDate(work.db, { workspaceId: access.workspaceId, channelId: message.channelId, at: message.createdAt }));
 }
+
+const insertMessageRow = preparedWrite('insert_message', (db, row: FullRow<'messages'>) => db.insertInto('messages').values(row));
+
+const moveLastMessageDate = preparedWrite('move_last_message_date', (db, p: { workspaceId: string; channelId: string; at: string }) =>
+  db
+    .updateTable('message_channels')
+    .set({ last_message_date: p.at, updated_at: p.at })
+    .where('workspace_id', '=', p.workspaceId)
+    .where('id', '=', p.channelId)
+    .where((eb) => eb.or([eb('last_message_date', 'is', null), eb('last_message_date', '<', p.at)])),
+);
 
 /** A page of a channel's messages, newest first (the caller has checked that it sees the channel). */
 export function listMessages(
@@ -204,10 +215,14 @@ export function listMessages(
   page: PageRequest,
   tokens: PageTokens,
 ): Promise<Page<Message>> {
-  const q = db
-    .selectFrom('messages')
-    .selectAll()
-    .where('messages.workspace_id', '=', access.workspaceId)
-    .where('messages.channel_id', '=', channelId);
-  return fetchPage(q, 'messages', page, tokens, pageScope(access, `messages:${channelId}`), toMessage);
+  return channelMessages(db, { workspaceId: access.workspaceId, channelId }, page, tokens, pageScope(access, `messages:${channelId}`));
 }
+
+/** The same query for every principal (who sees the channel was checked): prepared. */
+const channelMessages = preparedList(
+  'messages_page',
+  (db, p: { workspaceId: string; channelId: string }) =>
+    db.selectFrom('messages').selectAll().where('workspace_id', '=', p.workspaceId).where('channel_id', '=', p.channelId),
+  'messages',
+  toMessage,
+);

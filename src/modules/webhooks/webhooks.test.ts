@@ -282,6 +282,45 @@ for (const backend of BACKENDS) {
       assert.equal(entries.json().data.length, 1);
     });
 
+    test('the portal families’ events reach a receiver: messages, tasks, notes, an invoice draft’s lifecycle (issue 23)', async (t) => {
+      const hook = await receiver(t);
+      const { h, ws, user, client, company, endpoint } = await setup(t, backend);
+      await endpoint(hook.url);
+      const call = async (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => {
+        const res = await h.as(ws.apiKey, { method, url, ...(payload ? { payload } : {}) });
+        assert.equal(res.statusCode, 200, `${method} ${url}: ${res.body}`);
+        return res.json() as { id: string };
+      };
+      const channel = await call('POST', '/v1/message-channels', { membershipType: 'company', companyId: company.id });
+      await call('POST', '/v1/messages', { channelId: channel.id, senderId: user.id, text: 'Hello' });
+      const task = await call('POST', '/v1/tasks', { name: 'Sign', clientId: client.id });
+      await call('PATCH', `/v1/tasks/${task.id}`, { status: 'completed' });
+      await call('POST', '/v1/notes', { entityType: 'client', entityId: client.id, title: 'Kick-off' });
+      const draft = { companyId: company.id, lineItems: [{ amount: 100, quantity: 1 }], daysUntilDue: 7, createDraft: true };
+      const kept = await call('POST', '/v1/invoices', draft);
+      await call('PATCH', `/v1/invoices/${kept.id}`, { memo: 'Thanks' });
+      await call('POST', `/v1/invoices/${kept.id}/finalize`);
+      await call('DELETE', `/v1/invoices/${(await call('POST', '/v1/invoices', draft)).id}`);
+      const expected = [
+        'messageChannel.created',
+        'message.sent',
+        'task.created',
+        'task.updated',
+        'task.completed',
+        'note.created',
+        'invoice.created',
+        'invoice.updated',
+        'invoice.initiated',
+        'invoice.created',
+        'invoice.deleted',
+      ];
+      await heldWithin(5000, 'every event delivered', async () => hook.received.length >= expected.length);
+      const received = hook.received.map((r) => JSON.parse(r.body) as { eventType: string; object: string; data: { id: string } });
+      assert.deepEqual(received.map((r) => r.eventType).sort(), [...expected].sort());
+      const initiated = received.find((r) => r.eventType === 'invoice.initiated');
+      assert.deepEqual([initiated?.object, initiated?.data.id], ['invoice', kept.id]);
+    });
+
     test('two server processes on one database deliver each event once', async (t) => {
       const hook = await receiver(t);
       const databaseUrl = await freshDatabaseUrl(t, backend, { sqliteFile: true });

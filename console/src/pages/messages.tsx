@@ -1,0 +1,119 @@
+import { useState } from 'preact/hooks';
+import { type Page, path, v1 } from '../api.js';
+import { type Directory, useDirectory } from '../directory.js';
+import { Link } from '../router.js';
+import type { Message, MessageChannel } from '../types.js';
+import { Badge, DataTable, ErrorMessage, Field, ListState, PageHeading, Pager, SearchForm, formatDate, useLoad, usePaged } from '../ui.js';
+import { useWorkspaceName } from '../workspace-layout.js';
+
+/** The membership types of GET /v1/message-channels?membershipType=… */
+const MEMBERSHIP_TYPES = ['individual', 'group', 'company'] as const;
+
+/** Who a channel is between: its client, its group's clients, or its company. */
+function membersOf(channel: MessageChannel, names: Directory): string {
+  if (channel.membershipType === 'company') return names.company(channel.companyId);
+  const members = channel.memberIds ?? (channel.clientId ? [channel.clientId] : []);
+  return members.map(names.client).join(', ') || '—';
+}
+
+/** "the individual channel of Ada Lovelace": a channel named for a heading or a link. */
+const channelName = (channel: MessageChannel, names: Directory) => `${channel.membershipType} channel of ${membersOf(channel, names)}`;
+
+export function MessageChannelsPage({ workspaceId }: { workspaceId: string }) {
+  const [membershipType, setMembershipType] = useState('');
+  const list = usePaged(
+    (nextToken) => v1(workspaceId).get<Page<MessageChannel>>('/message-channels', { limit: 25, nextToken, membershipType }),
+    [workspaceId, membershipType],
+  );
+  const names = useDirectory(workspaceId);
+  const base = `/workspaces/${encodeURIComponent(workspaceId)}/messages`;
+  const rows = list.data?.data ?? [];
+  return (
+    <>
+      <PageHeading title="Messages" context={useWorkspaceName()} />
+      <SearchForm
+        label="Message channels"
+        submitLabel="Show"
+        onSearch={(data) => setMembershipType(String(data.get('membershipType') ?? ''))}
+      >
+        <Field label="Membership">
+          {(props) => (
+            <select {...props} name="membershipType">
+              {['', ...MEMBERSHIP_TYPES].map((type) => (
+                <option key={type} value={type} selected={membershipType === type}>
+                  {type || 'Any'}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </SearchForm>
+      <ListState list={list} empty={membershipType ? `No ${membershipType} channel.` : 'No message channel yet.'} what="message channels" />
+      {rows.length > 0 ? (
+        <DataTable
+          caption={membershipType ? `Message channels (${membershipType}), newest first` : 'Message channels, newest first'}
+          columns={['Membership', 'Members', 'Company', 'Last message', 'Created']}
+          actions
+        >
+          {rows.map((channel) => (
+            <tr key={channel.id}>
+              <td data-label="Membership">
+                <Badge value={channel.membershipType} />
+              </td>
+              <td data-label="Members">{membersOf(channel, names)}</td>
+              <td data-label="Company">{names.company(channel.companyId)}</td>
+              <td data-label="Last message">{channel.lastMessageDate ? formatDate(channel.lastMessageDate) : 'none yet'}</td>
+              <td data-label="Created">{formatDate(channel.createdAt)}</td>
+              <td class="actions">
+                <Link href={`${base}/${encodeURIComponent(channel.id)}`} aria-label={`Messages of the ${channelName(channel, names)}`}>
+                  Messages
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      ) : null}
+      <Pager list={list} label="Message channels" />
+    </>
+  );
+}
+
+export function ChannelMessagesPage({ workspaceId, params }: { workspaceId: string; params: Record<string, string> }) {
+  const api = v1(workspaceId);
+  const { channelId } = params;
+  const channel = useLoad(() => api.get<MessageChannel>(path`/message-channels/${channelId}`), [workspaceId, channelId]);
+  const list = usePaged((nextToken) => api.get<Page<Message>>('/messages', { channelId, limit: 25, nextToken }), [workspaceId, channelId]);
+  const names = useDirectory(workspaceId);
+  const rows = list.data?.data ?? [];
+  const title = channel.data ? `Messages of the ${channelName(channel.data, names)}` : 'Messages of a channel';
+  return (
+    <>
+      <PageHeading title={title} context={useWorkspaceName()} />
+      <p>
+        <Link href={`/workspaces/${encodeURIComponent(workspaceId)}/messages`}>Back to the message channels</Link>
+      </p>
+      <ErrorMessage error={channel.error} />
+      {channel.data ? (
+        <p>
+          Company: {names.company(channel.data.companyId)} · created {formatDate(channel.data.createdAt)} · id{' '}
+          <span class="mono small">{channel.data.id}</span>
+        </p>
+      ) : null}
+      {channel.error ? null : <ListState list={list} empty="No message in this channel yet." what="messages" />}
+      {rows.length > 0 ? (
+        <DataTable caption="Messages, newest first" columns={['Sent', 'From', 'Message']}>
+          {rows.map((message) => (
+            <tr key={message.id}>
+              <td data-label="Sent">{formatDate(message.createdAt)}</td>
+              <td data-label="From">{names.person(message.senderId)}</td>
+              <td data-label="Message" class="break pre-line">
+                {message.text}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      ) : null}
+      <Pager list={list} label="Messages" />
+    </>
+  );
+}

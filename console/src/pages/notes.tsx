@@ -1,0 +1,90 @@
+import { useState } from 'preact/hooks';
+import { type Page, v1 } from '../api.js';
+import { useDirectory } from '../directory.js';
+import type { Note } from '../types.js';
+import { DataTable, Field, ListState, PageHeading, Pager, SearchForm, formatDate, usePaged } from '../ui.js';
+import { useWorkspaceName } from '../workspace-layout.js';
+
+/** The entity types of GET /v1/notes?entityType=… */
+const ENTITY_TYPES = ['client', 'company'] as const;
+
+/** The list filters of GET /v1/notes: entityId only with entityType. */
+interface Filters {
+  entityType: string;
+  entityId: string;
+}
+
+const NO_FILTERS: Filters = { entityType: '', entityId: '' };
+
+/**
+ * Notes on the workspace's clients and companies: title, what it is on, who wrote it, when. Their content
+ * is HTML the service stores unsanitized, so the console does not render it.
+ */
+export function NotesPage({ workspaceId }: { workspaceId: string }) {
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const list = usePaged(
+    (nextToken) => v1(workspaceId).get<Page<Note>>('/notes', { limit: 25, nextToken, ...filters }),
+    [workspaceId, filters.entityType, filters.entityId],
+  );
+  const names = useDirectory(workspaceId);
+
+  const search = (data: FormData) =>
+    setFilters({ entityType: String(data.get('entityType') ?? ''), entityId: String(data.get('entityId') ?? '').trim() });
+
+  const filtered = Boolean(filters.entityType || filters.entityId);
+  const rows = list.data?.data ?? [];
+  return (
+    <>
+      <PageHeading title="Notes" context={useWorkspaceName()} />
+      <SearchForm
+        label="Notes"
+        submitLabel="Filter"
+        onSearch={search}
+        buttons={
+          filtered ? (
+            <button type="reset" class="secondary" onClick={() => setFilters(NO_FILTERS)}>
+              Clear filters
+            </button>
+          ) : null
+        }
+      >
+        <Field label="On">
+          {(props) => (
+            <select {...props} name="entityType">
+              {['', ...ENTITY_TYPES].map((type) => (
+                <option key={type} value={type} selected={filters.entityType === type}>
+                  {type ? `a ${type}` : 'Any'}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Client or company id" hint="With “On” set to which it is.">
+          {(props) => <input {...props} name="entityId" class="mono" defaultValue={filters.entityId} />}
+        </Field>
+      </SearchForm>
+      <ListState list={list} empty={filtered ? 'No note matches these filters.' : 'No note yet.'} what="notes" />
+      {rows.length > 0 ? (
+        <DataTable
+          caption={filtered ? 'Notes matching the filters, newest first' : 'Notes, newest first'}
+          columns={['Title', 'On', 'Written by', 'Updated']}
+        >
+          {rows.map((note) => (
+            <tr key={note.id}>
+              <td data-label="Title" class="break">
+                {note.title}
+              </td>
+              <td data-label="On">
+                {note.entityType === 'client' ? names.client(note.entityId) : names.company(note.entityId)}
+                <div class="small muted">{note.entityType}</div>
+              </td>
+              <td data-label="Written by">{names.person(note.creatorId)}</td>
+              <td data-label="Updated">{formatDate(note.updatedAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
+      ) : null}
+      <Pager list={list} label="Notes" />
+    </>
+  );
+}
