@@ -19,9 +19,9 @@ import { webhookCatchUp } from './2026-11-25-03-webhook-catch-up.js';
 import { messages } from './2026-11-25-10-messages.js';
 import { tasks } from './2026-11-25-12-tasks.js';
 import { notes } from './2026-11-25-13-notes.js';
-import { forms } from './2026-11-25-14-forms.js';
-import { contracts } from './2026-11-25-15-contracts.js';
 import { invoiceDrafts } from './2026-11-25-17-invoice-drafts.js';
+import { forms } from './2026-11-25-18-forms.js';
+import { contracts } from './2026-11-25-19-contracts.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -47,7 +47,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-25-10-messages': messages,
   '2026-11-25-12-tasks': tasks,
   '2026-11-25-13-notes': notes,
-  '2026-11-25-14-forms': forms,
-  '2026-11-25-15-contracts': contracts,
   '2026-11-25-17-invoice-drafts': invoiceDrafts,
+  '2026-11-25-18-forms': forms,
+  '2026-11-25-19-contracts': contracts,
 };
