@@ -32,6 +32,8 @@ import { internalUserAdminRoutes, internalUserRoutes } from './modules/internal-
 import { meRoutes } from './modules/me/index.js';
 import { messageRoutes } from './modules/messages/index.js';
 import { noteRoutes } from './modules/notes/index.js';
+import { formAdminRoutes, formRoutes } from './modules/forms/index.js';
+import { contractAdminRoutes, contractRoutes } from './modules/contracts/index.js';
 import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
 import { notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
 import { operatorSessionRoutes } from './modules/operator-sessions/index.js';
@@ -106,6 +108,8 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [taskRoutes], admin: [taskAdminRoutes] },
   { v1: [noteRoutes] },
   { v1: [fileRoutes] },
+  { v1: [formRoutes], admin: [formAdminRoutes] },
+  { v1: [contractRoutes], admin: [contractAdminRoutes] },
 ];
 
 const HOUR_MS = 3_600_000;

@@ -9,10 +9,12 @@ import { AUDIT_EVENT_TYPES } from '../src/audit/index.js';
 import {
   TEST_ADMIN_TOKEN,
   adminRequest,
+  createClient,
   createTestInternalUser,
   defineCustomField,
   populatedWorkspace,
   revokeKey,
+  sessionKeyFor,
 } from './helpers/factories.js';
 import { heldWithin } from './helpers/eventually.js';
 import { BACKENDS, type Harness, adminHarness } from './helpers/harness.js';
@@ -334,6 +336,67 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
     },
     run: ({ h, ws, state }) => call(h, ws.apiKey, 'GET', `/v1/files/${state.file}/download-url`),
   },
+  '`POST /admin/workspaces/{id}/forms`': {
+    run: ({ h, ws }) =>
+      adminCall(h, `/admin/workspaces/${ws.workspaceId}/forms`, { name: 'F', formFields: [{ title: 'Q', type: 'shortAnswer' }] }),
+  },
+  '`POST /v1/form-responses`': {
+    before: async (w) => {
+      w.state.form = await formOf(w);
+    },
+    run: ({ h, ws, client, state }) => call(h, ws.apiKey, 'POST', '/v1/form-responses', { formId: state.form, clientIds: [client.id] }),
+  },
+  '`POST /v1/form-responses` (two clients)': {
+    before: async (w) => {
+      w.state.form = await formOf(w);
+      w.state.other = (
+        await createClient(w.h, w.ws.apiKey, { email: 'two@audit.test', givenName: 'T', familyName: 'W', companyId: w.company.id })
+      ).id;
+    },
+    run: ({ h, ws, client, company, state }) =>
+      call(h, ws.apiKey, 'POST', '/v1/form-responses', {
+        formId: state.form,
+        clientCompanyIds: [
+          { clientId: client.id, companyId: company.id },
+          { clientId: state.other, companyId: company.id },
+        ],
+      }),
+  },
+  '`POST /v1/form-responses/{id}/complete` (by its client)': {
+    before: async (w) => {
+      const form = await formOf(w);
+      const res = await w.h.as(w.ws.apiKey, {
+        method: 'POST',
+        url: '/v1/form-responses',
+        payload: { formId: form, clientIds: [w.client.id] },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      w.state.response = res.json().id;
+      w.state.session = await clientSession(w);
+    },
+    run: ({ h, state }) => call(h, state.session, 'POST', `/v1/form-responses/${state.response}/complete`, { answers: {} }),
+  },
+  '`POST /v1/contracts`': {
+    before: async (w) => {
+      w.state.template = await contractTemplateOf(w);
+    },
+    run: ({ h, ws, client, state }) =>
+      call(h, ws.apiKey, 'POST', '/v1/contracts', { contractTemplateId: state.template, clientId: client.id }),
+  },
+  '`POST /v1/contracts/{id}/sign` (by its client)': {
+    before: async (w) => {
+      const template = await contractTemplateOf(w);
+      const res = await w.h.as(w.ws.apiKey, {
+        method: 'POST',
+        url: '/v1/contracts',
+        payload: { contractTemplateId: template, clientId: w.client.id },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      w.state.contract = res.json().id;
+      w.state.session = await clientSession(w);
+    },
+    run: ({ h, state }) => call(h, state.session, 'POST', `/v1/contracts/${state.contract}/sign`, { values: { sig: 'Ada L' } }),
+  },
 };
 
 /** The world's client's file channel: its id. */
@@ -364,6 +427,29 @@ async function taskOf(w: World, parentTaskId?: string): Promise<string> {
   assert.equal(res.statusCode, 200, res.body);
   return res.json().id;
 }
+
+/** A form of one optional field, made on the admin surface: its id. */
+async function formOf(w: World): Promise<string> {
+  const res = await adminRequest(w.h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/forms`, {
+    name: 'Form',
+    formFields: [{ title: 'Q', type: 'shortAnswer' }],
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json().id;
+}
+
+/** A contract template with one signature the client fills: its id. */
+async function contractTemplateOf(w: World): Promise<string> {
+  const res = await adminRequest(w.h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/contract-templates`, {
+    name: 'NDA',
+    fields: [{ id: 'sig', type: 'signature', inputType: 'client' }],
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json().id;
+}
+
+/** The world's client's session (the app key acting for it). */
+const clientSession = (w: World) => sessionKeyFor(w.h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.client.id });
 
 /** A note on the world's company: its id. */
 async function noteOf(w: World): Promise<string> {

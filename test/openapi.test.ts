@@ -74,6 +74,17 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/files/{id}/download',
     '/v1/files/{id}/download-url',
     '/v1/files/{id}/permissions/',
+    '/v1/forms',
+    '/v1/forms/{id}',
+    '/v1/forms/{id}/form-responses',
+    '/v1/form-responses',
+    '/v1/form-responses/{id}',
+    '/v1/form-responses/{id}/complete',
+    '/v1/contract-templates',
+    '/v1/contract-templates/{id}',
+    '/v1/contracts',
+    '/v1/contracts/{id}',
+    '/v1/contracts/{id}/sign',
   ];
   assert.deepEqual(
     Object.keys(doc.paths)
@@ -137,7 +148,9 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
       '/admin/session',
       '/admin/workspaces',
       '/admin/workspaces/{workspaceId}',
+      '/admin/workspaces/{workspaceId}/contract-templates',
       '/admin/workspaces/{workspaceId}/exports/clients',
+      '/admin/workspaces/{workspaceId}/forms',
       '/admin/workspaces/{workspaceId}/imports/clients',
       '/admin/workspaces/{workspaceId}/installs',
       '/admin/workspaces/{workspaceId}/installs/{installId}/publish',

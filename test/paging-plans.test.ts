@@ -20,6 +20,8 @@ import { listChannels as listFileChannels, listFiles } from '../src/modules/file
 import { listNotifications } from '../src/modules/notifications/notifications.repository.js';
 import { listTasks, listTemplates as listTaskTemplates } from '../src/modules/tasks/tasks.repository.js';
 import { listNotes } from '../src/modules/notes/notes.repository.js';
+import { listForms, listResponses } from '../src/modules/forms/forms.repository.js';
+import { listContracts, listTemplates as listContractTemplates } from '../src/modules/contracts/contracts.repository.js';
 import { BACKENDS, type Backend, harness } from './helpers/harness.js';
 
 /**
@@ -170,6 +172,43 @@ const LISTS: [what: string, index: string, list: Lister][] = [
   ],
   ['files of a channel', 'files_page', (db, a, t, nextToken) => listFiles(db, a, FIELD_ID, undefined, { nextToken }, t)],
   ['files of a channel in a folder', 'files_page', (db, a, t, nextToken) => listFiles(db, a, FIELD_ID, 'Reports/2026', { nextToken }, t)],
+  ['forms', 'forms_page', (db, a, t, nextToken) => listForms(db, a, { nextToken }, t)],
+  ['form responses', 'form_responses_page', (db, a, t, nextToken) => listResponses(db, a, { nextToken }, t)],
+  [
+    'form responses by clientId',
+    'form_responses_client_page',
+    (db, a, t, nextToken) => listResponses(db, a, { nextToken, clientId: FIELD_ID }, t),
+  ],
+  [
+    'form responses by status',
+    'form_responses_status_page',
+    (db, a, t, nextToken) => listResponses(db, a, { nextToken, status: 'pending' }, t),
+  ],
+  ['responses to a form', 'form_responses_form_page', (db, a, t, nextToken) => listResponses(db, a, { nextToken, formId: FIELD_ID }, t)],
+  [
+    'responses to a form by clientId',
+    'form_responses_form_client_page',
+    (db, a, t, nextToken) => listResponses(db, a, { nextToken, formId: FIELD_ID, clientId: FIELD_ID }, t),
+  ],
+  [
+    'responses to a form by status',
+    'form_responses_form_status_page',
+    (db, a, t, nextToken) => listResponses(db, a, { nextToken, formId: FIELD_ID, status: 'completed' }, t),
+  ],
+  ['contract templates', 'contract_templates_page', (db, a, t, nextToken) => listContractTemplates(db, a, { nextToken }, t)],
+  [
+    'contract templates by name',
+    'contract_templates_name_page',
+    (db, a, t, nextToken) => listContractTemplates(db, a, { nextToken, name: 'NDA' }, t),
+  ],
+  ['contracts', 'contracts_page', (db, a, t, nextToken) => listContracts(db, a, { nextToken }, t)],
+  [
+    'contracts by contractTemplateId',
+    'contracts_template_page',
+    (db, a, t, nextToken) => listContracts(db, a, { nextToken, contractTemplateId: FIELD_ID }, t),
+  ],
+  ['contracts by clientId', 'contracts_client_page', (db, a, t, nextToken) => listContracts(db, a, { nextToken, clientId: FIELD_ID }, t)],
+  ['contracts by status', 'contracts_status_page', (db, a, t, nextToken) => listContracts(db, a, { nextToken, status: 'signed' }, t)],
 ];
 
 /** Accepts any token as a cursor, so each list's cursor query can be built without rows to page through. */

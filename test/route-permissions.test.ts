@@ -28,11 +28,12 @@ const ADMIN_REFUSED = {
 
 /** Whether the principal sees this workspace's object of that resource (the repositories' narrowing, lib/access.ts). */
 function sees(principal: PrincipalName, resource: string): boolean {
-  // The client, its company, the client's message and file channels and its file: all in the client's company.
-  const inCompany = ['clients', 'companies', 'message-channels', 'channels', 'files'].includes(resource);
+  // The client, its company, the client's message and file channels, its file, and its form response and contract:
+  // all in the client's company.
+  const inCompany = ['clients', 'companies', 'message-channels', 'channels', 'files', 'form-responses', 'contracts'].includes(resource);
   if (principal === 'other workspace key') return false;
   if (principal === 'limited staff session') return !inCompany; // limited to the other company
-  if (principal === 'client session') return inCompany; // itself, its company, its channel (the other routes are closed to it)
+  if (principal === 'client session') return inCompany; // itself, its company, its channels, its file, form response and contract (the other routes are closed to it)
   return true;
 }
 

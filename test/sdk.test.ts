@@ -19,18 +19,8 @@ import { serve, stop } from './helpers/server.js';
 
 const run = promisify(execFile);
 
-/** The SDK's operations of the families still to build (issue 23): forms, contracts. */
-const NOT_YET_SERVED = new Set([
-  'listForms',
-  'retrieveForm',
-  'requestFormResponse',
-  'listFormResponses',
-  'sendContract',
-  'listContracts',
-  'retrieveContract',
-  'listContractTemplates',
-  'retrieveContractTemplate',
-]);
+/** The SDK's operations not served here: none since issue 23 (the list may only shrink, and an operation both served and listed fails). */
+const NOT_YET_SERVED = new Set<string>([]);
 
 /** The fields the specification types as "string or null" / "nullable", where the SDK says only `?: string`. */
 const NULLABLE_BY_THE_SPECIFICATION = new Set(['firstLoginDate', 'lastLoginDate', 'clientIds']);
@@ -88,6 +78,26 @@ for (const backend of BACKENDS) {
         'admin', // billing writes are an admin's
       );
       const template = await cli('task-templates', 'create', '--workspace', workspaceId, '--name', 'Onboarding');
+      const form = await cli(
+        'forms',
+        'create',
+        '--workspace',
+        workspaceId,
+        '--name',
+        'Intake',
+        '--fields',
+        JSON.stringify([{ title: 'Company size', type: 'number' }]),
+      );
+      const contractTemplate = await cli(
+        'contract-templates',
+        'create',
+        '--workspace',
+        workspaceId,
+        '--name',
+        'NDA',
+        '--fields',
+        JSON.stringify([{ id: 'sig', type: 'signature', inputType: 'client' }]),
+      );
       const manual = await cli('installs', 'create', '--workspace', workspaceId, '--type', 'manual', '--name', 'Handbook');
       const tags = await cli(
         'custom-fields',
@@ -288,6 +298,21 @@ for (const backend of BACKENDS) {
       );
       await call('deleteFile', () => sdk.deleteFile({ id: fileId }));
 
+      await call('listForms', () => sdk.listForms({}));
+      await call('retrieveForm', () => sdk.retrieveForm({ id: form.id }));
+      await call('requestFormResponse', () =>
+        sdk.requestFormResponse({ requestBody: { formId: form.id, clientCompanyIds: [{ clientId, companyId: company.id }] } }),
+      );
+      const responses = await call('listFormResponses', () => sdk.listFormResponses({ id: form.id }));
+      assert.equal(responses.data.length, 1);
+      await call('listContractTemplates', () => sdk.listContractTemplates({}));
+      await call('retrieveContractTemplate', () => sdk.retrieveContractTemplate({ id: contractTemplate.id }));
+      const contract = await call('sendContract', () =>
+        sdk.sendContract({ requestBody: { contractTemplateId: contractTemplate.id, clientId } }),
+      );
+      await call('listContracts', () => sdk.listContracts({}));
+      await call('retrieveContract', () => sdk.retrieveContract({ id: contract.id as string }));
+
       await call('deleteClient', () => sdk.deleteClient({ id: clientId }));
       await call('deleteCompany', () => sdk.deleteCompany({ id: company.id as string }));
 
@@ -302,7 +327,7 @@ for (const backend of BACKENDS) {
         [],
         'the not-yet-served list names only SDK operations that are not called',
       );
-      t.diagnostic(`${called.size} of ${declared.size} SDK operations called; ${NOT_YET_SERVED.size} not served yet`);
+      t.diagnostic(`${called.size} of ${declared.size} SDK operations called; ${NOT_YET_SERVED.size} not served`);
     });
   });
 }

@@ -20,6 +20,8 @@ import { seedCommand } from './seed.js';
 import { webhooksGroup } from './webhooks.js';
 import { sessionsGroup } from './sessions.js';
 import { taskTemplatesGroup } from './tasks.js';
+import { formsGroup } from './forms.js';
+import { contractTemplatesGroup } from './contracts.js';
 import { workspacesGroup } from './workspaces.js';
 
 const USAGE = `Usage: portal <command> [options] [--json]
@@ -67,6 +69,10 @@ const USAGE = `Usage: portal <command> [options] [--json]
                                                      the billing catalog
   task-templates create --workspace W --name N [--description D] [--subtasks JSON]
                                                      a task template (subtasks: [{"name": …, "description": …}])
+  forms create --workspace W --name N --fields JSON [--description D] [--allow-multiple-submissions] [--visibility V]
+                                                     a form (fields: [{"title": …, "type": "shortAnswer", "isRequired": true}])
+  contract-templates create --workspace W --name N --fields JSON [--file-url URL]
+                                                     a contract template (fields: [{"type": "signature", "inputType": "client"}])
 
 The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
 
@@ -88,6 +94,8 @@ const GROUPS: Record<string, CommandGroup> = {
   export: exportGroup,
   ...catalogGroups,
   'task-templates': taskTemplatesGroup,
+  forms: formsGroup,
+  'contract-templates': contractTemplatesGroup,
 };
 
 /**

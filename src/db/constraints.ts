@@ -36,6 +36,29 @@ const CONSTRAINTS = {
     sqlite: undefined,
     error: (path: string) => errors.invalidField(path, 'is not a company of this workspace'),
   },
+  // A form without multiple submissions requested of a client twice at once: one request wins.
+  form_responses_once_unique: {
+    sqlite: 'form_responses.workspace_id, form_responses.once_key',
+    error: (formId: string) =>
+      errors.conflict(`Form ${formId} does not allow multiple submissions, and was already requested of this client.`),
+  },
+  // A recipient deleted between the check and the write (SQLite names no foreign key).
+  form_responses_client_id_fkey: {
+    sqlite: undefined,
+    error: (path: string) => errors.invalidField(path, 'names a client or company deleted meanwhile'),
+  },
+  form_responses_company_id_fkey: {
+    sqlite: undefined,
+    error: (path: string) => errors.invalidField(path, 'names a client or company deleted meanwhile'),
+  },
+  contracts_client_id_fkey: {
+    sqlite: undefined,
+    error: (path: string) => errors.invalidField(path, 'names a client or company deleted meanwhile'),
+  },
+  contracts_company_id_fkey: {
+    sqlite: undefined,
+    error: (path: string) => errors.invalidField(path, 'names a client or company deleted meanwhile'),
+  },
 } satisfies Record<string, { sqlite: string | undefined; error: (subject: string) => ApiError }>;
 
 type ConstraintName = keyof typeof CONSTRAINTS;

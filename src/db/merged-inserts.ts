@@ -47,6 +47,10 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'file_channels',
   'file_channel_members',
   'files',
+  'forms',
+  'form_responses',
+  'contract_templates',
+  'contracts',
 ];
 const RANK = new Map(TABLES_PARENTS_FIRST.map((table, i) => [table, i]));
 

@@ -13,6 +13,8 @@ import type { MessagesTables } from './schema/messages.js';
 import type { TasksTables } from './schema/tasks.js';
 import type { NotesTables } from './schema/notes.js';
 import type { FilesTables } from './schema/files.js';
+import type { FormsTables } from './schema/forms.js';
+import type { ContractsTables } from './schema/contracts.js';
 
 export * from './schema/platform.js';
 export * from './schema/credentials.js';
@@ -24,6 +26,8 @@ export * from './schema/messages.js';
 export * from './schema/tasks.js';
 export * from './schema/notes.js';
 export * from './schema/files.js';
+export * from './schema/forms.js';
+export * from './schema/contracts.js';
 
 /** Every table, for Kysely: one interface per table family under schema/. */
 export interface DB
@@ -36,4 +40,6 @@ export interface DB
     MessagesTables,
     TasksTables,
     NotesTables,
-    FilesTables {}
+    FilesTables,
+    FormsTables,
+    ContractsTables {}

@@ -139,6 +139,30 @@ export async function principalWorld(h: Harness) {
   const uploadUrl = new URL(file.json().uploadUrl);
   const uploaded = await h.app.inject({ method: 'PUT', url: `${uploadUrl.pathname}${uploadUrl.search}`, payload: 'walked' });
   assert.equal(uploaded.statusCode, 200, uploaded.body);
+  // A form requested of, and a contract sent to, the client (so its session sees them; the limited staff
+  // member does not), from a form and a contract template of the workspace.
+  const form = await adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/forms`, {
+    name: 'Walked form',
+    formFields: [{ title: 'Q', type: 'shortAnswer' }],
+  });
+  assert.equal(form.statusCode, 200, form.body);
+  const formResponse = await h.as(ws.apiKey, {
+    method: 'POST',
+    url: '/v1/form-responses',
+    payload: { formId: form.json().id, clientIds: [client.id] },
+  });
+  assert.equal(formResponse.statusCode, 200, formResponse.body);
+  const contractTemplate = await adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/contract-templates`, {
+    name: 'Walked template',
+    fields: [{ type: 'signature', inputType: 'client' }],
+  });
+  assert.equal(contractTemplate.statusCode, 200, contractTemplate.body);
+  const contract = await h.as(ws.apiKey, {
+    method: 'POST',
+    url: '/v1/contracts',
+    payload: { contractTemplateId: contractTemplate.json().id, clientId: client.id },
+  });
+  assert.equal(contract.statusCode, 200, contract.body);
   /** The object of this workspace an `{id}` under /v1/<resource> names. */
   const ids: Record<string, string> = {
     clients: client.id,
@@ -151,6 +175,10 @@ export async function principalWorld(h: Harness) {
     notes: note.json().id,
     channels: fileChannel.json().id,
     files: file.json().id,
+    forms: form.json().id,
+    'form-responses': formResponse.json().id,
+    'contract-templates': contractTemplate.json().id,
+    contracts: contract.json().id,
   };
   /**
    * The query a list needs (a required parameter naming an object of this workspace), by `METHOD /path`, and

@@ -21,6 +21,8 @@ import { tasks } from './2026-11-25-12-tasks.js';
 import { notes } from './2026-11-25-13-notes.js';
 import { files } from './2026-11-25-16-files.js';
 import { invoiceDrafts } from './2026-11-25-17-invoice-drafts.js';
+import { forms } from './2026-11-25-18-forms.js';
+import { contracts } from './2026-11-25-19-contracts.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -48,4 +50,6 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-25-13-notes': notes,
   '2026-11-25-16-files': files,
   '2026-11-25-17-invoice-drafts': invoiceDrafts,
+  '2026-11-25-18-forms': forms,
+  '2026-11-25-19-contracts': contracts,
 };

@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { heldWithin } from '../../../test/helpers/eventually.js';
 import { localReceiver } from '../../../test/helpers/local-receiver.js';
 import { flagForWebhooksWhen } from '../../audit/index.js';
-import { APP_ID, adminRequest, createClient, createCompany, populatedWorkspace } from '../../../test/helpers/factories.js';
+import { APP_ID, adminRequest, createClient, createCompany, populatedWorkspace, sessionKeyFor } from '../../../test/helpers/factories.js';
 import { BACKENDS, NOON, adminHarness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
 
 interface Received {
@@ -319,6 +319,34 @@ for (const backend of BACKENDS) {
       assert.deepEqual(received.map((r) => r.eventType).sort(), [...expected].sort());
       const initiated = received.find((r) => r.eventType === 'invoice.initiated');
       assert.deepEqual([initiated?.object, initiated?.data.id], ['invoice', kept.id]);
+    });
+
+    test('the forms and contracts events reach a receiver: a form made, requested and completed; a contract sent and signed', async (t) => {
+      const hook = await receiver(t);
+      const { h, ws, app, client, admin, endpoint } = await setup(t, backend);
+      await endpoint(hook.url);
+      const call = async (method: 'POST', url: string, payload: object, key = ws.apiKey) => {
+        const res = await h.as(key, { method, url, payload });
+        assert.equal(res.statusCode, 200, `${method} ${url}: ${res.body}`);
+        return res.json() as { id: string };
+      };
+      const form = (await admin('POST', '/forms', { name: 'Intake', formFields: [{ title: 'Q', type: 'shortAnswer' }] })).json();
+      const template = (
+        await admin('POST', '/contract-templates', { name: 'NDA', fields: [{ id: 'sig', type: 'signature', inputType: 'client' }] })
+      ).json();
+      const session = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, clientId: client.id });
+      const response = await call('POST', '/v1/form-responses', { formId: form.id, clientIds: [client.id] });
+      await call('POST', `/v1/form-responses/${response.id}/complete`, { answers: { [form.formFieldIds[0]]: 'Yes' } }, session);
+      const contract = await call('POST', '/v1/contracts', { contractTemplateId: template.id, clientId: client.id });
+      await call('POST', `/v1/contracts/${contract.id}/sign`, { values: { sig: 'Ada L' } }, session);
+      const expected = ['form.created', 'form.assigned', 'form.responseCompleted', 'contract.requested', 'contract.completed'];
+      await heldWithin(5000, 'every event delivered', async () => hook.received.length >= expected.length);
+      const received = hook.received.map((r) => JSON.parse(r.body) as { eventType: string; object: string; data: { id: string } });
+      assert.deepEqual(received.map((r) => r.eventType).sort(), [...expected].sort());
+      const completed = received.find((r) => r.eventType === 'contract.completed');
+      assert.deepEqual([completed?.object, completed?.data.id], ['contract', contract.id]);
+      const answered = received.find((r) => r.eventType === 'form.responseCompleted');
+      assert.deepEqual([answered?.object, answered?.data.id], ['formResponse', response.id]);
     });
 
     test('two server processes on one database deliver each event once', async (t) => {

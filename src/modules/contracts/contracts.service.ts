@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../../audit/index.js';
+import type { Database } from '../../db/database.js';
+import { listAs } from '../../db/paging.js';
+import type { ContractsTable, ContractTemplatesTable } from '../../db/schema.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import type { Caller } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
+import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
+import { resolveMembers } from '../directory/index.js';
+import * as repo from './contracts.repository.js';
+import type { Contract, ContractField, ContractSend, ContractSign, ContractTemplate, ContractTemplateCreate } from './contracts.schemas.js';
+
+export const listContractTemplates = listAs(repo.listTemplates);
+export const listContracts = listAs(repo.listContracts);
+
+export async function getContractTemplate(database: Database, caller: Caller, id: string): Promise<ContractTemplate> {
+  return orNotFound(await repo.findTemplate(database.db, caller.access, id.toLowerCase()), 'Contract template');
+}
+
+export async function getContract(database: Database, caller: Caller, id: string): Promise<Contract> {
+  return repo.toContract(orNotFound(await repo.findContractRow(database.db, caller.access, id.toLowerCase()), 'Contract'));
+}
+
+/** Whether a value is what its field's type asks for: the rule broken, or undefined. */
+function valueProblem(field: ContractField, value: string): string | undefined {
+  if (field.type === 'date') {
+    const valid = /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+    return valid ? undefined : 'must be a date (YYYY-MM-DD)';
+  }
+  if (field.type !== 'text' && !/\S/.test(value)) return 'must not be only white space';
+  return undefined;
+}
+
+/**
+ * Fills the fields of one input type from `values` (field id → value): every such field that is not optional
+ * gets a value, none is given for another field, each value of its field's type. Problems are named under
+ * `path`. Answers the fields with the values set.
+ */
+function fill(
+  fields: readonly ContractField[],
+  inputType: 'client' | 'variable',
+  values: Record<string, string>,
+  path: string,
+  problems: FieldProblem[],
+): ContractField[] {
+  const byId = new Map(fields.map((field) => [field.id, field]));
+  for (const [id, value] of Object.entries(values)) {
+    const field = byId.get(id);
+    if (!field) problems.push({ path: `${path}.${id}`, message: 'is not a field of this contract' });
+    else if (field.inputType !== inputType)
+      problems.push({ path: `${path}.${id}`, message: `is a ${field.inputType} field, not a ${inputType} one` });
+    else if (value !== '') {
+      const problem = valueProblem(field, value);
+      if (problem) problems.push({ path: `${path}.${id}`, message: problem });
+    }
+  }
+  return fields.map((field) => {
+    if (field.inputType !== inputType) return field;
+    const value = values[field.id] ?? '';
+    if (value === '') {
+      if (!field.isOptional) problems.push({ path: `${path}.${field.id}`, message: 'is required' });
+      return field;
+    }
+    return { ...field, value };
+  });
+}
+
+/** variableValues as given: an object, or its JSON text (as the SDK declares it). */
+function variableValuesOf(given: ContractSend['variableValues'], problems: FieldProblem[]): Record<string, string> {
+  if (given === undefined) return {};
+  if (typeof given !== 'string') return given;
+  const rule = 'must be a JSON object of field id → string';
+  if (given.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(given);
+    if (
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      !Array.isArray(parsed) &&
+      Object.values(parsed).every((v) => typeof v === 'string')
+    )
+      return parsed as Record<string, string>;
+  } catch {
+    // falls through to the problem
+  }
+  problems.push({ path: 'body.variableValues', message: rule });
+  return {};
+}
+
+/** A contract template (admin surface and `portal contract-templates create`; the specification has no event for it). */
+export async function createContractTemplate(database: Database, caller: Caller, input: ContractTemplateCreate): Promise<ContractTemplate> {
+  const problems: FieldProblem[] = [];
+  const seen = new Set<string>();
+  const fields: ContractField[] = input.fields.map((field, i) => {
+    const id = field.id ?? randomUUID();
+    if (seen.has(id)) problems.push({ path: `body.fields.${i}.id`, message: 'is the id of another field of the template' });
+    seen.add(id);
+    if (field.inputType === 'fixed' && field.value === undefined)
+      problems.push({ path: `body.fields.${i}.value`, message: 'is required on a fixed field' });
+    if (field.inputType !== 'fixed' && field.value !== undefined)
+      problems.push({ path: `body.fields.${i}.value`, message: 'is given only on a fixed field' });
+    const out: ContractField = {
+      id,
+      type: field.type,
+      inputType: field.inputType,
+      isOptional: field.isOptional ?? false,
+      page: field.page ?? 1,
+    };
+    if (field.label !== undefined) out.label = field.label;
+    if (field.value !== undefined) out.value = field.value;
+    return out;
+  });
+  if (problems.length > 0) throw errors.invalidFields(problems);
+  const at = isoAt(caller.actor.at);
+  const row: ContractTemplatesTable = {
+    id: randomUUID(),
+    workspace_id: caller.access.workspaceId,
+    name: input.name,
+    fields: JSON.stringify(fields),
+    file_url: input.fileUrl ?? null,
+    created_at: at,
+    updated_at: at,
+  };
+  await unitOfWork(database, async (work) => repo.insertTemplate(work, row));
+  return repo.toTemplate({ ...row, requests: 0, submissions: 0, latest_submission_at: null });
+}
+
+/**
+ * POST /v1/contracts: a contract from a template to a client the caller sees (in companyId, which may be left
+ * out when the client has one company), the template's variable fields filled from variableValues:
+ * contractRequested. Every failing field in one 400; nothing is written then.
+ */
+export async function sendContract(database: Database, caller: Caller, input: ContractSend): Promise<Contract> {
+  const problems: FieldProblem[] = [];
+  const clientId = input.clientId ?? input.recipientId;
+  const clientPath = input.clientId !== undefined ? 'body.clientId' : 'body.recipientId';
+  if (clientId === undefined) problems.push({ path: 'body.clientId', message: 'is required: the client receiving the contract' });
+  const [template, members] = await Promise.all([
+    repo.findTemplate(database.db, caller.access, input.contractTemplateId.toLowerCase()),
+    clientId === undefined
+      ? undefined
+      : resolveMembers(
+          database,
+          caller,
+          { clients: [{ id: clientId, path: clientPath }], companyId: input.companyId, companyPath: 'body.companyId' },
+          problems,
+        ),
+  ]);
+  if (!template) problems.push({ path: 'body.contractTemplateId', message: 'is not a contract template of this workspace' });
+  const values = variableValuesOf(input.variableValues, problems);
+  const fields = template ? fill(template.fields, 'variable', values, 'body.variableValues', problems) : [];
+  if (problems.length > 0 || !template || !members) throw errors.invalidFields(problems);
+
+  const at = isoAt(caller.actor.at);
+  const row: ContractsTable = {
+    id: randomUUID(),
+    workspace_id: caller.access.workspaceId,
+    contract_template_id: template.id,
+    client_id: members.clientIds[0],
+    company_id: members.companyId,
+    name: template.name,
+    fields: JSON.stringify(fields),
+    file_url: template.fileUrl ?? null,
+    status: 'pending',
+    sent_by: caller.actor.actorId ?? caller.actor.apiKeyRef ?? 'system',
+    submitted_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+  const contract = repo.toContract(row);
+  await unitOfWork(database, async (work) => {
+    repo.insertContract(work, row, clientPath);
+    recordAudit(work, caller.actor, {
+      eventType: 'contractRequested',
+      description: `Contract "${contract.name}" sent to client ${contract.clientId}`,
+      context: { contractId: contract.id, contractTemplateId: template.id, clientId: contract.clientId },
+      subject: { object: 'contract', id: contract.id, data: contract, companyId: contract.companyId },
+    });
+  });
+  return contract;
+}
+
+/**
+ * POST /v1/contracts/{id}/sign: the client it was sent to signs it (its session; anyone else who sees it:
+ * 403), once (409 when signed), with a value for each field it fills: contractCompleted.
+ */
+export async function signContract(database: Database, caller: Caller, id: string, input: ContractSign): Promise<Contract> {
+  return unitOfWork(
+    database,
+    async (work) => {
+      const row = orNotFound(await repo.findContractRow(work.db, caller.access, id.toLowerCase()), 'Contract');
+      if (caller.principal.kind !== 'clientSession' || caller.principal.clientId !== row.client_id) {
+        throw errors.forbidden('Only the client a contract was sent to signs it, in its session.');
+      }
+      if (row.status === 'signed') throw errors.conflict(`Contract ${row.id} is already signed.`);
+      const problems: FieldProblem[] = [];
+      const fields = fill(JSON.parse(row.fields) as ContractField[], 'client', input.values, 'body.values', problems);
+      if (problems.length > 0) throw errors.invalidFields(problems);
+      const at = isoAt(caller.actor.at);
+      const text = JSON.stringify(fields);
+      repo.signContract(work, caller.access, row.id, text, at);
+      const contract = repo.toContract({ ...row, fields: text, status: 'signed', submitted_at: at, updated_at: at });
+      recordAudit(work, caller.actor, {
+        eventType: 'contractCompleted',
+        description: `Contract "${contract.name}" signed by client ${contract.clientId}`,
+        context: { contractId: contract.id, contractTemplateId: contract.contractTemplateId, clientId: contract.clientId },
+        subject: { object: 'contract', id: contract.id, data: contract, companyId: contract.companyId },
+      });
+      return contract;
+    },
+    { transaction: true },
+  );
+}

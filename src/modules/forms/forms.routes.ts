@@ -1,0 +1,155 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { RoutePolicy } from '../../lib/policy.js';
+import { ADMIN_WRITE_ERRORS, adminDoc, IdParams, Page, READ_ERRORS, WorkspaceParams, WRITE_ERRORS } from '../../lib/schemas.js';
+import {
+  AllFormResponsesQuery,
+  FORM_FIELDS_MAX,
+  FORM_RECIPIENTS_MAX,
+  Form,
+  FormCreate,
+  FormListQuery,
+  FormResponse,
+  FormResponseComplete,
+  FormResponseListQuery,
+  FormResponseRequest,
+} from './forms.schemas.js';
+import * as service from './forms.service.js';
+
+/** Forms are the staff's: a client session is answered as if they were absent (it reads its responses instead). */
+const STAFF_ONLY: RoutePolicy = { clientSession: 'none' };
+/** A client session reads its own responses; requesting is the staff's (403). */
+const CLIENT_READS: RoutePolicy = { clientSession: 'read' };
+/** A client session completes its own responses. */
+const CLIENT_ANSWERS: RoutePolicy = { clientSession: 'write' };
+const tags = ['forms'];
+
+const SEES = 'A client session sees its own responses; an internal user limited to some companies sees those requested in its companies.';
+
+export default async function formRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database, pageTokens } = app.ctx;
+
+  app.get(
+    '/forms',
+    {
+      config: { policy: STAFF_ONLY },
+      schema: {
+        tags,
+        summary: 'List forms, newest first (listForms)',
+        description: 'Forms are made on the admin surface (or with `portal forms create`). Each with its response counts.',
+        querystring: FormListQuery,
+        response: { 200: Page(Form), ...READ_ERRORS },
+      },
+    },
+    async (request) => service.listForms(database, request.caller, request.query, pageTokens),
+  );
+  app.get(
+    '/forms/:id',
+    {
+      config: { policy: STAFF_ONLY },
+      schema: { tags, summary: 'Retrieve a form (retrieveForm)', params: IdParams, response: { 200: Form, ...READ_ERRORS } },
+    },
+    async (request) => service.getForm(database, request.caller, request.params.id),
+  );
+  app.get(
+    '/forms/:id/form-responses',
+    {
+      config: { policy: STAFF_ONLY },
+      schema: {
+        tags,
+        summary: 'List the responses to a form, pending and completed, newest first (listFormResponses)',
+        description: `${SEES} Filters clientId and status. A client session lists its own with GET /v1/form-responses.`,
+        params: IdParams,
+        querystring: FormResponseListQuery,
+        response: { 200: Page(FormResponse), ...READ_ERRORS },
+      },
+    },
+    async (request) => service.listResponsesOfForm(database, request.caller, request.params.id, request.query, pageTokens),
+  );
+  app.post(
+    '/form-responses',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        summary: 'Request a form of clients: a pending response and a formAssigned each (requestFormResponse)',
+        description:
+          `clientCompanyIds: 1–${FORM_RECIPIENTS_MAX} clients, each in one of its companies (the deprecated clientIds: clients ` +
+          'with one company). Each must be one the caller sees; repeats count once. Answers the first recipient’s response ' +
+          '(the others are listed by GET /v1/forms/{id}/form-responses). A form that does not allow multiple submissions is ' +
+          'requested of a client once: again is a 409, and nothing is written. All or none, in one transaction.',
+        body: FormResponseRequest,
+        response: { 200: FormResponse, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.requestFormResponse(database, request.caller, request.body),
+  );
+  app.get(
+    '/form-responses',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        summary: 'List form responses of every form, newest first',
+        description: `${SEES} Filters formId, clientId and status.`,
+        querystring: AllFormResponsesQuery,
+        response: { 200: Page(FormResponse), ...READ_ERRORS },
+      },
+    },
+    async (request) => service.listFormResponses(database, request.caller, request.query, pageTokens),
+  );
+  app.get(
+    '/form-responses/:id',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        summary: 'Retrieve a form response',
+        description: SEES,
+        params: IdParams,
+        response: { 200: FormResponse, ...READ_ERRORS },
+      },
+    },
+    async (request) => service.getFormResponse(database, request.caller, request.params.id),
+  );
+  app.post(
+    '/form-responses/:id/complete',
+    {
+      config: { policy: CLIENT_ANSWERS },
+      schema: {
+        tags,
+        summary: 'Complete a form response with its answers: formResponseCompleted',
+        description:
+          'Only by the client it was requested of, in its session (anyone else who sees it: 403); once (a completed one: 409). ' +
+          'answers: formFieldId → string; every required field answered, no unknown field, each answer of its field’s type ' +
+          '(shortAnswer one line, email, http(s) url, number, date YYYY-MM-DD); "" is no answer. Each failing field is named.',
+        params: IdParams,
+        body: FormResponseComplete,
+        response: { 200: FormResponse, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.completeFormResponse(database, request.caller, request.params.id, request.body),
+  );
+}
+
+/** Making forms on the admin surface (as `portal forms create`). */
+export async function formAdminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { database } = app.ctx;
+  app.post(
+    '/workspaces/:workspaceId/forms',
+    {
+      schema: {
+        ...adminDoc,
+        summary: `Create a form with 1–${FORM_FIELDS_MAX} fields: formCreated`,
+        description:
+          'Each field gets its formFieldId; visibility requestedClients unless given; allowMultipleSubmissions false unless given.',
+        params: WorkspaceParams,
+        body: FormCreate,
+        response: { 200: Form, ...ADMIN_WRITE_ERRORS },
+      },
+    },
+    async (request) => service.createForm(database, request.caller, request.body),
+  );
+}

@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../../audit/index.js';
+import type { Database } from '../../db/database.js';
+import { listAs } from '../../db/paging.js';
+import type { FormFieldType, FormResponsesTable, FormsTable } from '../../db/schema.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import type { Caller } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
+import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
+import { visibleClientCompanies } from '../directory/index.js';
+import * as repo from './forms.repository.js';
+import type { Form, FormCreate, FormResponse, FormResponseComplete, FormResponseRequest } from './forms.schemas.js';
+
+export const listForms = listAs(repo.listForms);
+export const listFormResponses = listAs(repo.listResponses);
+
+export async function getForm(database: Database, caller: Caller, id: string): Promise<Form> {
+  return orNotFound(await repo.findForm(database.db, caller.access, id.toLowerCase()), 'Form');
+}
+
+export async function getFormResponse(database: Database, caller: Caller, id: string): Promise<FormResponse> {
+  return repo.toFormResponse(orNotFound(await repo.findResponseRow(database.db, caller.access, id.toLowerCase()), 'Form response'));
+}
+
+/** GET /v1/forms/{id}/form-responses: the form must be the workspace's (404 otherwise), its responses as the caller sees them. */
+export async function listResponsesOfForm(
+  database: Database,
+  caller: Caller,
+  formId: string,
+  query: Parameters<typeof repo.listResponsesOf>[3],
+  tokens: Parameters<typeof repo.listResponsesOf>[4],
+) {
+  const form = await getForm(database, caller, formId);
+  return repo.listResponsesOf(database.db, caller.access, form.id, query, tokens);
+}
+
+/** Who requested: the session's end user, else the API key (the `portal` command: system). */
+const requesterOf = (caller: Caller) => caller.actor.actorId ?? caller.actor.apiKeyRef ?? 'system';
+
+/** A form (admin surface and `portal forms create`): formCreated. */
+export async function createForm(database: Database, caller: Caller, input: FormCreate): Promise<Form> {
+  const at = isoAt(caller.actor.at);
+  const row: FormsTable = {
+    id: randomUUID(),
+    workspace_id: caller.access.workspaceId,
+    name: input.name,
+    description: input.description ?? '',
+    fields: JSON.stringify(
+      input.formFields.map((field) => ({
+        formFieldId: randomUUID(),
+        title: field.title,
+        description: field.description ?? '',
+        type: field.type,
+        isRequired: field.isRequired ?? false,
+      })),
+    ),
+    allow_multiple_submissions: input.allowMultipleSubmissions ? 1 : 0,
+    visibility: input.visibility ?? 'requestedClients',
+    created_at: at,
+    updated_at: at,
+  };
+  const form = repo.toForm({ ...row, requests: 0, submissions: 0, latest_submission_at: null });
+  await unitOfWork(database, async (work) => {
+    repo.insertForm(work, row);
+    recordAudit(work, caller.actor, {
+      eventType: 'formCreated',
+      description: `Form "${form.name}" created`,
+      context: { formId: form.id },
+      subject: { object: 'form', id: form.id, data: form, companyId: null },
+    });
+  });
+  return form;
+}
+
+/**
+ * POST /v1/form-responses: one pending response per recipient (a client in one of its companies, each one the
+ * caller sees), a formAssigned for each, in one transaction. Answers the first recipient's response (the SDK
+ * declares one object); listFormResponses lists them all. A form that does not allow multiple submissions is
+ * requested of a client once (409 if it already has a response to it). Every failing field in one 400.
+ */
+export async function requestFormResponse(database: Database, caller: Caller, input: FormResponseRequest): Promise<FormResponse> {
+  const problems: FieldProblem[] = [];
+  const recipients: { clientId: string; companyId?: string; path: string }[] = input.clientCompanyIds
+    ? input.clientCompanyIds.map((r, i) => ({ clientId: r.clientId, companyId: r.companyId, path: `body.clientCompanyIds.${i}` }))
+    : (input.clientIds ?? []).map((clientId, i) => ({ clientId, path: `body.clientIds.${i}` }));
+  if (recipients.length === 0) problems.push({ path: 'body.clientCompanyIds', message: 'is required: the clients, each in a company' });
+  const access = caller.access;
+  const [form, companiesOf] = await Promise.all([
+    repo.findForm(database.db, access, input.formId.toLowerCase()),
+    visibleClientCompanies(
+      database.db,
+      access,
+      recipients.map((r) => r.clientId.toLowerCase()),
+    ),
+  ]);
+  if (!form) problems.push({ path: 'body.formId', message: 'is not a form of this workspace' });
+  const pairs = new Map<string, { clientId: string; companyId: string }>();
+  for (const { clientId, companyId, path } of recipients) {
+    const id = clientId.toLowerCase();
+    const companies = companiesOf.get(id);
+    const clientPath = input.clientCompanyIds ? `${path}.clientId` : path;
+    if (!companies) {
+      problems.push({ path: clientPath, message: 'is not a client of this workspace' });
+    } else if (companyId === undefined) {
+      if (companies.length === 1) pairs.set(`${id}/${companies[0]}`, { clientId: id, companyId: companies[0] });
+      else problems.push({ path: clientPath, message: 'belongs to several companies: name one with clientCompanyIds' });
+    } else if (!companies.includes(companyId.toLowerCase())) {
+      problems.push({ path: `${path}.companyId`, message: 'is not a company of this client' });
+    } else {
+      pairs.set(`${id}/${companyId.toLowerCase()}`, { clientId: id, companyId: companyId.toLowerCase() });
+    }
+  }
+  if (problems.length > 0 || !form) throw errors.invalidFields(problems);
+
+  const at = isoAt(caller.actor.at);
+  const rows: FormResponsesTable[] = [...pairs.values()].map(({ clientId, companyId }) => ({
+    id: randomUUID(),
+    workspace_id: access.workspaceId,
+    form_id: form.id,
+    client_id: clientId,
+    company_id: companyId,
+    status: 'pending',
+    answers: null,
+    once_key: form.allowMultipleSubmissions ? null : `${form.id}/${clientId}`,
+    requested_by: requesterOf(caller),
+    submitted_at: null,
+    created_at: at,
+    updated_at: at,
+  }));
+  const toResponse = (row: FormResponsesTable) =>
+    repo.toFormResponse({
+      ...row,
+      form_name: form.name,
+      form_description: form.description,
+      form_fields: JSON.stringify(form.formFields),
+      allow_multiple_submissions: form.allowMultipleSubmissions ? 1 : 0,
+      visibility: form.visibility,
+    });
+  const clientIds = [...new Set(rows.map((row) => row.client_id))];
+  if (!form.allowMultipleSubmissions && clientIds.length < rows.length) {
+    throw errors.conflict(`Form ${form.id} does not allow multiple submissions: request it of each client once.`);
+  }
+  return unitOfWork(
+    database,
+    async (work) => {
+      if (!form.allowMultipleSubmissions) {
+        const already = await repo.clientsWithResponse(work.db, access, form.id, clientIds);
+        if (already.size > 0) {
+          throw errors.conflict(
+            `Form ${form.id} does not allow multiple submissions, and was already requested of ${[...already].sort().join(', ')}.`,
+          );
+        }
+      }
+      for (const row of rows) {
+        repo.insertResponse(work, row, input.clientCompanyIds ? 'body.clientCompanyIds' : 'body.clientIds');
+        const response = toResponse(row);
+        recordAudit(work, caller.actor, {
+          eventType: 'formAssigned',
+          description: `Form "${form.name}" requested of client ${row.client_id}`,
+          context: { formId: form.id, formResponseId: row.id, clientId: row.client_id },
+          subject: { object: 'formResponse', id: row.id, data: response, companyId: row.company_id },
+        });
+      }
+      return toResponse(rows[0]);
+    },
+    { transaction: true },
+  );
+}
+
+/** Whether an answer is what its field's type asks for; the rule broken, or undefined. */
+function answerProblem(type: FormFieldType, answer: string): string | undefined {
+  switch (type) {
+    case 'shortAnswer':
+      return /[\r\n]/.test(answer) ? 'must be one line' : undefined;
+    case 'email':
+      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(answer) ? undefined : 'must be an e-mail address';
+    case 'url':
+      return /^https?:\/\/[^\s/]+/i.test(answer) ? undefined : 'must be an http or https URL';
+    case 'number':
+      return /^-?\d+(\.\d+)?$/.test(answer.trim()) ? undefined : 'must be a number';
+    case 'date': {
+      const valid = /^\d{4}-\d{2}-\d{2}$/.test(answer) && new Date(`${answer}T00:00:00Z`).toISOString().startsWith(answer);
+      return valid ? undefined : 'must be a date (YYYY-MM-DD)';
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * POST /v1/form-responses/{id}/complete: the client it was requested of answers it (its session; anyone else
+ * who sees the response: 403), once (409 when completed). Every required field answered, none unknown, each
+ * of its type; "" is no answer. formResponseCompleted.
+ */
+export async function completeFormResponse(
+  database: Database,
+  caller: Caller,
+  id: string,
+  input: FormResponseComplete,
+): Promise<FormResponse> {
+  return unitOfWork(
+    database,
+    async (work) => {
+      const row = orNotFound(await repo.findResponseRow(work.db, caller.access, id.toLowerCase()), 'Form response');
+      if (caller.principal.kind !== 'clientSession' || caller.principal.clientId !== row.client_id) {
+        throw errors.forbidden('Only the client a form response was requested of completes it, in its session.');
+      }
+      if (row.status === 'completed') throw errors.conflict(`Form response ${row.id} is already completed.`);
+      const fields = (JSON.parse(row.form_fields) as { formFieldId: string; type: FormFieldType; isRequired: boolean }[]).map(
+        (field) => [field.formFieldId, field] as const,
+      );
+      const byId = new Map(fields);
+      const problems: FieldProblem[] = [];
+      const answers: Record<string, string> = {};
+      for (const [fieldId, answer] of Object.entries(input.answers)) {
+        const field = byId.get(fieldId);
+        const path = `body.answers.${fieldId}`;
+        if (!field) problems.push({ path, message: 'is not a field of this form' });
+        else if (answer !== '') {
+          const problem = answerProblem(field.type, answer);
+          if (problem) problems.push({ path, message: problem });
+          else answers[fieldId] = answer;
+        }
+      }
+      for (const [fieldId, field] of fields) {
+        if (field.isRequired && (input.answers[fieldId] ?? '') === '')
+          problems.push({ path: `body.answers.${fieldId}`, message: 'is required' });
+      }
+      if (problems.length > 0) throw errors.invalidFields(problems);
+      const at = isoAt(caller.actor.at);
+      const text = JSON.stringify(answers);
+      repo.completeResponse(work, caller.access, row.id, text, at);
+      const response = repo.toFormResponse({ ...row, status: 'completed', answers: text, submitted_at: at, updated_at: at });
+      recordAudit(work, caller.actor, {
+        eventType: 'formResponseCompleted',
+        description: `Form "${row.form_name}" completed by client ${row.client_id}`,
+        context: { formId: row.form_id, formResponseId: row.id, clientId: row.client_id },
+        subject: { object: 'formResponse', id: row.id, data: response, companyId: row.company_id },
+      });
+      return response;
+    },
+    { transaction: true },
+  );
+}
