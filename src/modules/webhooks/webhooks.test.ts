@@ -282,7 +282,7 @@ for (const backend of BACKENDS) {
       assert.equal(entries.json().data.length, 1);
     });
 
-    test('the portal families’ events reach a receiver: messages, tasks, notes, an invoice draft’s lifecycle (issue 23)', async (t) => {
+    test('the portal families’ events reach a receiver: messages, files, tasks, notes, an invoice draft’s lifecycle (issue 23)', async (t) => {
       const hook = await receiver(t);
       const { h, ws, user, client, company, endpoint } = await setup(t, backend);
       await endpoint(hook.url);
@@ -293,6 +293,10 @@ for (const backend of BACKENDS) {
       };
       const channel = await call('POST', '/v1/message-channels', { membershipType: 'company', companyId: company.id });
       await call('POST', '/v1/messages', { channelId: channel.id, senderId: user.id, text: 'Hello' });
+      const fileChannel = await call('POST', '/v1/channels/files', { membershipType: 'company', companyId: company.id });
+      await call('POST', '/v1/files/folder', { channelId: fileChannel.id, path: 'Shared' });
+      const link = await call('POST', '/v1/files/link', { channelId: fileChannel.id, path: 'Shared/Site', linkUrl: 'https://example.com' });
+      await call('DELETE', `/v1/files/${link.id}`);
       const task = await call('POST', '/v1/tasks', { name: 'Sign', clientId: client.id });
       await call('PATCH', `/v1/tasks/${task.id}`, { status: 'completed' });
       await call('POST', '/v1/notes', { entityType: 'client', entityId: client.id, title: 'Kick-off' });
@@ -304,6 +308,9 @@ for (const backend of BACKENDS) {
       const expected = [
         'messageChannel.created',
         'message.sent',
+        'folder.created',
+        'link.created',
+        'link.deleted',
         'task.created',
         'task.updated',
         'task.completed',
