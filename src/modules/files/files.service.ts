@@ -8,7 +8,7 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { ApiError, type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
-import { resolveMembers, visibleClientCompanies } from '../directory/index.js';
+import { resolveChannelMembers, visibleClientCompanies } from '../directory/index.js';
 import { findInternalUser } from '../internal-users/index.js';
 import type { FileStore } from './file-store.js';
 import * as repo from './files.repository.js';
@@ -42,56 +42,9 @@ export type Origin = string;
 // ---------------------------------------------------------------------------------------------------------
 // Channels
 
-/** The clients a new channel is for, each with the path that named it (as message channels'). */
-function clientsOf(input: FileChannelCreate, problems: FieldProblem[]) {
-  if (input.membershipType === 'group') {
-    if (input.memberIds === undefined) problems.push({ path: 'body.memberIds', message: 'is required for a group channel' });
-    return (input.memberIds ?? []).map((id, index) => ({ id, path: `body.memberIds.${index}` }));
-  }
-  if (input.membershipType === 'company') return [];
-  if (
-    input.clientId !== undefined &&
-    input.membershipEntityId !== undefined &&
-    input.clientId.toLowerCase() !== input.membershipEntityId.toLowerCase()
-  ) {
-    problems.push({
-      path: 'body.membershipEntityId',
-      message: 'is deprecated and names another client than clientId: give clientId alone',
-    });
-    return [];
-  }
-  if (input.clientId !== undefined) return [{ id: input.clientId, path: 'body.clientId' }];
-  if (input.membershipEntityId !== undefined) return [{ id: input.membershipEntityId, path: 'body.membershipEntityId' }];
-  problems.push({ path: 'body.clientId', message: 'is required for an individual channel' });
-  return [];
-}
-
-/** A company channel's company: `companyId`, or the deprecated `membershipEntityId`. */
-function companyOf(input: FileChannelCreate, problems: FieldProblem[]): { companyId?: string; companyPath: string } {
-  if (input.membershipType !== 'company' || input.membershipEntityId === undefined)
-    return { companyId: input.companyId, companyPath: 'body.companyId' };
-  if (input.companyId !== undefined && input.companyId.toLowerCase() !== input.membershipEntityId.toLowerCase()) {
-    problems.push({
-      path: 'body.membershipEntityId',
-      message: 'is deprecated and names another company than companyId: give companyId alone',
-    });
-  }
-  return input.companyId !== undefined
-    ? { companyId: input.companyId, companyPath: 'body.companyId' }
-    : { companyId: input.membershipEntityId, companyPath: 'body.membershipEntityId' };
-}
-
 /** Creates a file channel for one client, clients of one company or a company (every failing field named in one 400). */
 export async function createChannel(database: Database, caller: Caller, input: FileChannelCreate): Promise<FileChannel> {
-  const problems: FieldProblem[] = [];
-  const clients = clientsOf(input, problems);
-  const company = companyOf(input, problems);
-  if (input.membershipType === 'company' && company.companyId === undefined) {
-    problems.push({ path: 'body.companyId', message: 'is required for a company channel' });
-  }
-  if (problems.length > 0) throw errors.invalidFields(problems);
-  const members = await resolveMembers(database, caller, { clients, ...company }, problems);
-  if (problems.length > 0 || members === undefined) throw errors.invalidFields(problems);
+  const members = await resolveChannelMembers(database, caller, input);
   const row = repo.channelRow(caller.access, {
     id: randomUUID(),
     membershipType: input.membershipType,
