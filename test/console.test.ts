@@ -898,12 +898,24 @@ test('the API reference at /docs renders every operation under its CSP: no viola
   assert.equal(response?.headers()['x-frame-options'], 'DENY');
   assert.match(response?.headers()['content-security-policy'] ?? '', /frame-ancestors 'none'/);
   await c.page.getByRole('heading', { name: /Portal Platform API/ }).waitFor();
-  const operations = await c.page.locator('.opblock').count();
+  // Tags start collapsed (src/plugins/openapi.ts): each is opened, its operations counted, and closed again.
+  const sections = c.page.locator('.opblock-tag-section');
+  await sections.first().waitFor();
+  let operations = 0;
+  for (let i = 0, tags = await sections.count(); i < tags; i++) {
+    const section = sections.nth(i);
+    await section.locator('.opblock-tag').click();
+    await section.locator('.opblock').first().waitFor();
+    operations += await section.locator('.opblock').count();
+    await section.locator('.opblock-tag').click();
+    await section.locator('.opblock').first().waitFor({ state: 'detached' });
+  }
   const documented = Object.values((await ok(http<{ paths: object }>('GET', '/openapi.json', {}))).paths).reduce(
     (sum: number, ops) => sum + Object.keys(ops).length,
     0,
   );
   assert.equal(operations, documented, 'every documented operation is listed');
+  await sections.first().locator('.opblock-tag').click();
   await c.page.locator('.opblock-summary').first().click();
   await c.page.locator('.opblock-body').first().waitFor();
   assert.deepEqual(c.problems, []);

@@ -85,7 +85,9 @@ export default fp(
         reply.headers(DOCS_HEADERS);
         return payload;
       });
-      await scope.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
+      // Tags start collapsed: Swagger UI stops rendering (every tag folds, silently) once more than about 128
+      // operations are open at once, and the API with its admin surface has more.
+      await scope.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn', uiConfig: { docExpansion: 'none' } });
     });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   },
