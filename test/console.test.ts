@@ -31,6 +31,7 @@ before(async () => {
     DATABASE_URL: `sqlite:${join(dir, 'portal.db')}`,
     PORTAL_ADMIN_TOKEN: ADMIN_TOKEN,
     PORTAL_WEBHOOKS_ALLOW_PRIVATE: '1',
+    FILES_DIR: join(dir, 'files'),
     // Fixtures are made quickly through the API; the console itself is not what the limits are tested on.
     RATE_LIMIT_GET_CAPACITY: '10000',
     RATE_LIMIT_GET_REFILL: '10000',
@@ -709,6 +710,228 @@ test('notes: title, what it is on, updated; filtered by entity type and by clien
 
   await search.getByRole('button', { name: 'Clear filters' }).click();
   await row(page, 'Renewal in March').waitFor();
+});
+
+test('files: channels newest first, filtered by membership and client; a channel’s files, folders and links, filtered by folder; names not rendered as HTML', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const ws = await workspace('Files Co');
+  const company = await ok(v1<{ id: string }>(ws.apiKey, 'POST', '/companies', { name: 'Vandelay' }));
+  const client = await ok(
+    v1<{ id: string }>(ws.apiKey, 'POST', '/clients', {
+      email: 'art@vandelay.example',
+      givenName: 'Art',
+      familyName: 'Vandelay',
+      companyId: company.id,
+    }),
+  );
+  const channel = await ok(v1<{ id: string }>(ws.apiKey, 'POST', '/channels/files', { membershipType: 'individual', clientId: client.id }));
+  await ok(v1(ws.apiKey, 'POST', '/channels/files', { membershipType: 'company', companyId: company.id }));
+  await ok(v1(ws.apiKey, 'POST', '/files/folder', { channelId: channel.id, path: 'Reports' }));
+  const report = await ok(v1<{ uploadUrl: string }>(ws.apiKey, 'POST', '/files/file', { channelId: channel.id, path: 'Reports/Q3.txt' }));
+  const upload = new URL(report.uploadUrl);
+  const put = await fetch(`${server.base}${upload.pathname}${upload.search}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'text/plain' },
+    body: 'hello, files',
+    signal: AbortSignal.timeout(WAIT_MS),
+  });
+  assert.equal(put.status, 200, await put.text());
+  await ok(v1(ws.apiKey, 'POST', '/files/link', { channelId: channel.id, path: 'Site', linkUrl: 'https://example.com/x' }));
+  await ok(v1(ws.apiKey, 'POST', '/files/file', { channelId: channel.id, path: '<img src=x alt=evil>.txt' }));
+
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/files`);
+  await heading(page, /^Files$/);
+  const body = page.locator('table.data tbody tr');
+  await row(page, 'Art Vandelay').waitFor();
+  assert.deepEqual(
+    await body.locator('td[data-label="Membership"]').allTextContents(),
+    ['company', 'individual'],
+    'both channels, newest first',
+  );
+  await checkPage(c, 'file-channels');
+
+  const search = page.getByRole('search', { name: 'File channels' });
+  await search.getByLabel('Membership').selectOption('company');
+  await search.getByRole('button', { name: 'Filter', exact: true }).click();
+  await row(page, 'Art Vandelay').waitFor({ state: 'detached' });
+  assert.deepEqual(await body.locator('td[data-label="Membership"]').allTextContents(), ['company']);
+  await search.getByLabel('Membership').selectOption('');
+  await search.getByLabel('Client id').fill(client.id);
+  await search.getByRole('button', { name: 'Filter', exact: true }).click();
+  await row(page, 'Art Vandelay').waitFor();
+  assert.deepEqual(await body.locator('td[data-label="Membership"]').allTextContents(), ['individual'], 'the client’s individual channel');
+
+  await page.getByRole('link', { name: 'Files of the individual file channel of Art Vandelay' }).click();
+  await heading(page, 'Files of the individual file channel of Art Vandelay');
+  const paths = body.locator('td[data-label="Path"]');
+  await row(page, 'Reports/Q3.txt').waitFor();
+  assert.deepEqual(await paths.allTextContents(), ['<img src=x alt=evil>.txt', 'Site', 'Reports/Q3.txt', 'Reports'], 'newest first');
+  const q3 = row(page, 'Reports/Q3.txt');
+  assert.deepEqual(
+    [
+      await q3.locator('td[data-label="Type"]').textContent(),
+      await q3.locator('td[data-label="Status"]').textContent(),
+      await q3.locator('td[data-label="Size"]').textContent(),
+    ],
+    ['file', 'completed', '12 B'],
+  );
+  assert.equal(await row(page, '<img').locator('td[data-label="Status"]').textContent(), 'pending', 'not uploaded yet');
+  assert.equal(await row(page, 'Site').locator('td[data-label="Type"]').textContent(), 'link');
+  assert.equal(await row(page, 'Site').getByRole('link').count(), 0, 'a link’s target shown, not followed');
+  assert.equal(await page.locator('main img').count(), 0, 'a name is text, never HTML');
+  await checkPage(c, 'files');
+
+  const files = page.getByRole('search', { name: 'Files' });
+  await files.getByLabel('Inside folder').fill('Reports');
+  await files.getByRole('button', { name: 'Show' }).click();
+  await row(page, 'Site').waitFor({ state: 'detached' });
+  assert.deepEqual(await paths.allTextContents(), ['Reports/Q3.txt']);
+  await files.getByRole('button', { name: 'Whole channel' }).click();
+  await row(page, 'Site').waitFor();
+
+  await page.getByRole('link', { name: 'Back to the file channels' }).click();
+  await heading(page, /^Files$/);
+});
+
+test('forms: forms with their fields count; responses filtered by form, client and status', { timeout: TEST_MS }, async (t) => {
+  const ws = await workspace('Forms Co');
+  const company = await ok(v1<{ id: string }>(ws.apiKey, 'POST', '/companies', { name: 'Kramerica' }));
+  const clientOf = (givenName: string) =>
+    ok(
+      v1<{ id: string }>(ws.apiKey, 'POST', '/clients', {
+        email: `${givenName.toLowerCase()}@kramerica.example`,
+        givenName,
+        familyName: 'Kramer',
+        companyId: company.id,
+      }),
+    );
+  const cosmo = await clientOf('Cosmo');
+  const babs = await clientOf('Babs');
+  const intake = await ok(
+    admin<{ id: string }>('POST', `/workspaces/${ws.id}/forms`, {
+      name: 'Intake',
+      formFields: [
+        { title: 'E-mail', type: 'email', isRequired: true },
+        { title: 'Notes', type: 'longAnswer' },
+      ],
+    }),
+  );
+  const survey = await ok(
+    admin<{ id: string }>('POST', `/workspaces/${ws.id}/forms`, { name: 'Survey', formFields: [{ title: 'Rating', type: 'number' }] }),
+  );
+  await ok(
+    v1(ws.apiKey, 'POST', '/form-responses', { formId: intake.id, clientCompanyIds: [{ clientId: cosmo.id, companyId: company.id }] }),
+  );
+  await ok(
+    v1(ws.apiKey, 'POST', '/form-responses', { formId: survey.id, clientCompanyIds: [{ clientId: babs.id, companyId: company.id }] }),
+  );
+
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/forms`);
+  await heading(page, 'Forms');
+  const forms = region(page, 'Forms');
+  await forms.getByRole('row').filter({ hasText: 'Intake' }).locator('td[data-label="Fields"]').getByText('2', { exact: true }).waitFor();
+  assert.deepEqual(await forms.locator('tbody td[data-label="Name"]').allTextContents(), ['Survey', 'Intake'], 'newest first');
+  assert.equal(await forms.getByRole('row').filter({ hasText: 'Survey' }).locator('td[data-label="Requested"]').textContent(), '1');
+  const responses = region(page, 'Form responses');
+  const cosmos = responses.getByRole('row').filter({ hasText: 'Cosmo Kramer' });
+  await cosmos.getByText('pending', { exact: true }).waitFor();
+  assert.equal(await cosmos.locator('td[data-label="Form"]').textContent(), 'Intake');
+  assert.equal(await cosmos.locator('td[data-label="Submitted"]').textContent(), 'not yet');
+  const formNames = responses.locator('tbody td[data-label="Form"]');
+  assert.deepEqual(await formNames.allTextContents(), ['Survey', 'Intake'], 'newest first');
+  await checkPage(c, 'forms');
+
+  const search = page.getByRole('search', { name: 'Form responses' });
+  await search.getByLabel('Form').selectOption({ label: 'Intake' });
+  await search.getByRole('button', { name: 'Filter', exact: true }).click();
+  await responses.getByRole('row').filter({ hasText: 'Babs Kramer' }).waitFor({ state: 'detached' });
+  assert.deepEqual(await formNames.allTextContents(), ['Intake']);
+
+  await search.getByRole('button', { name: 'Clear filters' }).click();
+  await cosmos.waitFor();
+  await search.getByLabel('Client id').fill(babs.id);
+  await search.getByRole('button', { name: 'Filter', exact: true }).click();
+  await cosmos.waitFor({ state: 'detached' });
+  assert.deepEqual(await formNames.allTextContents(), ['Survey']);
+
+  await search.getByLabel('Client id').fill('');
+  await search.getByLabel('Status').selectOption('completed');
+  await search.getByRole('button', { name: 'Filter', exact: true }).click();
+  await responses.getByText('No form response matches these filters.').waitFor();
+});
+
+test('contracts: contracts with recipient, status and dates, filtered by status and client; templates listed', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const ws = await workspace('Contracts Co');
+  const company = await ok(v1<{ id: string }>(ws.apiKey, 'POST', '/companies', { name: 'Pendant Publishing' }));
+  const clientOf = (givenName: string, familyName: string) =>
+    ok(
+      v1<{ id: string }>(ws.apiKey, 'POST', '/clients', {
+        email: `${givenName.toLowerCase()}@pendant.example`,
+        givenName,
+        familyName,
+        companyId: company.id,
+      }),
+    );
+  const elaine = await clientOf('Elaine', 'Benes');
+  const jerry = await clientOf('Jerry', 'Seinfeld');
+  const nda = await ok(
+    admin<{ id: string }>('POST', `/workspaces/${ws.id}/contract-templates`, {
+      name: 'NDA',
+      fields: [
+        { id: 'fee', type: 'text', inputType: 'variable', label: 'Fee' },
+        { id: 'sig', type: 'signature', inputType: 'client' },
+      ],
+    }),
+  );
+  await ok(v1(ws.apiKey, 'POST', '/contracts', { contractTemplateId: nda.id, clientId: elaine.id, variableValues: { fee: '$100' } }));
+  await ok(v1(ws.apiKey, 'POST', '/contracts', { contractTemplateId: nda.id, clientId: jerry.id, variableValues: { fee: '$200' } }));
+
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/contracts`);
+  await heading(page, 'Contracts');
+  const contracts = region(page, 'Contracts');
+  const elaines = contracts.getByRole('row').filter({ hasText: 'Elaine Benes' });
+  await elaines.getByText('pending', { exact: true }).waitFor();
+  assert.equal(await elaines.locator('td[data-label="Name"]').textContent(), 'NDA');
+  assert.match((await elaines.locator('td[data-label="Recipient"]').textContent()) ?? '', /Pendant Publishing/);
+  assert.equal(await elaines.locator('td[data-label="Signed"]').textContent(), 'not yet');
+  const recipients = contracts.locator('tbody td[data-label="Recipient"]');
+  assert.deepEqual(
+    (await recipients.allTextContents()).map((text) => text.replace('Pendant Publishing', '')),
+    ['Jerry Seinfeld', 'Elaine Benes'],
+    'newest first',
+  );
+  const templates = region(page, 'Contract templates');
+  const ndaRow = templates.getByRole('row').filter({ hasText: 'NDA' });
+  await ndaRow.locator('td[data-label="Sent"]').getByText('2', { exact: true }).waitFor();
+  assert.equal(await ndaRow.locator('td[data-label="Fields"]').textContent(), '2');
+  await checkPage(c, 'contracts');
+
+  const search = page.getByRole('search', { name: 'Contracts' });
+  await search.getByLabel('Client id').fill(jerry.id);
+  await search.getByRole('button', { name: 'Filter', exact: true }).click();
+  await elaines.waitFor({ state: 'detached' });
+  assert.equal(await recipients.count(), 1);
+  assert.match((await recipients.first().textContent()) ?? '', /^Jerry Seinfeld/);
+
+  await search.getByRole('button', { name: 'Clear filters' }).click();
+  await elaines.waitFor();
+  await search.getByLabel('Client id').fill('');
+  await search.getByLabel('Status').selectOption('signed');
+  await search.getByRole('button', { name: 'Filter', exact: true }).click();
+  await contracts.getByText('No contract matches these filters.').waitFor();
+  await search.getByLabel('Status').selectOption('pending');
+  await search.getByRole('button', { name: 'Filter', exact: true }).click();
+  await elaines.waitFor();
+  assert.equal(await recipients.count(), 2);
 });
 
 test('audit log: filter by event type, by actor and by time', { timeout: TEST_MS }, async (t) => {

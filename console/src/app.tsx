@@ -5,7 +5,10 @@ import { AuditLogPage } from './pages/audit-log.js';
 import { BillingPage } from './pages/billing.js';
 import { ClientsPage } from './pages/clients.js';
 import { CompaniesPage } from './pages/companies.js';
+import { ContractsPage } from './pages/contracts.js';
 import { CsvPage } from './pages/csv.js';
+import { ChannelFilesPage, FileChannelsPage } from './pages/files.js';
+import { FormsPage } from './pages/forms.js';
 import { InstallsPage } from './pages/installs.js';
 import { InternalUsersPage } from './pages/internal-users.js';
 import { KeysPage } from './pages/keys.js';
@@ -35,6 +38,10 @@ const WORKSPACE_PAGES: [string, (props: { workspaceId: string; params: Record<st
   ['/messages/:channelId', ChannelMessagesPage],
   ['/tasks', TasksPage],
   ['/notes', NotesPage],
+  ['/files', FileChannelsPage],
+  ['/files/:channelId', ChannelFilesPage],
+  ['/forms', FormsPage],
+  ['/contracts', ContractsPage],
   ['/audit-log', AuditLogPage],
   ['/webhooks', WebhooksPage],
   ['/billing', BillingPage],

@@ -199,3 +199,75 @@ export interface Note {
   createdAt: string;
   updatedAt: string;
 }
+
+export interface FileChannel {
+  id: string;
+  membershipType: 'individual' | 'group' | 'company';
+  clientId?: string;
+  companyId: string;
+  memberIds?: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FileObject {
+  id: string;
+  object: 'file' | 'folder' | 'link';
+  channelId: string;
+  name: string;
+  path: string;
+  linkUrl?: string;
+  size?: number;
+  status?: 'pending' | 'completed';
+  contentType?: string;
+  creatorId?: string;
+  clientPermissions?: 'read-write' | 'read-only';
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Form {
+  id: string;
+  name: string;
+  description: string;
+  formFieldIds: string[];
+  allowMultipleSubmissions: boolean;
+  visibility: 'requestedClients' | 'allClients';
+  formResponseRequests: number;
+  formResponseSubmissions: number;
+  latestSubmissionDate?: string;
+  createdAt: string;
+}
+
+export interface FormResponse {
+  id: string;
+  formId: string;
+  formName: string;
+  clientId: string;
+  companyId: string;
+  status: 'pending' | 'completed';
+  submissionDate?: string;
+  createdAt: string;
+}
+
+export interface ContractTemplate {
+  id: string;
+  name: string;
+  fields: { id: string }[];
+  requestsCount: number;
+  submissionsCount: number;
+  latestSubmissionDate?: string;
+  createdAt: string;
+}
+
+export interface Contract {
+  id: string;
+  contractTemplateId: string;
+  name: string;
+  clientId: string;
+  companyId: string;
+  status: 'pending' | 'signed';
+  shareDate: string;
+  submissionDate?: string;
+  createdAt: string;
+}
