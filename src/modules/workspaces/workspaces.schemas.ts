@@ -14,7 +14,8 @@ export const Workspace = Type.Object(
 );
 export type Workspace = Static<typeof Workspace>;
 
-const DailyQuota = Type.Integer({ minimum: 0, description: 'counted (2xx) requests allowed per UTC day' });
+// At most PostgreSQL's integer column can hold: a larger quota is a 400 naming the field, not a 500.
+const DailyQuota = Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'counted (2xx) requests allowed per UTC day' });
 
 export const WorkspaceCreate = Type.Object(
   { name: Name, dailyQuota: Type.Optional(DailyQuota) },
