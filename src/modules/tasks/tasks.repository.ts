@@ -8,7 +8,7 @@ import type { SubTaskTemplate, Task, TaskListQuery, TaskTemplate, TaskTemplateLi
 
 /** Tasks' storage: 0/1 `is_archived`, nullable columns left out of the answer. */
 
-export function toTask(row: TasksTable): Task {
+function toTask(row: TasksTable): Task {
   const task: Task = {
     id: row.id,
     object: 'task',
@@ -43,6 +43,37 @@ export function toTask(row: TasksTable): Task {
   if (row.completed_by_type !== null) task.completedByUserType = row.completed_by_type;
   if (row.completed_at !== null) task.completedDate = row.completed_at;
   return task;
+}
+
+/** A task as stored: its one viewer in two columns, absent fields null. */
+function rowOf(access: Access, task: Task): TasksTable {
+  const viewer = task.viewers[0];
+  return {
+    id: task.id,
+    workspace_id: access.workspaceId,
+    name: task.name,
+    description: task.description,
+    status: task.status,
+    parent_task_id: task.parentTaskId ?? null,
+    template_id: task.templateId ?? null,
+    internal_user_id: task.internalUserId ?? null,
+    client_id: task.clientId ?? null,
+    company_id: task.companyId ?? null,
+    viewer_client_id: viewer?.clientId ?? null,
+    viewer_company_id: viewer?.companyId ?? null,
+    due_date: task.dueDate ?? null,
+    created_by: task.createdBy,
+    creator_type: task.creatorType,
+    source: task.source,
+    is_archived: task.isArchived ? 1 : 0,
+    archived_by: task.archivedBy ?? null,
+    archived_at: task.archivedDate ?? null,
+    completed_by: task.completedBy ?? null,
+    completed_by_type: task.completedByUserType ?? null,
+    completed_at: task.completedDate ?? null,
+    created_at: task.createdDate,
+    updated_at: task.updatedDate,
+  };
 }
 
 /**
@@ -94,12 +125,17 @@ export function listTasks(db: Kysely<DB>, access: Access, query: TaskListQuery, 
   return fetchPage(q, 'tasks', query, tokens, scope, toTask);
 }
 
-export function findTaskRow(db: Kysely<DB>, access: Access, id: string): Promise<TasksTable | undefined> {
-  return db.selectFrom('tasks').selectAll().where(visibleTo(access)).where('tasks.id', '=', id).executeTakeFirst();
+export async function findTask(db: Kysely<DB>, access: Access, id: string): Promise<Task | undefined> {
+  const row = await db.selectFrom('tasks').selectAll().where(visibleTo(access)).where('tasks.id', '=', id).executeTakeFirst();
+  return row && toTask(row);
 }
 
-/** The ids of a task's subtasks, theirs, and so on (read level by level; a task is never its own ancestor). */
-export async function descendantRows(db: Kysely<DB>, access: Access, id: string): Promise<TasksTable[]> {
+/**
+ * A task's subtasks, theirs, and so on (read level by level; a task is never its own ancestor), each with
+ * whether this access sees it: the whole tree a delete would reach, so that one reaching further than the
+ * caller sees is refused before anything is written.
+ */
+export async function descendants(db: Kysely<DB>, access: Access, id: string): Promise<{ task: Task; visible: boolean }[]> {
   const found: TasksTable[] = [];
   let parents = [id];
   while (parents.length > 0) {
@@ -112,20 +148,41 @@ export async function descendantRows(db: Kysely<DB>, access: Access, id: string)
     found.push(...children);
     parents = children.map((child) => child.id);
   }
-  return found;
+  if (found.length === 0) return [];
+  const limited = access.clientId !== null || access.companyIds !== null;
+  const seen = limited
+    ? new Set(
+        (
+          await db
+            .selectFrom('tasks')
+            .select('tasks.id')
+            .where(visibleTo(access))
+            .where(
+              'tasks.id',
+              'in',
+              found.map((row) => row.id),
+            )
+            .execute()
+        ).map((row) => row.id),
+      )
+    : undefined;
+  return found.map((row) => ({ task: toTask(row), visible: seen === undefined || seen.has(row.id) }));
 }
 
-export function insertTask(work: UnitOfWork, row: TasksTable): void {
-  work.write(work.db.insertInto('tasks').values(row));
+export function insertTask(work: UnitOfWork, access: Access, task: Task): void {
+  work.write(work.db.insertInto('tasks').values(rowOf(access, task)));
 }
 
-export function updateTask(work: UnitOfWork, access: Access, id: string, changes: Partial<TasksTable>): void {
-  work.write(work.db.updateTable('tasks').set(changes).where('workspace_id', '=', access.workspaceId).where('id', '=', id));
+/** Writes every changeable field of a task the access sees. */
+export function updateTask(work: UnitOfWork, access: Access, task: Task): void {
+  const { id: _id, workspace_id: _workspace, created_at: _created, created_by: _by, creator_type: _type, source: _source, ...changes } =
+    rowOf(access, task);
+  work.write(work.db.updateTable('tasks').set(changes).where(visibleTo(access)).where('tasks.id', '=', task.id));
 }
 
-/** Deletes a task; its subtasks go with it (the foreign key's cascade). */
+/** Deletes a task the access sees; its subtasks go with it (the foreign key's cascade: the service checked them first). */
 export function deleteTask(work: UnitOfWork, access: Access, id: string): void {
-  work.write(work.db.deleteFrom('tasks').where('workspace_id', '=', access.workspaceId).where('id', '=', id));
+  work.write(work.db.deleteFrom('tasks').where(visibleTo(access)).where('tasks.id', '=', id));
 }
 
 // ---- templates ----

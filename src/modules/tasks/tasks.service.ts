@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
-import type { TaskActorType, TasksTable } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -16,16 +15,22 @@ export const listTasks = listAs(repo.listTasks);
 export const listTaskTemplates = listAs(repo.listTemplates);
 
 export async function getTask(database: Database, caller: Caller, id: string): Promise<Task> {
-  return repo.toTask(orNotFound(await repo.findTaskRow(database.db, caller.access, id.toLowerCase()), 'Task'));
+  return orNotFound(await repo.findTask(database.db, caller.access, id.toLowerCase()), 'Task');
 }
 
 export async function getTaskTemplate(database: Database, caller: Caller, id: string): Promise<TaskTemplate> {
   return orNotFound(await repo.findTemplate(database.db, caller.access, id.toLowerCase()), 'Task template');
 }
 
-type Assignee = Pick<TasksTable, 'internal_user_id' | 'client_id' | 'company_id'>;
-type Viewer = Pick<TasksTable, 'viewer_client_id' | 'viewer_company_id'>;
-const NO_VIEWER: Viewer = { viewer_client_id: null, viewer_company_id: null };
+/** A task's assignee: an internal user alone, or a client in a company, or a company alone; `{}` is none. */
+type Assignee = Pick<Task, 'internalUserId' | 'clientId' | 'companyId'>;
+const NO_VIEWER: Task['viewers'] = [];
+
+/** The task with this assignee instead of its own. */
+function assignedTo(task: Task, assignee: Assignee): Task {
+  const { internalUserId: _user, clientId: _client, companyId: _company, ...rest } = task;
+  return { ...rest, ...assignee };
+}
 
 /**
  * The assignee the input names, when it names one: an internal user alone, or a client in a company, or a
@@ -51,7 +56,7 @@ async function assigneeOf(
       problems.push({ path: 'body.internalUserId', message: 'is not an internal user of this workspace' });
       return undefined;
     }
-    return { internal_user_id: user.id, client_id: null, company_id: null };
+    return { internalUserId: user.id };
   }
   if (input.clientId === undefined && input.companyId === undefined) return undefined;
   const members = await resolveMembers(
@@ -64,7 +69,9 @@ async function assigneeOf(
     },
     problems,
   );
-  return members && { internal_user_id: null, client_id: members.clientIds[0] ?? null, company_id: members.companyId };
+  if (!members) return undefined;
+  const clientId = members.clientIds[0];
+  return clientId === undefined ? { companyId: members.companyId } : { clientId, companyId: members.companyId };
 }
 
 /** The viewer given (an array of at most one, or one object; `[]` is none), checked like an assignee. */
@@ -73,7 +80,7 @@ async function viewerOf(
   caller: Caller,
   given: TaskCreate['viewers'],
   problems: FieldProblem[],
-): Promise<Viewer | undefined> {
+): Promise<Task['viewers'] | undefined> {
   if (given === undefined) return undefined;
   const [viewer, path] = Array.isArray(given) ? [given[0], 'body.viewers.0'] : [given, 'body.viewers'];
   if (viewer === undefined) return NO_VIEWER;
@@ -87,53 +94,78 @@ async function viewerOf(
     },
     problems,
   );
-  return members && { viewer_client_id: members.clientIds[0] ?? null, viewer_company_id: members.companyId };
+  if (!members) return undefined;
+  const clientId = members.clientIds[0];
+  return [clientId === undefined ? { companyId: members.companyId } : { clientId, companyId: members.companyId }];
 }
 
+type ActorType = Task['creatorType'];
+
 /** Who does it, as tasks record it: the session's end user, else the API key. */
-function doerOf(caller: Caller): { id: string; type: TaskActorType } {
+function doerOf(caller: Caller): { id: string; type: ActorType } {
   const { actor } = caller;
   if (actor.actorType === 'internalUser' && actor.actorId) return { id: actor.actorId, type: 'internalUser' };
   if (actor.actorType === 'clientUser' && actor.actorId) return { id: actor.actorId, type: 'client' };
   return { id: actor.apiKeyRef ?? 'system', type: 'apiKey' };
 }
 
+/**
+ * Who may change (or delete) a task it sees. Keys and bearer tokens (apps act for their users), and an admin
+ * with access to every company: any. Any other internal user (staff, or an admin limited to some companies):
+ * a task it created or is assigned to, or one assigned to no internal user (a client or a company it sees, or
+ * no one); another internal user's task is that user's, its creator's or a full admin's to change. A client
+ * session changes no task (its routes refuse it first).
+ */
+function mayChange(caller: Caller, task: Task): boolean {
+  const { principal } = caller;
+  if (principal.kind === 'clientSession') return false;
+  if (principal.kind !== 'internalUserSession') return true;
+  if (principal.role === 'admin' && principal.companyAccessList === null) return true;
+  const me = principal.internalUserId;
+  return (
+    task.internalUserId === undefined || task.internalUserId === me || (task.creatorType === 'internalUser' && task.createdBy === me)
+  );
+}
+
+const OTHERS_TASK =
+  'is assigned to another internal user: only that user, the task’s creator or an admin with access to every company may change it';
+
 const VIEWER_RULE = 'is allowed only on a task assigned to an internal user';
 
-const taskSubject = (row: TasksTable, task: Task) => ({
+const taskSubject = (task: Task) => ({
   object: 'task',
   id: task.id,
   data: task,
-  companyId: row.company_id ?? row.viewer_company_id,
+  companyId: task.companyId ?? task.viewers[0]?.companyId ?? null,
 });
 
 function recordTaskEvent(
   work: UnitOfWork,
   caller: Caller,
-  row: TasksTable,
+  task: Task,
   eventType: 'taskCreated' | 'taskCompleted' | 'taskArchived' | 'taskDeleted',
 ) {
-  const task = repo.toTask(row);
   const verb = { taskCreated: 'created', taskCompleted: 'completed', taskArchived: 'archived', taskDeleted: 'deleted' }[eventType];
   recordAudit(work, caller.actor, {
     eventType,
     description: `Task "${task.name}" ${verb}`,
     context: { taskId: task.id, ...(task.parentTaskId ? { parentTaskId: task.parentTaskId } : {}) },
-    subject: taskSubject(row, task),
+    subject: taskSubject(task),
   });
 }
 
 /**
  * Creates a task (taskCreated; taskCompleted too when created completed). From a template: its name and
  * description unless given, and one subtask per subtask template, with the same assignee (each its taskCreated).
- * Every failing field is named in one 400; nothing is written then.
+ * Every failing field is named in one 400; nothing is written then. A subtask goes only under a task the caller
+ * may change (403 otherwise).
  */
 export async function createTask(database: Database, caller: Caller, input: TaskCreate): Promise<Task> {
   const problems: FieldProblem[] = [];
   const access = caller.access;
-  const [template, parent, assignee, viewer] = await Promise.all([
+  const [template, parent, assignee, viewers] = await Promise.all([
     input.templateId === undefined ? undefined : repo.findTemplate(database.db, access, input.templateId.toLowerCase()),
-    input.parentTaskId === undefined ? undefined : repo.findTaskRow(database.db, access, input.parentTaskId.toLowerCase()),
+    input.parentTaskId === undefined ? undefined : repo.findTask(database.db, access, input.parentTaskId.toLowerCase()),
     assigneeOf(database, caller, input, problems),
     viewerOf(database, caller, input.viewers, problems),
   ]);
@@ -142,73 +174,72 @@ export async function createTask(database: Database, caller: Caller, input: Task
   if (input.parentTaskId !== undefined && !parent) problems.push({ path: 'body.parentTaskId', message: 'is not a task of this workspace' });
   const name = input.name ?? template?.name;
   if (name === undefined) problems.push({ path: 'body.name', message: 'is required unless templateId names a template' });
-  if (viewer && viewer !== NO_VIEWER && assignee?.internal_user_id == null) problems.push({ path: 'body.viewers', message: VIEWER_RULE });
+  if (viewers && viewers.length > 0 && assignee?.internalUserId === undefined) problems.push({ path: 'body.viewers', message: VIEWER_RULE });
   if (problems.length > 0 || name === undefined) throw errors.invalidFields(problems);
+  if (parent && !mayChange(caller, parent)) throw errors.forbidden(`body.parentTaskId: the parent task ${OTHERS_TASK} (or add subtasks to it).`);
 
   const at = isoAt(caller.actor.at);
   const doer = doerOf(caller);
   const status = input.status ?? 'todo';
   const base = {
-    workspace_id: access.workspaceId,
-    template_id: null,
-    internal_user_id: null,
-    client_id: null,
-    company_id: null,
+    object: 'task' as const,
     ...assignee,
-    ...NO_VIEWER,
-    due_date: null,
-    created_by: doer.id,
-    creator_type: doer.type,
+    viewers: NO_VIEWER,
+    createdBy: doer.id,
+    creatorType: doer.type,
     source: caller.actor.source,
-    is_archived: 0,
-    archived_by: null,
-    archived_at: null,
-    completed_by: null,
-    completed_by_type: null,
-    completed_at: null,
-    created_at: at,
-    updated_at: at,
-  } satisfies Partial<TasksTable>;
-  const row: TasksTable = {
+    isArchived: false,
+    isDeleted: false,
+    createdDate: at,
+    updatedDate: at,
+  };
+  const task: Task = {
     ...base,
-    ...viewer,
     id: randomUUID(),
     name,
     description: input.description ?? template?.description ?? '',
     status,
-    parent_task_id: parent?.id ?? null,
-    template_id: template?.id ?? null,
-    due_date: input.dueDate === undefined ? null : isoAt(Date.parse(input.dueDate)),
-    ...(status === 'completed' ? { completed_by: doer.id, completed_by_type: doer.type, completed_at: at } : {}),
+    viewers: viewers ?? NO_VIEWER,
+    ...(parent ? { parentTaskId: parent.id } : {}),
+    ...(template ? { templateId: template.id } : {}),
+    ...(input.dueDate === undefined ? {} : { dueDate: isoAt(Date.parse(input.dueDate)) }),
+    ...(status === 'completed' ? { completedBy: doer.id, completedByUserType: doer.type, completedDate: at } : {}),
   };
-  const subtasks: TasksTable[] = (template?.subTaskTemplates ?? []).map((sub) => ({
+  const subtasks: Task[] = (template?.subTaskTemplates ?? []).map((sub) => ({
     ...base,
     id: randomUUID(),
     name: sub.name,
     description: sub.description,
     status: 'todo',
-    parent_task_id: row.id,
+    parentTaskId: task.id,
   }));
   await unitOfWork(database, async (work) => {
-    for (const task of [row, ...subtasks]) {
-      repo.insertTask(work, task);
-      recordTaskEvent(work, caller, task, 'taskCreated');
+    for (const created of [task, ...subtasks]) {
+      repo.insertTask(work, access, created);
+      recordTaskEvent(work, caller, created, 'taskCreated');
     }
-    if (status === 'completed') recordTaskEvent(work, caller, row, 'taskCompleted');
+    if (status === 'completed') recordTaskEvent(work, caller, task, 'taskCompleted');
   });
-  return repo.toTask(row);
+  return task;
+}
+
+/** The task with these fields set (a field undefined is removed: tasks leave out what has no value). */
+function withFields(task: Task, fields: Partial<Task>): Task {
+  const next: Record<string, unknown> = { ...task, ...fields };
+  for (const key of Object.keys(fields)) if (next[key] === undefined) delete next[key];
+  return next as Task;
 }
 
 /**
  * Changes the fields given (PATCH). Naming any of internalUserId, clientId and companyId replaces the assignee;
  * moving the task away from an internal user removes its viewer. taskUpdated with the previous values of what
  * changed (nothing changed: no event); taskCompleted when the status becomes completed, taskArchived when archived.
+ * Only by a caller that may change the task (mayChange; 403 otherwise).
  */
 export async function updateTask(database: Database, caller: Caller, id: string, input: TaskUpdate): Promise<Task> {
   const problems: FieldProblem[] = [];
-  const namesAssignee = input.internalUserId !== undefined || input.clientId !== undefined || input.companyId !== undefined;
   // Checked before the transaction: the directory reads through the shared handle.
-  const [assignee, viewer] = await Promise.all([
+  const [assignee, viewers] = await Promise.all([
     assigneeOf(database, caller, input, problems),
     viewerOf(database, caller, input.viewers, problems),
   ]);
@@ -216,77 +247,90 @@ export async function updateTask(database: Database, caller: Caller, id: string,
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findTaskRow(work.db, caller.access, id.toLowerCase()), 'Task');
+      const previous = orNotFound(await repo.findTask(work.db, caller.access, id.toLowerCase()), 'Task');
+      if (!mayChange(caller, previous)) throw errors.forbidden(`This task ${OTHERS_TASK}.`);
       const at = isoAt(caller.actor.at);
       const doer = doerOf(caller);
-      const next: TasksTable = { ...row };
+      let next: Task = { ...previous };
       if (input.name !== undefined) next.name = input.name;
       if (input.description !== undefined) next.description = input.description;
-      if (namesAssignee && assignee) Object.assign(next, assignee);
-      if (viewer) Object.assign(next, viewer);
-      else if (next.internal_user_id === null) Object.assign(next, NO_VIEWER);
-      if (next.viewer_company_id !== null && next.internal_user_id === null) throw errors.invalidField('body.viewers', VIEWER_RULE);
-      if (input.dueDate !== undefined) next.due_date = input.dueDate === null ? null : isoAt(Date.parse(input.dueDate));
-      if (input.status !== undefined && input.status !== row.status) {
+      if (assignee) next = assignedTo(next, assignee);
+      if (viewers) next.viewers = viewers;
+      else if (next.internalUserId === undefined) next.viewers = NO_VIEWER;
+      if (next.viewers.length > 0 && next.internalUserId === undefined) throw errors.invalidField('body.viewers', VIEWER_RULE);
+      if (input.dueDate !== undefined)
+        next = withFields(next, { dueDate: input.dueDate === null ? undefined : isoAt(Date.parse(input.dueDate)) });
+      if (input.status !== undefined && input.status !== previous.status) {
         next.status = input.status;
-        Object.assign(
+        next = withFields(
           next,
           input.status === 'completed'
-            ? { completed_by: doer.id, completed_by_type: doer.type, completed_at: at }
-            : { completed_by: null, completed_by_type: null, completed_at: null },
+            ? { completedBy: doer.id, completedByUserType: doer.type, completedDate: at }
+            : { completedBy: undefined, completedByUserType: undefined, completedDate: undefined },
         );
       }
-      if (input.isArchived !== undefined && input.isArchived !== (row.is_archived === 1)) {
-        Object.assign(
+      if (input.isArchived !== undefined && input.isArchived !== previous.isArchived) {
+        next = withFields(
           next,
           input.isArchived
-            ? { is_archived: 1, archived_by: doer.id, archived_at: at }
-            : { is_archived: 0, archived_by: null, archived_at: null },
+            ? { isArchived: true, archivedBy: doer.id, archivedDate: at }
+            : { isArchived: false, archivedBy: undefined, archivedDate: undefined },
         );
       }
-      const changed = (Object.keys(next) as (keyof TasksTable)[]).filter((key) => next[key] !== row[key]);
-      if (changed.length === 0) return repo.toTask(row);
-      next.updated_at = at;
-      repo.updateTask(
-        work,
-        caller.access,
-        row.id,
-        Object.fromEntries([...changed, 'updated_at'].map((key) => [key, next[key as keyof TasksTable]])),
-      );
-      const before: Record<string, unknown> = repo.toTask(row);
-      const task = repo.toTask(next);
-      const after: Record<string, unknown> = task;
+      const before: Record<string, unknown> = previous;
+      const after: Record<string, unknown> = next;
       // Every field that changed, a removed one (dueDate) included; null for one that was absent.
       const previousAttributes: Record<string, unknown> = {};
       for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
         if (key !== 'updatedDate' && JSON.stringify(after[key]) !== JSON.stringify(before[key]))
           previousAttributes[key] = before[key] ?? null;
       }
+      if (Object.keys(previousAttributes).length === 0) return previous;
+      const task: Task = { ...next, updatedDate: at };
+      repo.updateTask(work, caller.access, task);
       recordAudit(work, caller.actor, {
         eventType: 'taskUpdated',
         description: `Task "${task.name}" updated`,
         context: { taskId: task.id },
         previousAttributes,
-        subject: taskSubject(next, task),
+        subject: taskSubject(task),
       });
-      if (next.status === 'completed' && row.status !== 'completed') recordTaskEvent(work, caller, next, 'taskCompleted');
-      if (next.is_archived === 1 && row.is_archived === 0) recordTaskEvent(work, caller, next, 'taskArchived');
+      if (task.status === 'completed' && previous.status !== 'completed') recordTaskEvent(work, caller, task, 'taskCompleted');
+      if (task.isArchived && !previous.isArchived) recordTaskEvent(work, caller, task, 'taskArchived');
       return task;
     },
     { transaction: true },
   );
 }
 
-/** Deletes a task and its subtasks (theirs too): a taskDeleted for each. */
+/**
+ * Deletes a task and its subtasks (theirs too): a taskDeleted for each. A delete reaches only what the caller
+ * sees and may change: a subtask it does not see, or may not change (mayChange), makes it a 403, and nothing
+ * is deleted.
+ */
 export async function deleteTask(database: Database, caller: Caller, id: string) {
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findTaskRow(work.db, caller.access, id.toLowerCase()), 'Task');
-      const descendants = await repo.descendantRows(work.db, caller.access, row.id);
-      repo.deleteTask(work, caller.access, row.id);
-      for (const deleted of [row, ...descendants]) recordTaskEvent(work, caller, deleted, 'taskDeleted');
-      return { id: row.id, object: 'task', deleted: true as const };
+      const task = orNotFound(await repo.findTask(work.db, caller.access, id.toLowerCase()), 'Task');
+      if (!mayChange(caller, task)) throw errors.forbidden(`This task ${OTHERS_TASK}.`);
+      const descendants = await repo.descendants(work.db, caller.access, task.id);
+      const unseen = descendants.filter((d) => !d.visible).length;
+      if (unseen > 0) {
+        throw errors.forbidden(
+          `Deleting this task would also delete ${unseen === 1 ? 'a subtask' : `${unseen} subtasks`} you cannot see; nothing was deleted.`,
+        );
+      }
+      const others = descendants.filter((d) => !mayChange(caller, d.task)).length;
+      if (others > 0) {
+        throw errors.forbidden(
+          `Deleting this task would also delete ${others === 1 ? 'a subtask' : `${others} subtasks`} assigned to another internal user, ` +
+            'which only that user, its creator or an admin with access to every company may delete; nothing was deleted.',
+        );
+      }
+      repo.deleteTask(work, caller.access, task.id);
+      for (const deleted of [task, ...descendants.map((d) => d.task)]) recordTaskEvent(work, caller, deleted, 'taskDeleted');
+      return { id: task.id, object: 'task', deleted: true as const };
     },
     { transaction: true },
   );
