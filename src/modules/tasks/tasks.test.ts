@@ -4,6 +4,7 @@ import {
   adminRequest,
   createClient,
   createCompany,
+  createTestInternalUser,
   limitedUserSession,
   populatedWorkspace,
   sessionKeyFor,
@@ -297,6 +298,119 @@ for (const backend of BACKENDS) {
       assertProblems(await w.call('POST', '/v1/tasks', { name: 'A', clientId: w.ada.id }, session), ['body.clientId']);
       const own = await w.create({ name: 'Bob’s', clientId: w.bob.id }, session);
       assert.deepEqual([own.creatorType, own.companyId], ['internalUser', w.beta.id]);
+    });
+
+    test('deletes reach only what the caller sees: a subtask of a company it cannot see makes the delete a 403, nothing deleted', async (t) => {
+      const w = await world(t, backend);
+      const parent = await w.create({ name: 'Beta parent', companyId: w.beta.id });
+      const hidden = await w.create({ name: 'Acme subtask', parentTaskId: parent.id, clientId: w.ada.id });
+      const seen = await w.create({ name: 'Beta subtask', parentTaskId: parent.id, clientId: w.bob.id });
+      const { session } = await limitedUserSession(w.h, w.ws.workspaceId, w.app.apiKey, [w.beta.id], 'lim@beta.test');
+      const refused = await w.call('DELETE', `/v1/tasks/${parent.id}`, undefined, session);
+      assert.equal(refused.statusCode, 403, refused.body);
+      assert.deepEqual(refused.json(), {
+        code: 'forbidden',
+        message: 'Deleting this task would also delete a subtask you cannot see; nothing was deleted.',
+        data: null,
+      });
+      for (const kept of [parent, hidden, seen]) assert.equal((await w.call('GET', `/v1/tasks/${kept.id}`)).statusCode, 200, kept.name);
+      assert.deepEqual(await w.audit('taskDeleted'), []);
+      // Its own tree, every task of which it sees, it deletes whole.
+      const own = await w.create({ name: 'Own', companyId: w.beta.id }, session);
+      const ownSub = await w.create({ name: 'Own subtask', parentTaskId: own.id, clientId: w.bob.id }, session);
+      const deleted = await w.call('DELETE', `/v1/tasks/${own.id}`, undefined, session);
+      assert.deepEqual([deleted.statusCode, deleted.json()], [200, { id: own.id, object: 'task', deleted: true }]);
+      assert.equal((await w.call('GET', `/v1/tasks/${ownSub.id}`)).statusCode, 404);
+      // A key sees the whole workspace: the first tree goes whole.
+      assert.equal((await w.call('DELETE', `/v1/tasks/${parent.id}`)).statusCode, 200);
+      assert.deepEqual(
+        (await w.audit('taskDeleted')).map((e) => e.context.taskId).sort(),
+        [own.id, ownSub.id, parent.id, hidden.id, seen.id].sort(),
+      );
+    });
+
+    test('staff change their own, their assigned and shared tasks; another internal user’s task only its user, its creator or a full admin (403)', async (t) => {
+      const w = await world(t, backend);
+      const person = async (email: string, role: 'admin' | 'staff', companyAccessList?: string[]) => {
+        const user = await createTestInternalUser(w.h, w.ws.workspaceId, {
+          email,
+          givenName: 'G',
+          familyName: 'F',
+          role,
+          ...(companyAccessList ? { companyAccessList } : {}),
+        });
+        return { user, session: await sessionKeyFor(w.h, w.ws.workspaceId, { apiKey: w.app.apiKey, internalUserId: user.id }) };
+      };
+      const admin = await person('admin@acme.test', 'admin');
+      const staff = await person('s@acme.test', 'staff');
+      const other = await person('o@acme.test', 'staff');
+      const limitedAdmin = await person('la@beta.test', 'admin', [w.beta.id]);
+      const { session: limited } = await limitedUserSession(w.h, w.ws.workspaceId, w.app.apiKey, [w.beta.id], 'lim@beta.test');
+      const OTHERS = {
+        code: 'forbidden',
+        message:
+          'This task is assigned to another internal user: only that user, the task’s creator or an admin with access to every company may change it.',
+        data: null,
+      };
+      const refused = async (method: 'PATCH' | 'DELETE', id: string, session: string) => {
+        const res = await w.call(method, `/v1/tasks/${id}`, method === 'PATCH' ? { status: 'completed' } : undefined, session);
+        assert.deepEqual([res.statusCode, res.json()], [403, OTHERS], `${method} ${res.body}`);
+      };
+      const changes = async (id: string, session: string, body: object = { status: 'inProgress' }) => {
+        const res = await w.call('PATCH', `/v1/tasks/${id}`, body, session);
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json();
+      };
+      // The admin's own task, made by the admin: staff, limited staff and a limited admin see it, and may not change it.
+      const admins = await w.create({ name: 'Admin’s', internalUserId: admin.user.id }, admin.session);
+      for (const session of [staff.session, limited, limitedAdmin.session]) {
+        await refused('PATCH', admins.id, session);
+        await refused('DELETE', admins.id, session);
+      }
+      const sub = await w.call('POST', '/v1/tasks', { name: 'Sneaked in', parentTaskId: admins.id }, staff.session);
+      assert.deepEqual([sub.statusCode, sub.json()], [
+        403,
+        {
+          code: 'forbidden',
+          message:
+            'body.parentTaskId: the parent task is assigned to another internal user: only that user, the task’s creator or an admin with access to every company may change it (or add subtasks to it).',
+          data: null,
+        },
+      ]);
+      assert.deepEqual((await w.call('GET', `/v1/tasks/${admins.id}`)).json(), admins, 'unchanged');
+      assert.deepEqual(await w.audit('taskUpdated'), []);
+      // A task it created, though assigned to another: the creator's. One assigned to it: the assignee's, who may hand it on.
+      const delegated = await w.create({ name: 'Delegated', internalUserId: other.user.id }, staff.session);
+      await changes(delegated.id, staff.session);
+      const assigned = await w.create({ name: 'Assigned', internalUserId: staff.user.id }, admin.session);
+      const handedOn = await changes(assigned.id, staff.session, { internalUserId: other.user.id });
+      assert.equal(handedOn.internalUserId, other.user.id);
+      await refused('PATCH', assigned.id, staff.session);
+      await changes(assigned.id, other.session);
+      // A task of a client or a company (or of no one) is shared work: any staff who sees it changes it.
+      const clients = await w.create({ name: 'Client’s', clientId: w.bob.id }, admin.session);
+      await changes(clients.id, staff.session);
+      await changes(clients.id, limited);
+      // An admin with access to every company, and keys, change anything.
+      await changes(admins.id, admin.session, { name: 'Still the admin’s' });
+      await changes(delegated.id, admin.session);
+      await changes(admins.id, w.ws.apiKey, { name: 'Renamed by an app' });
+      // A delete reaches only tasks the caller may change: a subtask assigned to another internal user refuses it.
+      const parent = await w.create({ name: 'Staff’s parent', internalUserId: staff.user.id }, staff.session);
+      const othersSub = await w.create({ name: 'Other’s subtask', parentTaskId: parent.id, internalUserId: other.user.id }, admin.session);
+      const cascade = await w.call('DELETE', `/v1/tasks/${parent.id}`, undefined, staff.session);
+      assert.deepEqual([cascade.statusCode, cascade.json()], [
+        403,
+        {
+          code: 'forbidden',
+          message:
+            'Deleting this task would also delete a subtask assigned to another internal user, which only that user, its creator or an admin with access to every company may delete; nothing was deleted.',
+          data: null,
+        },
+      ]);
+      assert.equal((await w.call('GET', `/v1/tasks/${othersSub.id}`)).statusCode, 200);
+      assert.equal((await w.call('DELETE', `/v1/tasks/${parent.id}`, undefined, admin.session)).statusCode, 200);
+      assert.equal((await w.call('DELETE', `/v1/tasks/${delegated.id}`, undefined, staff.session)).statusCode, 200);
     });
 
     test('another workspace’s tasks and templates are absent: 404 on read, change and delete; its lists empty', async (t) => {
