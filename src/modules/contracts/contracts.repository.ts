@@ -14,7 +14,7 @@ type TemplateRow = ContractTemplatesTable & {
   latest_submission_at: string | null;
 };
 
-export function toTemplate(row: TemplateRow): ContractTemplate {
+function toTemplate(row: TemplateRow): ContractTemplate {
   const template: ContractTemplate = {
     ...objectFields(row, 'contractTemplate'),
     name: row.name,
@@ -70,13 +70,23 @@ export async function findTemplate(db: Kysely<DB>, access: Access, id: string): 
   return row && toTemplate(row as TemplateRow);
 }
 
-export function insertTemplate(work: UnitOfWork, row: ContractTemplatesTable): void {
-  work.write(work.db.insertInto('contract_templates').values(row));
+export function insertTemplate(work: UnitOfWork, access: Access, template: ContractTemplate): void {
+  work.write(
+    work.db.insertInto('contract_templates').values({
+      id: template.id,
+      workspace_id: access.workspaceId,
+      name: template.name,
+      fields: JSON.stringify(template.fields),
+      file_url: template.fileUrl ?? null,
+      created_at: template.createdAt,
+      updated_at: template.updatedAt,
+    }),
+  );
 }
 
 // ---- contracts ----
 
-export function toContract(row: ContractsTable): Contract {
+function toContract(row: ContractsTable): Contract {
   const contract: Contract = {
     ...objectFields(row, 'contract'),
     contractTemplateId: row.contract_template_id,
@@ -94,11 +104,17 @@ export function toContract(row: ContractsTable): Contract {
 }
 
 /** The contracts an access sees: a client session, its own; a principal limited to some companies, those sent in them. */
+function contractsOf(access: Access) {
+  return (eb: ExpressionBuilder<DB, 'contracts'>) => {
+    const inWorkspace = eb('contracts.workspace_id', '=', access.workspaceId);
+    if (access.clientId) return eb.and([inWorkspace, eb('contracts.client_id', '=', access.clientId)]);
+    if (access.companyIds) return eb.and([inWorkspace, eb('contracts.company_id', 'in', nonEmpty(access.companyIds))]);
+    return inWorkspace;
+  };
+}
+
 function visibleContracts(db: Kysely<DB>, access: Access) {
-  let q = db.selectFrom('contracts').selectAll().where('contracts.workspace_id', '=', access.workspaceId);
-  if (access.clientId) q = q.where('contracts.client_id', '=', access.clientId);
-  else if (access.companyIds) q = q.where('contracts.company_id', 'in', nonEmpty(access.companyIds));
-  return q;
+  return db.selectFrom('contracts').selectAll().where(contractsOf(access));
 }
 
 /** A page, newest first; each filter has its own index. `recipientId` is `clientId`'s deprecated name. */
@@ -114,23 +130,46 @@ export function listContracts(db: Kysely<DB>, access: Access, query: ContractLis
   return fetchPage(q, 'contracts', query, tokens, scope, toContract);
 }
 
-export function findContractRow(db: Kysely<DB>, access: Access, id: string): Promise<ContractsTable | undefined> {
-  return visibleContracts(db, access).where('contracts.id', '=', id).executeTakeFirst();
+export async function findContract(db: Kysely<DB>, access: Access, id: string): Promise<Contract | undefined> {
+  const row = await visibleContracts(db, access).where('contracts.id', '=', id).executeTakeFirst();
+  return row && toContract(row);
 }
 
-/** `path`: the request field that named the client (one deleted meanwhile is a 400 naming it). */
-export function insertContract(work: UnitOfWork, row: ContractsTable, path: string): void {
-  work.write(work.db.insertInto('contracts').values(row), { contracts_client_id_fkey: path, contracts_company_id_fkey: path });
+/** A contract sent, `sentBy` the caller who sent it. `path`: the request field that named the client (one deleted meanwhile is a 400 naming it). */
+export function insertContract(work: UnitOfWork, access: Access, contract: Contract, sentBy: string, path: string): void {
+  work.write(
+    work.db.insertInto('contracts').values({
+      id: contract.id,
+      workspace_id: access.workspaceId,
+      contract_template_id: contract.contractTemplateId,
+      client_id: contract.clientId,
+      company_id: contract.companyId,
+      name: contract.name,
+      fields: JSON.stringify(contract.fields),
+      file_url: contract.fileUrl ?? null,
+      status: contract.status,
+      sent_by: sentBy,
+      submitted_at: contract.submissionDate ?? null,
+      created_at: contract.createdAt,
+      updated_at: contract.updatedAt,
+    }),
+    { contracts_client_id_fkey: path, contracts_company_id_fkey: path },
+  );
 }
 
-/** Signs a pending contract (a signed one is left as it is: the caller checked, in its transaction). */
-export function signContract(work: UnitOfWork, access: Access, id: string, fields: string, at: string): void {
+/** Stores a signed contract's fields, if it is still pending and the access sees it (the caller checked, in its transaction). */
+export function signContract(work: UnitOfWork, access: Access, contract: Contract): void {
   work.write(
     work.db
       .updateTable('contracts')
-      .set({ status: 'signed', fields, submitted_at: at, updated_at: at })
-      .where('workspace_id', '=', access.workspaceId)
-      .where('id', '=', id)
-      .where('status', '=', 'pending'),
+      .set({
+        status: 'signed',
+        fields: JSON.stringify(contract.fields),
+        submitted_at: contract.submissionDate ?? null,
+        updated_at: contract.updatedAt,
+      })
+      .where(contractsOf(access))
+      .where('contracts.id', '=', contract.id)
+      .where('contracts.status', '=', 'pending'),
   );
 }

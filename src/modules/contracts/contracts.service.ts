@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
-import type { ContractsTable, ContractTemplatesTable } from '../../db/schema.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -19,7 +18,7 @@ export async function getContractTemplate(database: Database, caller: Caller, id
 }
 
 export async function getContract(database: Database, caller: Caller, id: string): Promise<Contract> {
-  return repo.toContract(orNotFound(await repo.findContractRow(database.db, caller.access, id.toLowerCase()), 'Contract'));
+  return orNotFound(await repo.findContract(database.db, caller.access, id.toLowerCase()), 'Contract');
 }
 
 /** Whether a value is what its field's type asks for: the rule broken, or undefined. */
@@ -113,17 +112,19 @@ export async function createContractTemplate(database: Database, caller: Caller,
   });
   if (problems.length > 0) throw errors.invalidFields(problems);
   const at = isoAt(caller.actor.at);
-  const row: ContractTemplatesTable = {
+  const template: ContractTemplate = {
     id: randomUUID(),
-    workspace_id: caller.access.workspaceId,
+    object: 'contractTemplate',
     name: input.name,
-    fields: JSON.stringify(fields),
-    file_url: input.fileUrl ?? null,
-    created_at: at,
-    updated_at: at,
+    fields,
+    ...(input.fileUrl === undefined ? {} : { fileUrl: input.fileUrl }),
+    requestsCount: 0,
+    submissionsCount: 0,
+    createdAt: at,
+    updatedAt: at,
   };
-  await unitOfWork(database, async (work) => repo.insertTemplate(work, row));
-  return repo.toTemplate({ ...row, requests: 0, submissions: 0, latest_submission_at: null });
+  await unitOfWork(database, async (work) => repo.insertTemplate(work, caller.access, template));
+  return template;
 }
 
 /**
@@ -153,24 +154,25 @@ export async function sendContract(database: Database, caller: Caller, input: Co
   if (problems.length > 0 || !template || !members) throw errors.invalidFields(problems);
 
   const at = isoAt(caller.actor.at);
-  const row: ContractsTable = {
+  const contract: Contract = {
     id: randomUUID(),
-    workspace_id: caller.access.workspaceId,
-    contract_template_id: template.id,
-    client_id: members.clientIds[0],
-    company_id: members.companyId,
+    object: 'contract',
+    contractTemplateId: template.id,
     name: template.name,
-    fields: JSON.stringify(fields),
-    file_url: template.fileUrl ?? null,
+    fields,
+    ...(template.fileUrl === undefined ? {} : { fileUrl: template.fileUrl }),
+    clientId: members.clientIds[0],
+    recipientId: members.clientIds[0],
+    companyId: members.companyId,
     status: 'pending',
-    sent_by: caller.actor.actorId ?? caller.actor.apiKeyRef ?? 'system',
-    submitted_at: null,
-    created_at: at,
-    updated_at: at,
+    shareDate: at,
+    createdAt: at,
+    updatedAt: at,
   };
-  const contract = repo.toContract(row);
+  // The sender is the session's own user (the request names no sender), else the API key.
+  const sentBy = caller.actor.actorId ?? caller.actor.apiKeyRef ?? 'system';
   await unitOfWork(database, async (work) => {
-    repo.insertContract(work, row, clientPath);
+    repo.insertContract(work, caller.access, contract, sentBy, clientPath);
     recordAudit(work, caller.actor, {
       eventType: 'contractRequested',
       description: `Contract "${contract.name}" sent to client ${contract.clientId}`,
@@ -189,18 +191,17 @@ export async function signContract(database: Database, caller: Caller, id: strin
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findContractRow(work.db, caller.access, id.toLowerCase()), 'Contract');
-      if (caller.principal.kind !== 'clientSession' || caller.principal.clientId !== row.client_id) {
+      const previous = orNotFound(await repo.findContract(work.db, caller.access, id.toLowerCase()), 'Contract');
+      if (caller.principal.kind !== 'clientSession' || caller.principal.clientId !== previous.clientId) {
         throw errors.forbidden('Only the client a contract was sent to signs it, in its session.');
       }
-      if (row.status === 'signed') throw errors.conflict(`Contract ${row.id} is already signed.`);
+      if (previous.status === 'signed') throw errors.conflict(`Contract ${previous.id} is already signed.`);
       const problems: FieldProblem[] = [];
-      const fields = fill(JSON.parse(row.fields) as ContractField[], 'client', input.values, 'body.values', problems);
+      const fields = fill(previous.fields, 'client', input.values, 'body.values', problems);
       if (problems.length > 0) throw errors.invalidFields(problems);
       const at = isoAt(caller.actor.at);
-      const text = JSON.stringify(fields);
-      repo.signContract(work, caller.access, row.id, text, at);
-      const contract = repo.toContract({ ...row, fields: text, status: 'signed', submitted_at: at, updated_at: at });
+      const contract: Contract = { ...previous, fields, status: 'signed', submissionDate: at, updatedAt: at };
+      repo.signContract(work, caller.access, contract);
       recordAudit(work, caller.actor, {
         eventType: 'contractCompleted',
         description: `Contract "${contract.name}" signed by client ${contract.clientId}`,

@@ -10,7 +10,7 @@ import type { AllFormResponsesQuery, Form, FormField, FormListQuery, FormRespons
 
 type FormRow = FormsTable & { requests: number | string; submissions: number | string; latest_submission_at: string | null };
 
-export function toForm(row: FormRow): Form {
+function toForm(row: FormRow): Form {
   const fields = JSON.parse(row.fields) as FormField[];
   const form: Form = {
     ...objectFields(row, 'form'),
@@ -62,8 +62,20 @@ export async function findForm(db: Kysely<DB>, access: Access, id: string): Prom
   return row && toForm(row as FormRow);
 }
 
-export function insertForm(work: UnitOfWork, row: FormsTable): void {
-  work.write(work.db.insertInto('forms').values(row));
+export function insertForm(work: UnitOfWork, access: Access, form: Form): void {
+  work.write(
+    work.db.insertInto('forms').values({
+      id: form.id,
+      workspace_id: access.workspaceId,
+      name: form.name,
+      description: form.description,
+      fields: JSON.stringify(form.formFields),
+      allow_multiple_submissions: form.allowMultipleSubmissions ? 1 : 0,
+      visibility: form.visibility,
+      created_at: form.createdAt,
+      updated_at: form.updatedAt,
+    }),
+  );
 }
 
 // ---- responses ----
@@ -76,7 +88,7 @@ type ResponseRow = FormResponsesTable & {
   visibility: FormsTable['visibility'];
 };
 
-export function toFormResponse(row: ResponseRow): FormResponse {
+function toFormResponse(row: ResponseRow): FormResponse {
   const fields = JSON.parse(row.form_fields) as FormField[];
   const answers = (row.answers === null ? {} : JSON.parse(row.answers)) as Record<string, string>;
   const response: FormResponse = {
@@ -103,10 +115,20 @@ export function toFormResponse(row: ResponseRow): FormResponse {
 
 /**
  * The responses an access sees: a client session, its own; a principal limited to some companies, those
- * requested in one of them; everyone else, the workspace's. With the form's fields (a join on its key).
+ * requested in one of them; everyone else, the workspace's.
  */
+function responsesOf(access: Access) {
+  return (eb: ExpressionBuilder<DB, 'form_responses'>) => {
+    const inWorkspace = eb('form_responses.workspace_id', '=', access.workspaceId);
+    if (access.clientId) return eb.and([inWorkspace, eb('form_responses.client_id', '=', access.clientId)]);
+    if (access.companyIds) return eb.and([inWorkspace, eb('form_responses.company_id', 'in', nonEmpty(access.companyIds))]);
+    return inWorkspace;
+  };
+}
+
+/** The responses an access sees (responsesOf), with the form's fields (a join on its key). */
 function visibleResponses(db: Kysely<DB>, access: Access) {
-  let q = db
+  return db
     .selectFrom('form_responses')
     .innerJoin('forms', 'forms.id', 'form_responses.form_id')
     .selectAll('form_responses')
@@ -117,10 +139,7 @@ function visibleResponses(db: Kysely<DB>, access: Access) {
       'forms.allow_multiple_submissions',
       'forms.visibility',
     ])
-    .where('form_responses.workspace_id', '=', access.workspaceId);
-  if (access.clientId) q = q.where('form_responses.client_id', '=', access.clientId);
-  else if (access.companyIds) q = q.where('form_responses.company_id', 'in', nonEmpty(access.companyIds));
-  return q;
+    .where(responsesOf(access));
 }
 
 /** A page, newest first; each filter (and the form with each) has its own index. */
@@ -150,8 +169,17 @@ export function listResponsesOf(
   return listResponses(db, access, { ...query, formId }, tokens);
 }
 
-export function findResponseRow(db: Kysely<DB>, access: Access, id: string): Promise<ResponseRow | undefined> {
-  return visibleResponses(db, access).where('form_responses.id', '=', id).executeTakeFirst();
+export async function findResponse(db: Kysely<DB>, access: Access, id: string): Promise<FormResponse | undefined> {
+  const row = await visibleResponses(db, access).where('form_responses.id', '=', id).executeTakeFirst();
+  return row && toFormResponse(row);
+}
+
+/** The answers of a response, as stored: formFieldId → answer, for the fields answered. */
+function answersOf(response: FormResponse): string {
+  const answers: Record<string, string> = {};
+  for (const [formFieldId, field] of Object.entries(response.formFields))
+    if (field.answer !== undefined) answers[formFieldId] = field.answer;
+  return JSON.stringify(answers);
 }
 
 /** The clients, of those asked about, that already have a response (pending or completed) to the form. */
@@ -171,23 +199,48 @@ export async function clientsWithResponse(
   return new Set(rows.map((row) => row.client_id));
 }
 
-/** `path`: the request field that named the recipients (a recipient deleted meanwhile is a 400 naming it). */
-export function insertResponse(work: UnitOfWork, row: FormResponsesTable, path: string): void {
-  work.write(work.db.insertInto('form_responses').values(row), {
-    form_responses_once_unique: row.form_id,
-    form_responses_client_id_fkey: path,
-    form_responses_company_id_fkey: path,
-  });
+/**
+ * A new pending response, `requestedBy` the caller who requested it. A form without multiple submissions is
+ * answered once per client (a unique key). `path`: the request field that named the recipients (a recipient
+ * deleted meanwhile is a 400 naming it).
+ */
+export function insertResponse(work: UnitOfWork, access: Access, response: FormResponse, requestedBy: string, path: string): void {
+  work.write(
+    work.db.insertInto('form_responses').values({
+      id: response.id,
+      workspace_id: access.workspaceId,
+      form_id: response.formId,
+      client_id: response.clientId,
+      company_id: response.companyId,
+      status: response.status,
+      answers: response.status === 'completed' ? answersOf(response) : null,
+      once_key: response.allowMultipleSubmissions ? null : `${response.formId}/${response.clientId}`,
+      requested_by: requestedBy,
+      submitted_at: response.submissionDate ?? null,
+      created_at: response.createdAt,
+      updated_at: response.updatedAt,
+    }),
+    {
+      form_responses_once_unique: response.formId,
+      form_responses_client_id_fkey: path,
+      form_responses_company_id_fkey: path,
+    },
+  );
 }
 
-/** Completes a pending response (a completed one is left as it is: the caller checked, in its transaction). */
-export function completeResponse(work: UnitOfWork, access: Access, id: string, answers: string, at: string): void {
+/** Stores a completed response's answers, if it is still pending and the access sees it (the caller checked, in its transaction). */
+export function completeResponse(work: UnitOfWork, access: Access, response: FormResponse): void {
   work.write(
     work.db
       .updateTable('form_responses')
-      .set({ status: 'completed', answers, submitted_at: at, updated_at: at })
-      .where('workspace_id', '=', access.workspaceId)
-      .where('id', '=', id)
-      .where('status', '=', 'pending'),
+      .set({
+        status: 'completed',
+        answers: answersOf(response),
+        submitted_at: response.submissionDate ?? null,
+        updated_at: response.updatedAt,
+      })
+      .where(responsesOf(access))
+      .where('form_responses.id', '=', response.id)
+      .where('form_responses.status', '=', 'pending'),
   );
 }

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
-import type { FormFieldType, FormResponsesTable, FormsTable } from '../../db/schema.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { visibleClientCompanies } from '../directory/index.js';
 import * as repo from './forms.repository.js';
-import type { Form, FormCreate, FormResponse, FormResponseComplete, FormResponseRequest } from './forms.schemas.js';
+import type { Form, FormCreate, FormField, FormResponse, FormResponseComplete, FormResponseRequest } from './forms.schemas.js';
+
+type FormFieldType = FormField['type'];
 
 export const listForms = listAs(repo.listForms);
 export const listFormResponses = listAs(repo.listResponses);
@@ -19,7 +20,7 @@ export async function getForm(database: Database, caller: Caller, id: string): P
 }
 
 export async function getFormResponse(database: Database, caller: Caller, id: string): Promise<FormResponse> {
-  return repo.toFormResponse(orNotFound(await repo.findResponseRow(database.db, caller.access, id.toLowerCase()), 'Form response'));
+  return orNotFound(await repo.findResponse(database.db, caller.access, id.toLowerCase()), 'Form response');
 }
 
 /** GET /v1/forms/{id}/form-responses: the form must be the workspace's (404 otherwise), its responses as the caller sees them. */
@@ -40,28 +41,29 @@ const requesterOf = (caller: Caller) => caller.actor.actorId ?? caller.actor.api
 /** A form (admin surface and `portal forms create`): formCreated. */
 export async function createForm(database: Database, caller: Caller, input: FormCreate): Promise<Form> {
   const at = isoAt(caller.actor.at);
-  const row: FormsTable = {
+  const formFields: FormField[] = input.formFields.map((field) => ({
+    formFieldId: randomUUID(),
+    title: field.title,
+    description: field.description ?? '',
+    type: field.type,
+    isRequired: field.isRequired ?? false,
+  }));
+  const form: Form = {
     id: randomUUID(),
-    workspace_id: caller.access.workspaceId,
+    object: 'form',
     name: input.name,
     description: input.description ?? '',
-    fields: JSON.stringify(
-      input.formFields.map((field) => ({
-        formFieldId: randomUUID(),
-        title: field.title,
-        description: field.description ?? '',
-        type: field.type,
-        isRequired: field.isRequired ?? false,
-      })),
-    ),
-    allow_multiple_submissions: input.allowMultipleSubmissions ? 1 : 0,
+    formFieldIds: formFields.map((field) => field.formFieldId),
+    formFields,
+    allowMultipleSubmissions: input.allowMultipleSubmissions ?? false,
     visibility: input.visibility ?? 'requestedClients',
-    created_at: at,
-    updated_at: at,
+    formResponseRequests: 0,
+    formResponseSubmissions: 0,
+    createdAt: at,
+    updatedAt: at,
   };
-  const form = repo.toForm({ ...row, requests: 0, submissions: 0, latest_submission_at: null });
   await unitOfWork(database, async (work) => {
-    repo.insertForm(work, row);
+    repo.insertForm(work, caller.access, form);
     recordAudit(work, caller.actor, {
       eventType: 'formCreated',
       description: `Form "${form.name}" created`,
@@ -113,31 +115,25 @@ export async function requestFormResponse(database: Database, caller: Caller, in
   if (problems.length > 0 || !form) throw errors.invalidFields(problems);
 
   const at = isoAt(caller.actor.at);
-  const rows: FormResponsesTable[] = [...pairs.values()].map(({ clientId, companyId }) => ({
+  const formFields = Object.fromEntries(form.formFields.map(({ formFieldId, ...field }) => [formFieldId, field]));
+  const responses: FormResponse[] = [...pairs.values()].map(({ clientId, companyId }) => ({
     id: randomUUID(),
-    workspace_id: access.workspaceId,
-    form_id: form.id,
-    client_id: clientId,
-    company_id: companyId,
+    object: 'formResponse',
+    formId: form.id,
+    formName: form.name,
+    formDescription: form.description,
+    formFieldIds: form.formFieldIds,
+    formFields,
+    allowMultipleSubmissions: form.allowMultipleSubmissions,
+    visibility: form.visibility,
+    clientId,
+    companyId,
     status: 'pending',
-    answers: null,
-    once_key: form.allowMultipleSubmissions ? null : `${form.id}/${clientId}`,
-    requested_by: requesterOf(caller),
-    submitted_at: null,
-    created_at: at,
-    updated_at: at,
+    createdAt: at,
+    updatedAt: at,
   }));
-  const toResponse = (row: FormResponsesTable) =>
-    repo.toFormResponse({
-      ...row,
-      form_name: form.name,
-      form_description: form.description,
-      form_fields: JSON.stringify(form.formFields),
-      allow_multiple_submissions: form.allowMultipleSubmissions ? 1 : 0,
-      visibility: form.visibility,
-    });
-  const clientIds = [...new Set(rows.map((row) => row.client_id))];
-  if (!form.allowMultipleSubmissions && clientIds.length < rows.length) {
+  const clientIds = [...new Set(responses.map((response) => response.clientId))];
+  if (!form.allowMultipleSubmissions && clientIds.length < responses.length) {
     throw errors.conflict(`Form ${form.id} does not allow multiple submissions: request it of each client once.`);
   }
   return unitOfWork(
@@ -151,17 +147,22 @@ export async function requestFormResponse(database: Database, caller: Caller, in
           );
         }
       }
-      for (const row of rows) {
-        repo.insertResponse(work, row, input.clientCompanyIds ? 'body.clientCompanyIds' : 'body.clientIds');
-        const response = toResponse(row);
+      for (const response of responses) {
+        repo.insertResponse(
+          work,
+          access,
+          response,
+          requesterOf(caller),
+          input.clientCompanyIds ? 'body.clientCompanyIds' : 'body.clientIds',
+        );
         recordAudit(work, caller.actor, {
           eventType: 'formAssigned',
-          description: `Form "${form.name}" requested of client ${row.client_id}`,
-          context: { formId: form.id, formResponseId: row.id, clientId: row.client_id },
-          subject: { object: 'formResponse', id: row.id, data: response, companyId: row.company_id },
+          description: `Form "${form.name}" requested of client ${response.clientId}`,
+          context: { formId: form.id, formResponseId: response.id, clientId: response.clientId },
+          subject: { object: 'formResponse', id: response.id, data: response, companyId: response.companyId },
         });
       }
-      return toResponse(rows[0]);
+      return responses[0];
     },
     { transaction: true },
   );
@@ -201,19 +202,15 @@ export async function completeFormResponse(
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findResponseRow(work.db, caller.access, id.toLowerCase()), 'Form response');
-      if (caller.principal.kind !== 'clientSession' || caller.principal.clientId !== row.client_id) {
+      const previous = orNotFound(await repo.findResponse(work.db, caller.access, id.toLowerCase()), 'Form response');
+      if (caller.principal.kind !== 'clientSession' || caller.principal.clientId !== previous.clientId) {
         throw errors.forbidden('Only the client a form response was requested of completes it, in its session.');
       }
-      if (row.status === 'completed') throw errors.conflict(`Form response ${row.id} is already completed.`);
-      const fields = (JSON.parse(row.form_fields) as { formFieldId: string; type: FormFieldType; isRequired: boolean }[]).map(
-        (field) => [field.formFieldId, field] as const,
-      );
-      const byId = new Map(fields);
+      if (previous.status === 'completed') throw errors.conflict(`Form response ${previous.id} is already completed.`);
       const problems: FieldProblem[] = [];
       const answers: Record<string, string> = {};
       for (const [fieldId, answer] of Object.entries(input.answers)) {
-        const field = byId.get(fieldId);
+        const field = Object.hasOwn(previous.formFields, fieldId) ? previous.formFields[fieldId] : undefined;
         const path = `body.answers.${fieldId}`;
         if (!field) problems.push({ path, message: 'is not a field of this form' });
         else if (answer !== '') {
@@ -222,20 +219,30 @@ export async function completeFormResponse(
           else answers[fieldId] = answer;
         }
       }
-      for (const [fieldId, field] of fields) {
-        if (field.isRequired && (input.answers[fieldId] ?? '') === '')
+      for (const fieldId of previous.formFieldIds) {
+        if (previous.formFields[fieldId]?.isRequired && (input.answers[fieldId] ?? '') === '')
           problems.push({ path: `body.answers.${fieldId}`, message: 'is required' });
       }
       if (problems.length > 0) throw errors.invalidFields(problems);
       const at = isoAt(caller.actor.at);
-      const text = JSON.stringify(answers);
-      repo.completeResponse(work, caller.access, row.id, text, at);
-      const response = repo.toFormResponse({ ...row, status: 'completed', answers: text, submitted_at: at, updated_at: at });
+      const response: FormResponse = {
+        ...previous,
+        formFields: Object.fromEntries(
+          Object.entries(previous.formFields).map(([fieldId, field]) => [
+            fieldId,
+            answers[fieldId] === undefined ? field : { ...field, answer: answers[fieldId] },
+          ]),
+        ),
+        status: 'completed',
+        submissionDate: at,
+        updatedAt: at,
+      };
+      repo.completeResponse(work, caller.access, response);
       recordAudit(work, caller.actor, {
         eventType: 'formResponseCompleted',
-        description: `Form "${row.form_name}" completed by client ${row.client_id}`,
-        context: { formId: row.form_id, formResponseId: row.id, clientId: row.client_id },
-        subject: { object: 'formResponse', id: row.id, data: response, companyId: row.company_id },
+        description: `Form "${response.formName}" completed by client ${response.clientId}`,
+        context: { formId: response.formId, formResponseId: response.id, clientId: response.clientId },
+        subject: { object: 'formResponse', id: response.id, data: response, companyId: response.companyId },
       });
       return response;
     },

@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
 import type { Note, NoteListQuery } from './notes.schemas.js';
 
-export function toNote(row: NotesTable): Note {
+function toNote(row: NotesTable): Note {
   const note: Note = {
     id: row.id,
     object: 'note',
@@ -60,30 +60,51 @@ export function listNotes(db: Kysely<DB>, access: Access, query: NoteListQuery, 
   return fetchPage(q, 'notes', query, tokens, pageScope(access, 'notes', { entityType, entityId }), toNote);
 }
 
-export function findNoteRow(db: Kysely<DB>, access: Access, id: string): Promise<NotesTable | undefined> {
-  return db.selectFrom('notes').selectAll().where(visibleTo(access)).where('notes.id', '=', id).executeTakeFirst();
+export async function findNote(db: Kysely<DB>, access: Access, id: string): Promise<Note | undefined> {
+  const row = await db.selectFrom('notes').selectAll().where(visibleTo(access)).where('notes.id', '=', id).executeTakeFirst();
+  return row && toNote(row);
 }
 
 /** The company a note concerns, for its audit entries: the company it is on, or its client's primary company. */
-export async function companyOfNote(db: Kysely<DB>, access: Access, row: NotesTable): Promise<string | null> {
-  if (row.company_id !== null) return row.company_id;
+export async function companyOfNote(db: Kysely<DB>, access: Access, note: Note): Promise<string | null> {
+  if (note.entityType === 'company') return note.entityId;
   const client = await db
     .selectFrom('clients')
     .select('company_ids')
     .where('workspace_id', '=', access.workspaceId)
-    .where('id', '=', row.client_id as string)
+    .where('id', '=', note.entityId)
     .executeTakeFirst();
   return splitIds(client?.company_ids ?? '')[0] ?? null;
 }
 
-export function insertNote(work: UnitOfWork, row: NotesTable): void {
-  work.write(work.db.insertInto('notes').values(row));
+export function insertNote(work: UnitOfWork, access: Access, note: Note): void {
+  work.write(
+    work.db.insertInto('notes').values({
+      id: note.id,
+      workspace_id: access.workspaceId,
+      entity_type: note.entityType,
+      client_id: note.entityType === 'client' ? note.entityId : null,
+      company_id: note.entityType === 'company' ? note.entityId : null,
+      title: note.title,
+      content: note.content ?? null,
+      creator_id: note.creatorId,
+      created_at: note.createdAt,
+      updated_at: note.updatedAt,
+    }),
+  );
 }
 
-export function updateNote(work: UnitOfWork, access: Access, id: string, changes: Partial<NotesTable>): void {
-  work.write(work.db.updateTable('notes').set(changes).where('workspace_id', '=', access.workspaceId).where('id', '=', id));
+/** Writes the changeable fields (title, content) of a note the access sees. */
+export function updateNote(work: UnitOfWork, access: Access, note: Note): void {
+  work.write(
+    work.db
+      .updateTable('notes')
+      .set({ title: note.title, content: note.content ?? null, updated_at: note.updatedAt })
+      .where(visibleTo(access))
+      .where('notes.id', '=', note.id),
+  );
 }
 
 export function deleteNote(work: UnitOfWork, access: Access, id: string): void {
-  work.write(work.db.deleteFrom('notes').where('workspace_id', '=', access.workspaceId).where('id', '=', id));
+  work.write(work.db.deleteFrom('notes').where(visibleTo(access)).where('notes.id', '=', id));
 }

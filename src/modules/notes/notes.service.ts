@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import type { Page, PageTokens } from '../../db/paging.js';
-import type { NotesTable } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -19,7 +18,7 @@ export function listNotes(database: Database, caller: Caller, query: NoteListQue
 }
 
 export async function getNote(database: Database, caller: Caller, id: string): Promise<Note> {
-  return repo.toNote(orNotFound(await repo.findNoteRow(database.db, caller.access, id.toLowerCase()), 'Note'));
+  return orNotFound(await repo.findNote(database.db, caller.access, id.toLowerCase()), 'Note');
 }
 
 function recordNoteEvent(
@@ -54,21 +53,20 @@ export async function createNote(database: Database, caller: Caller, input: Note
     companyId = entityId;
   }
   const at = isoAt(caller.actor.at);
-  const row: NotesTable = {
+  const note: Note = {
     id: randomUUID(),
-    workspace_id: caller.access.workspaceId,
-    entity_type: input.entityType,
-    client_id: input.entityType === 'client' ? entityId : null,
-    company_id: input.entityType === 'company' ? entityId : null,
+    object: 'note',
+    entityType: input.entityType,
+    entityId,
     title: input.title,
-    content: input.content ?? null,
-    creator_id: caller.actor.actorId ?? caller.actor.apiKeyRef ?? 'system',
-    created_at: at,
-    updated_at: at,
+    ...(input.content === undefined ? {} : { content: input.content }),
+    // The session's own user (a note has no author field to name another), else the API key.
+    creatorId: caller.actor.actorId ?? caller.actor.apiKeyRef ?? 'system',
+    createdAt: at,
+    updatedAt: at,
   };
-  const note = repo.toNote(row);
   await unitOfWork(database, async (work) => {
-    repo.insertNote(work, row);
+    repo.insertNote(work, caller.access, note);
     recordNoteEvent(work, caller, note, companyId, 'noteCreated');
   });
   return note;
@@ -79,22 +77,19 @@ export async function updateNote(database: Database, caller: Caller, id: string,
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findNoteRow(work.db, caller.access, id.toLowerCase()), 'Note');
-      const changes: Partial<NotesTable> = {};
+      const previous = orNotFound(await repo.findNote(work.db, caller.access, id.toLowerCase()), 'Note');
       const previousAttributes: Record<string, unknown> = {};
-      if (input.title !== undefined && input.title !== row.title) {
-        changes.title = input.title;
-        previousAttributes.title = row.title;
-      }
-      if (input.content !== undefined && input.content !== row.content) {
-        changes.content = input.content;
-        previousAttributes.content = row.content;
-      }
-      if (Object.keys(changes).length === 0) return repo.toNote(row);
-      changes.updated_at = isoAt(caller.actor.at);
-      repo.updateNote(work, caller.access, row.id, changes);
-      const note = repo.toNote({ ...row, ...changes });
-      recordNoteEvent(work, caller, note, await repo.companyOfNote(work.db, caller.access, row), 'noteUpdated', previousAttributes);
+      if (input.title !== undefined && input.title !== previous.title) previousAttributes.title = previous.title;
+      if (input.content !== undefined && input.content !== previous.content) previousAttributes.content = previous.content ?? null;
+      if (Object.keys(previousAttributes).length === 0) return previous;
+      const note: Note = {
+        ...previous,
+        title: input.title ?? previous.title,
+        ...(input.content === undefined ? {} : { content: input.content }),
+        updatedAt: isoAt(caller.actor.at),
+      };
+      repo.updateNote(work, caller.access, note);
+      recordNoteEvent(work, caller, note, await repo.companyOfNote(work.db, caller.access, note), 'noteUpdated', previousAttributes);
       return note;
     },
     { transaction: true },
@@ -106,10 +101,10 @@ export async function deleteNote(database: Database, caller: Caller, id: string)
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findNoteRow(work.db, caller.access, id.toLowerCase()), 'Note');
-      repo.deleteNote(work, caller.access, row.id);
-      recordNoteEvent(work, caller, repo.toNote(row), await repo.companyOfNote(work.db, caller.access, row), 'noteDeleted');
-      return { id: row.id, object: 'note', deleted: true as const };
+      const note = orNotFound(await repo.findNote(work.db, caller.access, id.toLowerCase()), 'Note');
+      repo.deleteNote(work, caller.access, note.id);
+      recordNoteEvent(work, caller, note, await repo.companyOfNote(work.db, caller.access, note), 'noteDeleted');
+      return { id: note.id, object: 'note', deleted: true as const };
     },
     { transaction: true },
   );

@@ -175,8 +175,15 @@ export function insertTask(work: UnitOfWork, access: Access, task: Task): void {
 
 /** Writes every changeable field of a task the access sees. */
 export function updateTask(work: UnitOfWork, access: Access, task: Task): void {
-  const { id: _id, workspace_id: _workspace, created_at: _created, created_by: _by, creator_type: _type, source: _source, ...changes } =
-    rowOf(access, task);
+  const {
+    id: _id,
+    workspace_id: _workspace,
+    created_at: _created,
+    created_by: _by,
+    creator_type: _type,
+    source: _source,
+    ...changes
+  } = rowOf(access, task);
   work.write(work.db.updateTable('tasks').set(changes).where(visibleTo(access)).where('tasks.id', '=', task.id));
 }
 

@@ -122,9 +122,7 @@ function mayChange(caller: Caller, task: Task): boolean {
   if (principal.kind !== 'internalUserSession') return true;
   if (principal.role === 'admin' && principal.companyAccessList === null) return true;
   const me = principal.internalUserId;
-  return (
-    task.internalUserId === undefined || task.internalUserId === me || (task.creatorType === 'internalUser' && task.createdBy === me)
-  );
+  return task.internalUserId === undefined || task.internalUserId === me || (task.creatorType === 'internalUser' && task.createdBy === me);
 }
 
 const OTHERS_TASK =
@@ -174,9 +172,11 @@ export async function createTask(database: Database, caller: Caller, input: Task
   if (input.parentTaskId !== undefined && !parent) problems.push({ path: 'body.parentTaskId', message: 'is not a task of this workspace' });
   const name = input.name ?? template?.name;
   if (name === undefined) problems.push({ path: 'body.name', message: 'is required unless templateId names a template' });
-  if (viewers && viewers.length > 0 && assignee?.internalUserId === undefined) problems.push({ path: 'body.viewers', message: VIEWER_RULE });
+  if (viewers && viewers.length > 0 && assignee?.internalUserId === undefined)
+    problems.push({ path: 'body.viewers', message: VIEWER_RULE });
   if (problems.length > 0 || name === undefined) throw errors.invalidFields(problems);
-  if (parent && !mayChange(caller, parent)) throw errors.forbidden(`body.parentTaskId: the parent task ${OTHERS_TASK} (or add subtasks to it).`);
+  if (parent && !mayChange(caller, parent))
+    throw errors.forbidden(`body.parentTaskId: the parent task ${OTHERS_TASK} (or add subtasks to it).`);
 
   const at = isoAt(caller.actor.at);
   const doer = doerOf(caller);

@@ -368,15 +368,18 @@ for (const backend of BACKENDS) {
         await refused('DELETE', admins.id, session);
       }
       const sub = await w.call('POST', '/v1/tasks', { name: 'Sneaked in', parentTaskId: admins.id }, staff.session);
-      assert.deepEqual([sub.statusCode, sub.json()], [
-        403,
-        {
-          code: 'forbidden',
-          message:
-            'body.parentTaskId: the parent task is assigned to another internal user: only that user, the task’s creator or an admin with access to every company may change it (or add subtasks to it).',
-          data: null,
-        },
-      ]);
+      assert.deepEqual(
+        [sub.statusCode, sub.json()],
+        [
+          403,
+          {
+            code: 'forbidden',
+            message:
+              'body.parentTaskId: the parent task is assigned to another internal user: only that user, the task’s creator or an admin with access to every company may change it (or add subtasks to it).',
+            data: null,
+          },
+        ],
+      );
       assert.deepEqual((await w.call('GET', `/v1/tasks/${admins.id}`)).json(), admins, 'unchanged');
       assert.deepEqual(await w.audit('taskUpdated'), []);
       // A task it created, though assigned to another: the creator's. One assigned to it: the assignee's, who may hand it on.
@@ -399,15 +402,18 @@ for (const backend of BACKENDS) {
       const parent = await w.create({ name: 'Staff’s parent', internalUserId: staff.user.id }, staff.session);
       const othersSub = await w.create({ name: 'Other’s subtask', parentTaskId: parent.id, internalUserId: other.user.id }, admin.session);
       const cascade = await w.call('DELETE', `/v1/tasks/${parent.id}`, undefined, staff.session);
-      assert.deepEqual([cascade.statusCode, cascade.json()], [
-        403,
-        {
-          code: 'forbidden',
-          message:
-            'Deleting this task would also delete a subtask assigned to another internal user, which only that user, its creator or an admin with access to every company may delete; nothing was deleted.',
-          data: null,
-        },
-      ]);
+      assert.deepEqual(
+        [cascade.statusCode, cascade.json()],
+        [
+          403,
+          {
+            code: 'forbidden',
+            message:
+              'Deleting this task would also delete a subtask assigned to another internal user, which only that user, its creator or an admin with access to every company may delete; nothing was deleted.',
+            data: null,
+          },
+        ],
+      );
       assert.equal((await w.call('GET', `/v1/tasks/${othersSub.id}`)).statusCode, 200);
       assert.equal((await w.call('DELETE', `/v1/tasks/${parent.id}`, undefined, admin.session)).statusCode, 200);
       assert.equal((await w.call('DELETE', `/v1/tasks/${delegated.id}`, undefined, staff.session)).statusCode, 200);
