@@ -35,6 +35,10 @@ const tags = ['tasks'];
 const VISIBILITY =
   'A client session sees the tasks assigned to it or to one of its companies, and those it or its company views; ' +
   'an internal user limited to some companies sees those of its companies (and their clients) and the tasks that concern no company.';
+const WHO_CHANGES =
+  'Keys, bearer tokens and an admin with access to every company change any task they see; any other internal user a task ' +
+  'it created, one assigned to it, or one assigned to no internal user (a client, a company, or no one): another internal ' +
+  'user’s task is a 403.';
 const LIMITS = `name: one line, ${TASK_NAME_MAX} characters at most; description: ${TASK_DESCRIPTION_MAX} characters at most.`;
 
 export default async function taskRoutes(fastify: FastifyInstance) {
@@ -65,7 +69,8 @@ export default async function taskRoutes(fastify: FastifyInstance) {
         description:
           'One assignee at most: internalUserId alone, or clientId with its companyId (left out when the client has one company), ' +
           'or companyId alone; each must be one the caller sees. A viewer only on a task assigned to an internal user. ' +
-          `From templateId: the template's name and description unless given, and a subtask per subtask template. ${LIMITS}`,
+          `From templateId: the template's name and description unless given, and a subtask per subtask template. ` +
+          `A subtask (parentTaskId) only under a task the caller may change (403 otherwise). ${LIMITS}`,
         body: TaskCreate,
         response: { 200: Task, ...WRITE_ERRORS },
       },
@@ -90,7 +95,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
         description:
           'Changes only the fields given. Naming any of internalUserId, clientId and companyId replaces the assignee (same rules ' +
           'as creation); a task no longer assigned to an internal user loses its viewer. No change: no event. ' +
-          LIMITS,
+          `${WHO_CHANGES} ${LIMITS}`,
         params: IdParams,
         body: TaskUpdate,
         response: { 200: Task, ...WRITE_ERRORS },
@@ -105,6 +110,9 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: 'Delete a task and its subtasks: taskDeleted for each',
+        description:
+          `${WHO_CHANGES} A delete reaches only what the caller sees and may change: when a subtask (at any depth) is one ` +
+          'it does not see or may not change, the answer is a 403 saying so, and nothing is deleted.',
         params: IdParams,
         response: { 200: DeletedBody, ...DELETE_ERRORS },
       },

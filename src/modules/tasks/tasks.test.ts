@@ -300,6 +300,20 @@ for (const backend of BACKENDS) {
       assert.deepEqual([own.creatorType, own.companyId], ['internalUser', w.beta.id]);
     });
 
+    test('a session acts as itself: createdBy, completedBy and archivedBy name its user; no field names another actor (400)', async (t) => {
+      const w = await world(t, backend);
+      const session = await sessionKeyFor(w.h, w.ws.workspaceId, { apiKey: w.app.apiKey, internalUserId: w.user.id });
+      const task = await w.create({ name: 'Mine', status: 'completed', clientId: w.ada.id }, session);
+      assert.deepEqual(
+        [task.createdBy, task.creatorType, task.completedBy, task.completedByUserType],
+        [w.user.id, 'internalUser', w.user.id, 'internalUser'],
+      );
+      const archived = await w.call('PATCH', `/v1/tasks/${task.id}`, { isArchived: true }, session);
+      assert.equal(archived.json().archivedBy, w.user.id, archived.body);
+      assertProblems(await w.call('POST', '/v1/tasks', { name: 'A', createdBy: w.ws.apiKeyId }, session), ['body.createdBy']);
+      assertProblems(await w.call('PATCH', `/v1/tasks/${task.id}`, { completedBy: w.ws.apiKeyId }, session), ['body.completedBy']);
+    });
+
     test('deletes reach only what the caller sees: a subtask of a company it cannot see makes the delete a 403, nothing deleted', async (t) => {
       const w = await world(t, backend);
       const parent = await w.create({ name: 'Beta parent', companyId: w.beta.id });
