@@ -5,7 +5,7 @@ type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** Who made or completed a task: an internal user or a client (a session), or an API key (anything else). */
 export const TASK_ACTOR_TYPES = ['internalUser', 'client', 'apiKey'] as const;
-export type TaskActorType = (typeof TASK_ACTOR_TYPES)[number];
+type TaskActorType = (typeof TASK_ACTOR_TYPES)[number];
 
 export interface TasksTable {
   id: string;
