@@ -1,7 +1,6 @@
 /** Forms and their responses (modules/forms). */
 
 export const FORM_FIELD_TYPES = ['shortAnswer', 'longAnswer', 'email', 'url', 'number', 'date'] as const;
-type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
 
 /** allClients: shown to every client; requestedClients: only to those it was requested of. */
 export const FORM_VISIBILITIES = ['requestedClients', 'allClients'] as const;
