@@ -115,7 +115,7 @@ async function pruneDeletedMembers(db: Kysely<DB>, channels: FileChannel[]): Pro
 }
 
 /** The channel, if this access sees it (another workspace's, or one outside the caller's reach, is simply not found). */
-export async function findChannelRow(db: Kysely<DB>, access: Access, id: string): Promise<FileChannelsTable | undefined> {
+async function findChannelRow(db: Kysely<DB>, access: Access, id: string): Promise<FileChannelsTable | undefined> {
   return visibleChannels(db, access).where('file_channels.id', '=', id).executeTakeFirst();
 }
 

@@ -126,7 +126,8 @@ function normalizePath(raw: string, field: string, problems: FieldProblem[]): st
     if (segment === '') return bad('has an empty segment (//)');
     if (segment === '.' || segment === '..') return bad('may not have . or .. segments');
     if (FORBIDDEN.test(segment)) return bad('may not hold \\ or control characters');
-    if (BIDI_CONTROLS.test(segment)) return bad('may not hold bidirectional control characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)');
+    if (BIDI_CONTROLS.test(segment))
+      return bad('may not hold bidirectional control characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)');
     if (segment.trim() === '') return bad('has a segment of white space only');
     if ([...segment].length > MAX_NAME_LENGTH) return bad(`has a segment longer than ${MAX_NAME_LENGTH} characters`);
   }
@@ -305,7 +306,11 @@ export async function createFileDeprecated(database: Database, caller: Caller, i
 }
 
 /** A file object the caller sees (its channel, and for a client session not someone else's pending file; else 404), with its channel. */
-async function visibleFile(database: Database, caller: Caller, id: string): Promise<{ stored: repo.StoredFile; channel: repo.ChannelScope }> {
+async function visibleFile(
+  database: Database,
+  caller: Caller,
+  id: string,
+): Promise<{ stored: repo.StoredFile; channel: repo.ChannelScope }> {
   const stored = orNotFound(await repo.findFile(database.db, caller.access, id.toLowerCase()), 'File');
   const channel = orNotFound(await repo.findChannelScope(database.db, caller.access, stored.file.channelId), 'File');
   return { stored, channel };
@@ -436,7 +441,12 @@ function recordDownload(database: Database, caller: Caller, file: FileObject, ch
 }
 
 /** A signed download URL for a file the caller sees (fileDownloaded: the URL is how it is downloaded). */
-export async function downloadUrl(database: Database, caller: Caller, settings: FileSettings, id: string): Promise<{ downloadUrl: string }> {
+export async function downloadUrl(
+  database: Database,
+  caller: Caller,
+  settings: FileSettings,
+  id: string,
+): Promise<{ downloadUrl: string }> {
   const { stored, channel } = await contentOf(database, caller, id);
   await recordDownload(database, caller, stored.file, channel, 'downloadUrl');
   return { downloadUrl: signedUrl(settings, 'download', caller.access.workspaceId, stored.file.id, caller.actor.at) };
@@ -477,7 +487,13 @@ function checkSignature(settings: FileSettings, action: SignedAction, id: string
 }
 
 /** The content behind a signed download URL. */
-export async function signedDownload(database: Database, settings: FileSettings, id: string, query: SignedQuery, nowMs: number): Promise<Content> {
+export async function signedDownload(
+  database: Database,
+  settings: FileSettings,
+  id: string,
+  query: SignedQuery,
+  nowMs: number,
+): Promise<Content> {
   checkSignature(settings, 'download', id, query, nowMs);
   const stored = await repo.findFile(database.db, workspaceAccess(query.workspaceId), id);
   if (stored?.file.status !== 'completed') throw errors.notFound('File');

@@ -151,7 +151,10 @@ for (const backend of BACKENDS) {
         [file.object, file.name, file.path, file.status, 'size' in file, 'downloadUrl' in file],
         ['file', 'Q3 résumé.txt', 'Reports/Q3 résumé.txt', 'pending', false, false],
       );
-      assert.match(file.uploadUrl, new RegExp(`^http://127\\.0\\.0\\.1:8080/files/uploads/${file.id}\\?workspaceId=.+&expires=\\d+&signature=`));
+      assert.match(
+        file.uploadUrl,
+        new RegExp(`^http://127\\.0\\.0\\.1:8080/files/uploads/${file.id}\\?workspaceId=.+&expires=\\d+&signature=`),
+      );
       assert.equal((await w.call('GET', `/v1/files/${file.id}/download`)).statusCode, 400, 'no content yet');
 
       const put = await upload(h, file.uploadUrl, 'hello, files', 'text/plain; charset=utf-8');
@@ -568,7 +571,11 @@ for (const backend of BACKENDS) {
       const late = await upload(h, early, 'v2 from an old URL');
       assert.deepEqual([late.statusCode, late.json()], [409, { code: 'conflict', message: UPLOADED_ONCE, data: null }]);
       assert.equal((await w.call('GET', `/v1/files/${staffs.id}/download`)).body, 'v1');
-      assert.deepEqual(ids(await w.call('GET', `/v1/files?channelId=${w.adas.id}&path=Shared`, undefined, ada)), [mine.id, done.id, staffs.id]);
+      assert.deepEqual(ids(await w.call('GET', `/v1/files?channelId=${w.adas.id}&path=Shared`, undefined, ada)), [
+        mine.id,
+        done.id,
+        staffs.id,
+      ]);
     });
 
     test('one upload at a time: a PUT while another runs is a 409; one cut short gives the file back to be uploaded', async (t) => {
@@ -607,7 +614,10 @@ for (const backend of BACKENDS) {
       assert.match(created.uploadUrl, new RegExp(`^https://portal\\.example\\.com/files/uploads/${created.id}\\?`));
       assert.match((await asEvil('GET', `/v1/files/${created.id}`)).json().uploadUrl, /^https:\/\/portal\.example\.com\/files\/uploads\//);
       assert.equal((await upload(h, created.uploadUrl, 'x')).statusCode, 200);
-      assert.match((await asEvil('GET', `/v1/files/${created.id}`)).json().downloadUrl, /^https:\/\/portal\.example\.com\/files\/downloads\//);
+      assert.match(
+        (await asEvil('GET', `/v1/files/${created.id}`)).json().downloadUrl,
+        /^https:\/\/portal\.example\.com\/files\/downloads\//,
+      );
       assert.match((await asEvil('GET', `/v1/files/${created.id}/download-url`)).json().downloadUrl, /^https:\/\/portal\.example\.com\//);
     });
 
@@ -640,7 +650,12 @@ for (const backend of BACKENDS) {
         if (field) assert.equal(res.json().data[0].path, field, target);
       }
       assert.equal((await w.ok('GET', `/v1/files/${file.id}`)).status, 'pending', 'none of them uploaded');
-      const put = await h.app.inject({ method: 'PUT', url: query(expires, signature), payload: 'x', headers: { 'content-type': 'text/plain' } });
+      const put = await h.app.inject({
+        method: 'PUT',
+        url: query(expires, signature),
+        payload: 'x',
+        headers: { 'content-type': 'text/plain' },
+      });
       assert.equal(put.statusCode, 200, put.body);
       const direct = await w.call('GET', `/v1/files/${file.id}/download`);
       assert.deepEqual([direct.statusCode, direct.headers['cache-control']], [200, 'private, no-store']);
