@@ -176,7 +176,7 @@ export interface StoredFile {
   storageKey: string | null;
 }
 
-/** Permissions as stored from how the API serves them (permissionsOut) and back: as stored, and as the create and permissions bodies (and the audit entries) spell them. */
+/** permissionsOut's reverse: permissions as stored, and as the create and permissions bodies (and audit entries) spell them. */
 export const permissionsIn = (value: FileObject['clientPermissions']): ClientPermissionsIn =>
   value === 'read-only' ? 'read_only' : 'read_write';
 
