@@ -460,6 +460,11 @@ for (const backend of BACKENDS) {
       assert.equal((await w.call('DELETE', `/v1/files/${betaFile.id}`, undefined, session)).statusCode, 404);
       const made = await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'Mine' }, session);
       assert.deepEqual([made.creatorId, made.lastModifiedBy], [user.id, { id: user.id, object: 'internalUser' }]);
+      // Deletes never cascade: a folder with anything inside (here a client's pending file) is refused, whoever deletes.
+      const ada = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.ada.id });
+      await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'Mine/ada.txt' }, ada);
+      const full = await w.call('DELETE', `/v1/files/${made.id}`, undefined, session);
+      assert.deepEqual([full.statusCode, full.json()], [400, { code: 'bad_request', message: 'Folder is not empty', data: [] }]);
       assert.deepEqual(ids(await w.call('GET', `/v1/channels/files?memberId=${user.id}`)), [w.adas.id]);
     });
 
