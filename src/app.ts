@@ -7,10 +7,9 @@ import { openDatabase } from './db/open.js';
 import { migrateToLatest, readSecret } from './db/migrate.js';
 import { PageTokens } from './db/paging.js';
 import { type Clock, systemClock } from './lib/clock.js';
-import { BackgroundLoop } from './lib/background-loop.js';
 import { SecretBox } from './lib/secret-box.js';
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
-import { blankPersonalDataBefore } from './audit/index.js';
+import { PersonalDataSweep } from './audit/index.js';
 import { auditLogRoutes } from './modules/audit-log/index.js';
 import {
   SubscriptionBiller,
@@ -25,7 +24,7 @@ import { apiKeyAdminRoutes, sessionAdminRoutes, tokenAdminRoutes, tokenRoutes } 
 import { customFieldRoutes } from './modules/custom-fields/index.js';
 import { clientRoutes, companyRoutes } from './modules/directory/index.js';
 import { EmailDelivery, type EmailDeliveryOptions, emailOutboxAdminRoutes } from './modules/email-outbox/index.js';
-import { LocalFileStore, UrlSigner, fileContentRoutes, fileRoutes, removeOrphanContent } from './modules/files/index.js';
+import { FileContentSweep, LocalFileStore, UrlSigner, fileContentRoutes, fileRoutes } from './modules/files/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { installAdminRoutes, installRoutes } from './modules/installs/index.js';
 import { internalUserAdminRoutes, internalUserRoutes } from './modules/internal-users/index.js';
@@ -66,7 +65,7 @@ export interface BuildOptions {
   extraV1Routes?: (v1: FastifyInstance) => void | Promise<void>;
   /** E-mail delivery's timing (tests poll and retry in milliseconds). */
   emailDelivery?: Pick<EmailDeliveryOptions, 'pollMs' | 'retryDelaysMs'>;
-  /** How often files' content without a row is removed (default hourly). */
+  /** How often files' content without a row, and what uploads cut short left, is removed (default hourly). */
   fileOrphanSweepMs?: number;
   /** How often the audit log's expired personal data is blanked (default hourly). */
   auditPiiSweepMs?: number;
@@ -112,9 +111,6 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [contractRoutes], admin: [contractAdminRoutes] },
 ];
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the whole service: storage (migrated), plugins, then every module, explicitly. */
@@ -156,8 +152,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     lookup: webhookOptions?.lookup,
   };
   const fileStore = new LocalFileStore(config.filesDir);
-  // What an upload cut short by a killed process left: older than any upload may take (another process's is spared).
-  await fileStore.sweep(config.requestTimeoutMs * 2);
+  // Longer than any upload may take: a request arrives whole within REQUEST_TIMEOUT_MS.
+  const uploadGraceMs = Math.max(60_000, config.requestTimeoutMs * 2);
   const ctx: AppContext = {
     config,
     database,
@@ -184,8 +180,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     files: {
       store: fileStore,
       signer: new UrlSigner(await readSecret(database, 'files')),
+      baseUrl: config.portalUrl,
       maxBytes: config.filesMaxBytes,
       urlTtlSeconds: config.filesUrlTtlSeconds,
+      uploadGraceMs,
     },
     // Sends notifications' e-mails only when there is an SMTP server to send them through.
     emailDelivery: config.smtpUrl
@@ -197,32 +195,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       : null,
   };
   app.decorate('ctx', ctx);
-  const days = config.auditPiiDays;
+  // The two sweeps: the audit log's personal data past PORTAL_AUDIT_PII_DAYS (when set), and files' content no
+  // row names or that an upload cut short left; each a round at start, then hourly.
   const piiSweep =
-    days === undefined
+    config.auditPiiDays === undefined
       ? null
-      : new BackgroundLoop(
-          async () => {
-            const blanked = await blankPersonalDataBefore(database.db, clock.now() - days * DAY_MS);
-            if (blanked > 0) app.log.info({ blanked, days }, 'audit log: personal data past PORTAL_AUDIT_PII_DAYS blanked');
-            return false; // one sweep per round
-          },
-          options.auditPiiSweepMs ?? HOUR_MS,
-          (error) => app.log.error({ err: error }, 'audit log: blanking personal data failed'),
-        );
-  // Files' content whose rows went (a client, company or workspace deleted: cascades do not reach the store),
-  // hourly; content younger than the grace may be an upload about to commit.
-  const orphanSweep = new BackgroundLoop(
-    async () => {
-      const removed = await removeOrphanContent(database, fileStore, Math.max(60_000, config.requestTimeoutMs * 2));
-      if (removed > 0) app.log.info({ removed }, 'files: content of deleted files removed');
-      return false;
-    },
-    options.fileOrphanSweepMs ?? HOUR_MS,
-    (error) => app.log.error({ err: error }, 'files: removing orphan content failed'),
+      : new PersonalDataSweep(database.db, clock, config.auditPiiDays, app.log.child({ component: 'audit' }), options.auditPiiSweepMs);
+  const contentSweep = new FileContentSweep(
+    database,
+    fileStore,
+    uploadGraceMs,
+    app.log.child({ component: 'files' }),
+    options.fileOrphanSweepMs,
   );
   app.addHook('onClose', async () => {
-    await orphanSweep.close();
+    await contentSweep.close();
     await ctx.emailDelivery?.close(); // before the database they write to
     await ctx.webhooks.worker?.close();
     await ctx.subscriptionBiller?.close();

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /** Runtime configuration: built once from the environment, validated, frozen and passed down. */
 export interface Config {
   readonly port: number;
@@ -87,13 +89,27 @@ function trustProxyVar(raw: string | undefined, problems: string[]): false | str
   const value = (raw ?? '').trim();
   if (value === '' || value === 'false') return false;
   const entries = value.split(',').map((entry) => entry.trim());
-  const isAddress = (entry: string) =>
-    /^(loopback|linklocal|uniquelocal)$/.test(entry) || (/^[0-9a-fA-F.:]+(\/[0-9]{1,3})?$/.test(entry) && /[.:]/.test(entry));
-  if (entries.every(isAddress)) return entries.join(',');
+  if (entries.every(isProxyAddress)) return entries.join(',');
   problems.push(
-    `TRUST_PROXY must be false or the proxies' addresses/CIDRs, comma-separated, e.g. 10.0.0.0/8 (got "${value}"); neither true (a client could forge X-Forwarded-For) nor a hop count (Fastify ignores it)`,
+    `TRUST_PROXY must be false or the proxies' addresses/CIDRs, comma-separated, e.g. 10.0.0.0/8 (got "${value}"): each an IPv4 or IPv6 address, with at most one /prefix of 1–32 (IPv4) or 1–128 (IPv6); neither true (a client could forge X-Forwarded-For) nor a hop count (Fastify ignores it)`,
   );
   return false;
+}
+
+/**
+ * One TRUST_PROXY entry Fastify's proxy-addr takes without throwing at start: one of its names, or an IP
+ * address (node's `isIP`, no zone) with an optional prefix length within the address's size (proxy-addr
+ * refuses /0 too).
+ */
+function isProxyAddress(entry: string): boolean {
+  if (/^(loopback|linklocal|uniquelocal)$/.test(entry)) return true;
+  const match = /^([0-9a-fA-F.:]+)(?:\/([0-9]{1,3}))?$/.exec(entry);
+  if (!match) return false;
+  const version = isIP(match[1]);
+  if (version === 0) return false;
+  if (match[2] === undefined) return true;
+  const prefix = Number(match[2]);
+  return prefix >= 1 && prefix <= (version === 4 ? 32 : 128);
 }
 
 function intVar(env: Record<string, string | undefined>, name: string, fallback: string, problems: string[]): number {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
@@ -164,6 +165,34 @@ describe('TRUST_PROXY', () => {
     for (const value of ['true', '1', '2', 'yes', '10.0.0.0/8,evil']) {
       assert.throws(() => loadConfig({ TRUST_PROXY: value }), ConfigError, value);
     }
+  });
+
+  test('an invalid address or CIDR is a configuration error naming TRUST_PROXY, not a stack trace at start', async (t) => {
+    for (const value of ['10.0.0.0/33', '10.0.0.0/0', '999.1.1.1', '10.0.0', 'fd00::/129', '::1/0', '10.0.0.0/8/8', 'fe80::1%eth0']) {
+      assert.throws(
+        () => loadConfig({ TRUST_PROXY: value }),
+        (error: Error) =>
+          error instanceof ConfigError && error.message.includes(`TRUST_PROXY must be false or the proxies' addresses/CIDRs`),
+        value,
+      );
+    }
+    // What it takes, Fastify takes too.
+    const url = await freshDatabaseUrl(t, 'sqlite');
+    const trusted = '10.0.0.0/8,192.168.1.7,fd00::/8,::1,::ffff:10.0.0.1,172.16.0.0/12,loopback';
+    const app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', TRUST_PROXY: trusted }));
+    await app.close();
+    // `portal serve` says what is wrong and exits 1.
+    const started = spawnSync(process.execPath, ['bin/portal.js', 'serve'], {
+      env: { ...process.env, DATABASE_URL: url, TRUST_PROXY: '10.0.0.0/33', PORT: '0' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(started.status, 1, started.stderr);
+    assert.match(
+      started.stderr,
+      /^portal: Invalid configuration:\n {2}- TRUST_PROXY must be false or the proxies' addresses\/CIDRs, comma-separated, e\.g\. 10\.0\.0\.0\/8 \(got "10\.0\.0\.0\/33"\)/,
+    );
+    assert.doesNotMatch(started.stderr, /\n\s+at /, 'no stack trace');
   });
 
   test('a forged leftmost X-Forwarded-For neither changes the client ip nor escapes the failed-authentication limit', async (t) => {

@@ -285,13 +285,22 @@ for (const backend of BACKENDS) {
         sdk.createFile({ fileType: 'file', requestBody: { channelId: fileChannelId, path: 'Shared/hello.txt' } }),
       );
       const fileId = file.id as string;
-      // The SDK has no upload call: the content goes to the uploadUrl the creation answered (docs/api.md).
-      const upload = await fetch(file.uploadUrl as string, { method: 'PUT', body: 'hello', headers: { 'content-type': 'text/plain' } });
+      // The SDK has no upload call: the content goes to the uploadUrl the creation answered (docs/api.md). Signed URLs
+      // are built on PORTAL_URL (unset: http://HOST:PORT, and this server listens on a port of its own): on this server.
+      const onServer = (signed: string) => {
+        const { pathname, search } = new URL(signed);
+        return `${server.base}${pathname}${search}`;
+      };
+      const upload = await fetch(onServer(file.uploadUrl as string), {
+        method: 'PUT',
+        body: 'hello',
+        headers: { 'content-type': 'text/plain' },
+      });
       assert.equal(upload.status, 200, await upload.text());
       assert.equal((await call('retrieveFile', () => sdk.retrieveFile({ id: fileId }))).status, 'completed');
       await call('listFiles', () => sdk.listFiles({ channelId: fileChannelId }));
       const { downloadUrl } = await call('retrieveDownloadUrlOfAFile', () => sdk.retrieveDownloadUrlOfAFile({ id: fileId }));
-      assert.equal(await (await fetch(downloadUrl)).text(), 'hello');
+      assert.equal(await (await fetch(onServer(downloadUrl))).text(), 'hello');
       assert.equal(String(await call('downloadAFile', () => sdk.downloadAFile({ id: fileId }))), 'hello');
       await call('putV1FilesIdPermissions', () =>
         sdk.putV1FilesIdPermissions({ id: folder.id as string, requestBody: { clientPermissions: 'read_only' } }),

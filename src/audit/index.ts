@@ -8,8 +8,8 @@ export { flagForWebhooksWhen, onAuditCommitted, recordAudit } from './audit-log.
 export {
   type PendingEntry,
   blankActorPersonalData,
-  blankPersonalDataBefore,
   claimPendingEntries,
   entriesOfWorkspaceBetween,
   markDispatched,
 } from './audit-trail.repository.js';
+export { PersonalDataSweep } from './personal-data-sweep.js';

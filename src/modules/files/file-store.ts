@@ -22,6 +22,11 @@ export interface FileStore {
   remove(key: string): Promise<void>;
   /** Every object, with when it was last written (ms): what the orphan sweep checks against the database. */
   list(): AsyncIterable<{ key: string; modifiedMs: number }>;
+  /**
+   * Removes what writes cut short by a killed process left (temporary content untouched for `idleMs`, longer
+   * than any upload may take, so another process's upload in progress is spared); how many.
+   */
+  sweep(idleMs: number, now?: number): Promise<number>;
 }
 
 const UUID = /^[0-9a-f-]{36}$/;
@@ -41,7 +46,7 @@ function capped(limit: number, counted: { bytes: number }) {
 /**
  * The local directory store: content streamed to `<dir>/.tmp/<random>` and renamed into `<dir>/<key>` when
  * complete (a rename within one file system is atomic), the temporary file removed on any failure. A process
- * killed mid-upload leaves its temporary file, which the next start removes (`sweep`).
+ * killed mid-upload leaves its temporary file, which the next sweep removes (`sweep`: at start, then hourly).
  */
 export class LocalFileStore implements FileStore {
   private readonly dir: string;
@@ -99,10 +104,6 @@ export class LocalFileStore implements FileStore {
     }
   }
 
-  /**
-   * Removes what uploads cut short by a killed process left: temporary files untouched for `idleMs` (longer
-   * than any upload may take, so another process's upload in progress is spared).
-   */
   async sweep(idleMs: number, now = Date.now()): Promise<number> {
     let names: string[];
     try {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../lib/errors.js';
 import type { RoutePolicy } from '../../lib/policy.js';
@@ -34,9 +34,6 @@ const SEES =
   'A client session sees the channels it belongs to (its individual channels, the groups that list it, its companies’ channels); ' +
   'an internal user limited to some companies sees those companies’ channels only.';
 
-/** Where this service's signed URLs point: the origin the caller reached it at (TRUST_PROXY decides whose forwarded host counts). */
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
 /** The bytes of a file, as a stream (documented only: no schema checks a stream). */
 const Bytes = Type.Unsafe<Readable>({ type: 'string', format: 'binary' });
 /** An upload's body: the raw stream this plugin's parser hands over (no `type`: nothing a schema could check). */
@@ -44,13 +41,14 @@ const BytesIn = Type.Unsafe<Readable | undefined>({ description: 'the file’s c
 /** Types a browser could run or render as this service's own page: served as plain bytes instead. */
 const ACTIVE = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript)$/;
 
-/** Sends a file's content as an attachment: never sniffed, never run, sandboxed if opened anyway. */
+/** Sends a file's content as an attachment: never sniffed, never run, sandboxed if opened anyway, never kept by a shared cache. */
 function sendContent(reply: FastifyReply, content: service.Content) {
   const type = ACTIVE.test(content.contentType) ? 'application/octet-stream' : content.contentType;
   const ascii = content.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return reply
     .type(type)
     .header('content-length', content.size)
+    .header('cache-control', 'private, no-store')
     .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(content.name)}`)
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
@@ -117,10 +115,12 @@ export default async function fileRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Create a file, folder or link in a channel (createFile)',
         description:
-          'A `file` is created without content (`status` pending) and answered with an `uploadUrl`: PUT the bytes there (any ' +
-          'Content-Type, at most FILES_MAX_BYTES) before it expires (FILES_URL_TTL_SECONDS); then the file is `completed` and has a ' +
-          '`downloadUrl`. A `folder` may set `clientPermissions` (default read_write); a `link` needs an http(s) `linkUrl`. The path’s ' +
-          'folders must exist; a path taken is a 409. A client session creates only where clients may write (403 otherwise). ' +
+          'A `file` is created without content (`status` pending) and answered with an `uploadUrl` (this service’s PORTAL_URL): PUT ' +
+          'the bytes there, once (any Content-Type, at most FILES_MAX_BYTES) before it expires (FILES_URL_TTL_SECONDS); then the file ' +
+          'is `completed` and has a `downloadUrl`. New content is a new file. A `folder` may set `clientPermissions` (default ' +
+          'read_write); a `link` needs an http(s) `linkUrl`. Names are stored in Unicode NFC; bidirectional-control characters are a ' +
+          '400. The path’s folders must exist; a path taken is a 409. A client session creates only where clients may write (403 ' +
+          'otherwise). ' +
           'Records fileCreated, folderCreated or linkCreated.',
         params: FileTypeParams,
         body: FileCreate,
@@ -130,7 +130,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
     async (request) => {
       const type = FILE_TYPES.find((known) => known === request.params.fileType);
       if (type === undefined) throw errors.notFound('File type');
-      return service.createFile(database, request.caller, files, originOf(request), type, request.body);
+      return service.createFile(database, request.caller, files, type, request.body);
     },
   );
 
@@ -159,7 +159,9 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: 'List the files, folders and links of a channel, newest first (listFiles)',
-        description: `A channel the caller does not see is a 404; signed URLs are in single answers only. ${SEES}`,
+        description:
+          'A channel the caller does not see is a 404; signed URLs are in single answers only. A client session does not see the ' +
+          `files still pending (without content) that someone else created. ${SEES}`,
         querystring: FileListQuery,
         response: { 200: Page(FileObject), ...READ_ERRORS },
       },
@@ -174,12 +176,15 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: 'Retrieve a file, folder or link (retrieveFile)',
-        description: `A file with content has a fresh \`downloadUrl\`; one without, an \`uploadUrl\`. ${SEES}`,
+        description:
+          'A file with content has a fresh `downloadUrl`; one without, an `uploadUrl` when the caller may write where it is (staff; ' +
+          'a client only where clients may write), none otherwise. A client session does not see the files still pending that ' +
+          `someone else created (404). ${SEES}`,
         params: IdParams,
         response: { 200: FileObject, ...READ_ERRORS },
       },
     },
-    async (request) => service.getFile(database, request.caller, files, originOf(request), request.params.id),
+    async (request) => service.getFile(database, request.caller, files, request.params.id),
   );
 
   app.delete(
@@ -190,7 +195,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Delete a file, folder or link (deleteFile)',
         description:
-          'A folder only when nothing is inside it (400 "Folder is not empty" otherwise); a file’s content leaves the store. ' +
+          'A folder only when nothing is inside it, seen by the caller or not (400 "Folder is not empty" otherwise): a delete never ' +
+          'reaches more than the one object. A file’s content leaves the store. ' +
           'Records fileDeleted, folderDeleted or linkDeleted.',
         params: IdParams,
         response: { 200: FileDeleted, ...DELETE_ERRORS },
@@ -207,8 +213,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Download a file’s content (downloadAFile, deprecated)',
         description:
-          'The bytes, as an attachment (types a browser would run served as application/octet-stream); a folder, a link or a file ' +
-          'without content is a 400. Records fileDownloaded.',
+          'The bytes, as an attachment (types a browser would run served as application/octet-stream), `Cache-Control: private, ' +
+          'no-store`; a folder, a link or a file without content is a 400. Records fileDownloaded.',
         params: IdParams,
         produces: ['application/octet-stream'],
         response: { 200: { description: 'the content', content: { 'application/octet-stream': { schema: Bytes } } }, ...READ_ERRORS },
@@ -231,7 +237,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
         response: { 200: DownloadUrl, ...READ_ERRORS },
       },
     },
-    async (request) => service.downloadUrl(database, request.caller, files, originOf(request), request.params.id),
+    async (request) => service.downloadUrl(database, request.caller, files, request.params.id),
   );
 
   app.put(
@@ -281,13 +287,15 @@ export async function fileContentRoutes(fastify: FastifyInstance) {
         summary: 'Upload a file’s content to its signed uploadUrl',
         description:
           `The body is the content (at most FILES_MAX_BYTES, else 413), of the request’s Content-Type (a media type, else 415; none: ` +
-          'application/octet-stream). It is stored whole or not at all: an upload cut short leaves nothing. Uploading again replaces ' +
-          'the content. A forged, altered or expired URL is a 403.',
+          'application/octet-stream). It is stored whole or not at all: an upload cut short leaves nothing, and the URL may be used ' +
+          'again. A file’s content is uploaded once: a second PUT, while the first runs or after it, is a 409 (new content is a new ' +
+          'file). A forged, altered or expired URL is a 403; `expires` and `signature` are taken only as this service writes them ' +
+          '(no leading zero, sign, space or padding; each once), else a 400.',
         params: IdParams,
         querystring: SignedQuery,
         consumes: ['*/*'],
         body: { content: { 'application/octet-stream': { schema: BytesIn } } },
-        response: { 200: FileObject, ...signedErrors, ...errorResponses(413, 415) },
+        response: { 200: FileObject, ...signedErrors, ...errorResponses(409, 413, 415) },
       },
     },
     async (request) => {
@@ -314,7 +322,8 @@ export async function fileContentRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Download a file’s content from its signed downloadUrl',
         description:
-          'As GET /v1/files/{id}/download, for whoever holds the URL until it expires. A forged, altered or expired URL is a 403.',
+          'As GET /v1/files/{id}/download (`Cache-Control: private, no-store`), for whoever holds the URL until it expires. A forged, ' +
+          'altered or expired URL is a 403.',
         params: IdParams,
         querystring: SignedQuery,
         produces: ['application/octet-stream'],

@@ -11,6 +11,7 @@ export const MAX_NAME_LENGTH = 255;
 export const FILE_TYPES = ['file', 'folder', 'link'] as const;
 /** What clients may do in a folder (or a channel's root), as the SDK's create and permissions bodies spell it. */
 const PERMISSIONS_IN = ['read_write', 'read_only'] as const;
+export type ClientPermissionsIn = (typeof PERMISSIONS_IN)[number];
 
 export const FileChannel = Type.Object(
   {
@@ -127,8 +128,8 @@ export const FileCreate = Type.Object(
       minLength: 1,
       maxLength: MAX_PATH_LENGTH,
       description:
-        'the full path in the channel, name last, segments joined by `/` (each 1–255 characters, not `.` or `..`, no `\\` or control ' +
-        'characters); the folders before the name must exist',
+        'the full path in the channel, name last, segments joined by `/` (each 1–255 characters, not `.` or `..`, no `\\`, control ' +
+        'or bidirectional-control characters; compared and stored in Unicode NFC); the folders before the name must exist',
     }),
     channelId: Type.String({ description: 'the file channel, one the caller sees' }),
     linkUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'links: an http(s) URL (required for a link, refused otherwise)' })),
@@ -215,12 +216,16 @@ export const FileDeleted = Type.Object(
   { additionalProperties: false, title: 'FileDeleted' },
 );
 
-/** The signed URLs' query: the workspace, the expiry (Unix seconds) and the signature. */
+/**
+ * The signed URLs' query: the workspace, the expiry (Unix seconds) and the signature, each in the one form
+ * this service writes (the expiry a decimal integer without leading zero or sign, the signature 43 base64url
+ * characters), each once.
+ */
 export const SignedQuery = Type.Object(
   {
     workspaceId: Type.String(),
-    expires: Type.String({ pattern: '^[0-9]{1,12}$' }),
-    signature: Type.String({ maxLength: 100 }),
+    expires: Type.String({ pattern: '^[1-9][0-9]{0,11}$' }),
+    signature: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }),
   },
   { additionalProperties: false },
 );

@@ -71,8 +71,13 @@ for (const backend of BACKENDS) {
       );
       assert.deepEqual([file.status, file.creatorId], ['pending', client.id]);
       const uploadUrl = (file as { uploadUrl?: string }).uploadUrl;
-      assert.ok(uploadUrl?.startsWith(`${base}/files/uploads/`), uploadUrl);
-      const put = await fetch(uploadUrl as string, {
+      // Signed URLs are built on PORTAL_URL (here its default, http://HOST:PORT): fetched on this test's port.
+      assert.ok(uploadUrl?.startsWith(`${h.app.ctx.config.portalUrl}/files/uploads/`), uploadUrl);
+      const onServer = (signed: string) => {
+        const { pathname, search } = new URL(signed);
+        return `${base}${pathname}${search}`;
+      };
+      const put = await fetch(onServer(uploadUrl as string), {
         method: 'PUT',
         body: 'hello from the SDK',
         headers: { 'content-type': 'text/plain' },
@@ -87,7 +92,7 @@ for (const backend of BACKENDS) {
         [file.id, link.id],
       );
       const { downloadUrl } = holds('retrieveDownloadUrlOfAFile', await asClient().retrieveDownloadUrlOfAFile({ id: file.id as string }));
-      assert.equal(await (await fetch(downloadUrl as string)).text(), 'hello from the SDK');
+      assert.equal(await (await fetch(onServer(downloadUrl as string))).text(), 'hello from the SDK');
       const content = holds('downloadAFile', await asClient().downloadAFile({ id: file.id as string }));
       assert.equal(String(content), 'hello from the SDK');
 

@@ -3,9 +3,8 @@ import type { Readable } from 'node:stream';
 import { recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import type { Page, PageTokens } from '../../db/paging.js';
-import type { ClientPermissions, FileChannelsTable, FilesTable } from '../../db/schema.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import type { Caller } from '../../lib/caller.js';
+import { type Caller, workspaceAccess } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { ApiError, type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { resolveChannelMembers, visibleClientCompanies } from '../directory/index.js';
@@ -13,6 +12,7 @@ import { findInternalUser } from '../internal-users/index.js';
 import type { FileStore } from './file-store.js';
 import * as repo from './files.repository.js';
 import {
+  type ClientPermissionsIn,
   type FileChannel,
   type FileChannelCreate,
   type FileChannelListQuery,
@@ -32,12 +32,13 @@ import type { SignedAction, UrlSigner } from './signed-urls.js';
 export interface FileSettings {
   readonly store: FileStore;
   readonly signer: UrlSigner;
+  /** Where signed URLs point: this service's public address (PORTAL_URL), never a Host a request named. */
+  readonly baseUrl: string;
   readonly maxBytes: number;
   readonly urlTtlSeconds: number;
+  /** Longer than any upload may take (twice REQUEST_TIMEOUT_MS): an upload's claim older than this was cut short by a killed process. */
+  readonly uploadGraceMs: number;
 }
-
-/** Where signed URLs point: this service as the caller reached it (`https://files.example.com`). */
-export type Origin = string;
 
 // ---------------------------------------------------------------------------------------------------------
 // Channels
@@ -97,17 +98,23 @@ export async function getChannel(database: Database, caller: Caller, id: string)
 // ---------------------------------------------------------------------------------------------------------
 // Paths
 
-/** Control characters (C0, DEL, C1) and the separators a file system could read as a path of its own. */
+/**
+ * Control characters (C0, DEL, C1), the separator a file system could read as a path of its own, and the
+ * bidirectional controls (LRM, RLM, ALM, the embeddings, overrides and isolates), which make a name show
+ * as another (`invoice‮fdp.exe` read as `invoiceexe.pdf`).
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters refused
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\\]/;
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /**
- * A path as stored: its segments joined by `/`, one leading or trailing `/` dropped. Each segment is a
- * name of 1–255 characters, not `.` or `..`, without `\` or control characters, and not only white space;
- * so no path names anything outside its channel (content is stored under the service's own keys anyway).
+ * A path as stored: in Unicode NFC (two spellings of one name are one path), its segments joined by `/`, one
+ * leading or trailing `/` dropped. Each segment is a name of 1–255 characters, not `.` or `..`, without `\`,
+ * control or bidirectional-control characters, and not only white space; so no path names anything outside
+ * its channel (content is stored under the service's own keys anyway), nor shows as another.
  */
 function normalizePath(raw: string, field: string, problems: FieldProblem[]): string[] | undefined {
-  const trimmed = raw.replace(/^\//, '').replace(/\/$/, '');
+  const trimmed = raw.normalize('NFC').replace(/^\//, '').replace(/\/$/, '');
   const segments = trimmed.split('/');
   const bad = (message: string) => {
     problems.push({ path: field, message });
@@ -119,42 +126,53 @@ function normalizePath(raw: string, field: string, problems: FieldProblem[]): st
     if (segment === '') return bad('has an empty segment (//)');
     if (segment === '.' || segment === '..') return bad('may not have . or .. segments');
     if (FORBIDDEN.test(segment)) return bad('may not hold \\ or control characters');
+    if (BIDI_CONTROLS.test(segment))
+      return bad('may not hold bidirectional control characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)');
     if (segment.trim() === '') return bad('has a segment of white space only');
     if ([...segment].length > MAX_NAME_LENGTH) return bad(`has a segment longer than ${MAX_NAME_LENGTH} characters`);
   }
   return segments;
 }
 
+/** The path of the folder holding this path; undefined at the channel's root. */
+const parentPath = (path: string): string | undefined => {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? undefined : path.slice(0, slash);
+};
+
 // ---------------------------------------------------------------------------------------------------------
 // File objects
 
-/** Who a change is recorded as on the row: a client session's client, an internal user's session's user; a key: nobody. */
-function modifierOf(caller: Caller): { id: string; object: 'client' | 'internalUser' } | undefined {
+/** Who a change is recorded as on the object: a client session's client, an internal user's session's user; a key: nobody. */
+function modifierOf(caller: Caller): FileObject['lastModifiedBy'] {
   const { principal } = caller;
   if (principal.kind === 'clientSession') return { id: principal.clientId, object: 'client' };
   if (principal.kind === 'internalUserSession') return { id: principal.internalUserId, object: 'internalUser' };
   return undefined;
 }
 
-function signedUrl(settings: FileSettings, origin: Origin, action: SignedAction, row: FilesTable, nowMs: number): string {
+function signedUrl(settings: FileSettings, action: SignedAction, workspaceId: string, id: string, nowMs: number): string {
   const expires = Math.floor(nowMs / 1000) + settings.urlTtlSeconds;
   const route = action === 'upload' ? 'uploads' : 'downloads';
-  return `${origin}/files/${route}/${row.id}?${settings.signer.sign(action, row.workspace_id, row.id, expires)}`;
+  return `${settings.baseUrl}/files/${route}/${id}?${settings.signer.sign(action, workspaceId, id, expires)}`;
 }
 
-/** A file object as a single answer: a file with content gets its downloadUrl, one without its uploadUrl. */
-function withUrls(settings: FileSettings, origin: Origin, row: FilesTable, nowMs: number): FileObject {
-  const file = repo.toFile(row);
-  if (row.object !== 'file') return file;
-  if (row.status === 'completed') return { ...file, downloadUrl: signedUrl(settings, origin, 'download', row, nowMs) };
-  return { ...file, uploadUrl: signedUrl(settings, origin, 'upload', row, nowMs) };
+/**
+ * A file object as a single answer: a file with content gets its downloadUrl; one without, its uploadUrl
+ * when the caller may write where it is (`mayWrite`), and nothing otherwise.
+ */
+function withUrls(settings: FileSettings, caller: Caller, file: FileObject, mayWrite: boolean): FileObject {
+  if (file.object !== 'file') return file;
+  const { workspaceId } = caller.access;
+  if (file.status === 'completed') return { ...file, downloadUrl: signedUrl(settings, 'download', workspaceId, file.id, caller.actor.at) };
+  return mayWrite ? { ...file, uploadUrl: signedUrl(settings, 'upload', workspaceId, file.id, caller.actor.at) } : file;
 }
 
-const subjectOf = (row: FilesTable, channel: FileChannelsTable, data: object) => ({
-  object: row.object,
-  id: row.id,
+const subjectOf = (file: FileObject, channel: repo.ChannelScope, data: object = file) => ({
+  object: file.object,
+  id: file.id,
   data,
-  companyId: channel.company_id,
+  companyId: channel.companyId,
 });
 
 /** The channel named by a body's field, if the caller sees it; otherwise the field's problem. */
@@ -164,38 +182,33 @@ async function channelFor(
   id: string,
   field: string,
   problems: FieldProblem[],
-): Promise<FileChannelsTable | undefined> {
-  const channel = await repo.findChannelRow(database.db, caller.access, id.toLowerCase());
+): Promise<repo.ChannelScope | undefined> {
+  const channel = await repo.findChannelScope(database.db, caller.access, id.toLowerCase());
   if (!channel) problems.push({ path: field, message: 'is not a file channel of this workspace' });
   return channel;
 }
 
 /**
- * What clients may do where a new object goes: the folder holding it, or the channel's root. A client
- * session may create only where clients may write (403 otherwise).
+ * Whether the caller may write where an object is or goes: staff anywhere in the channels they see; a
+ * client session only where clients may write (the folder holding it, or the channel's root).
  */
-function assertClientMayWrite(caller: Caller, channel: FileChannelsTable, parent: FilesTable | undefined): void {
-  if (caller.principal.kind !== 'clientSession') return;
-  const permissions = parent ? parent.client_permissions : channel.root_client_permissions;
-  if (permissions !== 'read_write') throw errors.forbidden('Clients may only read in this folder.');
+function mayWrite(caller: Caller, channel: repo.ChannelScope, parent: FileObject | undefined): boolean {
+  if (caller.principal.kind !== 'clientSession') return true;
+  return parent ? parent.clientPermissions === 'read-write' : channel.rootClientPermissions === 'read_write';
 }
 
 interface NewObject {
-  type: FilesTable['object'];
+  type: FileObject['object'];
   channelId: string;
   channelField: string;
   path: string;
   pathField: string;
   linkUrl?: string;
-  clientPermissions?: ClientPermissions;
+  clientPermissions?: ClientPermissionsIn;
 }
 
 /** Checks a new file object (its channel, path, parent folder, link) and stores it with its event, or throws one 400. */
-async function createObject(
-  database: Database,
-  caller: Caller,
-  input: NewObject,
-): Promise<{ row: FilesTable; channel: FileChannelsTable }> {
+async function createObject(database: Database, caller: Caller, input: NewObject): Promise<FileObject> {
   const problems: FieldProblem[] = [];
   const segments = normalizePath(input.path, input.pathField, problems);
   const channel = await channelFor(database, caller, input.channelId, input.channelField, problems);
@@ -205,47 +218,39 @@ async function createObject(
   } else if (input.linkUrl !== undefined) problems.push({ path: 'body.linkUrl', message: 'is only for links' });
   if (input.type !== 'folder' && input.clientPermissions !== undefined)
     problems.push({ path: 'body.clientPermissions', message: 'is only for folders' });
-  let parent: FilesTable | undefined;
+  let parent: repo.StoredFile | undefined;
   if (segments && channel && segments.length > 1) {
-    const parentPath = segments.slice(0, -1).join('/');
-    parent = await repo.findAtPath(database.db, caller.access, channel.id, parentPath);
-    if (parent?.object !== 'folder') {
-      problems.push({ path: input.pathField, message: `names a folder that does not exist in this channel: ${parentPath}` });
-    }
+    const folderPath = segments.slice(0, -1).join('/');
+    parent = await repo.findFolder(database.db, caller.access, channel.id, folderPath);
+    if (!parent) problems.push({ path: input.pathField, message: `names a folder that does not exist in this channel: ${folderPath}` });
   }
   if (problems.length > 0 || !segments || !channel) throw errors.invalidFields(problems);
-  assertClientMayWrite(caller, channel, parent);
+  if (!mayWrite(caller, channel, parent?.file)) throw errors.forbidden('Clients may only read in this folder.');
   const at = isoAt(caller.actor.at);
   const modifier = modifierOf(caller);
-  const row: FilesTable = {
+  const file: FileObject = {
     id: randomUUID(),
-    workspace_id: caller.access.workspaceId,
-    channel_id: channel.id,
     object: input.type,
-    path: segments.join('/'),
+    channelId: channel.id,
+    createdAt: at,
+    updatedAt: at,
+    ...(modifier ? { creatorId: modifier.id, lastModifiedBy: modifier } : {}),
     name: segments[segments.length - 1],
-    link_url: input.type === 'link' ? (input.linkUrl ?? null) : null,
-    client_permissions: input.type === 'folder' ? (input.clientPermissions ?? 'read_write') : null,
-    status: input.type === 'file' ? 'pending' : 'completed',
-    size: null,
-    content_type: null,
-    storage_key: null,
-    creator_id: modifier?.id ?? null,
-    modified_by_id: modifier?.id ?? null,
-    modified_by_object: modifier?.object ?? null,
-    created_at: at,
-    updated_at: at,
+    path: segments.join('/'),
+    ...(input.type === 'link' ? { linkUrl: input.linkUrl } : {}),
+    ...(input.type === 'file' ? { status: 'pending' as const } : {}),
+    ...(input.type === 'folder' ? { clientPermissions: repo.permissionsOut(input.clientPermissions ?? 'read_write') } : {}),
   };
   await unitOfWork(database, async (work) => {
-    repo.insertFile(work, row);
+    repo.insertFile(work, caller.access, { file, storageKey: null });
     recordAudit(work, caller.actor, {
       eventType: `${input.type}Created`,
       description: `${input.type[0].toUpperCase()}${input.type.slice(1)} created`,
-      context: { channelId: channel.id, fileId: row.id, path: row.path },
-      subject: subjectOf(row, channel, repo.toFile(row)),
+      context: { channelId: channel.id, fileId: file.id, path: file.path },
+      subject: subjectOf(file, channel),
     });
   });
-  return { row, channel };
+  return file;
 }
 
 function isHttpUrl(value: string): boolean {
@@ -262,11 +267,10 @@ export async function createFile(
   database: Database,
   caller: Caller,
   settings: FileSettings,
-  origin: Origin,
-  type: FilesTable['object'],
+  type: FileObject['object'],
   input: FileCreate,
 ): Promise<FileObject> {
-  const { row } = await createObject(database, caller, {
+  const file = await createObject(database, caller, {
     type,
     channelId: input.channelId,
     channelField: 'body.channelId',
@@ -275,14 +279,15 @@ export async function createFile(
     linkUrl: input.linkUrl,
     clientPermissions: input.clientPermissions,
   });
-  return withUrls(settings, origin, row, caller.actor.at);
+  // Its creator may write there: createObject checked it.
+  return withUrls(settings, caller, file, true);
 }
 
 /** The deprecated create (`POST /v1/file`): folders only, in its own answer's shape. */
 export async function createFileDeprecated(database: Database, caller: Caller, input: FileCreateDeprecated): Promise<FolderDeprecated> {
   if (input.path === undefined)
     throw errors.invalidFields([{ path: 'body.path', message: 'is required: the new folder’s path, its name last' }]);
-  const { row } = await createObject(database, caller, {
+  const folder = await createObject(database, caller, {
     type: 'folder',
     channelId: input.channelID,
     channelField: 'body.channelID',
@@ -290,31 +295,41 @@ export async function createFileDeprecated(database: Database, caller: Caller, i
     pathField: 'body.path',
   });
   return {
-    id: row.id,
+    id: folder.id,
     object: 'folder',
-    ...(row.creator_id !== null ? { createdBy: row.creator_id } : {}),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    channelId: row.channel_id,
-    fields: { path: row.path, starred: false },
+    ...(folder.creatorId !== undefined ? { createdBy: folder.creatorId } : {}),
+    createdAt: folder.createdAt,
+    updatedAt: folder.updatedAt,
+    channelId: folder.channelId,
+    fields: { path: folder.path, starred: false },
   };
 }
 
-/** A file object whose channel the caller sees (else 404), with its channel. */
-async function visibleFile(database: Database, caller: Caller, id: string): Promise<{ row: FilesTable; channel: FileChannelsTable }> {
-  const row = orNotFound(await repo.findFileRow(database.db, caller.access, id.toLowerCase()), 'File');
-  const channel = orNotFound(await repo.findChannelRow(database.db, caller.access, row.channel_id), 'File');
-  return { row, channel };
+/** A file object the caller sees (its channel, and for a client session not someone else's pending file; else 404), with its channel. */
+async function visibleFile(
+  database: Database,
+  caller: Caller,
+  id: string,
+): Promise<{ stored: repo.StoredFile; channel: repo.ChannelScope }> {
+  const stored = orNotFound(await repo.findFile(database.db, caller.access, id.toLowerCase()), 'File');
+  const channel = orNotFound(await repo.findChannelScope(database.db, caller.access, stored.file.channelId), 'File');
+  return { stored, channel };
 }
 
-export async function getFile(database: Database, caller: Caller, settings: FileSettings, origin: Origin, id: string): Promise<FileObject> {
-  const { row } = await visibleFile(database, caller, id);
-  return withUrls(settings, origin, row, caller.actor.at);
+export async function getFile(database: Database, caller: Caller, settings: FileSettings, id: string): Promise<FileObject> {
+  const { stored, channel } = await visibleFile(database, caller, id);
+  const { file } = stored;
+  if (file.object !== 'file' || file.status === 'completed' || caller.principal.kind !== 'clientSession')
+    return withUrls(settings, caller, file, true);
+  // A client's own pending file: its uploadUrl only while clients may still write where it is.
+  const folderPath = parentPath(file.path);
+  const parent = folderPath === undefined ? undefined : await repo.findFolder(database.db, caller.access, channel.id, folderPath);
+  return withUrls(settings, caller, file, mayWrite(caller, channel, parent?.file));
 }
 
 /** A channel's file objects, newest first (`path`: only inside that folder, at any depth); a channel the caller does not see is a 404. */
 export async function listFiles(database: Database, caller: Caller, query: FileListQuery, tokens: PageTokens): Promise<Page<FileObject>> {
-  const channel = orNotFound(await repo.findChannelRow(database.db, caller.access, query.channelId.toLowerCase()), 'File channel');
+  const channel = orNotFound(await repo.findChannelScope(database.db, caller.access, query.channelId.toLowerCase()), 'File channel');
   let folderPath: string | undefined;
   if (query.path !== undefined && query.path.replace(/^\/|\/$/g, '') !== '') {
     const problems: FieldProblem[] = [];
@@ -325,30 +340,32 @@ export async function listFiles(database: Database, caller: Caller, query: FileL
 }
 
 /**
- * Deletes a file, folder or link (a folder only when empty: "Folder is not empty", 400), with its event; a
- * file's content is removed from the store once the deletion committed.
+ * Deletes a file, folder or link (a folder only when empty: "Folder is not empty", 400, so a delete never
+ * reaches anything but the one object), with its event; a file's content is removed from the store once
+ * the deletion committed.
  */
 export async function deleteFile(
   database: Database,
   caller: Caller,
   settings: FileSettings,
   id: string,
-): Promise<{ id: string; object: FilesTable['object']; deleted: true }> {
-  const { row, channel } = await visibleFile(database, caller, id);
-  if (row.object === 'folder' && (await repo.hasContents(database.db, caller.access, channel.id, row.path))) {
+): Promise<{ id: string; object: FileObject['object']; deleted: true }> {
+  const { stored, channel } = await visibleFile(database, caller, id);
+  const { file } = stored;
+  if (file.object === 'folder' && (await repo.hasContents(database.db, caller.access, channel.id, file.path))) {
     throw errors.badRequest('Folder is not empty');
   }
   await unitOfWork(database, async (work) => {
-    repo.deleteFile(work, caller.access, row.id);
+    repo.deleteFile(work, caller.access, file.id);
     recordAudit(work, caller.actor, {
-      eventType: `${row.object}Deleted`,
-      description: `${row.object[0].toUpperCase()}${row.object.slice(1)} deleted`,
-      context: { channelId: channel.id, fileId: row.id, path: row.path },
-      subject: subjectOf(row, channel, repo.toFile(row)),
+      eventType: `${file.object}Deleted`,
+      description: `${file.object[0].toUpperCase()}${file.object.slice(1)} deleted`,
+      context: { channelId: channel.id, fileId: file.id, path: file.path },
+      subject: subjectOf(file, channel),
     });
   });
-  if (row.storage_key !== null) await settings.store.remove(row.storage_key);
-  return { id: row.id, object: row.object, deleted: true };
+  if (stored.storageKey !== null) await settings.store.remove(stored.storageKey);
+  return { id: file.id, object: file.object, deleted: true };
 }
 
 /** Sets what clients may do in a folder, or at a channel's root (`id` = `root`, `channelId` required), with folderUpdated. */
@@ -369,58 +386,56 @@ export async function setPermissions(database: Database, caller: Caller, id: str
         eventType: 'folderUpdated',
         description: 'Root folder permissions set',
         context: { channelId: channel.id, folderId: 'root', clientPermissions: value },
-        previousAttributes: { clientPermissions: channel.root_client_permissions },
-        subject: { object: 'folder', id: channel.id, data: answer, companyId: channel.company_id },
+        previousAttributes: { clientPermissions: channel.rootClientPermissions },
+        subject: { object: 'folder', id: channel.id, data: answer, companyId: channel.companyId },
       });
     });
     return answer;
   }
-  const { row, channel } = await visibleFile(database, caller, id);
-  if (row.object !== 'folder') throw errors.badRequest('Permissions are set on folders only (or on `root`).');
+  const { stored, channel } = await visibleFile(database, caller, id);
+  const folder = stored.file;
+  if (folder.object !== 'folder') throw errors.badRequest('Permissions are set on folders only (or on `root`).');
   if (input.channelId !== undefined && input.channelId.toLowerCase() !== channel.id) {
     throw errors.invalidFields([{ path: 'body.channelId', message: 'is not the folder’s channel' }]);
   }
   const modifier = modifierOf(caller);
-  const answer: Permissions = { id: row.id, channelId: channel.id, clientPermissions: repo.permissionsOut(value) };
-  const updated: FilesTable = {
-    ...row,
-    client_permissions: value,
-    modified_by_id: modifier?.id ?? null,
-    modified_by_object: modifier?.object ?? null,
-    updated_at: at,
+  const answer: Permissions = { id: folder.id, channelId: channel.id, clientPermissions: repo.permissionsOut(value) };
+  const { lastModifiedBy: _previous, ...rest } = folder;
+  const updated: FileObject = {
+    ...rest,
+    clientPermissions: answer.clientPermissions,
+    ...(modifier ? { lastModifiedBy: modifier } : {}),
+    updatedAt: at,
   };
   await unitOfWork(database, async (work) => {
-    repo.setFolderPermissions(work, caller.access, row.id, value, {
-      modified_by_id: updated.modified_by_id,
-      modified_by_object: updated.modified_by_object,
-      updated_at: at,
-    });
+    repo.setFolderPermissions(work, caller.access, updated);
     recordAudit(work, caller.actor, {
       eventType: 'folderUpdated',
       description: 'Folder permissions set',
-      context: { channelId: channel.id, folderId: row.id, clientPermissions: value },
-      previousAttributes: { clientPermissions: row.client_permissions },
-      subject: subjectOf(updated, channel, repo.toFile(updated)),
+      context: { channelId: channel.id, folderId: folder.id, clientPermissions: value },
+      previousAttributes: { clientPermissions: repo.permissionsIn(folder.clientPermissions) },
+      subject: subjectOf(updated, channel),
     });
   });
   return answer;
 }
 
 /** A file's content for the caller who sees it; a folder, a link or a file without content is a 400. */
-async function contentOf(database: Database, caller: Caller, id: string): Promise<{ row: FilesTable; channel: FileChannelsTable }> {
+async function contentOf(database: Database, caller: Caller, id: string): Promise<{ stored: repo.StoredFile; channel: repo.ChannelScope }> {
   const found = await visibleFile(database, caller, id);
-  if (found.row.object !== 'file') throw errors.badRequest(`A ${found.row.object} has no content to download.`);
-  if (found.row.status !== 'completed') throw errors.badRequest('This file has no content yet: PUT it to the uploadUrl first.');
+  const { file } = found.stored;
+  if (file.object !== 'file') throw errors.badRequest(`A ${file.object} has no content to download.`);
+  if (file.status !== 'completed') throw errors.badRequest('This file has no content yet: PUT it to the uploadUrl first.');
   return found;
 }
 
-function recordDownload(database: Database, caller: Caller, row: FilesTable, channel: FileChannelsTable, how: string) {
+function recordDownload(database: Database, caller: Caller, file: FileObject, channel: repo.ChannelScope, how: string) {
   return unitOfWork(database, async (work) => {
     recordAudit(work, caller.actor, {
       eventType: 'fileDownloaded',
       description: 'File downloaded',
-      context: { channelId: channel.id, fileId: row.id, path: row.path, via: how },
-      subject: subjectOf(row, channel, repo.toFile(row)),
+      context: { channelId: channel.id, fileId: file.id, path: file.path, via: how },
+      subject: subjectOf(file, channel),
     });
   });
 }
@@ -430,12 +445,11 @@ export async function downloadUrl(
   database: Database,
   caller: Caller,
   settings: FileSettings,
-  origin: Origin,
   id: string,
 ): Promise<{ downloadUrl: string }> {
-  const { row, channel } = await contentOf(database, caller, id);
-  await recordDownload(database, caller, row, channel, 'downloadUrl');
-  return { downloadUrl: signedUrl(settings, origin, 'download', row, caller.actor.at) };
+  const { stored, channel } = await contentOf(database, caller, id);
+  await recordDownload(database, caller, stored.file, channel, 'downloadUrl');
+  return { downloadUrl: signedUrl(settings, 'download', caller.access.workspaceId, stored.file.id, caller.actor.at) };
 }
 
 export interface Content {
@@ -445,29 +459,30 @@ export interface Content {
   name: string;
 }
 
-async function read(settings: FileSettings, row: FilesTable): Promise<Content> {
-  const found = row.storage_key === null ? undefined : await settings.store.get(row.storage_key);
+async function read(settings: FileSettings, { file, storageKey }: repo.StoredFile): Promise<Content> {
+  const found = storageKey === null ? undefined : await settings.store.get(storageKey);
   if (!found) throw new ApiError(500, 'internal_error', 'The file’s content is missing from the store.');
-  return { ...found, contentType: row.content_type ?? 'application/octet-stream', name: row.name };
+  return { ...found, contentType: file.contentType ?? 'application/octet-stream', name: file.name };
 }
 
 /** A file's content for a caller who sees it, with fileDownloaded. */
 export async function download(database: Database, caller: Caller, settings: FileSettings, id: string): Promise<Content> {
-  const { row, channel } = await contentOf(database, caller, id);
-  const content = await read(settings, row);
-  await recordDownload(database, caller, row, channel, 'download');
+  const { stored, channel } = await contentOf(database, caller, id);
+  const content = await read(settings, stored);
+  await recordDownload(database, caller, stored.file, channel, 'download');
   return content;
 }
 
+/** A signed URL's query, as its route takes it. */
+interface SignedQuery {
+  workspaceId: string;
+  expires: string;
+  signature: string;
+}
+
 /** The signed URL's query, checked: a forged, altered or expired signature is a 403 (the same for a file gone since). */
-function checkSignature(
-  settings: FileSettings,
-  action: SignedAction,
-  id: string,
-  query: { workspaceId: string; expires: string; signature: string },
-  nowMs: number,
-) {
-  const valid = settings.signer.verify(action, query.workspaceId, id, Number(query.expires), query.signature, Math.floor(nowMs / 1000));
+function checkSignature(settings: FileSettings, action: SignedAction, id: string, query: SignedQuery, nowMs: number) {
+  const valid = settings.signer.verify(action, query.workspaceId, id, query.expires, query.signature, Math.floor(nowMs / 1000));
   if (!valid) throw errors.forbidden('This link is not valid, or has expired.');
 }
 
@@ -476,48 +491,66 @@ export async function signedDownload(
   database: Database,
   settings: FileSettings,
   id: string,
-  query: { workspaceId: string; expires: string; signature: string },
+  query: SignedQuery,
   nowMs: number,
 ): Promise<Content> {
   checkSignature(settings, 'download', id, query, nowMs);
-  const row = await repo.findFileOfWorkspace(database.db, query.workspaceId, id);
-  if (row?.status !== 'completed') throw errors.notFound('File');
-  return read(settings, row);
+  const stored = await repo.findFile(database.db, workspaceAccess(query.workspaceId), id);
+  if (stored?.file.status !== 'completed') throw errors.notFound('File');
+  return read(settings, stored);
 }
 
+const UPLOADED_ONCE =
+  'This file’s content has been uploaded already: a file’s content is set once. To replace it, create a new file (and delete this one).';
+
 /**
- * Stores the content PUT to a signed upload URL: streamed into the store (whole or not at all, at most
- * FILES_MAX_BYTES), then the file completed. Uploading again replaces the content. The content type is
+ * Stores the content PUT to a signed upload URL, once: the file is claimed for this upload (a second PUT,
+ * while it runs or after it, is a 409), its content streamed into the store (whole or not at all, at most
+ * FILES_MAX_BYTES), then the file completed; an upload that fails gives its claim back. The content type is
  * the request's, checked to be a media type.
  */
 export async function signedUpload(
   database: Database,
   settings: FileSettings,
   id: string,
-  query: { workspaceId: string; expires: string; signature: string },
+  query: SignedQuery,
   body: { stream: AsyncIterable<Buffer>; contentType: string },
   nowMs: number,
 ): Promise<FileObject> {
   checkSignature(settings, 'upload', id, query, nowMs);
-  const row = await repo.findFileOfWorkspace(database.db, query.workspaceId, id);
-  if (row?.object !== 'file') throw errors.notFound('File');
-  const storageKey = `${row.workspace_id}/${row.id}`;
-  const { size } = await settings.store.put(storageKey, body.stream, settings.maxBytes);
-  const at = isoAt(nowMs);
+  const access = workspaceAccess(query.workspaceId);
+  const found = await repo.findFile(database.db, access, id);
+  if (found?.file.object !== 'file') throw errors.notFound('File');
+  if (found.file.status === 'completed') throw errors.conflict(UPLOADED_ONCE);
+  const storageKey = `${query.workspaceId}/${id}`;
+  const claimedAt = isoAt(nowMs);
+  const claimed = await unitOfWork(database, async (work) =>
+    repo.claimUpload(work, access, id, { storageKey, at: claimedAt, staleBefore: isoAt(nowMs - settings.uploadGraceMs) }),
+  );
+  if (!claimed()) {
+    const now = await repo.findFile(database.db, access, id);
+    if (!now) throw errors.notFound('File');
+    throw errors.conflict(now.file.status === 'completed' ? UPLOADED_ONCE : 'An upload of this file’s content is under way.');
+  }
+  let size: number;
   try {
-    await unitOfWork(database, async (work) => {
-      repo.completeUpload(work, row.workspace_id, row.id, { storageKey, size, contentType: body.contentType, at });
-    });
+    ({ size } = await settings.store.put(storageKey, body.stream, settings.maxBytes));
   } catch (error) {
-    await settings.store.remove(storageKey);
+    await unitOfWork(database, async (work) => repo.releaseUpload(work, access, id, claimedAt));
     throw error;
   }
-  // Deleted while its content arrived: the content goes too.
-  if (!(await repo.findFileOfWorkspace(database.db, query.workspaceId, id))) {
-    await settings.store.remove(storageKey);
-    throw errors.notFound('File');
+  const completed = await unitOfWork(database, async (work) =>
+    repo.completeUpload(work, access, id, { claimedAt, size, contentType: body.contentType, at: claimedAt }),
+  );
+  if (!completed()) {
+    // Deleted while its content arrived: the content goes too.
+    if (!(await repo.findFile(database.db, access, id))) {
+      await settings.store.remove(storageKey);
+      throw errors.notFound('File');
+    }
+    throw errors.conflict('An upload of this file’s content is under way.');
   }
-  return repo.toFile({ ...row, status: 'completed', storage_key: storageKey, size, content_type: body.contentType, updated_at: at });
+  return { ...found.file, status: 'completed', size, contentType: body.contentType, updatedAt: claimedAt };
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -19,6 +19,8 @@ import { LocalFileStore } from './file-store.js';
 import { removeOrphanContent } from './files.service.js';
 
 const UNKNOWN = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+const UPLOADED_ONCE =
+  'This file’s content has been uploaded already: a file’s content is set once. To replace it, create a new file (and delete this one).';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -149,7 +151,10 @@ for (const backend of BACKENDS) {
         [file.object, file.name, file.path, file.status, 'size' in file, 'downloadUrl' in file],
         ['file', 'Q3 résumé.txt', 'Reports/Q3 résumé.txt', 'pending', false, false],
       );
-      assert.match(file.uploadUrl, new RegExp(`^http://localhost(:80)?/files/uploads/${file.id}\\?workspaceId=.+&expires=\\d+&signature=`));
+      assert.match(
+        file.uploadUrl,
+        new RegExp(`^http://127\\.0\\.0\\.1:8080/files/uploads/${file.id}\\?workspaceId=.+&expires=\\d+&signature=`),
+      );
       assert.equal((await w.call('GET', `/v1/files/${file.id}/download`)).statusCode, 400, 'no content yet');
 
       const put = await upload(h, file.uploadUrl, 'hello, files', 'text/plain; charset=utf-8');
@@ -252,7 +257,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual([listed.statusCode, listed.json().data[0].path], [400, 'querystring.path']);
     });
 
-    test('uploads: the size cap (413, nothing kept), the content type checked, a re-upload replaces the content', async (t) => {
+    test('uploads: the size cap (413, nothing kept), the content type checked, the content uploaded once (a second PUT a 409)', async (t) => {
       const h = await harnessOf(t, backend, { env: { FILES_MAX_BYTES: '16' } });
       const w = await world(h);
       const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'a.bin' });
@@ -286,15 +291,18 @@ for (const backend of BACKENDS) {
       const badType = await upload(h, file.uploadUrl, 'x', 'not a type');
       assert.equal(badType.statusCode, 415);
       assert.equal((await upload(h, file.uploadUrl, 'first')).statusCode, 200);
-      const again = await upload(h, file.uploadUrl, '<svg onload=x>', 'image/svg+xml');
-      assert.deepEqual([again.statusCode, again.json().size], [200, 14]);
-      const served = await w.call('GET', `/v1/files/${file.id}/download`);
+      const again = await upload(h, file.uploadUrl, 'second');
+      assert.deepEqual([again.statusCode, again.json()], [409, { code: 'conflict', message: UPLOADED_ONCE, data: null }]);
+      assert.equal((await w.call('GET', `/v1/files/${file.id}/download`)).body, 'first', 'the content is the first upload’s');
+      const svg = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'b.svg' });
+      assert.equal((await upload(h, svg.uploadUrl, '<svg onload=x>', 'image/svg+xml')).statusCode, 200);
+      const served = await w.call('GET', `/v1/files/${svg.id}/download`);
       assert.deepEqual(
         [served.body, served.headers['content-type']],
         ['<svg onload=x>', 'application/octet-stream'],
         'a type a browser would run is served as bytes',
       );
-      assert.equal((await stored(h)).objects.length, 1);
+      assert.equal((await stored(h)).objects.length, 2);
     });
 
     test('signed URLs: forged, altered, expired or for the other action are 403s', async (t) => {
@@ -452,6 +460,11 @@ for (const backend of BACKENDS) {
       assert.equal((await w.call('DELETE', `/v1/files/${betaFile.id}`, undefined, session)).statusCode, 404);
       const made = await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'Mine' }, session);
       assert.deepEqual([made.creatorId, made.lastModifiedBy], [user.id, { id: user.id, object: 'internalUser' }]);
+      // Deletes never cascade: a folder with anything inside (here a client's pending file) is refused, whoever deletes.
+      const ada = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.ada.id });
+      await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'Mine/ada.txt' }, ada);
+      const full = await w.call('DELETE', `/v1/files/${made.id}`, undefined, session);
+      assert.deepEqual([full.statusCode, full.json()], [400, { code: 'bad_request', message: 'Folder is not empty', data: [] }]);
       assert.deepEqual(ids(await w.call('GET', `/v1/channels/files?memberId=${user.id}`)), [w.adas.id]);
     });
 
@@ -528,6 +541,184 @@ for (const backend of BACKENDS) {
       assert.equal(await store.sweep(60_000), 0, 'a recent one may be another process’s upload');
       assert.equal(await store.sweep(60_000, Date.now() + 61_000), 1);
       assert.deepEqual((await stored(h)).temporary, []);
+    });
+
+    test('an uploadUrl only for who may write there: a client never sees staff’s pending files, nor gets one where it may only read', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const ada = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.ada.id });
+      const folder = await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'Shared', clientPermissions: 'read_only' });
+      const staffs = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'Shared/draft.pdf' });
+      const done = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'Shared/final.pdf' });
+      assert.equal((await upload(h, done.uploadUrl, 'final')).statusCode, 200);
+      // Unsent work is staff's: a pending file someone else created is neither listed nor found, for a client.
+      assert.deepEqual(ids(await w.call('GET', `/v1/files?channelId=${w.adas.id}`, undefined, ada)), [done.id, folder.id]);
+      assert.deepEqual(ids(await w.call('GET', `/v1/files?channelId=${w.adas.id}`)), [done.id, staffs.id, folder.id], 'staff see it');
+      for (const url of [`/v1/files/${staffs.id}`, `/v1/files/${staffs.id}/download`, `/v1/files/${staffs.id}/download-url`]) {
+        const res = await w.call('GET', url, undefined, ada);
+        assert.deepEqual([res.statusCode, res.json()], [404, { code: 'not_found', message: 'File not found.', data: null }], url);
+      }
+      const completed = await w.ok('GET', `/v1/files/${done.id}`, undefined, ada);
+      assert.deepEqual(['downloadUrl' in completed, 'uploadUrl' in completed], [true, false]);
+      // A client's own pending file: its uploadUrl while clients may write where it is, none once they may only read.
+      await w.ok('PUT', `/v1/files/${folder.id}/permissions/`, { clientPermissions: 'read_write' });
+      const mine = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'Shared/mine.txt' }, ada);
+      assert.equal(typeof mine.uploadUrl, 'string');
+      assert.equal(typeof (await w.ok('GET', `/v1/files/${mine.id}`, undefined, ada)).uploadUrl, 'string');
+      await w.ok('PUT', `/v1/files/${folder.id}/permissions/`, { clientPermissions: 'read_only' });
+      const readOnly = await w.ok('GET', `/v1/files/${mine.id}`, undefined, ada);
+      assert.deepEqual([readOnly.status, 'uploadUrl' in readOnly], ['pending', false], 'no uploadUrl where clients may only read');
+      assert.equal(typeof (await w.ok('GET', `/v1/files/${mine.id}`)).uploadUrl, 'string', 'staff may write anywhere they see');
+      assert.deepEqual(ids(await w.call('GET', `/v1/files?channelId=${w.adas.id}&path=Shared`, undefined, ada)), [mine.id, done.id]);
+      // An upload URL seen while the file was pending does not replace its content once completed.
+      const early = staffs.uploadUrl;
+      assert.equal((await upload(h, early, 'v1')).statusCode, 200);
+      const late = await upload(h, early, 'v2 from an old URL');
+      assert.deepEqual([late.statusCode, late.json()], [409, { code: 'conflict', message: UPLOADED_ONCE, data: null }]);
+      assert.equal((await w.call('GET', `/v1/files/${staffs.id}/download`)).body, 'v1');
+      assert.deepEqual(ids(await w.call('GET', `/v1/files?channelId=${w.adas.id}&path=Shared`, undefined, ada)), [
+        mine.id,
+        done.id,
+        staffs.id,
+      ]);
+    });
+
+    test('one upload at a time: a PUT while another runs is a 409; one cut short gives the file back to be uploaded', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'big.bin' });
+      await h.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = h.app.server.address();
+      assert.ok(address && typeof address === 'object');
+      const socket = connect(address.port, '127.0.0.1');
+      t.after(() => socket.destroy());
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `PUT ${local(file.uploadUrl)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n`,
+      );
+      socket.write(Buffer.alloc(300_000, 7));
+      await heldWithin(5000, 'the first upload is under way', async () => (await stored(h)).temporary.length === 1);
+      const second = await upload(h, file.uploadUrl, 'meanwhile');
+      assert.deepEqual(
+        [second.statusCode, second.json()],
+        [409, { code: 'conflict', message: 'An upload of this file’s content is under way.', data: null }],
+      );
+      socket.destroy();
+      await heldWithin(5000, 'the first upload is given up', async () => (await stored(h)).temporary.length === 0);
+      await heldWithin(5000, 'the file may be uploaded again', async () => (await upload(h, file.uploadUrl, 'whole')).statusCode === 200);
+      assert.equal((await w.call('GET', `/v1/files/${file.id}/download`)).body, 'whole');
+    });
+
+    test('signed URLs point at PORTAL_URL, whatever Host the request named', async (t) => {
+      const h = await harnessOf(t, backend, { env: { PORTAL_URL: 'https://portal.example.com/' } });
+      const w = await world(h);
+      const poisoned = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' };
+      const asEvil = (method: Method, url: string, payload?: object) =>
+        h.as(w.ws.apiKey, { method, url, headers: poisoned, ...(payload ? { payload } : {}) });
+      const created = (await asEvil('POST', '/v1/files/file', { channelId: w.adas.id, path: 'a.txt' })).json();
+      assert.match(created.uploadUrl, new RegExp(`^https://portal\\.example\\.com/files/uploads/${created.id}\\?`));
+      assert.match((await asEvil('GET', `/v1/files/${created.id}`)).json().uploadUrl, /^https:\/\/portal\.example\.com\/files\/uploads\//);
+      assert.equal((await upload(h, created.uploadUrl, 'x')).statusCode, 200);
+      assert.match(
+        (await asEvil('GET', `/v1/files/${created.id}`)).json().downloadUrl,
+        /^https:\/\/portal\.example\.com\/files\/downloads\//,
+      );
+      assert.match((await asEvil('GET', `/v1/files/${created.id}/download-url`)).json().downloadUrl, /^https:\/\/portal\.example\.com\//);
+    });
+
+    test('signed URLs: expires and signature only as written (no leading zero, sign, padding or other spelling; each once); downloads private, no-store', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'a.txt' });
+      const url = new URL(file.uploadUrl);
+      const expires = String(url.searchParams.get('expires'));
+      const signature = String(url.searchParams.get('signature'));
+      const workspaceId = String(url.searchParams.get('workspaceId'));
+      const query = (e: string, s: string, extra = '') => `${url.pathname}?workspaceId=${workspaceId}&expires=${e}&signature=${s}${extra}`;
+      // The signature's last character carries 2 unused bits: another character with the same 6-bit value's top 4 bits decodes alike.
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const last = alphabet.indexOf(signature[42]);
+      const twin = `${signature.slice(0, 42)}${alphabet[last ^ 1]}`;
+      assert.deepEqual(Buffer.from(twin, 'base64url'), Buffer.from(signature, 'base64url'), 'the same bytes');
+      for (const [target, status, field] of [
+        [query(`0${expires}`, signature), 400, 'query.expires'],
+        [query(`%2B${expires}`, signature), 400, 'query.expires'],
+        [query(`%20${expires}`, signature), 400, 'query.expires'],
+        [query(`${expires}.0`, signature), 400, 'query.expires'],
+        [query(expires, `${signature}%3D`), 400, 'query.signature'],
+        [query(expires, signature, `&expires=${expires}`), 400, 'query.expires'],
+        [query(expires, signature, `&signature=${signature}`), 400, 'query.signature'],
+        [query(expires, twin), 403, undefined],
+      ] as [string, number, string | undefined][]) {
+        const res = await h.app.inject({ method: 'PUT', url: target, payload: 'x', headers: { 'content-type': 'text/plain' } });
+        assert.equal(res.statusCode, status, `${target}: ${res.body}`);
+        if (field) assert.equal(res.json().data[0].path, field, target);
+      }
+      assert.equal((await w.ok('GET', `/v1/files/${file.id}`)).status, 'pending', 'none of them uploaded');
+      const put = await h.app.inject({
+        method: 'PUT',
+        url: query(expires, signature),
+        payload: 'x',
+        headers: { 'content-type': 'text/plain' },
+      });
+      assert.equal(put.statusCode, 200, put.body);
+      const direct = await w.call('GET', `/v1/files/${file.id}/download`);
+      assert.deepEqual([direct.statusCode, direct.headers['cache-control']], [200, 'private, no-store']);
+      const { downloadUrl } = await w.ok('GET', `/v1/files/${file.id}/download-url`);
+      const signed = await h.app.inject({ method: 'GET', url: local(downloadUrl) });
+      assert.deepEqual([signed.statusCode, signed.headers['cache-control']], [200, 'private, no-store']);
+    });
+
+    test('names: bidirectional-control characters are a 400 naming the field; names are compared and stored in NFC', async (t) => {
+      const h = await harnessOf(t, backend);
+      const w = await world(h);
+      const problem = async (url: string, body: object, field: string) => {
+        const res = await w.call('POST', url, body);
+        assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
+        assert.deepEqual(res.json().data, [
+          {
+            path: field,
+            message: 'may not hold bidirectional control characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)',
+          },
+        ]);
+      };
+      for (const mark of ['\u202e', '\u202a', '\u2066', '\u2069', '\u200e', '\u200f', '\u061c']) {
+        await problem('/v1/files/file', { channelId: w.adas.id, path: `invoice${mark}fdp.exe` }, 'body.path');
+        await problem('/v1/files/folder', { channelId: w.adas.id, path: `Re${mark}ports` }, 'body.path');
+        await problem('/v1/file', { type: 'folder', channelID: w.adas.id, path: `Old${mark}` }, 'body.path');
+      }
+      const listed = await w.call('GET', `/v1/files?channelId=${w.adas.id}&path=a%E2%80%AEb`);
+      assert.deepEqual([listed.statusCode, listed.json().data[0].path], [400, 'querystring.path']);
+      assert.deepEqual((await w.ok('GET', `/v1/files?channelId=${w.adas.id}`)).data, [], 'nothing written');
+
+      const composed = 'Caf\u00e9';
+      const decomposed = 'Cafe\u0301';
+      const folder = await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: decomposed });
+      assert.deepEqual([folder.name, folder.path], [composed, composed], 'stored in NFC');
+      const again = await w.call('POST', '/v1/files/folder', { channelId: w.adas.id, path: composed });
+      assert.deepEqual([again.statusCode, again.json().code], [409, 'conflict'], 'the same path');
+      const inside = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: `${composed}/menu.txt` });
+      assert.equal(inside.path, `${composed}/menu.txt`);
+      assert.deepEqual(ids(await w.call('GET', `/v1/files?channelId=${w.adas.id}&path=${encodeURIComponent(decomposed)}`)), [inside.id]);
+    });
+
+    test('an upload cut by a crash leaves no temporary content past the next periodic sweep', async (t) => {
+      const h = await harnessOf(t, backend, { fileOrphanSweepMs: 50 });
+      const w = await world(h);
+      const dir = join(h.app.ctx.config.filesDir, '.tmp');
+      await mkdir(dir, { recursive: true });
+      // Left by a process killed mid-upload, two hours ago (after this app started and swept once).
+      const old = join(dir, 'killed-upload');
+      await writeFile(old, 'half');
+      const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+      await utimes(old, twoHoursAgo, twoHoursAgo);
+      await writeFile(join(dir, 'in-progress'), 'another process’s upload');
+      await heldWithin(5000, 'the hourly sweep removes it', async () => !(await stored(h)).temporary.includes('killed-upload'));
+      assert.deepEqual((await stored(h)).temporary, ['in-progress'], 'a recent one may be another process’s upload');
+      const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'a.txt' });
+      assert.equal((await upload(h, file.uploadUrl, 'kept')).statusCode, 200);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal((await w.call('GET', `/v1/files/${file.id}/download`)).body, 'kept', 'live content stays');
     });
   });
 }

@@ -1,6 +1,7 @@
 // The files module's public face (docs/ARCHITECTURE.md: a module): file channels, their files, folders and
-// links, and the signed URLs their content goes through.
+// links, the signed URLs their content goes through, and the sweep keeping the store to what rows name.
 export { default as fileRoutes, fileContentRoutes } from './files.routes.js';
-export { type FileSettings, removeOrphanContent } from './files.service.js';
+export type { FileSettings } from './files.service.js';
+export { FileContentSweep } from './content-sweep.js';
 export { LocalFileStore } from './file-store.js';
 export { UrlSigner } from './signed-urls.js';
