@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { APP_ID, adminRequest, createClient } from './helpers/factories.js';
+import { APP_ID, addClientCompany, adminRequest, createClient, createTestInternalUser, sessionKeyFor } from './helpers/factories.js';
 import { BACKENDS, type Backend, adminHarness } from './helpers/harness.js';
 import { principalWorld } from './helpers/principal-world.js';
 
@@ -151,6 +151,45 @@ for (const backend of BACKENDS) {
         payload: { eventType: 'sessionStarted', eventDescription: 'reported by the app', context: {}, actorId: w.admin.id },
       });
       assert.deepEqual([byKey.statusCode, byKey.json().actorId], [200, w.admin.id], 'an app key reports any user');
+    });
+
+    test('issue 29 point 4: a limited admin may not delete a client that also belongs to a company it cannot see', async (t) => {
+      const { h, w, seen } = await setUp(t, backend);
+      const user = await createTestInternalUser(h, w.ws.workspaceId, {
+        email: 'limited-admin@walk.test',
+        givenName: 'Lim',
+        familyName: 'Admin',
+        role: 'admin',
+        companyAccessList: [w.elsewhere.id],
+      });
+      const app = await h.appKey(w.ws.workspaceId, APP_ID);
+      const session = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: app.apiKey, internalUserId: user.id });
+      // The client is in "Elsewhere" (seen) and in "Company" (not seen), with a message channel filed under "Company".
+      await addClientCompany(h, w.ws.workspaceId, seen, w.company.id);
+      const channel = await h.as(w.ws.apiKey, {
+        method: 'POST',
+        url: '/v1/message-channels',
+        payload: { membershipType: 'individual', clientId: seen.id, companyId: w.company.id },
+      });
+      assert.equal(channel.statusCode, 200, channel.body);
+      const refused = await h.as(session, { method: 'DELETE', url: `/v1/clients/${seen.id}` });
+      assert.equal(refused.statusCode, 403);
+      assert.deepEqual(refused.json(), {
+        code: 'forbidden',
+        message: 'This client also belongs to a company you cannot see: deleting it would delete what it has there; nothing was deleted.',
+        data: null,
+      });
+      const still = await h.as(w.ws.apiKey, { method: 'GET', url: `/v1/message-channels/${channel.json().id}` });
+      assert.equal(still.statusCode, 200, 'the channel under the unseen company is still there');
+      // A client of its companies only is its to delete.
+      const own = await createClient(h, w.ws.apiKey, {
+        email: 'own@walk.test',
+        givenName: 'O',
+        familyName: 'Wn',
+        companyId: w.elsewhere.id,
+      });
+      const deleted = await h.as(session, { method: 'DELETE', url: `/v1/clients/${own.id}` });
+      assert.deepEqual([deleted.statusCode, deleted.json()], [200, { id: own.id, object: 'client', deleted: true }]);
     });
   });
 }

@@ -282,6 +282,13 @@ export async function deleteClient(database: Database, caller: Caller, id: strin
     database,
     async (work) => {
       const client = orNotFound(await repo.findClient(work.db, caller.access, id), 'Client');
+      // What goes with a client (its channels, tasks, notes, forms, contracts) is filed under each of its companies:
+      // a caller limited to some companies may not delete what it has in the others.
+      const seen = caller.access.companyIds;
+      if (seen && client.companyIds.some((companyId) => !seen.includes(companyId)))
+        throw errors.forbidden(
+          'This client also belongs to a company you cannot see: deleting it would delete what it has there; nothing was deleted.',
+        );
       repo.deleteClient(work, caller.access, id);
       work.onCommit(() => credentialsChanged(database)); // the client's sessions end
       recordAudit(work, caller.actor, {
