@@ -59,6 +59,33 @@ const DOCS_HEADERS = pageSecurityHeaders({
   imgSrc: 'data:',
 });
 
+/**
+ * Every tag an operation may carry, in the order the reference page shows them, each with what it groups: the
+ * linters (test/openapi-lint.test.ts) refuse an operation whose tag is not declared here.
+ */
+const TAGS = [
+  { name: 'operations', description: 'Health checks for load balancers and orchestrators: public, never limited.' },
+  { name: 'me', description: 'Who the credentials of the request are: the key, token or session and its workspace.' },
+  { name: 'token', description: 'Bearer tokens minted from an app API key: one hour, the key’s rights, revoked with it.' },
+  { name: 'workspaces', description: 'The workspace the credentials belong to.' },
+  { name: 'clients', description: 'Clients: the people a workspace serves, each in one or more companies.' },
+  { name: 'companies', description: 'Companies: groups of clients (a client created without one gets a placeholder company).' },
+  { name: 'internal users', description: 'Internal users (the workspace’s staff) and their notification preferences.' },
+  { name: 'custom-fields', description: 'Custom field definitions of clients and companies, and the options of select fields.' },
+  { name: 'installs', description: 'Apps installed in the workspace: the sidebar, manual apps’ connections, notification settings.' },
+  { name: 'notifications', description: 'Notifications to clients and internal users: in product, by e-mail, or both.' },
+  { name: 'audit log', description: 'What happened in the workspace, newest first; apps record their own events.' },
+  { name: 'webhooks', description: 'App events, delivered to the webhook endpoints subscribed to them.' },
+  { name: 'billing', description: 'Products, prices, templates, invoices, payments and subscriptions.' },
+  { name: 'messages', description: 'Message channels (a client, a group of clients, a company) and their messages.' },
+  { name: 'tasks', description: 'Tasks with subtasks, assigned to clients or internal users, and task templates.' },
+  { name: 'notes', description: 'Internal notes on clients and companies, never shown to clients.' },
+  { name: 'files', description: 'File channels and their files, folders and links; content through signed upload and download URLs.' },
+  { name: 'forms', description: 'Forms, and the responses requested of clients.' },
+  { name: 'contracts', description: 'Contract templates, and contracts sent to clients for signing.' },
+  { name: 'admin', description: 'The operator’s surface (`Authorization: Bearer <PORTAL_ADMIN_TOKEN>`): present only with that setting.' },
+];
+
 /** OpenAPI 3.1 document generated from the route schemas, at /openapi.json, and a reference page at /docs. */
 export default fp(
   async function openapi(app: FastifyInstance) {
@@ -66,6 +93,9 @@ export default fp(
       openapi: {
         openapi: '3.1.0',
         info: { title: 'Portal Platform API', version: '1.0.0', description: DESCRIPTION },
+        // Where this service answers (PORTAL_URL): generated clients and the reference page's "Try it out" call it there.
+        servers: [{ url: app.ctx.config.portalUrl, description: 'this service (PORTAL_URL)' }],
+        tags: TAGS,
         components: {
           securitySchemes: {
             apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'workspace or app API key' },

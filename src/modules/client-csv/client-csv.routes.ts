@@ -60,6 +60,7 @@ export async function clientCsvAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminImportClients',
         summary: 'Import clients from a CSV body (Content-Type: text/csv): created, skipped (email already there) and refused rows',
         description:
           `${COLUMNS} Each row is checked like POST /v1/clients' body and created with creationMethod \`import\` (clientCreated, ` +
@@ -104,6 +105,7 @@ export async function clientCsvAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminExportClients',
         summary: "The workspace's clients as CSV (text/csv, an attachment), oldest first, in the import's columns",
         description:
           `${COLUMNS.replace('(header row required)', '')} \`company\` is the client's primary company, empty for a placeholder. ` +

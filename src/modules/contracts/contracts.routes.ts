@@ -34,6 +34,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       config: { policy: STAFF_ONLY },
       schema: {
         tags,
+        operationId: 'listContractTemplates',
         summary: 'List contract templates, newest first (listContractTemplates)',
         description: 'Templates are made on the admin surface (or with `portal contract-templates create`). Filter name (exact).',
         querystring: ContractTemplateListQuery,
@@ -48,7 +49,10 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       config: { policy: STAFF_ONLY },
       schema: {
         tags,
+        operationId: 'retrieveContractTemplate',
         summary: 'Retrieve a contract template (retrieveContractTemplate)',
+        description:
+          'With its fields and counts (`requestsCount`, `submissionsCount`, `latestSubmissionDate`). Staff only: client sessions get a 404.',
         params: IdParams,
         response: { 200: ContractTemplate, ...READ_ERRORS },
       },
@@ -61,6 +65,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'sendContract',
         summary: 'Send a contract to a client: contractRequested (sendContract)',
         description:
           'clientId (or the deprecated recipientId): a client the caller sees; companyId: one of its companies, required when it ' +
@@ -79,6 +84,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'listContracts',
         summary: 'List contracts, newest first (listContracts)',
         description: `Filters contractTemplateId, clientId (recipientId, deprecated, the same), status; exact matches. ${SEES}`,
         querystring: ContractListQuery,
@@ -93,6 +99,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'retrieveContract',
         summary: 'Retrieve a contract (retrieveContract)',
         description: SEES,
         params: IdParams,
@@ -107,6 +114,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_SIGNS },
       schema: {
         tags,
+        operationId: 'signContract',
         summary: 'Sign a contract: contractCompleted',
         description:
           'Only by the client it was sent to, in its session (anyone else who sees it: 403); once (a signed one: 409). values: a ' +
@@ -130,6 +138,7 @@ export async function contractAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateContractTemplate',
         summary: `Create a contract template with 1–${CONTRACT_FIELDS_MAX} fields`,
         description:
           'Each field: type, inputType (client, fixed with its value, or variable), page (default 1), isOptional (default false), ' +

@@ -67,6 +67,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'createFileChannel',
         summary: 'Create a file channel (createFileChannel)',
         description:
           'individual: `clientId` (or the deprecated `membershipEntityId`); group: `memberIds`, clients of one company; company: ' +
@@ -85,6 +86,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'listFileChannels',
         summary: 'List file channels, newest first (listFileChannels)',
         description: `${SEES} Empty filters (the SDK sends \`clientId=\` and \`companyId=\` by default) filter nothing.`,
         querystring: FileChannelListQuery,
@@ -100,6 +102,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'retrieveFileChannel',
         summary: 'Retrieve a file channel (retrieveFileChannel)',
         description: SEES,
         params: IdParams,
@@ -115,6 +118,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_CREATES },
       schema: {
         tags,
+        operationId: 'createFile',
         summary: 'Create a file, folder or link in a channel (createFile)',
         description:
           'A `file` is created without content (`status` pending) and answered with an `uploadUrl`: PUT the bytes there (any ' +
@@ -141,6 +145,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         deprecated: true,
+        operationId: 'createAFileDeprecated',
         summary: 'Create a folder, the deprecated way (createAFileDeprecated)',
         description:
           '`type` folder only; `channelID` and `path` (its folders must exist) required; `fileKey` and `fileUrl` ignored. ' +
@@ -158,6 +163,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'listFiles',
         summary: 'List the files, folders and links of a channel, newest first (listFiles)',
         description: `A channel the caller does not see is a 404; signed URLs are in single answers only. ${SEES}`,
         querystring: FileListQuery,
@@ -173,6 +179,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'retrieveFile',
         summary: 'Retrieve a file, folder or link (retrieveFile)',
         description: `A file with content has a fresh \`downloadUrl\`; one without, an \`uploadUrl\`. ${SEES}`,
         params: IdParams,
@@ -188,6 +195,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'deleteFile',
         summary: 'Delete a file, folder or link (deleteFile)',
         description:
           'A folder only when nothing is inside it (400 "Folder is not empty" otherwise); a file’s content leaves the store. ' +
@@ -205,12 +213,12 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'downloadAFile',
         summary: 'Download a file’s content (downloadAFile, deprecated)',
         description:
           'The bytes, as an attachment (types a browser would run served as application/octet-stream); a folder, a link or a file ' +
           'without content is a 400. Records fileDownloaded.',
         params: IdParams,
-        produces: ['application/octet-stream'],
         response: { 200: { description: 'the content', content: { 'application/octet-stream': { schema: Bytes } } }, ...READ_ERRORS },
       },
     },
@@ -223,6 +231,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'retrieveDownloadUrlOfAFile',
         summary: 'A signed URL to download a file’s content (retrieveDownloadUrlOfAFile, deprecated)',
         description:
           'Served by this service (GET /files/downloads/{id}?…), working until it expires (FILES_URL_TTL_SECONDS) for whoever holds it. ' +
@@ -240,6 +249,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'putV1FilesIdPermissions',
         summary: 'Set what clients may do in a folder, or at a channel’s root (putV1FilesIdPermissions)',
         description:
           '`id`: a folder’s id, or `root` with `channelId`. read_only: clients read, and create nothing there. Records folderUpdated.',
@@ -278,6 +288,7 @@ export async function fileContentRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'uploadFileContent',
         summary: 'Upload a file’s content to its signed uploadUrl',
         description:
           `The body is the content (at most FILES_MAX_BYTES, else 413), of the request’s Content-Type (a media type, else 415; none: ` +
@@ -312,12 +323,12 @@ export async function fileContentRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'downloadFileContent',
         summary: 'Download a file’s content from its signed downloadUrl',
         description:
           'As GET /v1/files/{id}/download, for whoever holds the URL until it expires. A forged, altered or expired URL is a 403.',
         params: IdParams,
         querystring: SignedQuery,
-        produces: ['application/octet-stream'],
         response: { 200: { description: 'the content', content: { 'application/octet-stream': { schema: Bytes } } }, ...signedErrors },
       },
     },

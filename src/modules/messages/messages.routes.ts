@@ -34,6 +34,7 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'createMessageChannel',
         summary: 'Create a message channel (createMessageChannel)',
         description:
           'individual: `clientId` (or the deprecated `membershipEntityId`); group: `memberIds`, clients of one company ' +
@@ -52,6 +53,7 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'listMessageChannels',
         summary: 'List message channels, newest first (listMessageChannels)',
         description: SEES,
         querystring: MessageChannelListQuery,
@@ -67,6 +69,7 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'retrieveMessageChannel',
         summary: 'Retrieve a message channel (retrieveMessageChannel)',
         description: SEES,
         params: IdParams,
@@ -82,6 +85,7 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_SENDS },
       schema: {
         tags,
+        operationId: 'sendMessage',
         summary: 'Send a message in a channel (sendMessage)',
         description:
           `Text of 1–${MAX_MESSAGE_LENGTH} characters, not only white space. The sender (\`senderId\`) must belong to the channel: ` +
@@ -101,6 +105,7 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'listMessages',
         summary: 'List the messages of a channel, newest first (listMessages)',
         description: `A channel the caller does not see is a 404. ${SEES}`,
         querystring: MessageListQuery,
