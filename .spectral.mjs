@@ -1,8 +1,8 @@
 // Spectral's lint of the API description (/openapi.json), run by test/openapi-lint.test.ts. From outside, on a running
-// service: `curl -so openapi.json http://localhost:3000/openapi.json && npx @stoplight/spectral-cli lint openapi.json`
-// (this ruleset is found beside it). The OpenAPI ruleset's recommended rules, one switched off with its reason; the
-// overrides keep, on purpose, paths that are the official SDK's (@assembly-js/node-sdk, DefaultService), which apps
-// call as they are.
+// service, in this folder: `curl -so openapi.json http://localhost:3000/openapi.json`, then
+// `npx @stoplight/spectral-cli lint openapi.json --ruleset .spectral.mjs`. The OpenAPI ruleset's recommended rules, one
+// switched off with its reason; the overrides keep, on purpose, paths that are the official SDK's (@assembly-js/node-sdk,
+// DefaultService), which apps call as they are.
 import { oas } from '@stoplight/spectral-rulesets';
 
 export default {

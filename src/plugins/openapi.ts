@@ -20,7 +20,8 @@ does not exist (every \`/admin\` path is a 404).
 
 **Errors.** Every error body is \`{code, message, data}\`; a 400's \`data\` lists each failing field as
 \`{path, message}\` with dotted paths (\`body.email\`, \`query.limit\`). Unknown body and query fields are
-400s, so a typo never passes silently. Every response carries \`X-Request-Id\` (an incoming one is kept).
+400s, so a typo never passes silently. A method a path does not have is a 405 \`method_not_allowed\` whose \`Allow\` header
+lists the path's methods. Every response carries \`X-Request-Id\` (an incoming one is kept).
 
 **Retries.** Every POST takes an \`Idempotency-Key\` header (up to 255 characters): the first answer (status and body,
 5xx included) is kept 24 hours per key *and credential* (an API key; one bearer token; a session's end user through its

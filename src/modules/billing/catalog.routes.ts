@@ -35,7 +35,7 @@ export default async function catalogRoutes(fastify: FastifyInstance) {
         operationId: 'listProducts',
         summary: 'List products, newest first',
         description:
-          'The catalog, newest first; filter `name` (exact, case-insensitive). Products are made on the admin surface. Client sessions get a 404.',
+          'The catalog; filter `name` (exact, case-insensitive). Products are made on the admin surface. Client ' + 'sessions get a 404.',
         querystring: ProductListQuery,
         response: { 200: Page(Product), ...READ_ERRORS },
       },
@@ -63,7 +63,7 @@ export default async function catalogRoutes(fastify: FastifyInstance) {
         tags,
         operationId: 'listPrices',
         summary: 'List prices, newest first',
-        description: 'Newest first; filter `productId`. A one-time price has no `interval` nor `intervalCount`. Client sessions get a 404.',
+        description: 'Filter `productId`. A one-time price has no `interval` nor `intervalCount`. Client sessions get a 404.',
         querystring: PriceListQuery,
         response: { 200: Page(Price), ...READ_ERRORS },
       },
@@ -157,7 +157,8 @@ export async function catalogAdminRoutes(fastify: FastifyInstance) {
         operationId: 'adminCreatePrice',
         summary: 'Create a price of a product: recurring with an interval, otherwise one-time; priceCreated',
         description:
-          '`{productId, amount, currency?, interval?, intervalCount?}` (`quarter` and `year` accepted as intervals). As `portal prices create`.',
+          '`{productId, amount, currency?, interval?, intervalCount?}` (`quarter` and `year` accepted as intervals). As `portal ' +
+          'prices create`.',
         params: WorkspaceParams,
         body: PriceCreate,
         response: { 200: Price, ...ADMIN_WRITE_ERRORS },

@@ -112,7 +112,8 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
         operationId: 'deleteInvoice',
         summary: 'Delete a draft invoice for good: invoiceDeleted; an issued invoice is a 409 (void it instead)',
         description:
-          'Not in the SDK. A draft only: an issued invoice is a 409 (void it on the admin surface instead). An internal user with the staff role and a client session get a 403.',
+          'Not in the SDK. A draft only: an issued invoice is a 409 (void it on the admin surface instead). An internal user with the ' +
+          'staff role and a client session get a 403.',
         params: IdParams,
         response: { 200: DeletedBody, ...WRITE_ERRORS },
       },

@@ -69,7 +69,8 @@ export default async function subscriptionRoutes(fastify: FastifyInstance) {
         operationId: 'cancelSubscription',
         summary: 'Cancel an active or not yet started subscription (409 otherwise): no further invoice',
         description:
-          'Only an `active` or `notStarted` subscription (any other is a 409); no invoice follows. Records subscriptionCancelled. A client session gets a 403.',
+          'Only an `active` or `notStarted` subscription (any other is a 409); no invoice follows. Records subscriptionCancelled. A ' +
+          'client session gets a 403.',
         params: IdParams,
         response: { 200: Subscription, ...WRITE_ERRORS },
       },

@@ -35,7 +35,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'listContractTemplates',
-        summary: 'List contract templates, newest first (listContractTemplates)',
+        summary: 'List contract templates, newest first',
         description: 'Templates are made on the admin surface (or with `portal contract-templates create`). Filter name (exact).',
         querystring: ContractTemplateListQuery,
         response: { 200: Page(ContractTemplate), ...READ_ERRORS },
@@ -50,9 +50,10 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'retrieveContractTemplate',
-        summary: 'Retrieve a contract template (retrieveContractTemplate)',
+        summary: 'Retrieve a contract template',
         description:
-          'With its fields and counts (`requestsCount`, `submissionsCount`, `latestSubmissionDate`). Staff only: client sessions get a 404.',
+          'With its fields and counts (`requestsCount`, `submissionsCount`, `latestSubmissionDate`). Staff only: client sessions get ' +
+          'a 404.',
         params: IdParams,
         response: { 200: ContractTemplate, ...READ_ERRORS },
       },
@@ -66,7 +67,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'sendContract',
-        summary: 'Send a contract to a client: contractRequested (sendContract)',
+        summary: 'Send a contract to a client: contractRequested',
         description:
           'clientId (or the deprecated recipientId): a client the caller sees; companyId: one of its companies, required when it ' +
           'has several. variableValues (an object, or its JSON text): a value for each variable field of the template that is ' +
@@ -85,7 +86,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'listContracts',
-        summary: 'List contracts, newest first (listContracts)',
+        summary: 'List contracts, newest first',
         description: `Filters contractTemplateId, clientId (recipientId, deprecated, the same), status; exact matches. ${SEES}`,
         querystring: ContractListQuery,
         response: { 200: Page(Contract), ...READ_ERRORS },
@@ -100,7 +101,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'retrieveContract',
-        summary: 'Retrieve a contract (retrieveContract)',
+        summary: 'Retrieve a contract',
         description: SEES,
         params: IdParams,
         response: { 200: Contract, ...READ_ERRORS },

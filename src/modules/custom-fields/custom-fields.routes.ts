@@ -19,7 +19,8 @@ export default async function customFieldRoutes(fastify: FastifyInstance) {
         operationId: 'listCustomFields',
         summary: 'List custom field definitions',
         description:
-          'The definitions of clients’ and companies’ custom fields (created with `portal custom-fields create`); filter `entityType`. Client sessions get a 404.',
+          'The definitions of clients’ and companies’ custom fields (created with `portal custom-fields create`); filter ' +
+          '`entityType`. Client sessions get a 404.',
         querystring: CustomFieldListQuery,
         response: { 200: Page(CustomField), ...READ_ERRORS },
       },
@@ -35,7 +36,8 @@ export default async function customFieldRoutes(fastify: FastifyInstance) {
         operationId: 'listCustomFieldOptions',
         summary: "List a custom field's options",
         description:
-          'The options of a multiSelect field, in the order they were given; filter `label`. An unknown field is a 404. Client sessions get a 404.',
+          'The options of a multiSelect field, in the order they were given; filter `label`. An unknown field is a 404. Client ' +
+          'sessions get a 404.',
         params: IdParams,
         querystring: CustomFieldOptionListQuery,
         response: { 200: Page(CustomFieldOption), ...READ_ERRORS },

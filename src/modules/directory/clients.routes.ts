@@ -34,14 +34,16 @@ const UPDATE = {
   summary: 'Update a client: given fields merged, customFields key by key',
   description:
     'The fields given are changed, the others kept; `customFields` merged key by key ("", [] or null clears one). `email` cannot be ' +
-    'changed and server-managed fields are read-only (400s). Records clientUpdated. A client session gets a 403.',
+    'changed and server-managed fields are read-only (400s). Records clientUpdated and clientCustomFieldsUpdated for what changed ' +
+    '(nothing when nothing did). A client session gets a 403.',
 };
 const REPLACE = {
   operationId: 'updateAClientDestructive',
   summary: 'Replace every writable field of a client',
   description:
     'A writable field left out is cleared. Without `companyId` the client keeps its own placeholder company when that is its only ' +
-    'company, else gets a new one. `email` cannot be changed (400). Records clientUpdated. A client session gets a 403.',
+    'company, else gets a new one. `email` cannot be changed (400). Records clientUpdated and clientCustomFieldsUpdated for what ' +
+    'changed. A client session gets a 403.',
 };
 
 export default async function clientRoutes(fastify: FastifyInstance) {
@@ -57,7 +59,9 @@ export default async function clientRoutes(fastify: FastifyInstance) {
         operationId: 'listClients',
         summary: 'List clients',
         description:
-          'Newest first. Filters: `email` (case-insensitive), `companyId` (any of the client’s companies), `givenName`, `familyName`; an empty filter filters nothing. A client session sees itself; an internal user limited to some companies sees their clients.',
+          'Newest first. Filters: `email` (case-insensitive), `companyId` (any of the client’s companies), `givenName`, `familyName`; ' +
+          'an empty filter filters nothing. A client session sees itself; an internal user limited to some companies sees their ' +
+          'clients.',
         querystring: ClientListQuery,
         response: { 200: Page(Client), ...READ_ERRORS },
       },
@@ -75,7 +79,9 @@ export default async function clientRoutes(fastify: FastifyInstance) {
         operationId: 'createClient',
         summary: 'Create a client',
         description:
-          'Without `companyId` the client gets a new placeholder company named after it. `sendInvite=true` sets status `invited` and answers a one-time `inviteUrl`, in this answer only. An email already used in the workspace (case-insensitively) is a 409; a server-managed field is a 400 (read-only). Records clientCreated. A client session gets a 403.',
+          'Without `companyId` the client gets a new placeholder company named after it. `sendInvite=true` sets status `invited` and ' +
+          'answers a one-time `inviteUrl`, in this answer only. An email already used in the workspace (case-insensitively) is a 409; ' +
+          'a server-managed field is a 400 (read-only). Records clientCreated. A client session gets a 403.',
         querystring: ClientCreateQuery,
         body: ClientCreate,
         response: { 200: Client, ...WRITE_ERRORS },
@@ -118,7 +124,8 @@ export default async function clientRoutes(fastify: FastifyInstance) {
         operationId: 'deleteClient',
         summary: 'Delete a client permanently',
         description:
-          'For good; what belongs to the client alone (its notes, the notifications addressed to it, its individual channels) goes with it. An internal user with the staff role and a client session get a 403. Records clientDeleted.',
+          'For good; what belongs to the client alone (its notes, the notifications addressed to it, its individual channels) goes ' +
+          'with it. An internal user with the staff role and a client session get a 403. Records clientDeleted.',
         params: IdParams,
         response: { 200: DeletedBody, ...DELETE_ERRORS },
       },

@@ -25,7 +25,8 @@ export default async function companyRoutes(fastify: FastifyInstance) {
         operationId: 'listCompanies',
         summary: 'List companies',
         description:
-          'Newest first. Filters: `name`, `isPlaceholder`. A client session sees its own companies; an internal user limited to some companies sees those.',
+          'Newest first. Filters: `name`, `isPlaceholder`. A client session sees its own companies; an internal user limited to some ' +
+          'companies sees those.',
         querystring: CompanyListQuery,
         response: { 200: Page(Company), ...READ_ERRORS },
       },
@@ -76,7 +77,8 @@ export default async function companyRoutes(fastify: FastifyInstance) {
         operationId: 'updateCompany',
         summary: 'Update a company (customFields merged key by key)',
         description:
-          'The fields given are changed, the others kept; `customFields` merged key by key ("", [] or null clears one). A name already taken is a 409. Records companyUpdated. A client session gets a 403.',
+          'The fields given are changed, the others kept; `customFields` merged key by key ("", [] or null clears one). A name ' +
+          'already taken is a 409. Records companyUpdated and companyCustomFieldsUpdated for what changed. A client session gets a 403.',
         params: IdParams,
         body: CompanyUpdate,
         response: { 200: Company, ...WRITE_ERRORS },
@@ -94,7 +96,9 @@ export default async function companyRoutes(fastify: FastifyInstance) {
         operationId: 'deleteCompany',
         summary: 'Delete a company; its clients without another company move to new placeholder companies',
         description:
-          'Each of its clients with no other company moves into a new placeholder company; a client with others keeps them. What belongs to the company alone (its channels, notes and notifications) goes with it. An internal user with the staff role and a client session get a 403. Records companyDeleted.',
+          'Each of its clients with no other company moves into a new placeholder company; a client with others keeps them. What ' +
+          'belongs to the company alone (its channels, notes and notifications) goes with it. An internal user with the staff role ' +
+          'and a client session get a 403. Records companyDeleted.',
         params: IdParams,
         response: { 200: DeletedBody, ...DELETE_ERRORS },
       },

@@ -68,7 +68,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'createFileChannel',
-        summary: 'Create a file channel (createFileChannel)',
+        summary: 'Create a file channel',
         description:
           'individual: `clientId` (or the deprecated `membershipEntityId`); group: `memberIds`, clients of one company; company: ' +
           '`companyId` (or `membershipEntityId`). `companyId` chooses the company when a client has several. Every failing field is ' +
@@ -87,7 +87,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'listFileChannels',
-        summary: 'List file channels, newest first (listFileChannels)',
+        summary: 'List file channels, newest first',
         description: `${SEES} Empty filters (the SDK sends \`clientId=\` and \`companyId=\` by default) filter nothing.`,
         querystring: FileChannelListQuery,
         response: { 200: Page(FileChannel), ...READ_ERRORS },
@@ -103,7 +103,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'retrieveFileChannel',
-        summary: 'Retrieve a file channel (retrieveFileChannel)',
+        summary: 'Retrieve a file channel',
         description: SEES,
         params: IdParams,
         response: { 200: FileChannel, ...READ_ERRORS },
@@ -119,7 +119,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'createFile',
-        summary: 'Create a file, folder or link in a channel (createFile)',
+        summary: 'Create a file, folder or link in a channel',
         description:
           'A `file` is created without content (`status` pending) and answered with an `uploadUrl`: PUT the bytes there (any ' +
           'Content-Type, at most FILES_MAX_BYTES) before it expires (FILES_URL_TTL_SECONDS); then the file is `completed` and has a ' +
@@ -146,7 +146,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
         tags,
         deprecated: true,
         operationId: 'createAFileDeprecated',
-        summary: 'Create a folder, the deprecated way (createAFileDeprecated)',
+        summary: 'Create a folder, the deprecated way',
         description:
           '`type` folder only; `channelID` and `path` (its folders must exist) required; `fileKey` and `fileUrl` ignored. ' +
           'Records folderCreated. Use POST /v1/files/{fileType}.',
@@ -164,7 +164,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'listFiles',
-        summary: 'List the files, folders and links of a channel, newest first (listFiles)',
+        summary: 'List the files, folders and links of a channel, newest first',
         description: `A channel the caller does not see is a 404; signed URLs are in single answers only. ${SEES}`,
         querystring: FileListQuery,
         response: { 200: Page(FileObject), ...READ_ERRORS },
@@ -180,7 +180,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'retrieveFile',
-        summary: 'Retrieve a file, folder or link (retrieveFile)',
+        summary: 'Retrieve a file, folder or link',
         description: `A file with content has a fresh \`downloadUrl\`; one without, an \`uploadUrl\`. ${SEES}`,
         params: IdParams,
         response: { 200: FileObject, ...READ_ERRORS },
@@ -196,7 +196,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'deleteFile',
-        summary: 'Delete a file, folder or link (deleteFile)',
+        summary: 'Delete a file, folder or link',
         description:
           'A folder only when nothing is inside it (400 "Folder is not empty" otherwise); a file’s content leaves the store. ' +
           'Records fileDeleted, folderDeleted or linkDeleted.',
@@ -214,7 +214,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'downloadAFile',
-        summary: 'Download a file’s content (downloadAFile, deprecated)',
+        summary: 'Download a file’s content (deprecated)',
         description:
           'The bytes, as an attachment (types a browser would run served as application/octet-stream); a folder, a link or a file ' +
           'without content is a 400. Records fileDownloaded.',
@@ -232,7 +232,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'retrieveDownloadUrlOfAFile',
-        summary: 'A signed URL to download a file’s content (retrieveDownloadUrlOfAFile, deprecated)',
+        summary: 'A signed URL to download a file’s content (deprecated)',
         description:
           'Served by this service (GET /files/downloads/{id}?…), working until it expires (FILES_URL_TTL_SECONDS) for whoever holds it. ' +
           'Records fileDownloaded.',
@@ -250,7 +250,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'putV1FilesIdPermissions',
-        summary: 'Set what clients may do in a folder, or at a channel’s root (putV1FilesIdPermissions)',
+        summary: 'Set what clients may do in a folder, or at a channel’s root',
         description:
           '`id`: a folder’s id, or `root` with `channelId`. read_only: clients read, and create nothing there. Records folderUpdated.',
         params: Type.Object({ id: Type.String({ description: 'a folder’s id, or `root`' }) }, { additionalProperties: false }),

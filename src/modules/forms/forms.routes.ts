@@ -37,7 +37,7 @@ export default async function formRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'listForms',
-        summary: 'List forms, newest first (listForms)',
+        summary: 'List forms, newest first',
         description: 'Forms are made on the admin surface (or with `portal forms create`). Each with its response counts.',
         querystring: FormListQuery,
         response: { 200: Page(Form), ...READ_ERRORS },
@@ -52,7 +52,7 @@ export default async function formRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'retrieveForm',
-        summary: 'Retrieve a form (retrieveForm)',
+        summary: 'Retrieve a form',
         description: 'With its fields, each with its `formFieldId`, and its counts. Staff only: client sessions get a 404.',
         params: IdParams,
         response: { 200: Form, ...READ_ERRORS },
@@ -67,7 +67,7 @@ export default async function formRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'listFormResponses',
-        summary: 'List the responses to a form, pending and completed, newest first (listFormResponses)',
+        summary: 'List the responses to a form, pending and completed, newest first',
         description: `${SEES} Filters clientId and status. A client session lists its own with GET /v1/form-responses.`,
         params: IdParams,
         querystring: FormResponseListQuery,
@@ -83,7 +83,7 @@ export default async function formRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'requestFormResponse',
-        summary: 'Request a form of clients: a pending response and a formAssigned each (requestFormResponse)',
+        summary: 'Request a form of clients: a pending response and a formAssigned each',
         description:
           `clientCompanyIds: 1–${FORM_RECIPIENTS_MAX} clients, each in one of its companies (the deprecated clientIds: clients ` +
           'with one company). Each must be one the caller sees; repeats count once. Answers the first recipient’s response ' +

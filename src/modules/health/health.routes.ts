@@ -17,7 +17,8 @@ export default async function healthRoutes(fastify: FastifyInstance) {
         operationId: 'checkLiveness',
         summary: 'Liveness: the process answers',
         description:
-          'Public and never limited: `{status: "ok"}` while the process runs, for a liveness probe. Whether it can serve requests is /readyz.',
+          'Public and never limited: `{status: "ok"}` while the process runs, for a liveness probe. Whether it can serve requests is ' +
+          '/readyz.',
         security: [],
         response: { 200: HealthStatus, ...errorResponses(400) },
       },

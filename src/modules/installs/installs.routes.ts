@@ -34,7 +34,8 @@ export default async function installRoutes(fastify: FastifyInstance) {
         operationId: 'listAppInstalls',
         summary: 'List installs, in sidebar order (sort)',
         description:
-          'In sidebar order (`sort` ascending), paged like every list; every workspace has the core modules. A client session sees published installs only.',
+          'In sidebar order (`sort` ascending), paged like every list; every workspace has the core modules. A client session sees ' +
+          'published installs only.',
         querystring: InstallListQuery,
         response: { 200: Page(Install), ...READ_ERRORS },
       },
@@ -67,7 +68,9 @@ export default async function installRoutes(fastify: FastifyInstance) {
         operationId: 'listAppConnections',
         summary: "List a manual install's app connections (a client session: those it sees)",
         description:
-          'A manual install’s connections (another type of install is a 400): an embed code or an http(s) link for a company or for clients of one company. Filters: `clientId` (what that client sees: its own, its group’s, its company’s) and `companyId`. A client session lists what it sees.',
+          'A manual install’s connections (another type of install is a 400): an embed code or an http(s) link for a company or for ' +
+          'clients of one company. Filters: `clientId` (what that client sees: its own, its group’s, its company’s) and `companyId`. ' +
+          'A client session lists what it sees.',
         params: InstallParams,
         querystring: AppConnectionListQuery,
         response: { 200: Page(AppConnection), ...READ_ERRORS },
@@ -85,7 +88,9 @@ export default async function installRoutes(fastify: FastifyInstance) {
         operationId: 'createAppConnection',
         summary: 'Connect an embed or a link of a manual install to a company or to clients of one company',
         description:
-          'For a manual install (another type is a 400): `companyId`, or `clientIds` (at most 100, clients of one company; without `companyId` a client with several companies is a 400 asking to choose). Unknown clients or company are 400s naming the field. No audit event (the specification has none for it). A client session gets a 403.',
+          'For a manual install (another type is a 400): `companyId`, or `clientIds` (at most 100, clients of one company; without ' +
+          '`companyId` a client with several companies is a 400 asking to choose). Unknown clients or company are 400s naming the ' +
+          'field. No audit event (the specification has none for it). A client session gets a 403.',
         params: InstallParams,
         body: AppConnectionCreate,
         response: { 200: AppConnection, ...WRITE_ERRORS },
@@ -159,7 +164,8 @@ export async function installAdminRoutes(fastify: FastifyInstance) {
         operationId: 'adminCreateInstall',
         summary: 'Install an app, an embed, a link or a manual app (at the end of the sidebar)',
         description:
-          '`{type, name, appId?, draft?}`: `appId` for custom and marketplace installs only; only a custom install may be a draft (clients do not see it until it is published). As `portal installs create`.',
+          '`{type, name, appId?, draft?}`: `appId` for custom and marketplace installs only; only a custom install may be a draft ' +
+          '(clients do not see it until it is published). As `portal installs create`.',
         params: WorkspaceParams,
         body: InstallCreate,
         response: { 200: CreatedInstall, ...ADMIN_WRITE_ERRORS },

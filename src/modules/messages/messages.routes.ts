@@ -35,7 +35,7 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'createMessageChannel',
-        summary: 'Create a message channel (createMessageChannel)',
+        summary: 'Create a message channel',
         description:
           'individual: `clientId` (or the deprecated `membershipEntityId`); group: `memberIds`, clients of one company ' +
           `(1–${MAX_GROUP_MEMBERS}); company: \`companyId\` (or \`membershipEntityId\`). \`companyId\` chooses the company when a ` +
@@ -54,7 +54,7 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'listMessageChannels',
-        summary: 'List message channels, newest first (listMessageChannels)',
+        summary: 'List message channels, newest first',
         description: SEES,
         querystring: MessageChannelListQuery,
         response: { 200: Page(MessageChannel), ...READ_ERRORS },
@@ -70,7 +70,7 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'retrieveMessageChannel',
-        summary: 'Retrieve a message channel (retrieveMessageChannel)',
+        summary: 'Retrieve a message channel',
         description: SEES,
         params: IdParams,
         response: { 200: MessageChannel, ...READ_ERRORS },
@@ -86,7 +86,7 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'sendMessage',
-        summary: 'Send a message in a channel (sendMessage)',
+        summary: 'Send a message in a channel',
         description:
           `Text of 1–${MAX_MESSAGE_LENGTH} characters, not only white space. The sender (\`senderId\`) must belong to the channel: ` +
           'one of its clients, or an internal user who sees its company. A client session sends as its client; an internal ' +
@@ -106,7 +106,7 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'listMessages',
-        summary: 'List the messages of a channel, newest first (listMessages)',
+        summary: 'List the messages of a channel, newest first',
         description: `A channel the caller does not see is a 404. ${SEES}`,
         querystring: MessageListQuery,
         response: { 200: Page(Message), ...READ_ERRORS },

@@ -88,7 +88,8 @@ export default async function noteRoutes(fastify: FastifyInstance) {
         operationId: 'deleteNote',
         summary: 'Delete a note for good: noteDeleted',
         description:
-          'A note the caller sees. Staff only: client sessions get a 404; an internal user limited to some companies sees the notes on them and on their clients.',
+          'A note the caller sees. Staff only: client sessions get a 404; an internal user limited to some companies sees the notes ' +
+          'on them and on their clients.',
         params: IdParams,
         response: { 200: DeletedBody, ...DELETE_ERRORS },
       },

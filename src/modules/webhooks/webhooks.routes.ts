@@ -57,7 +57,8 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
         operationId: 'adminCreateWebhookEndpoint',
         summary: 'Create a webhook endpoint: its signing secret is answered only now',
         description:
-          'The endpoint gets the events it subscribes to, signed per Standard Webhooks with its secret, which this answer alone shows. As `portal webhooks create`.',
+          'The endpoint gets the events it subscribes to, signed per Standard Webhooks with its secret, which this answer alone ' +
+          'shows. As `portal webhooks create`.',
         params: WorkspaceParams,
         body: WebhookEndpointCreate,
         response: { 200: CreatedWebhookEndpoint, ...ADMIN_WRITE_ERRORS },
@@ -106,8 +107,8 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
           operationId: enabled ? 'adminEnableWebhookEndpoint' : 'adminDisableWebhookEndpoint',
           summary: enabled ? 'Enable an endpoint (clears why it was disabled)' : 'Disable an endpoint',
           description: enabled
-            ? 'Deliveries to it are attempted again, and the reason it was disabled (by hand, or after 410 or 5 days of failures) is cleared.'
-            : 'No delivery is attempted to it until it is enabled again.',
+            ? 'It receives deliveries again; why the service disabled it (a 410 Gone, 5 days of failures), if it did, is cleared.'
+            : 'It receives no delivery until it is enabled again.',
           params: EndpointParams,
           response: { 200: WebhookEndpoint, ...ADMIN_WRITE_ERRORS },
         },
@@ -123,7 +124,8 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
         operationId: 'adminRotateWebhookSecret',
         summary: 'Rotate the signing secret: for 24 hours both secrets sign every delivery',
         description:
-          'The new secret is shown in this answer only; for 24 hours every delivery carries a signature by each secret, so a receiver can switch without losing one.',
+          'The new secret is shown in this answer only; for 24 hours every delivery carries a signature by each secret, so a receiver ' +
+          'can switch without losing one.',
         params: EndpointParams,
         response: { 200: RotatedSecret, ...ADMIN_WRITE_ERRORS },
       },
@@ -153,7 +155,7 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
         operationId: 'adminReplayWebhookDelivery',
         summary: 'Send a delivery again, with the same webhook-id, from the start of the retry schedule',
         description:
-          'The receiver gets the same `webhook-id`, so it can tell a replay from a new event; attempts start over on the retry schedule.',
+          'The receiver gets the same `webhook-id`, so it can recognise a delivery it already handled; attempts start over on the retry schedule.',
         params: DeliveryParams,
         response: { 200: Replayed, ...ADMIN_WRITE_ERRORS },
       },
