@@ -138,6 +138,18 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     'no admin surface without PORTAL_ADMIN_TOKEN',
   );
   assert.deepEqual(doc.paths['/healthz'].get.security, [], 'health checks are public');
+  assert.equal(
+    doc.tags.some((tag: { name: string }) => tag.name === 'admin'),
+    false,
+    'no admin tag without the admin surface',
+  );
+  assert.equal(doc.components.securitySchemes.adminToken, undefined, 'nor its security scheme');
+  const used = new Set(Object.values<Record<string, any>>(doc.paths).flatMap((item) => Object.values<any>(item).flatMap((op) => op.tags)));
+  assert.deepEqual(
+    doc.tags.map((tag: { name: string }) => tag.name).filter((name: string) => !used.has(name)),
+    [],
+    'every declared tag has operations',
+  );
   assert.equal(doc.paths['/openapi.json'], undefined, 'the document itself is hidden');
 });
 

@@ -96,12 +96,15 @@ export default fp(
         info: { title: 'Portal Platform API', version: '1.0.0', description: DESCRIPTION },
         // Where this service answers (PORTAL_URL): generated clients and the reference page's "Try it out" call it there.
         servers: [{ url: app.ctx.config.portalUrl, description: 'this service (PORTAL_URL)' }],
-        tags: TAGS,
+        // The admin surface's tag and security scheme only where it exists (PORTAL_ADMIN_TOKEN): nothing declared goes unused.
+        tags: app.ctx.config.adminToken ? TAGS : TAGS.filter((tag) => tag.name !== 'admin'),
         components: {
           securitySchemes: {
             apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'workspace or app API key' },
             bearerToken: { type: 'http', scheme: 'bearer', description: 'token from POST /v1/token (one hour, an app key’s rights)' },
-            adminToken: { type: 'http', scheme: 'bearer', description: 'PORTAL_ADMIN_TOKEN: the /admin surface only' },
+            ...(app.ctx.config.adminToken
+              ? { adminToken: { type: 'http', scheme: 'bearer', description: 'PORTAL_ADMIN_TOKEN: the /admin surface only' } }
+              : {}),
           },
         },
         security: [{ apiKey: [] }, { bearerToken: [] }],
