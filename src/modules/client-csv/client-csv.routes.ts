@@ -111,7 +111,6 @@ export async function clientCsvAdminRoutes(fastify: FastifyInstance) {
           `${COLUMNS.replace('(header row required)', '')} \`company\` is the client's primary company, empty for a placeholder. ` +
           'Values are quoted when they hold `,` `"` CR or LF; a value starting with `=`, `+`, `-`, `@`, a tab or CR gets a `\'` in front.',
         params: WorkspaceParams,
-        produces: ['text/csv'],
         response: {
           200: { description: 'CSV, read from the database a page at a time as it is sent', content: { 'text/csv': { schema: CsvText } } },
           ...ADMIN_ERRORS,
