@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { harness } from './helpers/harness.js';
+import type { LightMyRequestResponse } from 'fastify';
+import ts from 'typescript';
+import { BACKENDS, harness } from './helpers/harness.js';
 
 test('GET /openapi.json: OpenAPI 3.1 listing every route with its error responses and the security scheme', async (t) => {
   const h = await harness(t, 'sqlite');
@@ -134,6 +138,18 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     'no admin surface without PORTAL_ADMIN_TOKEN',
   );
   assert.deepEqual(doc.paths['/healthz'].get.security, [], 'health checks are public');
+  assert.equal(
+    doc.tags.some((tag: { name: string }) => tag.name === 'admin'),
+    false,
+    'no admin tag without the admin surface',
+  );
+  assert.equal(doc.components.securitySchemes.adminToken, undefined, 'nor its security scheme');
+  const used = new Set(Object.values<Record<string, any>>(doc.paths).flatMap((item) => Object.values<any>(item).flatMap((op) => op.tags)));
+  assert.deepEqual(
+    doc.tags.map((tag: { name: string }) => tag.name).filter((name: string) => !used.has(name)),
+    [],
+    'every declared tag has operations',
+  );
   assert.equal(doc.paths['/openapi.json'], undefined, 'the document itself is hidden');
 });
 
@@ -308,4 +324,183 @@ test('absent is absent: no /v1 answer declares a null field but those the specif
     }
   }
   assert.deepEqual([...found], []);
+});
+
+/** The official SDK's operations: each DefaultService method's name, HTTP method and path, read from its source. */
+function sdkOperations(): { name: string; method: string; path: string }[] {
+  const file = join(process.cwd(), 'node_modules/@assembly-js/node-sdk/dist/codegen/api/services/DefaultService.js');
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const service = source.statements.find(ts.isClassDeclaration);
+  assert.ok(service, `a DefaultService class in ${file}`);
+  const operations: { name: string; method: string; path: string }[] = [];
+  for (const member of service.members) {
+    if (!ts.isMethodDeclaration(member) || !member.body) continue;
+    // `return __request(OpenAPI, { method: 'GET', url: '/v1/…', … })`: the options' string properties.
+    const found: Record<string, string> = {};
+    const visit = (node: ts.Node) => {
+      if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && ts.isStringLiteral(node.initializer))
+        found[node.name.text] = node.initializer.text;
+      ts.forEachChild(node, visit);
+    };
+    visit(member.body);
+    operations.push({ name: member.name.getText(source), method: found.method.toLowerCase(), path: found.url });
+  }
+  return operations;
+}
+
+/** Every operation of the document, the admin surface's included. */
+async function everyOperation(t: Parameters<typeof harness>[0], env: Record<string, string> = {}) {
+  const h = await harness(t, 'sqlite', { env: { PORTAL_ADMIN_TOKEN: 'a-very-long-admin-token', ...env } });
+  const doc = (await h.app.inject('/openapi.json')).json();
+  const operations = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) =>
+    Object.entries<Record<string, any>>(item).map(([method, operation]) => ({ path, method, operation })),
+  );
+  return { h, doc, operations };
+}
+
+test("issue 29 (11): every operation has an operationId, all unique, the official SDK's method name wherever the SDK has the operation", async (t) => {
+  const { operations } = await everyOperation(t);
+  assert.deepEqual(
+    operations
+      .filter(({ operation }) => typeof operation.operationId !== 'string' || !/^[a-z][A-Za-z0-9]*$/.test(operation.operationId))
+      .map(({ method, path }) => `${method} ${path}`),
+    [],
+    'a camelCase operationId on every operation',
+  );
+  const ids = operations.map(({ operation }) => operation.operationId);
+  assert.deepEqual(
+    ids.filter((id, i) => ids.indexOf(id) !== i),
+    [],
+    'no operationId twice',
+  );
+  const sdk = sdkOperations();
+  assert.equal(sdk.length, 76, "the SDK's DefaultService methods (3.19)");
+  assert.deepEqual(
+    sdk.map(({ method, path }) => operations.find((op) => op.method === method && op.path === path)?.operation.operationId),
+    sdk.map(({ name }) => name),
+    'the operation at each SDK method’s path and method carries its name',
+  );
+  // Outside the SDK one pattern: the admin surface's operations start with `admin`, and only they do.
+  for (const { path, method, operation } of operations)
+    assert.equal(operation.operationId.startsWith('admin'), path.startsWith('/admin/'), `${method} ${path}: ${operation.operationId}`);
+});
+
+test('issue 29 (11): every operation has a summary, a description and declared tags; every tag is declared once, with a description, and used', async (t) => {
+  const { doc, operations } = await everyOperation(t);
+  for (const { path, method, operation } of operations) {
+    assert.ok(operation.summary, `${method} ${path} has a summary`);
+    assert.ok(operation.description, `${method} ${path} has a description`);
+    assert.ok(operation.tags?.length, `${method} ${path} has a tag`);
+  }
+  const declared = doc.tags.map((tag: { name: string }) => tag.name);
+  assert.deepEqual(declared, [...new Set(declared)], 'each tag declared once');
+  for (const tag of doc.tags) assert.ok(tag.description, `tag ${tag.name} has a description`);
+  assert.deepEqual(
+    [...new Set(operations.flatMap(({ operation }) => operation.tags))].sort(),
+    [...declared].sort(),
+    'the tags used are the tags declared',
+  );
+});
+
+test('issue 29 (11): servers is PORTAL_URL; no keyword of the service’s own is published but as an x- extension', async (t) => {
+  const { doc } = await everyOperation(t, { PORTAL_URL: 'https://portal.acme.test/' });
+  assert.deepEqual(doc.servers, [{ url: 'https://portal.acme.test', description: 'this service (PORTAL_URL)' }]);
+  // The free-form bodies' byte bound (plugins/validation.ts) is published as x-maxJsonBytes, never as a bare keyword.
+  const keys = new Set<string>();
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object')
+      for (const [key, inner] of Object.entries(value)) {
+        keys.add(key);
+        walk(inner);
+      }
+  };
+  walk(doc.paths);
+  assert.equal(keys.has('maxJsonBytes'), false);
+  const context = doc.paths['/v1/audit-logs'].post.requestBody.content['application/json'].schema.properties.context;
+  assert.equal(context['x-maxJsonBytes'], 16_384);
+  assert.equal(doc.paths['/v1/webhooks/{event}'].post.requestBody.content['application/json'].schema['x-maxJsonBytes'], 16_384);
+});
+
+test("issue 29 (11): every operation that takes a body documents 413 and 415; every error is documented as the JSON error body, downloads' and the CSV export's included", async (t) => {
+  const { operations } = await everyOperation(t);
+  const taking = operations.filter(({ operation }) => operation.requestBody);
+  assert.ok(taking.length > 40);
+  for (const { path, method, operation } of taking) {
+    for (const status of ['413', '415']) assert.ok(operation.responses[status], `${method} ${path} documents ${status}`);
+  }
+  // Every error is the JSON error body, whatever a success answers: a download's bytes, the CSV export.
+  for (const { path, method, operation } of operations) {
+    for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
+      if (status.startsWith('2')) continue;
+      assert.deepEqual(Object.keys(response.content ?? {}), ['application/json'], `${method} ${path} ${status}`);
+      const { schema } = response.content['application/json'];
+      // The error body (a 429 may also be the daily quota's).
+      assert.equal(schema.$ref ?? schema.anyOf?.[0].$ref, '#/components/schemas/Error', `${method} ${path} ${status}`);
+    }
+  }
+  for (const [path, type] of [
+    ['/v1/files/{id}/download', 'application/octet-stream'],
+    ['/files/downloads/{id}', 'application/octet-stream'],
+    ['/admin/workspaces/{workspaceId}/exports/clients', 'text/csv'],
+  ]) {
+    const { responses } = operations.find((op) => op.path === path && op.method === 'get')?.operation ?? {};
+    assert.deepEqual(Object.keys(responses['200'].content), [type], `${path}: the content`);
+    assert.ok(Object.keys(responses).length > 4, `${path}: its errors`);
+  }
+});
+
+/** The methods a 405 lists, in this order (src/plugins/errors.ts): HEAD wherever GET is. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+for (const backend of BACKENDS) {
+  test(`issue 29 (11), ${backend}: a method a documented path does not have is a 405 with Allow listing its methods (RFC 9110), with or without credentials`, async (t) => {
+    const h = await harness(t, backend, { env: { PORTAL_ADMIN_TOKEN: 'a-very-long-admin-token' } });
+    const ws = await h.workspace();
+    const doc = (await h.app.inject('/openapi.json')).json();
+    const templates = Object.entries<Record<string, unknown>>(doc.paths).map(([path, item]) => ({
+      pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      methods: Object.keys(item).map((method) => method.toUpperCase()),
+    }));
+    let checked = 0;
+    for (const path of Object.keys(doc.paths)) {
+      const url = path.replace(/\{[^}]+\}/g, '0c9a3c4e-2f1b-4d6a-9a51-0b3f6c7d8e9f');
+      // What the router serves at this URL: every documented path it matches (/v1/files/{id} and /v1/files/{fileType} both).
+      const served = new Set(templates.filter(({ pattern }) => pattern.test(url)).flatMap(({ methods }) => methods));
+      if (served.has('GET')) served.add('HEAD');
+      const allow = METHOD_ORDER.filter((method) => served.has(method));
+      const wrong = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'].find((method) => !served.has(method));
+      assert.ok(wrong, path);
+      for (const headers of [{}, { 'x-api-key': ws.apiKey }]) {
+        const res: LightMyRequestResponse = await h.app.inject({ method: wrong as 'PUT', url, headers });
+        assert.equal(res.statusCode, 405, `${wrong} ${url}`);
+        assert.equal(res.headers.allow, allow.join(', '), `${wrong} ${url}`);
+        assert.ok(res.headers['x-request-id'], `${wrong} ${url}`);
+        assert.deepEqual(res.json(), {
+          code: 'method_not_allowed',
+          message: `Method ${wrong} is not allowed on ${url}; it allows ${allow.join(', ')}.`,
+          data: null,
+        });
+      }
+      checked++;
+    }
+    assert.ok(checked > 90, `${checked} paths`);
+    // A path no route serves stays a 404, whatever the method; so does /admin without PORTAL_ADMIN_TOKEN (below).
+    const unknown = await h.app.inject({ method: 'PUT', url: '/v1/nothing-here' });
+    assert.deepEqual(
+      [unknown.statusCode, unknown.headers.allow, unknown.json()],
+      [404, undefined, { code: 'not_found', message: 'No route PUT /v1/nothing-here.', data: null }],
+    );
+    // The query string is not part of the path.
+    const query = await h.app.inject({ method: 'DELETE', url: '/v1/clients?limit=5' });
+    assert.deepEqual([query.statusCode, query.headers.allow], [405, 'GET, HEAD, POST']);
+  });
+}
+
+test('without PORTAL_ADMIN_TOKEN an /admin path is a 404 for every method, not a 405: the surface does not exist', async (t) => {
+  const h = await harness(t, 'sqlite');
+  for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+    const res = await h.app.inject({ method, url: '/admin/workspaces' });
+    assert.deepEqual([res.statusCode, res.headers.allow, res.json().code], [404, undefined, 'not_found'], method);
+  }
 });

@@ -16,8 +16,9 @@ export const NullableTimestamp = Type.Unsafe<string | null>({
 export const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 /**
  * Free-form JSON a caller sends (an audit entry's `context`, an app event's payload): at most this many bytes
- * once serialized (validation keyword `maxJsonBytes`, plugins/validation.ts), so no entry, and no page of
- * them, grows without bound. Every JSON body is also at most MAX_BODY_DEPTH levels deep (plugins/request-guards.ts).
+ * once serialized (validation keyword `x-maxJsonBytes`, plugins/validation.ts; an `x-` extension, as an OpenAPI
+ * schema takes no other keyword of its own), so no entry, and no page of them, grows without bound. Every JSON
+ * body is also at most MAX_BODY_DEPTH levels deep (plugins/request-guards.ts).
  */
 const FREE_FORM_MAX_BYTES = 16_384;
 export const MAX_BODY_DEPTH = 32;
@@ -27,12 +28,12 @@ export const FreeFormObject = (description: string) =>
   Type.Unsafe<Record<string, unknown>>({
     type: 'object',
     additionalProperties: true,
-    maxJsonBytes: FREE_FORM_MAX_BYTES,
+    'x-maxJsonBytes': FREE_FORM_MAX_BYTES,
     description: `${description}; ${FREE_FORM_RULE}`,
   });
 /** Any JSON value a caller sends, bounded like a free-form object. */
 export const FreeFormValue = (description: string) =>
-  Type.Unsafe<unknown>({ maxJsonBytes: FREE_FORM_MAX_BYTES, description: `${description}; ${FREE_FORM_RULE}` });
+  Type.Unsafe<unknown>({ 'x-maxJsonBytes': FREE_FORM_MAX_BYTES, description: `${description}; ${FREE_FORM_RULE}` });
 /** An e-mail address as given. */
 export const Email = Type.String({ format: 'email', maxLength: 320 });
 
@@ -40,7 +41,7 @@ export const ErrorBody = Type.Object(
   {
     code: Type.String({
       description:
-        'stable, for programs: bad_request, unauthorized, forbidden, not_found, conflict, idempotency_key_in_use, idempotency_key_reused, payload_too_large, unsupported_media_type, rate_limit_exceeded, internal_error, unavailable, request_timeout',
+        'stable, for programs: bad_request, unauthorized, forbidden, not_found, conflict, idempotency_key_in_use, idempotency_key_reused, method_not_allowed, payload_too_large, unsupported_media_type, rate_limit_exceeded, internal_error, unavailable, request_timeout',
     }),
     message: Type.String({ description: 'for humans' }),
     data: Type.Any({ description: '400: array of {path, message}; 500: {requestId}; otherwise null' }),

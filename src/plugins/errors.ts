@@ -1,8 +1,11 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, HTTPMethods } from 'fastify';
 import fp from 'fastify-plugin';
 import { isConnectionError, isUniqueViolation } from '../db/errors.js';
 import { ApiError, errors } from '../lib/errors.js';
 import { describeValidationErrors } from './validation.js';
+
+/** The methods a 405's Allow header may list: every one a route of this service is declared with (HEAD: each GET's). */
+const HTTP_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** Fastify's own 4xx errors (body parsing, content type, bad URL) mapped to contract §5 codes. */
 function fromFastifyError(error: FastifyError, bodyLimit: number): ApiError | undefined {
@@ -53,9 +56,18 @@ export default fp(
         .send({ code: apiError.code, message: apiError.message, data: apiError.data });
     });
 
+    // A path served with other methods only is a 405 naming them in Allow (RFC 9110 §15.5.6), not a 404: looked up
+    // in the router here, when a request missed, so nothing is built at start-up for it. A route's own 404
+    // (reply.callNotFound for a path it serves) stays a 404.
     app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0];
+      const allowed: string[] = HTTP_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+      if (allowed.length > 0 && !allowed.includes(request.method)) {
+        const message = `Method ${request.method} is not allowed on ${path}; it allows ${allowed.join(', ')}.`;
+        return reply.code(405).header('allow', allowed.join(', ')).send({ code: 'method_not_allowed', message, data: null });
+      }
       const error = errors.notFound('Route');
-      reply.code(404).send({ code: error.code, message: `No route ${request.method} ${request.url.split('?')[0]}.`, data: null });
+      return reply.code(404).send({ code: error.code, message: `No route ${request.method} ${path}.`, data: null });
     });
   },
   { name: 'errors' },

@@ -20,7 +20,8 @@ does not exist (every \`/admin\` path is a 404).
 
 **Errors.** Every error body is \`{code, message, data}\`; a 400's \`data\` lists each failing field as
 \`{path, message}\` with dotted paths (\`body.email\`, \`query.limit\`). Unknown body and query fields are
-400s, so a typo never passes silently. Every response carries \`X-Request-Id\` (an incoming one is kept).
+400s, so a typo never passes silently. A method a path does not have is a 405 \`method_not_allowed\` whose \`Allow\` header
+lists the path's methods. Every response carries \`X-Request-Id\` (an incoming one is kept).
 
 **Retries.** Every POST takes an \`Idempotency-Key\` header (up to 255 characters): the first answer (status and body,
 5xx included) is kept 24 hours per key *and credential* (an API key; one bearer token; a session's end user through its
@@ -59,6 +60,33 @@ const DOCS_HEADERS = pageSecurityHeaders({
   imgSrc: 'data:',
 });
 
+/**
+ * Every tag an operation may carry, in the order the reference page shows them, each with what it groups: the
+ * linters (test/openapi-lint.test.ts) refuse an operation whose tag is not declared here.
+ */
+const TAGS = [
+  { name: 'operations', description: 'Health checks for load balancers and orchestrators: public, never limited.' },
+  { name: 'me', description: 'Who the credentials of the request are: the key, token or session and its workspace.' },
+  { name: 'token', description: 'Bearer tokens minted from an app API key: one hour, the key’s rights, revoked with it.' },
+  { name: 'workspaces', description: 'The workspace the credentials belong to.' },
+  { name: 'clients', description: 'Clients: the people a workspace serves, each in one or more companies.' },
+  { name: 'companies', description: 'Companies: groups of clients (a client created without one gets a placeholder company).' },
+  { name: 'internal users', description: 'Internal users (the workspace’s staff) and their notification preferences.' },
+  { name: 'custom-fields', description: 'Custom field definitions of clients and companies, and the options of select fields.' },
+  { name: 'installs', description: 'Apps installed in the workspace: the sidebar, manual apps’ connections, notification settings.' },
+  { name: 'notifications', description: 'Notifications to clients and internal users: in product, by e-mail, or both.' },
+  { name: 'audit log', description: 'What happened in the workspace, newest first; apps record their own events.' },
+  { name: 'webhooks', description: 'App events, delivered to the webhook endpoints subscribed to them.' },
+  { name: 'billing', description: 'Products, prices, templates, invoices, payments and subscriptions.' },
+  { name: 'messages', description: 'Message channels (a client, a group of clients, a company) and their messages.' },
+  { name: 'tasks', description: 'Tasks with subtasks, assigned to clients or internal users, and task templates.' },
+  { name: 'notes', description: 'Internal notes on clients and companies, never shown to clients.' },
+  { name: 'files', description: 'File channels and their files, folders and links; content through signed upload and download URLs.' },
+  { name: 'forms', description: 'Forms, and the responses requested of clients.' },
+  { name: 'contracts', description: 'Contract templates, and contracts sent to clients for signing.' },
+  { name: 'admin', description: 'The operator’s surface (`Authorization: Bearer <PORTAL_ADMIN_TOKEN>`): present only with that setting.' },
+];
+
 /** OpenAPI 3.1 document generated from the route schemas, at /openapi.json, and a reference page at /docs. */
 export default fp(
   async function openapi(app: FastifyInstance) {
@@ -66,11 +94,17 @@ export default fp(
       openapi: {
         openapi: '3.1.0',
         info: { title: 'Portal Platform API', version: '1.0.0', description: DESCRIPTION },
+        // Where this service answers (PORTAL_URL): generated clients and the reference page's "Try it out" call it there.
+        servers: [{ url: app.ctx.config.portalUrl, description: 'this service (PORTAL_URL)' }],
+        // The admin surface's tag and security scheme only where it exists (PORTAL_ADMIN_TOKEN): nothing declared goes unused.
+        tags: app.ctx.config.adminToken ? TAGS : TAGS.filter((tag) => tag.name !== 'admin'),
         components: {
           securitySchemes: {
             apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'workspace or app API key' },
             bearerToken: { type: 'http', scheme: 'bearer', description: 'token from POST /v1/token (one hour, an app key’s rights)' },
-            adminToken: { type: 'http', scheme: 'bearer', description: 'PORTAL_ADMIN_TOKEN: the /admin surface only' },
+            ...(app.ctx.config.adminToken
+              ? { adminToken: { type: 'http', scheme: 'bearer', description: 'PORTAL_ADMIN_TOKEN: the /admin surface only' } }
+              : {}),
           },
         },
         security: [{ apiKey: [] }, { bearerToken: [] }],

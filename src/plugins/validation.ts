@@ -20,15 +20,15 @@ function makeAjv(coerce: boolean) {
     strict: false,
   });
   addFormats.default(ajv);
-  ajv.addKeyword({ keyword: 'maxJsonBytes', schemaType: 'number', validate: fitsInBytes });
+  ajv.addKeyword({ keyword: 'x-maxJsonBytes', schemaType: 'number', validate: fitsInBytes });
   return ajv;
 }
 
-/** `maxJsonBytes`: the value serialized as JSON is at most that many bytes (lib/schemas.ts FreeFormObject). */
+/** `x-maxJsonBytes`: the value serialized as JSON is at most that many bytes (lib/schemas.ts FreeFormObject). */
 function fitsInBytes(this: unknown, max: number, data: unknown): boolean {
   // Depth is bounded before validation (request-guards), so this stringify cannot overflow the stack.
   if (Buffer.byteLength(JSON.stringify(data) ?? '') <= max) return true;
-  fitsInBytes.errors = [{ keyword: 'maxJsonBytes', message: `must be at most ${max} bytes of JSON`, params: { limit: max } }];
+  fitsInBytes.errors = [{ keyword: 'x-maxJsonBytes', message: `must be at most ${max} bytes of JSON`, params: { limit: max } }];
   return false;
 }
 fitsInBytes.errors = undefined as Partial<ErrorObject>[] | undefined;

@@ -16,6 +16,7 @@ export default async function auditLogRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'listAuditLogs',
         summary: 'List audit log entries, newest first',
         description:
           'An internal user limited to some companies reads the entries of those companies. actorRole, actorAgentId, apiKeyRef, ' +
@@ -32,6 +33,7 @@ export default async function auditLogRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'createAuditLog',
         summary: 'Record an event: a custom one, or a session’s start or end',
         description:
           'A custom eventType is recorded as customEvent with the name in context.customEventType. sessionStarted first closes the ' +

@@ -32,7 +32,10 @@ export default async function catalogRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'listProducts',
         summary: 'List products, newest first',
+        description:
+          'The catalog; filter `name` (exact, case-insensitive). Products are made on the admin surface. Client ' + 'sessions get a 404.',
         querystring: ProductListQuery,
         response: { 200: Page(Product), ...READ_ERRORS },
       },
@@ -41,19 +44,44 @@ export default async function catalogRoutes(fastify: FastifyInstance) {
   );
   app.get(
     '/products/:id',
-    { schema: { tags, summary: 'Retrieve a product', params: IdParams, response: { 200: Product, ...READ_ERRORS } } },
+    {
+      schema: {
+        tags,
+        operationId: 'retrieveProduct',
+        summary: 'Retrieve a product',
+        description: 'Client sessions get a 404.',
+        params: IdParams,
+        response: { 200: Product, ...READ_ERRORS },
+      },
+    },
     async (request) => service.getProduct(database, request.caller, request.params.id),
   );
   app.get(
     '/prices',
     {
-      schema: { tags, summary: 'List prices, newest first', querystring: PriceListQuery, response: { 200: Page(Price), ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'listPrices',
+        summary: 'List prices, newest first',
+        description: 'Filter `productId`. A one-time price has no `interval` nor `intervalCount`. Client sessions get a 404.',
+        querystring: PriceListQuery,
+        response: { 200: Page(Price), ...READ_ERRORS },
+      },
     },
     async (request) => service.listPrices(database, request.caller, request.query, pageTokens),
   );
   app.get(
     '/prices/:id',
-    { schema: { tags, summary: 'Retrieve a price', params: IdParams, response: { 200: Price, ...READ_ERRORS } } },
+    {
+      schema: {
+        tags,
+        operationId: 'retrievePrice',
+        summary: 'Retrieve a price',
+        description: 'A one-time price has no `interval` nor `intervalCount`. Client sessions get a 404.',
+        params: IdParams,
+        response: { 200: Price, ...READ_ERRORS },
+      },
+    },
     async (request) => service.getPrice(database, request.caller, request.params.id),
   );
   app.get(
@@ -61,7 +89,9 @@ export default async function catalogRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'listInvoiceTemplates',
         summary: 'List invoice templates, newest first',
+        description: 'Templates an invoice may be created from (`templateId`), made on the admin surface. Client sessions get a 404.',
         querystring: TemplateListQuery,
         response: { 200: Page(InvoiceTemplate), ...READ_ERRORS },
       },
@@ -73,7 +103,9 @@ export default async function catalogRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'listSubscriptionTemplates',
         summary: 'List subscription templates, newest first',
+        description: 'Templates a subscription may be created from, made on the admin surface. Client sessions get a 404.',
         querystring: TemplateListQuery,
         response: { 200: Page(SubscriptionTemplate), ...READ_ERRORS },
       },
@@ -92,7 +124,9 @@ export async function catalogAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateProduct',
         summary: 'Create a product (active): productCreated',
+        description: '`{name, description?, imageUrls?}`; the product is active. As `portal products create`.',
         params: WorkspaceParams,
         body: ProductCreate,
         response: { 200: Product, ...ADMIN_WRITE_ERRORS },
@@ -105,7 +139,9 @@ export async function catalogAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminUpdateProduct',
         summary: 'Rename, describe, archive or reactivate a product: productUpdated with the previous values (none when nothing changed)',
+        description: '`{name?, description?, status?}` (status `active` or `archived`). As `portal products update`.',
         params: ProductAdminParams,
         body: ProductUpdate,
         response: { 200: Product, ...ADMIN_WRITE_ERRORS },
@@ -118,7 +154,11 @@ export async function catalogAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreatePrice',
         summary: 'Create a price of a product: recurring with an interval, otherwise one-time; priceCreated',
+        description:
+          '`{productId, amount, currency?, interval?, intervalCount?}` (`quarter` and `year` accepted as intervals). As `portal ' +
+          'prices create`.',
         params: WorkspaceParams,
         body: PriceCreate,
         response: { 200: Price, ...ADMIN_WRITE_ERRORS },
@@ -131,7 +171,9 @@ export async function catalogAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateInvoiceTemplate',
         summary: 'Create an invoice template (1–20 lines)',
+        description: '`{name, lineItems, memo?, taxPercentage?, currency?}`. As `portal invoice-templates create`.',
         params: WorkspaceParams,
         body: InvoiceTemplateCreate,
         response: { 200: InvoiceTemplate, ...ADMIN_WRITE_ERRORS },
@@ -144,7 +186,9 @@ export async function catalogAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateSubscriptionTemplate',
         summary: 'Create a subscription template (1–20 lines, an interval)',
+        description: 'As an invoice template, with `interval` and `intervalCount?`. As `portal subscription-templates create`.',
         params: WorkspaceParams,
         body: SubscriptionTemplateCreate,
         response: { 200: SubscriptionTemplate, ...ADMIN_WRITE_ERRORS },

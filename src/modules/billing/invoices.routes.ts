@@ -28,7 +28,9 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'listInvoices',
         summary: 'List invoices, newest first',
+        description: 'Filters: `clientId`, `companyId`, `status`. A client session sees its own invoices and its companies’.',
         querystring: InvoiceListQuery,
         response: { 200: Page(Invoice), ...READ_ERRORS },
       },
@@ -41,6 +43,7 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
       config: { policy: ADMINS_CREATE },
       schema: {
         tags,
+        operationId: 'createInvoice',
         summary: 'Create an invoice (open and sent, or a draft with createDraft)',
         description:
           'Each line is amount × quantity rounded half up to a cent; tax is subtotal × taxPercentage / 100 rounded half up; total = subtotal + tax. ' +
@@ -55,7 +58,14 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
     '/invoices/:id',
     {
       config: { policy: CLIENT_READS },
-      schema: { tags, summary: 'Retrieve an invoice', params: IdParams, response: { 200: Invoice, ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'retrieveInvoice',
+        summary: 'Retrieve an invoice',
+        description: 'A client session reads its own invoices and its companies’; any other id is a 404.',
+        params: IdParams,
+        response: { 200: Invoice, ...READ_ERRORS },
+      },
     },
     async (request) => service.getInvoice(database, request.caller, request.params.id),
   );
@@ -65,6 +75,7 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
       config: { policy: ADMINS_CREATE },
       schema: {
         tags,
+        operationId: 'updateInvoice',
         summary: 'Edit a draft invoice: invoiceUpdated; an issued invoice is a 409',
         description:
           'The fields given replace the draft’s, lineItems as a whole; a templateId fills what the body leaves out, as at creation. ' +
@@ -82,6 +93,7 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
       config: { policy: ADMINS_CREATE },
       schema: {
         tags,
+        operationId: 'finalizeInvoice',
         summary: 'Finalise a draft into an open invoice sent to its client: invoiceInitiated; an issued invoice is a 409',
         description:
           'The draft takes the workspace’s next number now (drafts have none, so deleted drafts leave no gaps); sentDate is now and dueDate now + daysUntilDue.',
@@ -97,7 +109,11 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
       config: { policy: ADMINS_CREATE },
       schema: {
         tags,
+        operationId: 'deleteInvoice',
         summary: 'Delete a draft invoice for good: invoiceDeleted; an issued invoice is a 409 (void it instead)',
+        description:
+          'Not in the SDK. A draft only: an issued invoice is a 409 (void it on the admin surface instead). An internal user with the ' +
+          'staff role and a client session get a 403.',
         params: IdParams,
         response: { 200: DeletedBody, ...WRITE_ERRORS },
       },
@@ -109,7 +125,9 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'listPayments',
         summary: 'List payments, newest first',
+        description: 'Filter `invoiceId`. A payment is recorded when an invoice is marked paid. Client sessions get a 404.',
         querystring: PaymentListQuery,
         response: { 200: Page(Payment), ...READ_ERRORS },
       },
@@ -127,7 +145,9 @@ export async function invoiceAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminPayInvoice',
         summary: 'Mark an open invoice paid (paidManually): its payment, invoicePaid and paymentSucceeded; otherwise 409',
+        description: 'For payments made outside this service. A draft, paid or void invoice is a 409. As `portal invoices pay`.',
         params: InvoiceAdminParams,
         response: { 200: Invoice, ...ADMIN_WRITE_ERRORS },
       },
@@ -139,7 +159,9 @@ export async function invoiceAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminVoidInvoice',
         summary: 'Void a draft or open invoice (invoiceVoided); a paid one is a 409',
+        description: 'A voided invoice is no longer due. A paid or void invoice is a 409. As `portal invoices void`.',
         params: InvoiceAdminParams,
         response: { 200: Invoice, ...ADMIN_WRITE_ERRORS },
       },

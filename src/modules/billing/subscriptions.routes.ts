@@ -19,7 +19,9 @@ export default async function subscriptionRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'listSubscriptions',
         summary: 'List subscriptions, newest first',
+        description: 'Filters: `clientId`, `companyId`. A client session sees its own subscriptions and its companies’.',
         querystring: SubscriptionListQuery,
         response: { 200: Page(Subscription), ...READ_ERRORS },
       },
@@ -32,6 +34,7 @@ export default async function subscriptionRoutes(fastify: FastifyInstance) {
       config: { policy: { clientSession: 'read', staff: false } },
       schema: {
         tags,
+        operationId: 'createSubscription',
         summary: 'Create a subscription: it bills itself, an invoice at the start of each period',
         description:
           'Periods are anniversary-based from scheduleStartDate (a start on the 29th–31st falls on the last day of shorter months); ' +
@@ -46,7 +49,14 @@ export default async function subscriptionRoutes(fastify: FastifyInstance) {
     '/subscriptions/:id',
     {
       config: { policy: CLIENT_READS },
-      schema: { tags, summary: 'Retrieve a subscription', params: IdParams, response: { 200: Subscription, ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'retrieveSubscription',
+        summary: 'Retrieve a subscription',
+        description: 'A client session reads its own subscriptions and its companies’; any other id is a 404.',
+        params: IdParams,
+        response: { 200: Subscription, ...READ_ERRORS },
+      },
     },
     async (request) => service.getSubscription(database, request.caller, request.params.id),
   );
@@ -56,7 +66,11 @@ export default async function subscriptionRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'cancelSubscription',
         summary: 'Cancel an active or not yet started subscription (409 otherwise): no further invoice',
+        description:
+          'Only an `active` or `notStarted` subscription (any other is a 409); no invoice follows. Records subscriptionCancelled. A ' +
+          'client session gets a 403.',
         params: IdParams,
         response: { 200: Subscription, ...WRITE_ERRORS },
       },

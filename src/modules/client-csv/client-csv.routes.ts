@@ -60,6 +60,7 @@ export async function clientCsvAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminImportClients',
         summary: 'Import clients from a CSV body (Content-Type: text/csv): created, skipped (email already there) and refused rows',
         description:
           `${COLUMNS} Each row is checked like POST /v1/clients' body and created with creationMethod \`import\` (clientCreated, ` +
@@ -104,12 +105,12 @@ export async function clientCsvAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminExportClients',
         summary: "The workspace's clients as CSV (text/csv, an attachment), oldest first, in the import's columns",
         description:
           `${COLUMNS.replace('(header row required)', '')} \`company\` is the client's primary company, empty for a placeholder. ` +
           'Values are quoted when they hold `,` `"` CR or LF; a value starting with `=`, `+`, `-`, `@`, a tab or CR gets a `\'` in front.',
         params: WorkspaceParams,
-        produces: ['text/csv'],
         response: {
           200: { description: 'CSV, read from the database a page at a time as it is sent', content: { 'text/csv': { schema: CsvText } } },
           ...ADMIN_ERRORS,

@@ -34,7 +34,8 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       config: { policy: STAFF_ONLY },
       schema: {
         tags,
-        summary: 'List contract templates, newest first (listContractTemplates)',
+        operationId: 'listContractTemplates',
+        summary: 'List contract templates, newest first',
         description: 'Templates are made on the admin surface (or with `portal contract-templates create`). Filter name (exact).',
         querystring: ContractTemplateListQuery,
         response: { 200: Page(ContractTemplate), ...READ_ERRORS },
@@ -48,7 +49,11 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       config: { policy: STAFF_ONLY },
       schema: {
         tags,
-        summary: 'Retrieve a contract template (retrieveContractTemplate)',
+        operationId: 'retrieveContractTemplate',
+        summary: 'Retrieve a contract template',
+        description:
+          'With its fields and counts (`requestsCount`, `submissionsCount`, `latestSubmissionDate`). Staff only: client sessions get ' +
+          'a 404.',
         params: IdParams,
         response: { 200: ContractTemplate, ...READ_ERRORS },
       },
@@ -61,7 +66,8 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'Send a contract to a client: contractRequested (sendContract)',
+        operationId: 'sendContract',
+        summary: 'Send a contract to a client: contractRequested',
         description:
           'clientId (or the deprecated recipientId): a client the caller sees; companyId: one of its companies, required when it ' +
           'has several. variableValues (an object, or its JSON text): a value for each variable field of the template that is ' +
@@ -79,7 +85,8 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'List contracts, newest first (listContracts)',
+        operationId: 'listContracts',
+        summary: 'List contracts, newest first',
         description: `Filters contractTemplateId, clientId (recipientId, deprecated, the same), status; exact matches. ${SEES}`,
         querystring: ContractListQuery,
         response: { 200: Page(Contract), ...READ_ERRORS },
@@ -93,7 +100,8 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'Retrieve a contract (retrieveContract)',
+        operationId: 'retrieveContract',
+        summary: 'Retrieve a contract',
         description: SEES,
         params: IdParams,
         response: { 200: Contract, ...READ_ERRORS },
@@ -107,6 +115,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_SIGNS },
       schema: {
         tags,
+        operationId: 'signContract',
         summary: 'Sign a contract: contractCompleted',
         description:
           'Only by the client it was sent to, in its session (anyone else who sees it: 403); once (a signed one: 409). values: a ' +
@@ -130,6 +139,7 @@ export async function contractAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateContractTemplate',
         summary: `Create a contract template with 1–${CONTRACT_FIELDS_MAX} fields`,
         description:
           'Each field: type, inputType (client, fixed with its value, or variable), page (default 1), isOptional (default false), ' +

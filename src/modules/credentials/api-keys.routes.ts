@@ -15,6 +15,7 @@ export async function apiKeyAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminListApiKeys',
         summary: "List a workspace's API keys",
         description: 'Every key, revoked ones too, oldest first; never a secret (only its hash is stored).',
         params: WorkspaceParams,
@@ -29,6 +30,7 @@ export async function apiKeyAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateApiKey',
         summary: 'Create an API key',
         description: 'A workspace key, or with `appId` an app key. The key is in this answer only.',
         params: WorkspaceParams,
@@ -49,6 +51,7 @@ export async function apiKeyAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminRevokeApiKey',
         summary: 'Revoke an API key',
         description: 'Its bearer tokens and sessions die with it; every server process refuses it within AUTH_CACHE_TTL_MS.',
         params: ApiKeyParams,

@@ -14,6 +14,7 @@ export default async function sessionAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateSession',
         summary: 'Mint an end-user session token for an app',
         description:
           'The token is what the official Node SDK decrypts with the app API key; the app then calls the API with ' +
@@ -36,6 +37,7 @@ export default async function sessionAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminRevokeSession',
         summary: 'Revoke a session',
         description: 'Every later request presenting the session is refused (401), on every server process.',
         params: SessionParams,

@@ -40,6 +40,7 @@ export default async function tokenRoutes(fastify: FastifyInstance) {
       },
       schema: {
         tags: ['token'],
+        operationId: 'createToken',
         summary: 'Mint a bearer token from an app API key',
         description:
           'Exchanges the app API key in `X-API-KEY` (no body) for a bearer token with the same rights, for cron jobs and background workers. ' +
@@ -69,6 +70,7 @@ export async function tokenAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateToken',
         summary: "Mint a bearer token with the workspace's full rights",
         description:
           'One hour, sent as `Authorization: Bearer <token>` to the public API with the rights of a workspace key. ' +

@@ -16,7 +16,11 @@ export default async function customFieldRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'listCustomFields',
         summary: 'List custom field definitions',
+        description:
+          'The definitions of clients’ and companies’ custom fields (created with `portal custom-fields create`); filter ' +
+          '`entityType`. Client sessions get a 404.',
         querystring: CustomFieldListQuery,
         response: { 200: Page(CustomField), ...READ_ERRORS },
       },
@@ -29,7 +33,11 @@ export default async function customFieldRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'listCustomFieldOptions',
         summary: "List a custom field's options",
+        description:
+          'The options of a multiSelect field, in the order they were given; filter `label`. An unknown field is a 404. Client ' +
+          'sessions get a 404.',
         params: IdParams,
         querystring: CustomFieldOptionListQuery,
         response: { 200: Page(CustomFieldOption), ...READ_ERRORS },

@@ -24,11 +24,27 @@ const readOnly = rejectReadOnly(CLIENT_READ_ONLY);
 const emailReadOnly = rejectReadOnly(['email'], 'cannot be changed');
 
 /** PATCH and PUT: server-managed fields and the email refused, before the body is validated. */
-const change = <Body extends TSchema>(summary: string, body: Body) => ({
+const change = <Body extends TSchema>(doc: { operationId: string; summary: string; description: string }, body: Body) => ({
   config: { policy: SEEN_BY_CLIENTS },
   preValidation: [readOnly, emailReadOnly],
-  schema: { tags, summary, params: IdParams, body, response: { 200: Client, ...WRITE_ERRORS } },
+  schema: { tags, ...doc, params: IdParams, body, response: { 200: Client, ...WRITE_ERRORS } },
 });
+const UPDATE = {
+  operationId: 'updateClient',
+  summary: 'Update a client: given fields merged, customFields key by key',
+  description:
+    'The fields given are changed, the others kept; `customFields` merged key by key ("", [] or null clears one). `email` cannot be ' +
+    'changed and server-managed fields are read-only (400s). Records clientUpdated and clientCustomFieldsUpdated for what changed ' +
+    '(nothing when nothing did). A client session gets a 403.',
+};
+const REPLACE = {
+  operationId: 'updateAClientDestructive',
+  summary: 'Replace every writable field of a client',
+  description:
+    'A writable field left out is cleared. Without `companyId` the client keeps its own placeholder company when that is its only ' +
+    'company, else gets a new one. `email` cannot be changed (400). Records clientUpdated and clientCustomFieldsUpdated for what ' +
+    'changed. A client session gets a 403.',
+};
 
 export default async function clientRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -38,7 +54,17 @@ export default async function clientRoutes(fastify: FastifyInstance) {
     '/clients',
     {
       config: { policy: SEEN_BY_CLIENTS },
-      schema: { tags, summary: 'List clients', querystring: ClientListQuery, response: { 200: Page(Client), ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'listClients',
+        summary: 'List clients',
+        description:
+          'Newest first. Filters: `email` (case-insensitive), `companyId` (any of the client’s companies), `givenName`, `familyName`; ' +
+          'an empty filter filters nothing. A client session sees itself; an internal user limited to some companies sees their ' +
+          'clients.',
+        querystring: ClientListQuery,
+        response: { 200: Page(Client), ...READ_ERRORS },
+      },
     },
     async (request) => service.listClients(database, request.caller, request.query, pageTokens),
   );
@@ -50,7 +76,12 @@ export default async function clientRoutes(fastify: FastifyInstance) {
       preValidation: readOnly,
       schema: {
         tags,
+        operationId: 'createClient',
         summary: 'Create a client',
+        description:
+          'Without `companyId` the client gets a new placeholder company named after it. `sendInvite=true` sets status `invited` and ' +
+          'answers a one-time `inviteUrl`, in this answer only. An email already used in the workspace (case-insensitively) is a 409; ' +
+          'a server-managed field is a 400 (read-only). Records clientCreated. A client session gets a 403.',
         querystring: ClientCreateQuery,
         body: ClientCreate,
         response: { 200: Client, ...WRITE_ERRORS },
@@ -64,16 +95,23 @@ export default async function clientRoutes(fastify: FastifyInstance) {
     '/clients/:id',
     {
       config: { policy: SEEN_BY_CLIENTS },
-      schema: { tags, summary: 'Retrieve a client', params: IdParams, response: { 200: Client, ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'retrieveClient',
+        summary: 'Retrieve a client',
+        description: 'A client the caller sees (a client session: itself); any other id is a 404.',
+        params: IdParams,
+        response: { 200: Client, ...READ_ERRORS },
+      },
     },
     async (request) => service.getClient(database, request.caller, request.params.id),
   );
 
-  app.patch('/clients/:id', change('Update a client: given fields merged, customFields key by key', ClientUpdate), async (request) =>
+  app.patch('/clients/:id', change(UPDATE, ClientUpdate), async (request) =>
     service.updateClient(database, request.caller, request.params.id, request.body),
   );
 
-  app.put('/clients/:id', change('Replace every writable field of a client', ClientReplace), async (request) =>
+  app.put('/clients/:id', change(REPLACE, ClientReplace), async (request) =>
     service.replaceClient(database, request.caller, request.params.id, request.body),
   );
 
@@ -81,7 +119,16 @@ export default async function clientRoutes(fastify: FastifyInstance) {
     '/clients/:id',
     {
       config: { policy: ADMIN_DELETES },
-      schema: { tags, summary: 'Delete a client permanently', params: IdParams, response: { 200: DeletedBody, ...DELETE_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'deleteClient',
+        summary: 'Delete a client permanently',
+        description:
+          'For good; what belongs to the client alone (its notes, the notifications addressed to it, its individual channels) goes ' +
+          'with it. An internal user with the staff role and a client session get a 403. Records clientDeleted.',
+        params: IdParams,
+        response: { 200: DeletedBody, ...DELETE_ERRORS },
+      },
     },
     async (request) => service.deleteClient(database, request.caller, request.params.id),
   );

@@ -20,7 +20,16 @@ export default async function companyRoutes(fastify: FastifyInstance) {
     '/companies',
     {
       config: { policy: SEEN_BY_CLIENTS },
-      schema: { tags, summary: 'List companies', querystring: CompanyListQuery, response: { 200: Page(Company), ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'listCompanies',
+        summary: 'List companies',
+        description:
+          'Newest first. Filters: `name`, `isPlaceholder`. A client session sees its own companies; an internal user limited to some ' +
+          'companies sees those.',
+        querystring: CompanyListQuery,
+        response: { 200: Page(Company), ...READ_ERRORS },
+      },
     },
     async (request) => service.listCompanies(database, request.caller, request.query, pageTokens),
   );
@@ -29,7 +38,15 @@ export default async function companyRoutes(fastify: FastifyInstance) {
     '/companies',
     {
       config: { policy: SEEN_BY_CLIENTS },
-      schema: { tags, summary: 'Create a company', body: CompanyCreate, response: { 200: Company, ...WRITE_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'createCompany',
+        summary: 'Create a company',
+        description:
+          'A name is unique in the workspace, case-insensitively (a 409 naming it). Records companyCreated. A client session gets a 403.',
+        body: CompanyCreate,
+        response: { 200: Company, ...WRITE_ERRORS },
+      },
     },
     async (request) => service.createCompany(database, request.caller, request.body),
   );
@@ -38,7 +55,14 @@ export default async function companyRoutes(fastify: FastifyInstance) {
     '/companies/:id',
     {
       config: { policy: SEEN_BY_CLIENTS },
-      schema: { tags, summary: 'Retrieve a company', params: IdParams, response: { 200: Company, ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'retrieveCompany',
+        summary: 'Retrieve a company',
+        description: 'A company the caller sees (a client session: its own); any other id is a 404.',
+        params: IdParams,
+        response: { 200: Company, ...READ_ERRORS },
+      },
     },
     async (request) => service.getCompany(database, request.caller, request.params.id),
   );
@@ -50,7 +74,11 @@ export default async function companyRoutes(fastify: FastifyInstance) {
       preValidation: rejectReadOnly(COMPANY_READ_ONLY),
       schema: {
         tags,
+        operationId: 'updateCompany',
         summary: 'Update a company (customFields merged key by key)',
+        description:
+          'The fields given are changed, the others kept; `customFields` merged key by key ("", [] or null clears one). A name ' +
+          'already taken is a 409. Records companyUpdated and companyCustomFieldsUpdated for what changed. A client session gets a 403.',
         params: IdParams,
         body: CompanyUpdate,
         response: { 200: Company, ...WRITE_ERRORS },
@@ -65,7 +93,12 @@ export default async function companyRoutes(fastify: FastifyInstance) {
       config: { policy: ADMIN_DELETES },
       schema: {
         tags,
+        operationId: 'deleteCompany',
         summary: 'Delete a company; its clients without another company move to new placeholder companies',
+        description:
+          'Each of its clients with no other company moves into a new placeholder company; a client with others keeps them. What ' +
+          'belongs to the company alone (its channels, notes and notifications) goes with it. An internal user with the staff role ' +
+          'and a client session get a 403. Records companyDeleted.',
         params: IdParams,
         response: { 200: DeletedBody, ...DELETE_ERRORS },
       },

@@ -13,7 +13,11 @@ export default async function emailOutboxAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminListOutboxEmails',
         summary: 'The workspace’s e-mail outbox, newest first: what is queued, sent or failed, with each one’s attempts',
+        description:
+          'As `portal outbox list`: queued, sent and failed e-mails with every attempt; filter `status`. A failed e-mail is kept, ' +
+          'never deleted.',
         params: WorkspaceParams,
         querystring: OutboxListQuery,
         response: { 200: Page(OutboxEmail), ...ADMIN_ERRORS },

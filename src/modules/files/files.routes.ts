@@ -65,7 +65,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'Create a file channel (createFileChannel)',
+        operationId: 'createFileChannel',
+        summary: 'Create a file channel',
         description:
           'individual: `clientId` (or the deprecated `membershipEntityId`); group: `memberIds`, clients of one company; company: ' +
           '`companyId` (or `membershipEntityId`). `companyId` chooses the company when a client has several. Every failing field is ' +
@@ -83,7 +84,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'List file channels, newest first (listFileChannels)',
+        operationId: 'listFileChannels',
+        summary: 'List file channels, newest first',
         description: `${SEES} Empty filters (the SDK sends \`clientId=\` and \`companyId=\` by default) filter nothing.`,
         querystring: FileChannelListQuery,
         response: { 200: Page(FileChannel), ...READ_ERRORS },
@@ -98,7 +100,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'Retrieve a file channel (retrieveFileChannel)',
+        operationId: 'retrieveFileChannel',
+        summary: 'Retrieve a file channel',
         description: SEES,
         params: IdParams,
         response: { 200: FileChannel, ...READ_ERRORS },
@@ -113,7 +116,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_CREATES },
       schema: {
         tags,
-        summary: 'Create a file, folder or link in a channel (createFile)',
+        operationId: 'createFile',
+        summary: 'Create a file, folder or link in a channel',
         description:
           'A `file` is created without content (`status` pending) and answered with an `uploadUrl` (this service’s PORTAL_URL): PUT ' +
           'the bytes there, once (any Content-Type, at most FILES_MAX_BYTES) before it expires (FILES_URL_TTL_SECONDS); then the file ' +
@@ -141,7 +145,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         deprecated: true,
-        summary: 'Create a folder, the deprecated way (createAFileDeprecated)',
+        operationId: 'createAFileDeprecated',
+        summary: 'Create a folder, the deprecated way',
         description:
           '`type` folder only; `channelID` and `path` (its folders must exist) required; `fileKey` and `fileUrl` ignored. ' +
           'Records folderCreated. Use POST /v1/files/{fileType}.',
@@ -158,7 +163,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'List the files, folders and links of a channel, newest first (listFiles)',
+        operationId: 'listFiles',
+        summary: 'List the files, folders and links of a channel, newest first',
         description:
           'A channel the caller does not see is a 404; signed URLs are in single answers only. A client session does not see the ' +
           `files still pending (without content) that someone else created. ${SEES}`,
@@ -175,7 +181,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'Retrieve a file, folder or link (retrieveFile)',
+        operationId: 'retrieveFile',
+        summary: 'Retrieve a file, folder or link',
         description:
           'A file with content has a fresh `downloadUrl`; one without, an `uploadUrl` when the caller may write where it is (staff; ' +
           'a client only where clients may write), none otherwise. A client session does not see the files still pending that ' +
@@ -193,7 +200,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'Delete a file, folder or link (deleteFile)',
+        operationId: 'deleteFile',
+        summary: 'Delete a file, folder or link',
         description:
           'A folder only when nothing is inside it, seen by the caller or not (400 "Folder is not empty" otherwise): a delete never ' +
           'reaches more than the one object. A file’s content leaves the store. ' +
@@ -211,12 +219,12 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'Download a file’s content (downloadAFile, deprecated)',
+        operationId: 'downloadAFile',
+        summary: 'Download a file’s content (deprecated)',
         description:
           'The bytes, as an attachment (types a browser would run served as application/octet-stream), `Cache-Control: private, ' +
           'no-store`; a folder, a link or a file without content is a 400. Records fileDownloaded.',
         params: IdParams,
-        produces: ['application/octet-stream'],
         response: { 200: { description: 'the content', content: { 'application/octet-stream': { schema: Bytes } } }, ...READ_ERRORS },
       },
     },
@@ -229,7 +237,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'A signed URL to download a file’s content (retrieveDownloadUrlOfAFile, deprecated)',
+        operationId: 'retrieveDownloadUrlOfAFile',
+        summary: 'A signed URL to download a file’s content (deprecated)',
         description:
           'Served by this service (GET /files/downloads/{id}?…), working until it expires (FILES_URL_TTL_SECONDS) for whoever holds it. ' +
           'Records fileDownloaded.',
@@ -246,7 +255,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'Set what clients may do in a folder, or at a channel’s root (putV1FilesIdPermissions)',
+        operationId: 'putV1FilesIdPermissions',
+        summary: 'Set what clients may do in a folder, or at a channel’s root',
         description:
           '`id`: a folder’s id, or `root` with `channelId`. read_only: clients read, and create nothing there. Records folderUpdated.',
         params: Type.Object({ id: Type.String({ description: 'a folder’s id, or `root`' }) }, { additionalProperties: false }),
@@ -284,6 +294,7 @@ export async function fileContentRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'uploadFileContent',
         summary: 'Upload a file’s content to its signed uploadUrl',
         description:
           `The body is the content (at most FILES_MAX_BYTES, else 413), of the request’s Content-Type (a media type, else 415; none: ` +
@@ -320,13 +331,13 @@ export async function fileContentRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'downloadFileContent',
         summary: 'Download a file’s content from its signed downloadUrl',
         description:
           'As GET /v1/files/{id}/download (`Cache-Control: private, no-store`), for whoever holds the URL until it expires. A forged, ' +
           'altered or expired URL is a 403.',
         params: IdParams,
         querystring: SignedQuery,
-        produces: ['application/octet-stream'],
         response: { 200: { description: 'the content', content: { 'application/octet-stream': { schema: Bytes } } }, ...signedErrors },
       },
     },

@@ -36,7 +36,8 @@ export default async function formRoutes(fastify: FastifyInstance) {
       config: { policy: STAFF_ONLY },
       schema: {
         tags,
-        summary: 'List forms, newest first (listForms)',
+        operationId: 'listForms',
+        summary: 'List forms, newest first',
         description: 'Forms are made on the admin surface (or with `portal forms create`). Each with its response counts.',
         querystring: FormListQuery,
         response: { 200: Page(Form), ...READ_ERRORS },
@@ -48,7 +49,14 @@ export default async function formRoutes(fastify: FastifyInstance) {
     '/forms/:id',
     {
       config: { policy: STAFF_ONLY },
-      schema: { tags, summary: 'Retrieve a form (retrieveForm)', params: IdParams, response: { 200: Form, ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'retrieveForm',
+        summary: 'Retrieve a form',
+        description: 'With its fields, each with its `formFieldId`, and its counts. Staff only: client sessions get a 404.',
+        params: IdParams,
+        response: { 200: Form, ...READ_ERRORS },
+      },
     },
     async (request) => service.getForm(database, request.caller, request.params.id),
   );
@@ -58,7 +66,8 @@ export default async function formRoutes(fastify: FastifyInstance) {
       config: { policy: STAFF_ONLY },
       schema: {
         tags,
-        summary: 'List the responses to a form, pending and completed, newest first (listFormResponses)',
+        operationId: 'listFormResponses',
+        summary: 'List the responses to a form, pending and completed, newest first',
         description: `${SEES} Filters clientId and status. A client session lists its own with GET /v1/form-responses.`,
         params: IdParams,
         querystring: FormResponseListQuery,
@@ -73,7 +82,8 @@ export default async function formRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'Request a form of clients: a pending response and a formAssigned each (requestFormResponse)',
+        operationId: 'requestFormResponse',
+        summary: 'Request a form of clients: a pending response and a formAssigned each',
         description:
           `clientCompanyIds: 1–${FORM_RECIPIENTS_MAX} clients, each in one of its companies (the deprecated clientIds: clients ` +
           'with one company). Each must be one the caller sees; repeats count once. Answers the first recipient’s response ' +
@@ -91,6 +101,7 @@ export default async function formRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'listAllFormResponses',
         summary: 'List form responses of every form, newest first',
         description: `${SEES} Filters formId, clientId and status.`,
         querystring: AllFormResponsesQuery,
@@ -105,6 +116,7 @@ export default async function formRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'retrieveFormResponse',
         summary: 'Retrieve a form response',
         description: SEES,
         params: IdParams,
@@ -119,6 +131,7 @@ export default async function formRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_ANSWERS },
       schema: {
         tags,
+        operationId: 'completeFormResponse',
         summary: 'Complete a form response with its answers: formResponseCompleted',
         description:
           'Only by the client it was requested of, in its session (anyone else who sees it: 403); once (a completed one: 409). ' +
@@ -142,6 +155,7 @@ export async function formAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateForm',
         summary: `Create a form with 1–${FORM_FIELDS_MAX} fields: formCreated`,
         description:
           'Each field gets its formFieldId; visibility requestedClients unless given; allowMultipleSubmissions false unless given.',

@@ -11,7 +11,18 @@ export default async function healthRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/healthz',
-    { schema: { tags: ['operations'], security: [], response: { 200: HealthStatus, ...errorResponses(400) } } },
+    {
+      schema: {
+        tags: ['operations'],
+        operationId: 'checkLiveness',
+        summary: 'Liveness: the process answers',
+        description:
+          'Public and never limited: `{status: "ok"}` while the process runs, for a liveness probe. Whether it can serve requests is ' +
+          '/readyz.',
+        security: [],
+        response: { 200: HealthStatus, ...errorResponses(400) },
+      },
+    },
     async () => ({
       status: 'ok' as const,
     }),
@@ -19,7 +30,19 @@ export default async function healthRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/readyz',
-    { schema: { tags: ['operations'], security: [], response: { 200: HealthStatus, ...errorResponses(400, 503) } } },
+    {
+      schema: {
+        tags: ['operations'],
+        operationId: 'checkReadiness',
+        summary: 'Readiness: storage and limit state answer, no outbox stuck',
+        description:
+          'Public and never limited: `{status: "ok"}` when the database and the limit state (Redis, when used) answer and no outbox (webhook ' +
+          'deliveries; e-mails when SMTP_URL is set) has had work due for longer than OUTBOX_STUCK_MINUTES; otherwise a 503 saying which. ' +
+          'A process shutting down answers 503, so a load balancer stops sending it requests.',
+        security: [],
+        response: { 200: HealthStatus, ...errorResponses(400, 503) },
+      },
+    },
     async () => {
       if (app.ctx.lifecycle.draining) throw errors.unavailable('Shutting down.');
       try {

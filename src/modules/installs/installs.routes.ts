@@ -31,7 +31,11 @@ export default async function installRoutes(fastify: FastifyInstance) {
       config: { policy: SEEN_BY_CLIENTS },
       schema: {
         tags,
+        operationId: 'listAppInstalls',
         summary: 'List installs, in sidebar order (sort)',
+        description:
+          'In sidebar order (`sort` ascending), paged like every list; every workspace has the core modules. A client session sees ' +
+          'published installs only.',
         querystring: InstallListQuery,
         response: { 200: Page(Install), ...READ_ERRORS },
       },
@@ -43,7 +47,14 @@ export default async function installRoutes(fastify: FastifyInstance) {
     '/installs/:installId',
     {
       config: { policy: SEEN_BY_CLIENTS },
-      schema: { tags, summary: 'Retrieve an install', params: InstallParams, response: { 200: Install, ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'retrieveAppInstall',
+        summary: 'Retrieve an install',
+        description: 'A draft install is a 404 to a client session.',
+        params: InstallParams,
+        response: { 200: Install, ...READ_ERRORS },
+      },
     },
     async (request) => service.getInstall(database, request.caller, request.params.installId),
   );
@@ -54,7 +65,12 @@ export default async function installRoutes(fastify: FastifyInstance) {
       config: { policy: SEEN_BY_CLIENTS },
       schema: {
         tags,
+        operationId: 'listAppConnections',
         summary: "List a manual install's app connections (a client session: those it sees)",
+        description:
+          'A manual install’s connections (another type of install is a 400): an embed code or an http(s) link for a company or for ' +
+          'clients of one company. Filters: `clientId` (what that client sees: its own, its group’s, its company’s) and `companyId`. ' +
+          'A client session lists what it sees.',
         params: InstallParams,
         querystring: AppConnectionListQuery,
         response: { 200: Page(AppConnection), ...READ_ERRORS },
@@ -69,7 +85,12 @@ export default async function installRoutes(fastify: FastifyInstance) {
       config: { policy: SEEN_BY_CLIENTS },
       schema: {
         tags,
+        operationId: 'createAppConnection',
         summary: 'Connect an embed or a link of a manual install to a company or to clients of one company',
+        description:
+          'For a manual install (another type is a 400): `companyId`, or `clientIds` (at most 100, clients of one company; without ' +
+          '`companyId` a client with several companies is a 400 asking to choose). Unknown clients or company are 400s naming the ' +
+          'field. No audit event (the specification has none for it). A client session gets a 403.',
         params: InstallParams,
         body: AppConnectionCreate,
         response: { 200: AppConnection, ...WRITE_ERRORS },
@@ -86,7 +107,10 @@ export default async function installRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'retrieveNotificationSettings',
         summary: 'The notification settings an install declares',
+        description:
+          'The settings the install’s app declared, each with the surfaces it offers and its `default`. Client sessions get a 404.',
         params: InstallParams,
         response: { 200: NotificationSettings, ...READ_ERRORS },
       },
@@ -99,6 +123,7 @@ export default async function installRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'createNotificationSettings',
         summary: 'Declare an install’s notification settings (409 when already declared)',
         description: appsOwn,
         params: InstallParams,
@@ -114,6 +139,7 @@ export default async function installRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'updateNotificationSettings',
         summary: 'Change an install’s notification settings with deltas',
         description: `${appsOwn} A change that races another is a 409: read and retry.`,
         params: InstallParams,
@@ -135,7 +161,11 @@ export async function installAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateInstall',
         summary: 'Install an app, an embed, a link or a manual app (at the end of the sidebar)',
+        description:
+          '`{type, name, appId?, draft?}`: `appId` for custom and marketplace installs only; only a custom install may be a draft ' +
+          '(clients do not see it until it is published). As `portal installs create`.',
         params: WorkspaceParams,
         body: InstallCreate,
         response: { 200: CreatedInstall, ...ADMIN_WRITE_ERRORS },
@@ -149,7 +179,9 @@ export async function installAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminPublishInstall',
         summary: 'Publish a draft install (clients see it from then on)',
+        description: 'A draft install becomes visible to client sessions. As `portal installs publish`.',
         params: InstallAdminParams,
         response: { 200: PublishedInstall, ...ADMIN_WRITE_ERRORS },
       },

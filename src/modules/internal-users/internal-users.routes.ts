@@ -16,7 +16,10 @@ export default async function internalUserRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
+        operationId: 'listInternalUsers',
         summary: 'List internal users, newest first',
+        description:
+          'The workspace’s staff, created on the admin surface or with `portal internal-users create`. Client sessions get a 404.',
         querystring: InternalUserListQuery,
         response: { 200: Page(InternalUser), ...READ_ERRORS },
       },
@@ -26,7 +29,16 @@ export default async function internalUserRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/internal-users/:id',
-    { schema: { tags, summary: 'Get an internal user', params: IdParams, response: { 200: InternalUser, ...READ_ERRORS } } },
+    {
+      schema: {
+        tags,
+        operationId: 'retrieveInternalUser',
+        summary: 'Get an internal user',
+        description: 'Any other id, another workspace’s included, is a 404. Client sessions get a 404.',
+        params: IdParams,
+        response: { 200: InternalUser, ...READ_ERRORS },
+      },
+    },
     async (request) => service.getInternalUser(database, request.caller, request.params.id),
   );
 }
@@ -41,6 +53,7 @@ export async function internalUserAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateInternalUser',
         summary: 'Create an internal user',
         description: 'Staff by default; `companyAccessList` limits the user to those companies (and their clients).',
         params: WorkspaceParams,

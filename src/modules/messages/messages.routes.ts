@@ -34,7 +34,8 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'Create a message channel (createMessageChannel)',
+        operationId: 'createMessageChannel',
+        summary: 'Create a message channel',
         description:
           'individual: `clientId` (or the deprecated `membershipEntityId`); group: `memberIds`, clients of one company ' +
           `(1–${MAX_GROUP_MEMBERS}); company: \`companyId\` (or \`membershipEntityId\`). \`companyId\` chooses the company when a ` +
@@ -52,7 +53,8 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'List message channels, newest first (listMessageChannels)',
+        operationId: 'listMessageChannels',
+        summary: 'List message channels, newest first',
         description: SEES,
         querystring: MessageChannelListQuery,
         response: { 200: Page(MessageChannel), ...READ_ERRORS },
@@ -67,7 +69,8 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'Retrieve a message channel (retrieveMessageChannel)',
+        operationId: 'retrieveMessageChannel',
+        summary: 'Retrieve a message channel',
         description: SEES,
         params: IdParams,
         response: { 200: MessageChannel, ...READ_ERRORS },
@@ -82,7 +85,8 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_SENDS },
       schema: {
         tags,
-        summary: 'Send a message in a channel (sendMessage)',
+        operationId: 'sendMessage',
+        summary: 'Send a message in a channel',
         description:
           `Text of 1–${MAX_MESSAGE_LENGTH} characters, not only white space. The sender (\`senderId\`) must belong to the channel: ` +
           'one of its clients, or an internal user who sees its company. A client session sends as its client; an internal ' +
@@ -101,7 +105,8 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
-        summary: 'List the messages of a channel, newest first (listMessages)',
+        operationId: 'listMessages',
+        summary: 'List the messages of a channel, newest first',
         description: `A channel the caller does not see is a 404. ${SEES}`,
         querystring: MessageListQuery,
         response: { 200: Page(Message), ...READ_ERRORS },

@@ -24,6 +24,7 @@ export default async function noteRoutes(fastify: FastifyInstance) {
       config: { policy: STAFF_ONLY },
       schema: {
         tags,
+        operationId: 'listNotes',
         summary: 'List notes on clients and companies, newest first',
         description: `Filters: entityType, and entityId (with entityType). ${VISIBILITY}`,
         querystring: NoteListQuery,
@@ -38,6 +39,7 @@ export default async function noteRoutes(fastify: FastifyInstance) {
       config: { policy: STAFF_ONLY },
       schema: {
         tags,
+        operationId: 'createNote',
         summary: 'Create a note on a client or a company: noteCreated',
         description: `The client or company must be one the caller sees. ${CONTENT}`,
         body: NoteCreate,
@@ -50,7 +52,14 @@ export default async function noteRoutes(fastify: FastifyInstance) {
     '/notes/:id',
     {
       config: { policy: STAFF_ONLY },
-      schema: { tags, summary: 'Retrieve a note', description: VISIBILITY, params: IdParams, response: { 200: Note, ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'retrieveNote',
+        summary: 'Retrieve a note',
+        description: VISIBILITY,
+        params: IdParams,
+        response: { 200: Note, ...READ_ERRORS },
+      },
     },
     async (request) => service.getNote(database, request.caller, request.params.id),
   );
@@ -60,6 +69,7 @@ export default async function noteRoutes(fastify: FastifyInstance) {
       config: { policy: STAFF_ONLY },
       schema: {
         tags,
+        operationId: 'updateNote',
         summary: 'Update a note’s title or content: noteUpdated (none when nothing changed)',
         description: CONTENT,
         params: IdParams,
@@ -73,7 +83,16 @@ export default async function noteRoutes(fastify: FastifyInstance) {
     '/notes/:id',
     {
       config: { policy: STAFF_ONLY },
-      schema: { tags, summary: 'Delete a note for good: noteDeleted', params: IdParams, response: { 200: DeletedBody, ...DELETE_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'deleteNote',
+        summary: 'Delete a note for good: noteDeleted',
+        description:
+          'A note the caller sees. Staff only: client sessions get a 404; an internal user limited to some companies sees the notes ' +
+          'on them and on their clients.',
+        params: IdParams,
+        response: { 200: DeletedBody, ...DELETE_ERRORS },
+      },
     },
     async (request) => service.deleteNote(database, request.caller, request.params.id),
   );

@@ -16,6 +16,7 @@ export default async function notificationPreferenceRoutes(fastify: FastifyInsta
     {
       schema: {
         tags,
+        operationId: 'retrieveNotificationPreferences',
         summary: 'An internal user’s delivery choice for every declared notification setting',
         description: "Unset surfaces follow the setting's default (an omitted default surface is off).",
         params: IdParams,
@@ -30,6 +31,7 @@ export default async function notificationPreferenceRoutes(fastify: FastifyInsta
     {
       schema: {
         tags,
+        operationId: 'updateNotificationPreferences',
         summary: 'Set one notification setting’s surfaces for an internal user',
         description:
           'Only the surfaces given change; a surface the setting does not have is a 400. Answers the GET shape. ' +

@@ -26,6 +26,7 @@ export default async function notificationRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'listNotifications',
         summary: 'List notifications, newest first (unread only unless includeRead=true)',
         description: 'A client session sees its own and those sent to its companies as a whole.',
         querystring: NotificationListQuery,
@@ -41,6 +42,7 @@ export default async function notificationRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'createNotification',
         summary: 'Send a notification: in product, by e-mail, or both',
         description:
           'Exactly one recipient. With notificationSettingId, each target must be a surface of the setting (inProduct → product, ' +
@@ -69,6 +71,7 @@ export default async function notificationRoutes(fastify: FastifyInstance) {
         config: { policy: CLIENT_MARKS },
         schema: {
           tags,
+          operationId: isRead ? 'markNotificationRead' : 'markNotificationUnread',
           summary: `Mark a notification ${state}`,
           description: 'A client session may mark its own.',
           params: IdParams,
@@ -83,7 +86,14 @@ export default async function notificationRoutes(fastify: FastifyInstance) {
     '/notifications/:id',
     {
       config: { policy: CLIENT_READS },
-      schema: { tags, summary: 'Delete a notification', params: IdParams, response: { 200: DeletedBody, ...DELETE_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'deleteNotification',
+        summary: 'Delete a notification',
+        description: 'A notification the caller sees; an e-mail of it already queued or sent is not unsent. A client session gets a 403.',
+        params: IdParams,
+        response: { 200: DeletedBody, ...DELETE_ERRORS },
+      },
     },
     async (request) => service.deleteNotification(database, request.caller, request.params.id),
   );

@@ -27,6 +27,7 @@ export async function operatorSessionRoutes(fastify: FastifyInstance, opts: { ad
       schema: {
         tags,
         security: [],
+        operationId: 'adminSignIn',
         summary: 'Sign in to the admin console',
         description:
           'Exchanges the admin token for a session cookie (`portal_admin`, HttpOnly, SameSite=Strict, 8 hours). ' +
@@ -50,6 +51,7 @@ export async function operatorSessionRoutes(fastify: FastifyInstance, opts: { ad
       schema: {
         tags,
         security: [{ adminToken: [] }],
+        operationId: 'adminRetrieveSession',
         summary: 'The console session',
         description: 'When it ends (null for a request with the admin token itself). 401 when signed out or expired.',
         response: {
@@ -72,6 +74,7 @@ export async function operatorSessionRoutes(fastify: FastifyInstance, opts: { ad
       schema: {
         tags,
         security: [],
+        operationId: 'adminSignOut',
         summary: 'Sign out of the admin console',
         description: 'Ends the session on every server (the cookie is refused from then on, even if kept) and clears the cookie.',
         response: { 204: NoContent, ...errorResponses(400, 500) },

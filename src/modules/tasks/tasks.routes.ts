@@ -51,6 +51,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'retrieveTasks',
         summary: 'List tasks, newest first',
         description: `Filters are exact matches; companyId finds the tasks of the company and of its clients. ${VISIBILITY}`,
         querystring: TaskListQuery,
@@ -65,6 +66,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'createTask',
         summary: 'Create a task: taskCreated (and taskCompleted when created completed)',
         description:
           'One assignee at most: internalUserId alone, or clientId with its companyId (left out when the client has one company), ' +
@@ -81,7 +83,14 @@ export default async function taskRoutes(fastify: FastifyInstance) {
     '/tasks/:id',
     {
       config: { policy: CLIENT_READS },
-      schema: { tags, summary: 'Retrieve a task', description: VISIBILITY, params: IdParams, response: { 200: Task, ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'retrieveTask',
+        summary: 'Retrieve a task',
+        description: VISIBILITY,
+        params: IdParams,
+        response: { 200: Task, ...READ_ERRORS },
+      },
     },
     async (request) => service.getTask(database, request.caller, request.params.id),
   );
@@ -91,6 +100,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'updateTask',
         summary: 'Update a task: taskUpdated, and taskCompleted or taskArchived when it becomes so',
         description:
           'Changes only the fields given. Naming any of internalUserId, clientId and companyId replaces the assignee (same rules ' +
@@ -109,9 +119,10 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       config: { policy: CLIENT_READS },
       schema: {
         tags,
+        operationId: 'deleteTask',
         summary: 'Delete a task and its subtasks: taskDeleted for each',
         description:
-          `${WHO_CHANGES} A delete reaches only what the caller sees and may change: when a subtask (at any depth) is one ` +
+          `A task the caller sees, with its subtasks (taskDeleted for each). A client session gets a 403. ${WHO_CHANGES} A delete reaches only what the caller sees and may change: when a subtask (at any depth) is one ` +
           'it does not see or may not change, the answer is a 403 saying so, and nothing is deleted.',
         params: IdParams,
         response: { 200: DeletedBody, ...DELETE_ERRORS },
@@ -125,6 +136,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       config: { policy: STAFF_ONLY },
       schema: {
         tags,
+        operationId: 'listTaskTemplates',
         summary: 'List task templates, newest first',
         description: 'Templates are made on the admin surface (or with `portal task-templates create`).',
         querystring: TaskTemplateListQuery,
@@ -137,7 +149,14 @@ export default async function taskRoutes(fastify: FastifyInstance) {
     '/task-templates/:id',
     {
       config: { policy: STAFF_ONLY },
-      schema: { tags, summary: 'Retrieve a task template', params: IdParams, response: { 200: TaskTemplate, ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'retrieveTaskTemplate',
+        summary: 'Retrieve a task template',
+        description: 'With its subtask templates. Staff only: client sessions get a 404.',
+        params: IdParams,
+        response: { 200: TaskTemplate, ...READ_ERRORS },
+      },
     },
     async (request) => service.getTaskTemplate(database, request.caller, request.params.id),
   );
@@ -152,6 +171,7 @@ export async function taskAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateTaskTemplate',
         summary: `Create a task template, with up to ${SUB_TASK_TEMPLATES_MAX} subtask templates`,
         description: LIMITS,
         params: WorkspaceParams,

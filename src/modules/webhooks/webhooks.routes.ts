@@ -30,6 +30,7 @@ export default async function appEventRoutes(fastify: FastifyInstance) {
       config: { policy: { clientSession: 'write' } },
       schema: {
         tags: ['webhooks'],
+        operationId: 'emitAppEvent',
         summary: 'Emit an app event: recorded as appEventEmitted and delivered to the endpoints subscribed to app.eventEmitted',
         description: 'Only an app (its key, bearer token or session) emits events: a workspace key is a 403.',
         params: AppEventParams,
@@ -53,7 +54,11 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateWebhookEndpoint',
         summary: 'Create a webhook endpoint: its signing secret is answered only now',
+        description:
+          'The endpoint gets the events it subscribes to, signed per Standard Webhooks with its secret, which this answer alone ' +
+          'shows. As `portal webhooks create`.',
         params: WorkspaceParams,
         body: WebhookEndpointCreate,
         response: { 200: CreatedWebhookEndpoint, ...ADMIN_WRITE_ERRORS },
@@ -66,7 +71,9 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminListWebhookEndpoints',
         summary: 'List webhook endpoints, newest first',
+        description: 'Every endpoint of the workspace, with its events and whether it is enabled (and why not); no secret.',
         params: WorkspaceParams,
         querystring: EndpointListQuery,
         response: { 200: Page(WebhookEndpoint), ...ADMIN_WRITE_ERRORS },
@@ -79,7 +86,9 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminDeleteWebhookEndpoint',
         summary: 'Delete a webhook endpoint (its deliveries go with it)',
+        description: 'For good, with its deliveries and their log.',
         params: EndpointParams,
         response: { 200: DeletedBody, ...ADMIN_WRITE_ERRORS },
       },
@@ -95,7 +104,11 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
       {
         schema: {
           ...adminDoc,
+          operationId: enabled ? 'adminEnableWebhookEndpoint' : 'adminDisableWebhookEndpoint',
           summary: enabled ? 'Enable an endpoint (clears why it was disabled)' : 'Disable an endpoint',
+          description: enabled
+            ? 'It receives deliveries again; why the service disabled it (a 410 Gone, 5 days of failures), if it did, is cleared.'
+            : 'It receives no delivery until it is enabled again.',
           params: EndpointParams,
           response: { 200: WebhookEndpoint, ...ADMIN_WRITE_ERRORS },
         },
@@ -108,7 +121,11 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminRotateWebhookSecret',
         summary: 'Rotate the signing secret: for 24 hours both secrets sign every delivery',
+        description:
+          'The new secret is shown in this answer only; for 24 hours every delivery carries a signature by each secret, so a receiver ' +
+          'can switch without losing one.',
         params: EndpointParams,
         response: { 200: RotatedSecret, ...ADMIN_WRITE_ERRORS },
       },
@@ -120,7 +137,9 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminListWebhookDeliveries',
         summary: 'The delivery log, newest first: each delivery with every attempt (status, duration, response excerpt, next attempt)',
+        description: 'Filters: `endpointId`, `status`. As `portal webhooks deliveries`.',
         params: WorkspaceParams,
         querystring: DeliveryListQuery,
         response: { 200: Page(WebhookDelivery), ...ADMIN_WRITE_ERRORS },
@@ -133,7 +152,10 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminReplayWebhookDelivery',
         summary: 'Send a delivery again, with the same webhook-id, from the start of the retry schedule',
+        description:
+          'The receiver gets the same `webhook-id`, so it can recognise a delivery it already handled; attempts start over on the retry schedule.',
         params: DeliveryParams,
         response: { 200: Replayed, ...ADMIN_WRITE_ERRORS },
       },
@@ -145,7 +167,10 @@ export async function webhookAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminReplayFailedWebhookDeliveries',
         summary: 'Send again every delivery that failed at or after failedSince',
+        description:
+          'Each delivery that failed at or after `failedSince` starts over on the retry schedule, with its `webhook-id`; answers how many.',
         params: WorkspaceParams,
         body: ReplayFailed,
         response: { 200: Replayed, ...ADMIN_WRITE_ERRORS },

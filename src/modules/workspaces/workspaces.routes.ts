@@ -11,7 +11,15 @@ export default async function workspaceRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/workspaces',
-    { schema: { tags: ['workspaces'], summary: "The caller's workspace", response: { 200: Workspace, ...READ_ERRORS } } },
+    {
+      schema: {
+        tags: ['workspaces'],
+        operationId: 'retrieveWorkspace',
+        summary: "The caller's workspace",
+        description: 'The workspace the credentials belong to: its name and daily quota. Client sessions get a 404.',
+        response: { 200: Workspace, ...READ_ERRORS },
+      },
+    },
     async (request) => service.getWorkspace(database, request.caller),
   );
 }
@@ -26,6 +34,7 @@ export async function workspaceAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminListWorkspaces',
         summary: 'List workspaces',
         description: 'Newest first, with `usedToday`: the requests counted against the daily quota this UTC day.',
         querystring: Type.Object({ ...PageQuery }, { additionalProperties: false }),
@@ -40,6 +49,7 @@ export async function workspaceAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminCreateWorkspace',
         summary: 'Create a workspace',
         description: 'With its first workspace key, shown only in this answer. The daily quota defaults to 2,000.',
         body: WorkspaceCreate,
@@ -54,6 +64,7 @@ export async function workspaceAdminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...adminDoc,
+        operationId: 'adminUpdateWorkspace',
         summary: 'Rename a workspace or change its daily quota',
         description: 'A new quota applies from the next request, on every server process.',
         params: WorkspaceParams,
