@@ -66,7 +66,8 @@ function relativeImports(dir) {
 }
 const inside = (path, dir) => !relative(dir, path).startsWith('..');
 for (const { from, to } of relativeImports('console/src')) {
-  if (!inside(to, 'console') && !inside(to, 'src/shared')) failures.push(`${from} imports ${to}: the console imports no server file (only src/shared/)`);
+  if (!inside(to, 'console') && !inside(to, 'src/shared'))
+    failures.push(`${from} imports ${to}: the console imports no server file (only src/shared/)`);
 }
 for (const { from, to } of relativeImports('src/shared')) {
   if (!inside(to, 'src/shared')) failures.push(`${from} imports ${to}: src/shared/ imports nothing outside itself`);
@@ -115,7 +116,8 @@ const queriesOutside = files
 
 for (const loop of loops) failures.push(`modules in a loop: ${loop.join(' ⇄ ')}`);
 for (const path of queriesOutside) failures.push(`a query built outside a repository: ${path}`);
-if (intoInternals > 0) failures.push(`${intoInternals} imports of another module's non-index file (see dependency-cruiser's module-public-face)`);
+if (intoInternals > 0)
+  failures.push(`${intoInternals} imports of another module's non-index file (see dependency-cruiser's module-public-face)`);
 
 if (failures.length > 0) {
   for (const failure of failures) console.error(`✘ ${failure}`);

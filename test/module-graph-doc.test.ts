@@ -12,10 +12,17 @@ test('docs/ARCHITECTURE.md: the module-graph paragraph is exactly `node scripts/
   const start = doc.indexOf('The module graph has no loop');
   assert.notEqual(start, -1, 'docs/ARCHITECTURE.md has no paragraph starting "The module graph has no loop"');
   const end = doc.indexOf('\n\n', start);
-  assert.equal(doc.slice(start, end === -1 ? undefined : end), generated, 'run `node scripts/module-graph.mjs --stats` and paste its output over the paragraph');
+  assert.equal(
+    doc.slice(start, end === -1 ? undefined : end),
+    generated,
+    'run `node scripts/module-graph.mjs --stats` and paste its output over the paragraph',
+  );
 });
 
 test('scripts/module-graph.mjs passes: no module loop, bench/ and test/helpers/ through index.ts, the console imports no server file', () => {
   const out = execFileSync(process.execPath, ['scripts/module-graph.mjs'], { encoding: 'utf8' });
-  assert.match(out, /^✔ no loop between module folders; queries only in repositories and db\/; bench\/ and test\/helpers\/ through index\.ts; the console imports no server file\n$/);
+  assert.match(
+    out,
+    /^✔ no loop between module folders; queries only in repositories and db\/; bench\/ and test\/helpers\/ through index\.ts; the console imports no server file\n$/,
+  );
 });
