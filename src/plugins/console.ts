@@ -62,7 +62,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: { root?: string 
 }
 
 /** What /console answers while PORTAL_ADMIN_TOKEN is unset: how to turn it on. */
-export const CONSOLE_OFF =
+const CONSOLE_OFF =
   "Not found: the admin console is off. Set PORTAL_ADMIN_TOKEN (16+ characters) in the server's environment and\n" +
   'restart: the console is then served here, at /console, and you sign in with that token (README.md, Admin console).\n';
 

@@ -130,7 +130,7 @@ export default fp(
 );
 
 /** What GET /metrics answers on the API's port while PORTAL_ADMIN_TOKEN is unset: how to turn it on. */
-export function metricsOffMessage(metricsPort: number | undefined): string {
+function metricsOffMessage(metricsPort: number | undefined): string {
   return metricsPort === undefined
     ? 'Not found: /metrics is off. Set PORTAL_ADMIN_TOKEN (16+ characters) and restart to serve it here behind that token\n' +
         '(Authorization: Bearer <token>), or METRICS_PORT for a private listener without it (docs/operations.md, Metrics).\n'
