@@ -9,10 +9,9 @@ import { sql } from 'kysely';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/open.js';
 import { systemCaller } from '../src/lib/caller.js';
-import { createClient } from '../src/modules/directory/clients.service.js';
-import { createCompany } from '../src/modules/directory/companies.service.js';
-import { createInvoice } from '../src/modules/billing/invoices.service.js';
-import { createInternalUser } from '../src/modules/internal-users/internal-users.service.js';
+import { createInvoice } from '../src/modules/billing/index.js';
+import { createClient, createCompany } from '../src/modules/directory/index.js';
+import { createInternalUser } from '../src/modules/internal-users/index.js';
 import { createChannel, sendMessage } from '../src/modules/messages/messages.service.js';
 
 const [workspaceId, countText] = process.argv.slice(2);

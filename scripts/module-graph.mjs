@@ -1,18 +1,77 @@
 #!/usr/bin/env node
 // The walls between modules, checked by `npm run check:deps` after dependency-cruiser's file rules:
-// a loop between module folders (src/modules/<name>/) fails, even when no single file is in a cycle.
-// a query built outside a repository (dependency-cruiser sees imports, not calls on a handle) fails too.
-// `node scripts/module-graph.mjs --stats` also prints the counts quoted in closing notes.
+// - a loop between module folders (src/modules/<name>/) fails, even when no single file is in a cycle;
+// - a query built outside a repository (dependency-cruiser sees imports, not calls on a handle) fails;
+// - bench/ and test/helpers/ reach a module through its index.ts only, like the rest of src/ (EXCEPTIONS
+//   below name the few files that may reach further, each with its reason);
+// - the admin console (console/src) imports no server file: only its own files and src/shared/, the data
+//   both sides read (e.g. the audit event types), which itself imports nothing outside src/shared/.
+// `node scripts/module-graph.mjs --stats` prints the module-graph paragraph of docs/ARCHITECTURE.md, made
+// from the real graph (test/module-graph-doc.test.ts keeps the two the same).
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const depcruise = fileURLToPath(new URL('../node_modules/.bin/depcruise', import.meta.url));
-const json = execFileSync(depcruise, ['src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
+/** Files of bench/ and test/helpers/ that may import a module's inner file, by file, then target, with the reason. */
+const EXCEPTIONS = {
+  'bench/naive-server.ts': {
+    'src/modules/directory/clients.schemas.ts':
+      'the baseline server answers the same client shape (Client), which the directory does not export for other modules',
+  },
+  'bench/seed-clients.ts': {
+    'src/modules/messages/messages.service.ts':
+      'seeds channels and messages in bulk through the service; the messages module exports only its routes',
+  },
+};
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const depcruise = join(root, 'node_modules/.bin/depcruise');
+const json = execFileSync(depcruise, ['src', 'bench', 'test/helpers', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
+  cwd: root,
   maxBuffer: 1 << 28,
 });
-const { modules: files } = JSON.parse(json);
+const { modules: all } = JSON.parse(json);
+const files = all.filter((file) => file.source.startsWith('src/'));
 const moduleOf = (path) => /^src\/modules\/([^/]+)\//.exec(path)?.[1];
+const failures = [];
+
+// bench/ and test/helpers/: a module through its index.ts, unless an exception says why not.
+for (const file of all.filter((f) => /^(bench|test\/helpers)\//.test(f.source))) {
+  for (const { resolved } of file.dependencies) {
+    if (moduleOf(resolved) === undefined || resolved.endsWith('/index.ts')) continue;
+    if (EXCEPTIONS[file.source]?.[resolved]) continue;
+    failures.push(`${file.source} imports ${resolved}: import the module's index.ts (or add an exception with its reason)`);
+  }
+}
+for (const [source, targets] of Object.entries(EXCEPTIONS)) {
+  for (const target of Object.keys(targets)) {
+    const used = all.some((f) => f.source === source && f.dependencies.some((d) => d.resolved === target));
+    if (!used) failures.push(`exception ${source} -> ${target} is no longer needed: remove it`);
+  }
+}
+
+// The console and src/shared/: relative imports read from the source (the console is bundled by Vite, not cruised).
+const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*\(?\s*['"]([^'"]+)['"]/g;
+function relativeImports(dir) {
+  return readdirSync(join(root, dir), { recursive: true })
+    .map((f) => join(dir, String(f)))
+    .filter((f) => /\.(ts|tsx|js|mjs)$/.test(f))
+    .flatMap((f) =>
+      [...readFileSync(join(root, f), 'utf8').matchAll(IMPORT)]
+        .map((m) => m[1] ?? m[2])
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => ({ from: f, to: normalize(join(dirname(f), spec)) })),
+    );
+}
+const inside = (path, dir) => !relative(dir, path).startsWith('..');
+for (const { from, to } of relativeImports('console/src')) {
+  if (!inside(to, 'console') && !inside(to, 'src/shared'))
+    failures.push(`${from} imports ${to}: the console imports no server file (only src/shared/)`);
+}
+for (const { from, to } of relativeImports('src/shared')) {
+  if (!inside(to, 'src/shared')) failures.push(`${from} imports ${to}: src/shared/ imports nothing outside itself`);
+}
 
 const links = new Map(); // module -> modules it imports (tests excluded)
 let intoInternals = 0;
@@ -48,21 +107,57 @@ function visit(module) {
 }
 for (const module of links.keys()) if (!index.has(module)) visit(module);
 
-if (process.argv.includes('--stats')) {
-  const count = [...links.values()].reduce((sum, to) => sum + to.size, 0);
-  console.log(`${links.size} modules, ${count} links between them, ${intoInternals} imports of another module's non-index file`);
-  for (const [from, to] of [...links].sort()) console.log(`  ${from} -> ${[...to].sort().join(', ') || '(nothing)'}`);
-}
 // Storage only in repositories: no query is built on a handle elsewhere (db/ and migrations may).
 const QUERY = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(/;
 const queriesOutside = files
   .map((file) => file.source)
   .filter((path) => /^src\/.*\.ts$/.test(path) && !/\.repository\.ts$|\.test\.ts$|^src\/db\//.test(path))
   .filter((path) => QUERY.test(readFileSync(path, 'utf8')));
-for (const path of queriesOutside) console.error(`✘ a query built outside a repository: ${path}`);
 
-if (loops.length > 0 || queriesOutside.length > 0) {
-  for (const loop of loops) console.error(`✘ modules in a loop: ${loop.join(' ⇄ ')}`);
+for (const loop of loops) failures.push(`modules in a loop: ${loop.join(' ⇄ ')}`);
+for (const path of queriesOutside) failures.push(`a query built outside a repository: ${path}`);
+if (intoInternals > 0)
+  failures.push(`${intoInternals} imports of another module's non-index file (see dependency-cruiser's module-public-face)`);
+
+if (failures.length > 0) {
+  for (const failure of failures) console.error(`✘ ${failure}`);
   process.exit(1);
 }
-console.log('✔ no loop between module folders; queries only in repositories and db/');
+
+if (process.argv.includes('--stats')) console.log(paragraph());
+else
+  console.log(
+    '✔ no loop between module folders; queries only in repositories and db/; bench/ and test/helpers/ through index.ts; the console imports no server file',
+  );
+
+/** The module-graph paragraph of docs/ARCHITECTURE.md, from the graph: modules grouped by what they read. */
+function paragraph() {
+  const code = (name) => `\`${name}\``;
+  const list = (names) => (names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+  const count = [...links.values()].reduce((sum, to) => sum + to.size, 0);
+  const groups = new Map(); // "a,b" (what they read) -> modules that read exactly that
+  for (const [from, to] of [...links].sort()) {
+    const key = [...to].sort().join(',');
+    groups.set(key, [...(groups.get(key) ?? []), from]);
+  }
+  const readers = [...groups]
+    .filter(([key]) => key !== '')
+    .map(([key, from]) => `${list(from.map(code))} ${from.length === 1 ? 'reads' : 'read'} ${list(key.split(',').map(code))}`);
+  const alone = groups.get('') ?? [];
+  const text =
+    `The module graph has no loop (${links.size} modules, ${count} links; \`node scripts/module-graph.mjs --stats\` ` +
+    `writes this paragraph from the imports, and a test keeps it in sync): ${readers.join('; ')}` +
+    (alone.length > 0 ? `; ${list(alone.map(code))} read no other module` : '') +
+    '. Everything writes audit entries through `src/audit/`, which is why it sits below the modules: the ' +
+    'audit-log module (the API over the trail) may then read the directory without a loop.';
+  // Wrapped at 110 columns, as the rest of the document.
+  const lines = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > 110) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}

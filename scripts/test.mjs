@@ -3,6 +3,8 @@
 // parametrised by backend: SQLite always, PostgreSQL when it answers. Without PostgreSQL the run says
 // so plainly; PORTAL_TEST_REQUIRE_POSTGRES=1 (set by CI) turns that skip into a failure. Likewise Redis
 // (the shared limit store's tests) and PORTAL_TEST_REQUIRE_REDIS=1.
+// PORTAL_TEST_SQLITE_ONLY=1 runs SQLite alone on purpose (.ci/run's bounded runs on the newer Node runtimes).
+// PORTAL_TEST_CONCURRENCY=N runs N test files at once (node --test's default on 2 cores is one at a time).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,8 +63,12 @@ if (files.length === 0) {
 }
 
 const env = { ...process.env };
-const answer = await postgresAnswers(pgUrl);
-if (answer === true) {
+const sqliteOnly = process.env.PORTAL_TEST_SQLITE_ONLY === '1';
+const answer = sqliteOnly ? 'PORTAL_TEST_SQLITE_ONLY=1' : await postgresAnswers(pgUrl);
+if (sqliteOnly) {
+  delete env.PORTAL_TEST_POSTGRES_URL;
+  console.log('Backends: sqlite only (PORTAL_TEST_SQLITE_ONLY=1)');
+} else if (answer === true) {
   env.PORTAL_TEST_POSTGRES_URL = pgUrl;
   console.log(`Backends: sqlite, postgres (${pgUrl.replace(/\/\/[^@]*@/, '//')})`);
 } else {
@@ -104,5 +110,7 @@ if (browserTests.length > 0 && !existsSync(chromium)) {
 const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...files], { stdio: 'inherit', env });
+const concurrency = process.env.PORTAL_TEST_CONCURRENCY ? [`--test-concurrency=${process.env.PORTAL_TEST_CONCURRENCY}`] : [];
+console.log(`Node ${process.version}, ${files.length} test files`);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...concurrency, ...files], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);

@@ -39,7 +39,7 @@ import { operatorSessionRoutes } from './modules/operator-sessions/index.js';
 import { type LookupAll, WebhookWorker, type WebhookWorkerOptions, appEventRoutes, webhookAdminRoutes } from './modules/webhooks/index.js';
 import { workspaceAdminRoutes, workspaceRoutes } from './modules/workspaces/index.js';
 import adminSurface from './plugins/admin.js';
-import { consoleRoutes } from './plugins/console.js';
+import { consoleOffRoutes, consoleRoutes } from './plugins/console.js';
 import auth from './plugins/auth.js';
 import authorization from './plugins/authorization.js';
 import limits from './plugins/limits.js';
@@ -48,7 +48,7 @@ import { createLimitStore } from './limits/index.js';
 import type { LimitStore } from './limits/limit-store.js';
 import errorHandling from './plugins/errors.js';
 import idempotency from './plugins/idempotency.js';
-import metrics from './plugins/metrics.js';
+import metrics, { metricsOffRoutes } from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
 import requestGuards, { answerClientError, answerFrameworkError, parseQueryString } from './plugins/request-guards.js';
 import { installValidators } from './plugins/validation.js';
@@ -234,6 +234,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Before the routes, so that its hook measures every one of them; behind the admin token, like /admin.
   if (config.adminToken || config.metricsPort !== undefined)
     await app.register(metrics, { adminToken: config.adminToken, metricsPort: config.metricsPort, host: config.host });
+  if (!config.adminToken) await app.register(metricsOffRoutes, { metricsPort: config.metricsPort });
   await app.register(healthRoutes);
   // Files' signed upload and download URLs: outside /v1, the signature stands for the credential.
   await app.register(fileContentRoutes);
@@ -261,6 +262,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       { prefix: '/admin' },
     );
     await app.register(consoleRoutes);
-  }
+  } else await app.register(consoleOffRoutes);
   return app;
 }

@@ -6,7 +6,7 @@ import { createFirstWorkspace } from './modules/workspaces/index.js';
 
 /**
  * Starts the server. On the first start of an empty database it creates a workspace and prints its
- * API key once, on stderr (the JSON logs go to stdout, where log shippers read). SIGTERM/SIGINT drain (see shutdown), then close
+ * API key once (with `seedDemo`, demo data in it; on a database with a workspace, `seedDemo` says it added none), on stderr (the JSON logs go to stdout, where log shippers read). SIGTERM/SIGINT drain (see shutdown), then close
  * the database.
  */
 export async function startServer(config: Config, options: { seedDemo?: boolean } = {}): Promise<FastifyInstance> {
@@ -18,6 +18,15 @@ export async function startServer(config: Config, options: { seedDemo?: boolean 
       `\nDemo data added to it: ${Object.entries(made)
         .map(([kind, count]) => `${count} ${kind}`)
         .join(', ')}.\n`,
+    );
+  }
+  if (!created && options.seedDemo) {
+    // The state right after the README's `npm start` then `npm start -- --seed`: say so rather than nothing.
+    process.stderr.write(
+      '\n--seed: no demo data added. This database already has a workspace, and --seed (PORTAL_SEED_DEMO=1) fills only\n' +
+        'the first workspace, made on the first start of an empty database. To fill a workspace that exists:\n\n' +
+        '  npx portal seed --workspace <workspaceId>\n\n' +
+        '(or start on an empty database: DATABASE_URL=sqlite:./data/demo.db npm start -- --seed)\n\n',
     );
   }
   if (created) {

@@ -86,8 +86,51 @@ for (const backend of BACKENDS) {
   });
 }
 
+/** The usage line of each command the usage-error tests run. */
+const COMMAND_USAGE: Record<string, string> = {
+  'keys create': 'portal keys create --workspace W [--app APP_ID] [--label L]',
+  'keys revoke': 'portal keys revoke --workspace W --key-id K',
+  'workspaces create': 'portal workspaces create --name N [--daily-quota N]',
+  'sessions revoke': 'portal sessions revoke --workspace W --token-id T',
+  'custom-fields create': 'portal custom-fields create --workspace W --entity client|company --key K --name N --type T [--options L1,L2]',
+  'internal-users create':
+    'portal internal-users create --workspace W --email E --given-name G --family-name F [--role admin|staff] [--limit-to-companies ID,ID]',
+  migrate: 'portal migrate',
+};
+
 describe('portal command: options per command, input checked by the schemas', () => {
   const GOOD_ID = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+
+  test("a usage error shows that command's usage (a group's commands when the command word is missing), the global list only for an unknown command (issue 29)", async (t) => {
+    const url = await freshDatabaseUrl(t, 'sqlite', { sqliteFile: true });
+    const missing = await portal(url, 'workspaces', 'create');
+    assert.deepEqual(
+      [missing.code, missing.stdout, missing.stderr],
+      [2, '', `portal: --name is required\n\nUsage: ${COMMAND_USAGE['workspaces create']}\nportal --help lists every command.\n`],
+    );
+    const seed = await portal(url, 'seed');
+    assert.deepEqual(
+      [seed.code, seed.stderr],
+      [2, 'portal: --workspace is required\n\nUsage: portal seed --workspace W\nportal --help lists every command.\n'],
+    );
+    const serve = await portal(url, 'serve', '--port', '1');
+    assert.deepEqual(
+      [serve.code, serve.stderr],
+      [2, 'portal: portal serve does not take --port\n\nUsage: portal serve [--seed]\nportal --help lists every command.\n'],
+    );
+    const group = await portal(url, 'keys');
+    assert.deepEqual(
+      [group.code, group.stderr],
+      [2, `portal: usage: ${COMMAND_USAGE['keys create']} | ${COMMAND_USAGE['keys revoke']}\nportal --help lists every command.\n`],
+    );
+    const unknown = await portal(url, 'frobnicate');
+    assert.equal(unknown.code, 2);
+    assert.ok(
+      unknown.stderr.startsWith('portal: unknown command "frobnicate"\n\nUsage: portal <command> [options] [--json]\n'),
+      unknown.stderr,
+    );
+    assert.ok(unknown.stderr.split('\n').length > 40, 'the global usage lists every command');
+  });
 
   test('an option the command does not take, or a word after it, is a usage error (exit 2)', async (t) => {
     const url = await freshDatabaseUrl(t, 'sqlite', { sqliteFile: true });
@@ -144,7 +187,9 @@ describe('portal command: options per command, input checked by the schemas', ()
       const text = await portal(url, ...args);
       assert.equal(text.code, 2, args.join(' '));
       assert.equal(text.stdout, '');
-      assert.ok(text.stderr.startsWith(`portal: ${message}\n\nUsage: portal <command>`), text.stderr);
+      // That command's usage, not the global list of every command (issue 29).
+      const usage = COMMAND_USAGE[args[0] === 'migrate' ? 'migrate' : `${args[0]} ${args[1]}`];
+      assert.equal(text.stderr, `portal: ${message}\n\nUsage: ${usage}\nportal --help lists every command.\n`, args.join(' '));
     }
     // Options and command words may still come in any order.
     const ws = oneJson((await portal(url, '--json', 'workspaces', '--name', 'Acme', 'create')).stdout);

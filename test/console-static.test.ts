@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Fastify from 'fastify';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
 import { consoleRoutes } from '../src/plugins/console.js';
 
 const INDEX = '<!doctype html><title>console</title><script type="module" src="/console/assets/index-AbCd1234.js"></script>';
@@ -85,4 +87,27 @@ test('before the console is built, /console says so (503), and its assets are 40
   assert.match(answer.body, /not built: run `npm run build`/);
   assert.equal(answer.headers['cache-control'], 'no-store');
   assert.equal((await app.inject('/console/assets/index-AbCd1234.js')).statusCode, 404);
+});
+
+test('without PORTAL_ADMIN_TOKEN, /console and the paths below it are 404s whose body says how to turn the console on (issue 29)', async (t) => {
+  const app = await buildApp(loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }), {
+    webhooks: false,
+    subscriptionPollMs: false,
+  });
+  t.after(() => app.close());
+  for (const url of ['/console', '/console/', '/console/workspaces/42/clients', '/console/assets/index-AbCd1234.js']) {
+    const answer = await app.inject(url);
+    assert.equal(answer.statusCode, 404, url);
+    assert.equal(
+      answer.body,
+      "Not found: the admin console is off. Set PORTAL_ADMIN_TOKEN (16+ characters) in the server's environment and\n" +
+        'restart: the console is then served here, at /console, and you sign in with that token (README.md, Admin console).\n',
+      url,
+    );
+    assert.equal(answer.headers['content-type'], 'text/plain; charset=utf-8', url);
+    assert.equal(answer.headers['cache-control'], 'no-store', url);
+    assert.equal(answer.headers['x-frame-options'], 'DENY', url);
+  }
+  // The admin surface the console drives stays what it was: no route.
+  assert.equal((await app.inject('/admin/workspaces')).statusCode, 404);
 });

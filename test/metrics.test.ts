@@ -126,5 +126,27 @@ for (const backend of BACKENDS) {
       const h = await harness(t, backend, { webhooks: false, subscriptionPollMs: false });
       assert.equal((await h.app.inject({ method: 'GET', url: '/metrics' })).statusCode, 404);
     });
+
+    test('without PORTAL_ADMIN_TOKEN, /metrics on the API port is a 404 whose body says how to turn it on (issue 29)', async (t) => {
+      const h = await harness(t, backend, { webhooks: false, subscriptionPollMs: false });
+      const res = await h.app.inject({ method: 'GET', url: '/metrics' });
+      assert.equal(res.statusCode, 404);
+      assert.equal(res.headers['content-type'], 'text/plain; charset=utf-8');
+      assert.equal(res.headers['cache-control'], 'no-store');
+      assert.equal(
+        res.body,
+        'Not found: /metrics is off. Set PORTAL_ADMIN_TOKEN (16+ characters) and restart to serve it here behind that token\n' +
+          '(Authorization: Bearer <token>), or METRICS_PORT for a private listener without it (docs/operations.md, Metrics).\n',
+      );
+      const port = await freePort();
+      const withPort = await harness(t, backend, { webhooks: false, subscriptionPollMs: false, env: { METRICS_PORT: String(port) } });
+      const elsewhere = await withPort.app.inject({ method: 'GET', url: '/metrics' });
+      assert.equal(elsewhere.statusCode, 404);
+      assert.equal(
+        elsewhere.body,
+        'Not found: /metrics is served on the METRICS_PORT listener, not on this port. Set PORTAL_ADMIN_TOKEN (16+ characters)\n' +
+          'and restart to serve it here too, behind that token (docs/operations.md, Metrics).\n',
+      );
+    });
   });
 }

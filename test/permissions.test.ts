@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { APP_ID, createClient, createCompany, createTestInternalUser, sessionKeyFor, withBearer } from './helpers/factories.js';
+import { APP_ID, createClient, createCompany, createTestInternalUser, withBearer } from './helpers/factories.js';
 import { BACKENDS, type Backend, TestClock, adminHarness } from './helpers/harness.js';
+import { sessionMaker } from './helpers/world.js';
 
 /** Contract §2 permissions: what each principal kind can list, get, change and delete. */
 async function world(t: Parameters<typeof adminHarness>[0], backend: Backend) {
@@ -28,8 +29,8 @@ async function world(t: Parameters<typeof adminHarness>[0], backend: Backend) {
     role: 'staff',
     companyAccessList: [companyA.id],
   });
-  const session = async (body: { clientId?: string; internalUserId?: string }) =>
-    as(await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, ...body }));
+  const sessionKey = sessionMaker(h, ws.workspaceId, app.apiKey);
+  const session = async (body: { clientId?: string; internalUserId?: string }) => as(await sessionKey(body));
   return {
     h,
     ws,

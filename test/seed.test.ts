@@ -74,5 +74,31 @@ for (const backend of BACKENDS) {
       server.child.kill('SIGTERM');
       await server.exited;
     });
+
+    test('portal serve --seed on a database that has its first workspace says it added nothing, and how to seed one (issue 29)', {
+      timeout: 60_000,
+    }, async (t) => {
+      const url = await freshDatabaseUrl(t, backend, { sqliteFile: true });
+      // The README's two steps: `npm start` (the first workspace is made), then `npm start -- --seed`.
+      const first = await serve({ DATABASE_URL: url });
+      t.after(() => first.child.kill('SIGKILL'));
+      const workspaceId = /Created workspace ([0-9a-f-]{36})/.exec(first.output())?.[1];
+      assert.ok(workspaceId, first.output());
+      first.child.kill('SIGTERM');
+      await first.exited;
+      const again = await serve({ DATABASE_URL: url, PORTAL_SEED_DEMO: '1' });
+      t.after(() => again.child.kill('SIGKILL'));
+      const said =
+        '\n--seed: no demo data added. This database already has a workspace, and --seed (PORTAL_SEED_DEMO=1) fills only\n' +
+        'the first workspace, made on the first start of an empty database. To fill a workspace that exists:\n\n' +
+        '  npx portal seed --workspace <workspaceId>\n\n' +
+        '(or start on an empty database: DATABASE_URL=sqlite:./data/demo.db npm start -- --seed)\n\n';
+      assert.ok(again.output().includes(said), again.output());
+      assert.doesNotMatch(again.output(), /Created workspace|Demo data added/);
+      again.child.kill('SIGTERM');
+      await again.exited;
+      const seeded = await portal(url, 'seed', '--workspace', workspaceId, '--json');
+      assert.deepEqual(oneJson(seeded.stdout), MADE, 'the command it names fills that workspace');
+    });
   });
 }

@@ -132,6 +132,9 @@ async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<
 
 export async function main(argv: string[]): Promise<number> {
   let json = argv.includes('--json');
+  // The usage shown after a usage error: the command's own once the command is known ('' when the message
+  // already is it), the global one before (an unknown command).
+  let commandUsage: string | undefined;
   try {
     const { values, positionals } = parseArgs({ args: argv, options: ANY_OPTION, allowPositionals: true, strict: false });
     json = values.json === true;
@@ -142,6 +145,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     switch (command) {
       case 'serve': {
+        commandUsage = 'portal serve [--seed]';
         const serveValues = parseCommand(argv, 'portal serve', { seed: { type: 'boolean' } as const }, 1) as { seed?: boolean };
         // Imported here: the server's dependencies would slow every other command's start.
         await (await import('../server.js')).startServer(loadConfig(), {
@@ -150,16 +154,19 @@ export async function main(argv: string[]): Promise<number> {
         return -1; // keep running
       }
       case 'seed': {
+        commandUsage = seedCommand.usage;
         const seedValues = parseCommand(argv, 'portal seed', seedCommand.options, 1);
         await withDatabase((database) => seedCommand.run(seedValues, { database, json }));
         return 0;
       }
       case 'backup': {
+        commandUsage = backupCommand.usage;
         const backupValues = parseCommand(argv, 'portal backup', backupCommand.options, 1);
         await withDatabase((database) => backupCommand.run(backupValues, { database, json }));
         return 0;
       }
       case 'migrate': {
+        commandUsage = 'portal migrate';
         parseCommand(argv, 'portal migrate', {}, 1);
         const database = openDatabase(loadConfig().databaseUrl);
         try {
@@ -174,6 +181,7 @@ export async function main(argv: string[]): Promise<number> {
         const group = Object.hasOwn(GROUPS, command) ? GROUPS[command] : undefined;
         if (!group) throw new UsageError(`unknown command "${command}"`);
         const declared = sub !== undefined && Object.hasOwn(group, sub) ? group[sub] : undefined;
+        commandUsage = declared?.usage ?? '';
         if (!declared) throw new UsageError(groupUsage(group));
         const operands = declared.operands ?? [];
         const commandValues = parseCommand(argv, `portal ${command} ${sub}`, declared.options, 2 + operands.length);
@@ -195,7 +203,11 @@ export async function main(argv: string[]): Promise<number> {
       const problems =
         error instanceof ApiError && Array.isArray(error.data) && error.data.length > 1 ? (error.data as FieldProblem[]) : [];
       const details = problems.map((p) => `  ${p.path} ${p.message}\n`).join('');
-      process.stderr.write(`portal: ${message}\n${details}${usage ? `\n${USAGE}\n` : ''}`);
+      const help =
+        commandUsage === undefined
+          ? `\n${USAGE}\n`
+          : `${commandUsage === '' ? '' : `\nUsage: ${commandUsage}\n`}portal --help lists every command.\n`;
+      process.stderr.write(`portal: ${message}\n${details}${usage ? help : ''}`);
     }
     return usage ? 2 : 1;
   }

@@ -61,6 +61,22 @@ export async function consoleRoutes(app: FastifyInstance, opts: { root?: string 
   });
 }
 
+/** What /console answers while PORTAL_ADMIN_TOKEN is unset: how to turn it on. */
+const CONSOLE_OFF =
+  "Not found: the admin console is off. Set PORTAL_ADMIN_TOKEN (16+ characters) in the server's environment and\n" +
+  'restart: the console is then served here, at /console, and you sign in with that token (README.md, Admin console).\n';
+
+/**
+ * Without PORTAL_ADMIN_TOKEN there is no console (nor /admin): /console and the paths below it stay 404s, with a
+ * body saying how to turn it on, rather than the API's bare "No route".
+ */
+export async function consoleOffRoutes(app: FastifyInstance) {
+  const off = (_request: unknown, reply: FastifyReply) =>
+    reply.code(404).headers(SECURITY_HEADERS).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(CONSOLE_OFF);
+  app.get('/console', { schema: { hide: true } }, off);
+  app.get('/console/*', { schema: { hide: true } }, off);
+}
+
 function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();

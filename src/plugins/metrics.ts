@@ -128,3 +128,20 @@ export default fp(
   },
   { name: 'metrics' },
 );
+
+/** What GET /metrics answers on the API's port while PORTAL_ADMIN_TOKEN is unset: how to turn it on. */
+function metricsOffMessage(metricsPort: number | undefined): string {
+  return metricsPort === undefined
+    ? 'Not found: /metrics is off. Set PORTAL_ADMIN_TOKEN (16+ characters) and restart to serve it here behind that token\n' +
+        '(Authorization: Bearer <token>), or METRICS_PORT for a private listener without it (docs/operations.md, Metrics).\n'
+    : 'Not found: /metrics is served on the METRICS_PORT listener, not on this port. Set PORTAL_ADMIN_TOKEN (16+ characters)\n' +
+        'and restart to serve it here too, behind that token (docs/operations.md, Metrics).\n';
+}
+
+/** Without PORTAL_ADMIN_TOKEN, GET /metrics on the API's port stays a 404, with a body saying how to turn it on. */
+export async function metricsOffRoutes(app: FastifyInstance, opts: { metricsPort: number | undefined }) {
+  const message = metricsOffMessage(opts.metricsPort);
+  app.get('/metrics', { schema: { hide: true } }, (_request, reply) =>
+    reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(message),
+  );
+}

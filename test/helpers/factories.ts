@@ -5,10 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { systemCaller } from '../../src/lib/caller.js';
 import type { Clock } from '../../src/lib/clock.js';
-import { createApiKey, revokeApiKey } from '../../src/modules/credentials/api-keys.service.js';
-import type { InternalUserCreate } from '../../src/modules/internal-users/internal-users.schemas.js';
-import { createInternalUser } from '../../src/modules/internal-users/internal-users.service.js';
-import { createWorkspace } from '../../src/modules/workspaces/workspaces.service.js';
+import { createApiKey, revokeApiKey } from '../../src/modules/credentials/index.js';
+import { type InternalUserCreate, createInternalUser } from '../../src/modules/internal-users/index.js';
+import { createWorkspace } from '../../src/modules/workspaces/index.js';
 import type { Harness } from './types.js';
 
 /** The app ids the tests give app keys. */

@@ -11,9 +11,9 @@ import {
   createTestInternalUser,
   defineCustomField,
   mintBearerToken,
-  sessionKeyFor,
 } from './factories.js';
 import type { Harness } from './harness.js';
+import { sessionMaker } from './world.js';
 
 export const PRINCIPALS = [
   'workspace key',
@@ -89,8 +89,7 @@ export async function principalWorld(h: Harness) {
     companyAccessList: [elsewhere.id],
   });
   const field = await defineCustomField(h, ws.workspaceId, { entity: 'client', key: 'tier', type: 'text' });
-  const session = (body: { clientId?: string; internalUserId?: string }) =>
-    sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, ...body });
+  const session = sessionMaker(h, ws.workspaceId, app.apiKey);
   const keys: Record<Exclude<PrincipalName, 'bearer token'>, string> = {
     'workspace key': ws.apiKey,
     'app key': app.apiKey,

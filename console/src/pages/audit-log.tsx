@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { AUDIT_EVENT_TYPES } from '../../../src/audit/audit-events.js';
+import { AUDIT_EVENT_TYPES } from '../../../src/shared/audit-events.js';
 import { type Page, v1 } from '../api.js';
 import type { AuditEntry } from '../types.js';
 import { DataTable, Field, ListState, PageHeading, Pager, formatDate, usePaged } from '../ui.js';

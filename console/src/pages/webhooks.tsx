@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { WEBHOOK_EVENT_NAMES } from '../../../src/audit/audit-events.js';
+import { WEBHOOK_EVENT_NAMES } from '../../../src/shared/audit-events.js';
 import { admin, type Page, path } from '../api.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../types.js';
 import {

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { heldWithin } from '../../../test/helpers/eventually.js';
 import { createClient, createCompany, populatedWorkspace, sessionKeyFor, limitedUserSession } from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, NOON, adminHarness } from '../../../test/helpers/harness.js';
+import { okJson } from '../../../test/helpers/world.js';
 
 const at = (ms: number) => new Date(ms).toISOString();
 /**
@@ -28,11 +29,8 @@ const API_KEY_ENTRY_KEYS = [
 
 async function world(h: Harness) {
   const w = await populatedWorkspace(h);
-  const list = async (query = '', key = w.ws.apiKey) => {
-    const res = await h.as(key, { method: 'GET', url: `/v1/audit-logs${query}` });
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json().data as Record<string, any>[];
-  };
+  const list = async (query = '', key = w.ws.apiKey) =>
+    okJson(await h.as(key, { method: 'GET', url: `/v1/audit-logs${query}` })).data as Record<string, any>[];
   const record = (payload: object, key = w.ws.apiKey) =>
     h.as(key, { method: 'POST', url: '/v1/audit-logs', payload, headers: { 'user-agent': 'audit-test/1' }, remoteAddress: '203.0.113.7' });
   return { ...w, list, record };

@@ -13,7 +13,8 @@ import {
   createTestInternalUser,
   sessionKeyFor,
 } from '../../../test/helpers/factories.js';
-import { BACKENDS, type Backend, NOON, adminHarness, freshDatabaseUrl } from '../../../test/helpers/harness.js';
+import { BACKENDS, type Backend, NOON, freshDatabaseUrl } from '../../../test/helpers/harness.js';
+import { moduleHarness, okJson } from '../../../test/helpers/world.js';
 
 const AT = new Date(NOON).toISOString();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -23,8 +24,8 @@ const PUBLIC_LISTS = ['/v1/products', '/v1/prices', '/v1/invoice-templates', '/v
 type Body = Record<string, any>;
 
 /** A workspace on a harness with the admin surface; `admin` posts to its admin routes, `patch` patches, `get` reads with its key. */
-async function world(t: Parameters<typeof adminHarness>[0], backend: Backend) {
-  const h = await adminHarness(t, backend, { webhooks: false, subscriptionPollMs: false });
+async function world(t: Parameters<typeof moduleHarness>[0], backend: Backend) {
+  const h = await moduleHarness(t, backend);
   const ws = await h.workspace('Catalog');
   const base = `/admin/workspaces/${ws.workspaceId}`;
   const admin = (path: string, payload: object, workspaceId = ws.workspaceId) =>
@@ -32,11 +33,7 @@ async function world(t: Parameters<typeof adminHarness>[0], backend: Backend) {
   const patch = (path: string, payload: object) =>
     h.app.inject({ method: 'PATCH', url: `${base}${path}`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, payload });
   const get = (url: string, key = ws.apiKey) => h.as(key, { method: 'GET', url });
-  const made = async (path: string, payload: object): Promise<Body> => {
-    const res = await admin(path, payload);
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
+  const made = async (path: string, payload: object): Promise<Body> => okJson(await admin(path, payload));
   const audit = async (eventType: string): Promise<Body[]> => (await get(`/v1/audit-logs?eventType=${eventType}`)).json().data;
   return { h, ws, admin, patch, get, made, audit };
 }

@@ -8,28 +8,19 @@ import {
   populatedWorkspace,
   sessionKeyFor,
 } from '../../../test/helpers/factories.js';
-import { BACKENDS, NOON, adminHarness } from '../../../test/helpers/harness.js';
+import { BACKENDS, NOON } from '../../../test/helpers/harness.js';
+import { assertProblems } from '../../../test/helpers/problems.js';
+import { auditReader, moduleHarness } from '../../../test/helpers/world.js';
 
 const AT = new Date(NOON).toISOString();
 const DAY = 86_400_000;
 const card = [{ type: 'creditCard', feePaidByClient: true }];
 
-async function world(t: Parameters<typeof adminHarness>[0], backend: (typeof BACKENDS)[number]) {
-  const h = await adminHarness(t, backend, { webhooks: false, subscriptionPollMs: false });
+async function world(t: Parameters<typeof moduleHarness>[0], backend: (typeof BACKENDS)[number]) {
+  const h = await moduleHarness(t, backend);
   const w = await populatedWorkspace(h);
   const create = (payload: object, key = w.ws.apiKey) => h.as(key, { method: 'POST', url: '/v1/invoices', payload });
-  const audit = async (eventType: string) =>
-    (await h.as(w.ws.apiKey, { method: 'GET', url: `/v1/audit-logs?eventType=${eventType}` })).json().data as Record<string, any>[];
-  return { h, ...w, create, audit };
-}
-
-function assertProblems(res: { statusCode: number; body: string; json(): { data?: unknown } }, paths: string[]) {
-  assert.equal(res.statusCode, 400, res.body);
-  assert.deepEqual(
-    (res.json().data as { path: string }[]).map((p) => p.path),
-    paths,
-    res.body,
-  );
+  return { h, ...w, create, audit: auditReader(h, w.ws.apiKey) };
 }
 
 for (const backend of BACKENDS) {

@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  addClientCompany,
-  adminRequest,
-  createClient,
-  createCompany,
-  limitedUserSession,
-  populatedWorkspace,
-  sessionKeyFor,
-} from '../../../test/helpers/factories.js';
+import { addClientCompany, adminRequest, createClient, limitedUserSession } from '../../../test/helpers/factories.js';
 import { oneJson, portal } from '../../../test/helpers/cli.js';
-import { BACKENDS, type Backend, NOON, adminHarness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
+import { BACKENDS, type Backend, NOON, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
+import { assertProblems } from '../../../test/helpers/problems.js';
+import { acmeAndBeta, moduleHarness, okJson } from '../../../test/helpers/world.js';
 
 const AT = new Date(NOON).toISOString();
 
@@ -24,37 +18,15 @@ const NDA_FIELDS = [
 ];
 
 /** Acme Co (ada), Beta (bob); an NDA template; a key-holder's calls; ada's session; the audit log. */
-async function world(t: Parameters<typeof adminHarness>[0], backend: Backend) {
-  const h = await adminHarness(t, backend, { webhooks: false, subscriptionPollMs: false });
-  const w = await populatedWorkspace(h);
-  const beta = await createCompany(h, w.ws.apiKey, { name: 'Beta' });
-  const bob = await createClient(h, w.ws.apiKey, { email: 'bob@beta.test', givenName: 'Bob', familyName: 'B', companyId: beta.id });
-  const call = (method: 'GET' | 'POST', url: string, payload?: object, key = w.ws.apiKey) =>
-    h.as(key, { method, url, ...(payload ? { payload } : {}) });
-  const makeTemplate = async (body: object) => {
-    const res = await adminRequest(h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/contract-templates`, body);
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
+async function world(t: Parameters<typeof moduleHarness>[0], backend: Backend) {
+  const w = await acmeAndBeta(await moduleHarness(t, backend));
+  const makeTemplate = async (body: object) =>
+    okJson(await adminRequest(w.h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/contract-templates`, body));
   const nda = await makeTemplate({ name: 'NDA', fileUrl: 'https://files.acme.test/nda.pdf', fields: NDA_FIELDS });
-  const send = async (body: object, key = w.ws.apiKey) => {
-    const res = await call('POST', '/v1/contracts', { contractTemplateId: nda.id, variableValues: { fee: '$100' }, ...body }, key);
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
-  const adaSession = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.client.id });
-  const audit = async (eventType: string) => (await call('GET', `/v1/audit-logs?eventType=${eventType}`)).json().data as any[];
-  return { h, ...w, acme: w.company, ada: w.client, beta, bob, call, makeTemplate, nda, send, adaSession, audit };
-}
-
-function assertProblems(res: { statusCode: number; body: string; json(): any }, paths: string[]) {
-  assert.equal(res.statusCode, 400, res.body);
-  assert.equal(res.json().code, 'bad_request', res.body);
-  assert.deepEqual(
-    res.json().data.map((p: { path: string }) => p.path),
-    paths,
-    res.body,
-  );
+  const send = async (body: object, key = w.ws.apiKey) =>
+    okJson(await w.call('POST', '/v1/contracts', { contractTemplateId: nda.id, variableValues: { fee: '$100' }, ...body }, key));
+  const adaSession = await w.session({ clientId: w.client.id });
+  return { ...w, makeTemplate, nda, send, adaSession };
 }
 
 for (const backend of BACKENDS) {

@@ -5,18 +5,11 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { heldWithin } from '../../../test/helpers/eventually.js';
-import {
-  addClientCompany,
-  auditEntries,
-  createClient,
-  createCompany,
-  limitedUserSession,
-  populatedWorkspace,
-  sessionKeyFor,
-} from '../../../test/helpers/factories.js';
+import { addClientCompany, auditEntries, limitedUserSession, populatedWorkspace, sessionKeyFor } from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, type HarnessOptions, adminHarness } from '../../../test/helpers/harness.js';
 import { LocalFileStore } from './file-store.js';
 import { removeOrphanContent } from './files.service.js';
+import { acmeAndBeta, okJson } from '../../../test/helpers/world.js';
 
 const UNKNOWN = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 const UPLOADED_ONCE =
@@ -26,22 +19,15 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** Acme Co (ada), Beta (bob, cy), multi in both; an individual channel of ada's and a company channel of Beta's. */
 async function world(h: Harness) {
-  const populated = await populatedWorkspace(h);
-  const { ws, company: acme, client: ada } = populated;
-  const beta = await createCompany(h, ws.apiKey, { name: 'Beta' });
-  const bob = await createClient(h, ws.apiKey, { email: 'bob@beta.test', givenName: 'Bob', familyName: 'B', companyId: beta.id });
-  const cy = await createClient(h, ws.apiKey, { email: 'cy@beta.test', givenName: 'Cy', familyName: 'C', companyId: beta.id });
-  const call = (method: Method, url: string, payload?: object, key = ws.apiKey) =>
-    h.as(key, { method, url, ...(payload ? { payload } : {}) });
-  const ok = async (method: Method, url: string, payload?: object, key = ws.apiKey) => {
+  const w = await acmeAndBeta(h);
+  const cy = await w.betaClient('cy');
+  const ok = async (method: Method, url: string, payload?: object, key = w.ws.apiKey) => {
     h.clock.advance(1000);
-    const res = await call(method, url, payload, key);
-    assert.equal(res.statusCode, 200, `${method} ${url}: ${res.body}`);
-    return res.json();
+    return okJson(await w.call(method, url, payload, key), `${method} ${url}`);
   };
-  const adas = await ok('POST', '/v1/channels/files', { membershipType: 'individual', clientId: ada.id });
-  const betas = await ok('POST', '/v1/channels/files', { membershipType: 'company', companyId: beta.id });
-  return { ...populated, acme, beta, ada, bob, cy, call, ok, adas, betas };
+  const adas = await ok('POST', '/v1/channels/files', { membershipType: 'individual', clientId: w.ada.id });
+  const betas = await ok('POST', '/v1/channels/files', { membershipType: 'company', companyId: w.beta.id });
+  return { ...w, cy, ok, adas, betas };
 }
 
 /** An absolute signed URL as an injectable path and query. */

@@ -1,32 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  addClientCompany,
-  adminRequest,
-  createClient,
-  createCompany,
-  limitedUserSession,
-  populatedWorkspace,
-  sessionKeyFor,
-} from '../../../test/helpers/factories.js';
+import { addClientCompany, adminRequest, createClient, limitedUserSession } from '../../../test/helpers/factories.js';
 import { oneJson, portal } from '../../../test/helpers/cli.js';
-import { BACKENDS, type Backend, NOON, adminHarness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
+import { BACKENDS, type Backend, NOON, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
+import { assertProblems } from '../../../test/helpers/problems.js';
+import { acmeAndBeta, moduleHarness, okJson } from '../../../test/helpers/world.js';
 
 const AT = new Date(NOON).toISOString();
 
 /** Acme Co (ada), Beta (bob); a form with a required e-mail and an optional note; a key-holder's calls; the audit log. */
-async function world(t: Parameters<typeof adminHarness>[0], backend: Backend) {
-  const h = await adminHarness(t, backend, { webhooks: false, subscriptionPollMs: false });
-  const w = await populatedWorkspace(h);
-  const beta = await createCompany(h, w.ws.apiKey, { name: 'Beta' });
-  const bob = await createClient(h, w.ws.apiKey, { email: 'bob@beta.test', givenName: 'Bob', familyName: 'B', companyId: beta.id });
-  const call = (method: 'GET' | 'POST', url: string, payload?: object, key = w.ws.apiKey) =>
-    h.as(key, { method, url, ...(payload ? { payload } : {}) });
-  const makeForm = async (body: object) => {
-    const res = await adminRequest(h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/forms`, body);
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
+async function world(t: Parameters<typeof moduleHarness>[0], backend: Backend) {
+  const w = await acmeAndBeta(await moduleHarness(t, backend));
+  const makeForm = async (body: object) => okJson(await adminRequest(w.h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/forms`, body));
   const form = await makeForm({
     name: 'Intake',
     description: 'Tell us about you',
@@ -35,24 +20,10 @@ async function world(t: Parameters<typeof adminHarness>[0], backend: Backend) {
       { title: 'Notes', type: 'longAnswer', description: 'Anything else' },
     ],
   });
-  const request = async (clientCompanyIds: object[], formId = form.id, key = w.ws.apiKey) => {
-    const res = await call('POST', '/v1/form-responses', { formId, clientCompanyIds }, key);
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
-  const adaSession = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.client.id });
-  const audit = async (eventType: string) => (await call('GET', `/v1/audit-logs?eventType=${eventType}`)).json().data as any[];
-  return { h, ...w, acme: w.company, ada: w.client, beta, bob, call, makeForm, form, request, adaSession, audit };
-}
-
-function assertProblems(res: { statusCode: number; body: string; json(): any }, paths: string[]) {
-  assert.equal(res.statusCode, 400, res.body);
-  assert.equal(res.json().code, 'bad_request', res.body);
-  assert.deepEqual(
-    res.json().data.map((p: { path: string }) => p.path),
-    paths,
-    res.body,
-  );
+  const request = async (clientCompanyIds: object[], formId = form.id, key = w.ws.apiKey) =>
+    okJson(await w.call('POST', '/v1/form-responses', { formId, clientCompanyIds }, key));
+  const adaSession = await w.session({ clientId: w.client.id });
+  return { ...w, makeForm, form, request, adaSession };
 }
 
 for (const backend of BACKENDS) {

@@ -1,29 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  addClientCompany,
-  adminRequest,
-  createClient,
-  createCompany,
-  populatedWorkspace,
-  sessionKeyFor,
-} from '../../../test/helpers/factories.js';
+import { adminRequest, populatedWorkspace, sessionKeyFor } from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, adminHarness } from '../../../test/helpers/harness.js';
+import { acmeAndBeta } from '../../../test/helpers/world.js';
 
 /** A manual and a link install; Acme Co (ada), Beta (bob, cy), and multi in both Beta and Acme Co. */
 async function world(h: Harness) {
   const populated = await populatedWorkspace(h);
-  const { ws, company: acme, client: ada } = populated;
   const install = async (body: object) =>
-    (await adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/installs`, body)).json().id as string;
+    (await adminRequest(h, 'POST', `/admin/workspaces/${populated.ws.workspaceId}/installs`, body)).json().id as string;
   const manual = await install({ type: 'manual', name: 'Docs' });
   const link = await install({ type: 'link', name: 'Site' });
-  const beta = await createCompany(h, ws.apiKey, { name: 'Beta' });
-  const bob = await createClient(h, ws.apiKey, { email: 'bob@beta.test', givenName: 'Bob', familyName: 'B', companyId: beta.id });
-  const cy = await createClient(h, ws.apiKey, { email: 'cy@beta.test', givenName: 'Cy', familyName: 'C', companyId: beta.id });
-  const multi = await createClient(h, ws.apiKey, { email: 'multi@beta.test', givenName: 'Mu', familyName: 'M', companyId: beta.id });
-  await addClientCompany(h, ws.workspaceId, multi, acme.id);
-  return { ...populated, manual, link, acme, beta, ada, bob, cy, multi };
+  const w = await acmeAndBeta(h, populated);
+  const cy = await w.betaClient('cy');
+  const multi = await w.multiClient();
+  return { ...w, manual, link, cy, multi };
 }
 
 for (const backend of BACKENDS) {

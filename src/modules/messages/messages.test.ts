@@ -1,41 +1,26 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  addClientCompany,
-  auditEntries,
-  createClient,
-  createCompany,
-  limitedUserSession,
-  populatedWorkspace,
-  sessionKeyFor,
-} from '../../../test/helpers/factories.js';
+import { auditEntries, limitedUserSession, sessionKeyFor } from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, adminHarness } from '../../../test/helpers/harness.js';
+import { acmeAndBeta, okJson } from '../../../test/helpers/world.js';
 
 const UNKNOWN = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
 /** Acme Co (ada), Beta (bob, cy), and multi in both Beta and Acme Co; a staff user (Sam) of the whole workspace. */
 async function world(h: Harness) {
-  const populated = await populatedWorkspace(h);
-  const { ws, company: acme, client: ada } = populated;
-  const beta = await createCompany(h, ws.apiKey, { name: 'Beta' });
-  const bob = await createClient(h, ws.apiKey, { email: 'bob@beta.test', givenName: 'Bob', familyName: 'B', companyId: beta.id });
-  const cy = await createClient(h, ws.apiKey, { email: 'cy@beta.test', givenName: 'Cy', familyName: 'C', companyId: beta.id });
-  const multi = await createClient(h, ws.apiKey, { email: 'multi@beta.test', givenName: 'Mu', familyName: 'M', companyId: beta.id });
-  await addClientCompany(h, ws.workspaceId, multi, acme.id);
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, key = ws.apiKey) =>
-    h.as(key, { method, url, ...(payload ? { payload } : {}) });
+  const w = await acmeAndBeta(h);
+  const cy = await w.betaClient('cy');
+  const multi = await w.multiClient();
   /** Creates a channel with the workspace key, one second after the previous one (newest first is a real order). */
   const channel = async (body: object) => {
     h.clock.advance(1000);
-    const res = await call('POST', '/v1/message-channels', body);
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
+    return okJson(await w.call('POST', '/v1/message-channels', body));
   };
-  const send = async (body: object, key = ws.apiKey) => {
+  const send = async (body: object, key = w.ws.apiKey) => {
     h.clock.advance(1000);
-    return call('POST', '/v1/messages', body, key);
+    return w.call('POST', '/v1/messages', body, key);
   };
-  return { ...populated, acme, beta, ada, bob, cy, multi, call, channel, send };
+  return { ...w, cy, multi, channel, send };
 }
 
 const ids = (res: { json(): { data: { id: string }[] } }) => res.json().data.map((item) => item.id);

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  auditEntries,
-  createClient,
-  createCompany,
-  limitedUserSession,
-  populatedWorkspace,
-  sessionKeyFor,
-} from '../../../test/helpers/factories.js';
-import { BACKENDS, type Backend, NOON, adminHarness } from '../../../test/helpers/harness.js';
+import { auditEntries, createCompany, limitedUserSession, sessionKeyFor } from '../../../test/helpers/factories.js';
+import { BACKENDS, type Backend, NOON } from '../../../test/helpers/harness.js';
+import { assertProblems } from '../../../test/helpers/problems.js';
+import { acmeAndBeta, moduleHarness, okJson } from '../../../test/helpers/world.js';
 
 const AT = new Date(NOON).toISOString();
 const NOT_FOUND = { code: 'not_found', message: 'Note not found.', data: null };
@@ -16,35 +11,17 @@ const NOT_FOUND = { code: 'not_found', message: 'Note not found.', data: null };
 type Body = Record<string, unknown>;
 
 /** Acme Co (ada), Beta (bob); a key-holder's calls; the audit log by event type. */
-async function world(t: Parameters<typeof adminHarness>[0], backend: Backend) {
-  const h = await adminHarness(t, backend, { webhooks: false, subscriptionPollMs: false });
-  const w = await populatedWorkspace(h);
-  const beta = await createCompany(h, w.ws.apiKey, { name: 'Beta' });
-  const bob = await createClient(h, w.ws.apiKey, { email: 'bob@beta.test', givenName: 'Bob', familyName: 'B', companyId: beta.id });
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, key = w.ws.apiKey) =>
-    h.as(key, { method, url, ...(payload ? { payload } : {}) });
-  const create = async (payload: object, key = w.ws.apiKey) => {
-    const res = await call('POST', '/v1/notes', payload, key);
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json() as Body;
-  };
-  const audit = async (eventType: string) => (await call('GET', `/v1/audit-logs?eventType=${eventType}`)).json().data as Body[];
+async function world(t: Parameters<typeof moduleHarness>[0], backend: Backend) {
+  const w = await acmeAndBeta(await moduleHarness(t, backend));
+  const create = async (payload: object, key = w.ws.apiKey) => okJson(await w.call('POST', '/v1/notes', payload, key)) as Body;
   /** Each entry of the event: its note, and the company a limited internal user must hold to read it (scope_company_id). */
   const scoped = async (eventType: string) =>
-    (await auditEntries(h, w.ws.workspaceId)).filter((e) => e.event_type === eventType).map((e) => [e.context.noteId, e.scope_company_id]);
+    (await auditEntries(w.h, w.ws.workspaceId))
+      .filter((e) => e.event_type === eventType)
+      .map((e) => [e.context.noteId, e.scope_company_id]);
   const ids = async (query: string, key = w.ws.apiKey) =>
-    ((await call('GET', `/v1/notes${query}`, undefined, key)).json().data as Body[]).map((note) => note.id);
-  return { h, ...w, acme: w.company, ada: w.client, beta, bob, call, create, audit, scoped, ids };
-}
-
-function assertProblems(res: { statusCode: number; body: string; json(): { code: string; data: { path: string }[] } }, paths: string[]) {
-  assert.equal(res.statusCode, 400, res.body);
-  assert.equal(res.json().code, 'bad_request', res.body);
-  assert.deepEqual(
-    res.json().data.map((p) => p.path),
-    paths,
-    res.body,
-  );
+    ((await w.call('GET', `/v1/notes${query}`, undefined, key)).json().data as Body[]).map((note) => note.id);
+  return { ...w, create, scoped, ids };
 }
 
 for (const backend of BACKENDS) {

@@ -12,6 +12,7 @@ import {
   sessionKeyFor,
 } from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, NOON, adminHarness } from '../../../test/helpers/harness.js';
+import { assertProblems } from '../../../test/helpers/problems.js';
 
 const AT = new Date(NOON).toISOString();
 const UNKNOWN = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
@@ -33,12 +34,6 @@ async function installWithSettings(h: Harness, workspaceId: string, apiKey: stri
   const declared = await h.as(apiKey, { method: 'POST', url: `/v1/installs/${id}/notification-settings`, payload: { notifications } });
   assert.equal(declared.statusCode, 200, declared.body);
   return id;
-}
-
-/** 400 with exactly these problems. */
-function assertProblems(res: { statusCode: number; body: string; json(): { data?: unknown } }, data: { path: string; message: string }[]) {
-  assert.equal(res.statusCode, 400, res.body);
-  assert.deepEqual(res.json().data, data, res.body);
 }
 
 for (const backend of BACKENDS) {

@@ -1,49 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  adminRequest,
-  createClient,
-  createCompany,
-  createTestInternalUser,
-  limitedUserSession,
-  populatedWorkspace,
-  sessionKeyFor,
-} from '../../../test/helpers/factories.js';
+import { adminRequest, createClient, createTestInternalUser, limitedUserSession, sessionKeyFor } from '../../../test/helpers/factories.js';
 import { oneJson, portal } from '../../../test/helpers/cli.js';
-import { BACKENDS, type Backend, NOON, adminHarness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
+import { BACKENDS, type Backend, NOON, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
+import { assertProblems } from '../../../test/helpers/problems.js';
+import { acmeAndBeta, moduleHarness, okJson } from '../../../test/helpers/world.js';
 
 const AT = new Date(NOON).toISOString();
 
 /** Acme Co (ada), Beta (bob); a staff member (user); a key-holder's calls; the audit log by event type. */
-async function world(t: Parameters<typeof adminHarness>[0], backend: Backend) {
-  const h = await adminHarness(t, backend, { webhooks: false, subscriptionPollMs: false });
-  const w = await populatedWorkspace(h);
-  const beta = await createCompany(h, w.ws.apiKey, { name: 'Beta' });
-  const bob = await createClient(h, w.ws.apiKey, { email: 'bob@beta.test', givenName: 'Bob', familyName: 'B', companyId: beta.id });
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, key = w.ws.apiKey) =>
-    h.as(key, { method, url, ...(payload ? { payload } : {}) });
-  const create = async (payload: object, key = w.ws.apiKey) => {
-    const res = await call('POST', '/v1/tasks', payload, key);
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
-  const audit = async (eventType: string) => (await call('GET', `/v1/audit-logs?eventType=${eventType}`)).json().data as any[];
-  const template = async (body: object) => {
-    const res = await adminRequest(h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/task-templates`, body);
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
-  return { h, ...w, acme: w.company, ada: w.client, beta, bob, call, create, audit, template };
-}
-
-function assertProblems(res: { statusCode: number; body: string; json(): any }, paths: string[]) {
-  assert.equal(res.statusCode, 400, res.body);
-  assert.equal(res.json().code, 'bad_request', res.body);
-  assert.deepEqual(
-    res.json().data.map((p: { path: string }) => p.path),
-    paths,
-    res.body,
-  );
+async function world(t: Parameters<typeof moduleHarness>[0], backend: Backend) {
+  const w = await acmeAndBeta(await moduleHarness(t, backend));
+  const create = async (payload: object, key = w.ws.apiKey) => okJson(await w.call('POST', '/v1/tasks', payload, key));
+  const template = async (body: object) =>
+    okJson(await adminRequest(w.h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/task-templates`, body));
+  return { ...w, create, template };
 }
 
 for (const backend of BACKENDS) {
