@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
+import type { DbHandle } from '../db/database.js';
 import { LoopWorker } from '../lib/background-loop.js';
 import type { Clock } from '../lib/clock.js';
 import { blankPersonalDataBefore } from './audit-trail.repository.js';
@@ -15,7 +14,7 @@ const DAY_MS = 24 * HOUR_MS;
  */
 export class PersonalDataSweep extends LoopWorker {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: DbHandle,
     private readonly clock: Clock,
     private readonly days: number,
     private readonly log: FastifyBaseLogger,
