@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
 
 /** The surfaces an internal user chose, setting by setting (null: not chosen, the setting's default applies). */
@@ -15,29 +16,30 @@ export function chosenPreferences(db: Kysely<DB>, access: Access, internalUserId
 const bit = (value: boolean | undefined) => (value === undefined ? null : value ? 1 : 0);
 
 /** Sets the surfaces given of one setting for the user; the others keep their state. */
-export async function upsertPreference(
-  db: Kysely<DB>,
+export function upsertPreference(
+  work: UnitOfWork,
   access: Access,
   choice: { internalUserId: string; installId: string; settingId: string; email?: boolean; product?: boolean; at: string },
-): Promise<void> {
+): void {
   const { email, product } = choice;
-  await db
-    .insertInto('notification_preferences')
-    .values({
-      workspace_id: access.workspaceId,
-      internal_user_id: choice.internalUserId,
-      install_id: choice.installId,
-      setting_id: choice.settingId,
-      email: bit(email),
-      product: bit(product),
-      updated_at: choice.at,
-    })
-    .onConflict((oc) =>
-      oc.columns(['internal_user_id', 'install_id', 'setting_id']).doUpdateSet((eb) => ({
-        ...(email !== undefined ? { email: eb.ref('excluded.email') } : {}),
-        ...(product !== undefined ? { product: eb.ref('excluded.product') } : {}),
-        updated_at: eb.ref('excluded.updated_at'),
-      })),
-    )
-    .execute();
+  work.write(
+    work.db
+      .insertInto('notification_preferences')
+      .values({
+        workspace_id: access.workspaceId,
+        internal_user_id: choice.internalUserId,
+        install_id: choice.installId,
+        setting_id: choice.settingId,
+        email: bit(email),
+        product: bit(product),
+        updated_at: choice.at,
+      })
+      .onConflict((oc) =>
+        oc.columns(['internal_user_id', 'install_id', 'setting_id']).doUpdateSet((eb) => ({
+          ...(email !== undefined ? { email: eb.ref('excluded.email') } : {}),
+          ...(product !== undefined ? { product: eb.ref('excluded.product') } : {}),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      ),
+  );
 }

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
@@ -78,13 +79,15 @@ export async function setNotificationPreference(
     }
   }
   if (problems.length > 0 || !found) throw errors.invalidFields(problems);
-  await repo.upsertPreference(database.db, caller.access, {
-    internalUserId: user.id,
-    installId: found.installId,
-    settingId: found.setting.id,
-    email: input.email,
-    product: input.product,
-    at: isoAt(caller.actor.at),
-  });
+  await unitOfWork(database, async (work) =>
+    repo.upsertPreference(work, caller.access, {
+      internalUserId: user.id,
+      installId: found.installId,
+      settingId: found.setting.id,
+      email: input.email,
+      product: input.product,
+      at: isoAt(caller.actor.at),
+    }),
+  );
   return getNotificationPreferences(database, caller, user.id);
 }
