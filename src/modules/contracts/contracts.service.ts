@@ -7,19 +7,28 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
+import { schemaProblems } from '../../lib/validate.js';
 import { resolveMembers } from '../directory/index.js';
 import * as repo from './contracts.repository.js';
-import type { Contract, ContractField, ContractSend, ContractSign, ContractTemplate, ContractTemplateCreate } from './contracts.schemas.js';
+import {
+  type Contract,
+  type ContractField,
+  type ContractSend,
+  type ContractSign,
+  type ContractTemplate,
+  type ContractTemplateCreate,
+  VariableValues,
+} from './contracts.schemas.js';
 
 export const listContractTemplates = listAs(repo.listTemplates);
 export const listContracts = listAs(repo.listContracts);
 
 export async function getContractTemplate(database: Database, caller: Caller, id: string): Promise<ContractTemplate> {
-  return orNotFound(await repo.findTemplate(database.db, caller.access, id.toLowerCase()), 'Contract template');
+  return orNotFound(await repo.findTemplate(database.db, caller.access, id), 'Contract template');
 }
 
 export async function getContract(database: Database, caller: Caller, id: string): Promise<Contract> {
-  return repo.toContract(orNotFound(await repo.findContractRow(database.db, caller.access, id.toLowerCase()), 'Contract'));
+  return repo.toContract(orNotFound(await repo.findContractRow(database.db, caller.access, id), 'Contract'));
 }
 
 /** Whether a value is what its field's type asks for: the rule broken, or undefined. */
@@ -66,7 +75,7 @@ function fill(
   });
 }
 
-/** variableValues as given: an object, or its JSON text (as the SDK declares it). */
+/** variableValues as given: an object, or its JSON text (as the SDK declares it), held to the object's rules (lengths, text). */
 function variableValuesOf(given: ContractSend['variableValues'], problems: FieldProblem[]): Record<string, string> {
   if (given === undefined) return {};
   if (typeof given !== 'string') return given;
@@ -79,8 +88,12 @@ function variableValuesOf(given: ContractSend['variableValues'], problems: Field
       parsed !== null &&
       !Array.isArray(parsed) &&
       Object.values(parsed).every((v) => typeof v === 'string')
-    )
-      return parsed as Record<string, string>;
+    ) {
+      const found = schemaProblems(VariableValues, parsed, 'body.variableValues');
+      if (found.length === 0) return parsed as Record<string, string>;
+      problems.push(...found);
+      return {};
+    }
   } catch {
     // falls through to the problem
   }
@@ -189,7 +202,7 @@ export async function signContract(database: Database, caller: Caller, id: strin
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findContractRow(work.db, caller.access, id.toLowerCase()), 'Contract');
+      const row = orNotFound(await repo.findContractRow(work.db, caller.access, id), 'Contract');
       if (caller.principal.kind !== 'clientSession' || caller.principal.clientId !== row.client_id) {
         throw errors.forbidden('Only the client a contract was sent to signs it, in its session.');
       }

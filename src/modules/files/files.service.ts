@@ -91,7 +91,7 @@ export async function listChannels(
 }
 
 export async function getChannel(database: Database, caller: Caller, id: string): Promise<FileChannel> {
-  return orNotFound(await repo.findChannel(database.db, caller.access, id.toLowerCase()), 'File channel');
+  return orNotFound(await repo.findChannel(database.db, caller.access, id), 'File channel');
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -302,7 +302,7 @@ export async function createFileDeprecated(database: Database, caller: Caller, i
 
 /** A file object whose channel the caller sees (else 404), with its channel. */
 async function visibleFile(database: Database, caller: Caller, id: string): Promise<{ row: FilesTable; channel: FileChannelsTable }> {
-  const row = orNotFound(await repo.findFileRow(database.db, caller.access, id.toLowerCase()), 'File');
+  const row = orNotFound(await repo.findFileRow(database.db, caller.access, id), 'File');
   const channel = orNotFound(await repo.findChannelRow(database.db, caller.access, row.channel_id), 'File');
   return { row, channel };
 }

@@ -63,7 +63,7 @@ const seesInternalUsers = (access: Access) => access.clientId === null;
 
 export async function getInternalUser(database: Database, caller: Caller, id: string): Promise<InternalUser> {
   const user =
-    isUuid(id) && seesInternalUsers(caller.access) ? await repo.findInternalUser(database.db, caller.access, id.toLowerCase()) : undefined;
+    isUuid(id) && seesInternalUsers(caller.access) ? await repo.findInternalUser(database.db, caller.access, id) : undefined;
   if (!user) throw errors.notFound('Internal user');
   return user;
 }

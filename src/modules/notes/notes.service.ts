@@ -19,7 +19,7 @@ export function listNotes(database: Database, caller: Caller, query: NoteListQue
 }
 
 export async function getNote(database: Database, caller: Caller, id: string): Promise<Note> {
-  return repo.toNote(orNotFound(await repo.findNoteRow(database.db, caller.access, id.toLowerCase()), 'Note'));
+  return repo.toNote(orNotFound(await repo.findNoteRow(database.db, caller.access, id), 'Note'));
 }
 
 function recordNoteEvent(
@@ -79,7 +79,7 @@ export async function updateNote(database: Database, caller: Caller, id: string,
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findNoteRow(work.db, caller.access, id.toLowerCase()), 'Note');
+      const row = orNotFound(await repo.findNoteRow(work.db, caller.access, id), 'Note');
       const changes: Partial<NotesTable> = {};
       const previousAttributes: Record<string, unknown> = {};
       if (input.title !== undefined && input.title !== row.title) {
@@ -106,7 +106,7 @@ export async function deleteNote(database: Database, caller: Caller, id: string)
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findNoteRow(work.db, caller.access, id.toLowerCase()), 'Note');
+      const row = orNotFound(await repo.findNoteRow(work.db, caller.access, id), 'Note');
       repo.deleteNote(work, caller.access, row.id);
       recordNoteEvent(work, caller, repo.toNote(row), await repo.companyOfNote(work.db, caller.access, row), 'noteDeleted');
       return { id: row.id, object: 'note', deleted: true as const };

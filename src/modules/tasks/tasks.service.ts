@@ -16,11 +16,11 @@ export const listTasks = listAs(repo.listTasks);
 export const listTaskTemplates = listAs(repo.listTemplates);
 
 export async function getTask(database: Database, caller: Caller, id: string): Promise<Task> {
-  return repo.toTask(orNotFound(await repo.findTaskRow(database.db, caller.access, id.toLowerCase()), 'Task'));
+  return repo.toTask(orNotFound(await repo.findTaskRow(database.db, caller.access, id), 'Task'));
 }
 
 export async function getTaskTemplate(database: Database, caller: Caller, id: string): Promise<TaskTemplate> {
-  return orNotFound(await repo.findTemplate(database.db, caller.access, id.toLowerCase()), 'Task template');
+  return orNotFound(await repo.findTemplate(database.db, caller.access, id), 'Task template');
 }
 
 type Assignee = Pick<TasksTable, 'internal_user_id' | 'client_id' | 'company_id'>;
@@ -216,7 +216,7 @@ export async function updateTask(database: Database, caller: Caller, id: string,
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findTaskRow(work.db, caller.access, id.toLowerCase()), 'Task');
+      const row = orNotFound(await repo.findTaskRow(work.db, caller.access, id), 'Task');
       const at = isoAt(caller.actor.at);
       const doer = doerOf(caller);
       const next: TasksTable = { ...row };
@@ -282,7 +282,7 @@ export async function deleteTask(database: Database, caller: Caller, id: string)
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findTaskRow(work.db, caller.access, id.toLowerCase()), 'Task');
+      const row = orNotFound(await repo.findTaskRow(work.db, caller.access, id), 'Task');
       const descendants = await repo.descendantRows(work.db, caller.access, row.id);
       repo.deleteTask(work, caller.access, row.id);
       for (const deleted of [row, ...descendants]) recordTaskEvent(work, caller, deleted, 'taskDeleted');
