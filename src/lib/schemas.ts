@@ -18,8 +18,8 @@ export const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }
 /**
  * Free text a caller gives (a message, a title, a description, an answer): no control character
  * (U+0000–U+001F, U+007F–U+009F) other than tab, line feed and carriage return, so no stored text answers
- * as six bytes of JSON escape per character. One pattern per kind of text, each compiled once per validator
- * (Ajv shares a pattern's RegExp between the schemas that use it). The patterns are linear in the text's
+ * as six bytes of JSON escape per character. One pattern per kind of text, shared: a validator (Ajv) keeps
+ * one RegExp per pattern for every schema that uses it. The patterns are linear in the text's
  * length: no part of a pattern can match what the next part matches (a pattern such as `^[^\n]*\S[^\n]*$`
  * backtracks quadratically, seconds of CPU for a 1 MiB body, and Ajv runs it even past `maxLength`).
  */
@@ -32,14 +32,14 @@ const NON_BLANK_TEXT_PATTERN = `^[^\\S${CONTROL}]*[^\\s${CONTROL}][^${CONTROL}]*
 const LINE_PATTERN = `^[^\\S${CONTROL_OR_NEWLINE}]*[^\\s${CONTROL_OR_NEWLINE}][^${CONTROL_OR_NEWLINE}]*$`;
 
 const TEXT_RULE = 'no control characters other than tab, line feed and carriage return';
-const NON_BLANK_TEXT_RULE = `not only white space, and ${TEXT_RULE}`;
-const LINE_RULE = 'one line, not only white space, and no control characters other than tab';
+const NON_BLANK_TEXT_RULE = `not only white space; ${TEXT_RULE}`;
+const LINE_RULE = 'one line, not only white space; no control characters other than tab';
 
 /** How a failure of each shared pattern is worded in a 400 (lib/validate.ts problemsOf), rather than the pattern itself. */
 export const PATTERN_MESSAGES: ReadonlyMap<string, string> = new Map([
   [TEXT_PATTERN, `must have ${TEXT_RULE}`],
-  [NON_BLANK_TEXT_PATTERN, `must be ${NON_BLANK_TEXT_RULE}`],
-  [LINE_PATTERN, `must be ${LINE_RULE}`],
+  [NON_BLANK_TEXT_PATTERN, `must have a character other than white space, and ${TEXT_RULE}`],
+  [LINE_PATTERN, 'must be one line with a character other than white space, and no control characters other than tab'],
 ]);
 
 interface TextOptions {
@@ -55,6 +55,7 @@ export const Text = (options: TextOptions) => text(TEXT_PATTERN, TEXT_RULE, opti
 export const NonBlankText = (options: TextOptions) => text(NON_BLANK_TEXT_PATTERN, NON_BLANK_TEXT_RULE, options);
 /** One line with at least one visible character (a name, a title). */
 export const Line = (options: TextOptions) => text(LINE_PATTERN, LINE_RULE, options);
+
 /**
  * Free-form JSON a caller sends (an audit entry's `context`, an app event's payload): at most this many bytes
  * once serialized (validation keyword `maxJsonBytes`, plugins/validation.ts), so no entry, and no page of

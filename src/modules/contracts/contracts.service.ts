@@ -89,10 +89,9 @@ function variableValuesOf(given: ContractSend['variableValues'], problems: Field
       !Array.isArray(parsed) &&
       Object.values(parsed).every((v) => typeof v === 'string')
     ) {
-      const found = schemaProblems(VariableValues, parsed, 'body.variableValues');
-      if (found.length === 0) return parsed as Record<string, string>;
-      problems.push(...found);
-      return {};
+      // Its problems are those of the values as given (the contract is then refused): no "is required" besides.
+      problems.push(...schemaProblems(VariableValues, parsed, 'body.variableValues'));
+      return parsed as Record<string, string>;
     }
   } catch {
     // falls through to the problem
