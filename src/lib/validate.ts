@@ -72,7 +72,12 @@ export function schemaProblems(schema: TSchema, value: unknown, prefix?: string)
   for (const e of Value.Errors(schema, value)) {
     // `additionalProperties: false` also reports each extra property as "schema is false": named once, below.
     if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) continue;
-    const params = e.params as { additionalProperties?: string[]; requiredProperties?: string[]; allowedValues?: unknown[]; pattern?: unknown };
+    const params = e.params as {
+      additionalProperties?: string[];
+      requiredProperties?: string[];
+      allowedValues?: unknown[];
+      pattern?: unknown;
+    };
     issues.push({
       instancePath: e.instancePath,
       keyword: e.keyword,

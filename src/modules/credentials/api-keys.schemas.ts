@@ -34,4 +34,7 @@ export const CreatedApiKey = Type.Object(
 
 export const RevokedApiKey = Type.Object({ apiKeyId: Id, revoked: Type.Literal(true) }, { title: 'RevokedApiKey' });
 
-export const ApiKeyParams = Type.Object({ workspaceId: PathId('workspace id'), keyId: PathId('API key id') }, { additionalProperties: false });
+export const ApiKeyParams = Type.Object(
+  { workspaceId: PathId('workspace id'), keyId: PathId('API key id') },
+  { additionalProperties: false },
+);
