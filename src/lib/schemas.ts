@@ -130,7 +130,14 @@ export function Page<T extends TSchema>(item: T) {
 
 /** Query parameters every list takes. */
 export const PageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: '1–1000, default 100' })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: 100,
+      description: '1–1000, default 100: the most a page holds; it ends earlier, with a nextToken, past 4 MiB of its rows’ text',
+    }),
+  ),
   nextToken: Type.Optional(Type.String({ description: 'opaque token from the previous page' })),
 };
 
