@@ -4,7 +4,7 @@
 // its entries' stored JSON passes 4 MiB, with a nextToken, so nothing is skipped or repeated.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AUDIT_PAGE_BYTES } from '../src/modules/audit-log/audit-log.repository.js';
+import { PAGE_TEXT_BUDGET } from '../src/db/paging.js';
 import { BACKENDS, workspaceHarness } from './helpers/harness.js';
 
 /** JSON text of an object `levels` objects deep (itself included), built as text: too deep to stringify. */
@@ -103,7 +103,7 @@ for (const backend of BACKENDS) {
         next = res.json().nextToken;
         if (!next) break;
       }
-      assert.ok(AUDIT_PAGE_BYTES === 4 * 1024 * 1024);
+      assert.ok(PAGE_TEXT_BUDGET === 4 * 1024 * 1024);
       assert.deepEqual(sizes, [3, 4], 'newest first: three 1 MiB entries fit under 4 MiB, a fourth would not');
       assert.deepEqual(seen, [...ids].reverse(), 'every entry once, newest first');
     });

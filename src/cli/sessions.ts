@@ -41,7 +41,7 @@ export const sessionsGroup: CommandGroup = {
       const tokenId = requireOption(values, 'token-id');
       // A malformed or unknown token id: the service answers 404 (Session).
       await revokeSession(database, await requireWorkspace(database, values), tokenId);
-      printResult(json, { tokenId: tokenId.toLowerCase(), revoked: true }, `Session ${tokenId} revoked.`);
+      printResult(json, { tokenId, revoked: true }, `Session ${tokenId} revoked.`);
     },
   }),
 };

@@ -92,7 +92,28 @@ function pageQuery<Q extends SelectQueryBuilder<any, any, any>>(query: Q, keyset
     .limit(limit as number) as Q;
 }
 
-/** The page of the rows read (limit + 1 at most): its items, and a nextToken when more follow. */
+/**
+ * The most stored text one page carries: a page ends early, with a nextToken, before the row that would take
+ * it past this many characters of its rows' text columns (JSON held as text included), never before its
+ * first row. So no list answers more than a few MiB, whatever its rows hold (1,000 messages of 10,000
+ * characters are three pages, not one answer of 10 MB), and a few concurrent pages cannot exhaust memory.
+ */
+export const PAGE_TEXT_BUDGET = 4 * 1024 * 1024;
+
+/**
+ * A row's stored text, cheaply: the sum of its string columns' lengths (a few additions per column, no
+ * serialization), which is what a page's answer grows with; numbers, booleans and nulls are a few bytes each.
+ */
+function textLength(row: object): number {
+  let length = 0;
+  for (const key in row) {
+    const value = (row as Record<string, unknown>)[key];
+    if (typeof value === 'string') length += value.length;
+  }
+  return length;
+}
+
+/** The page of the rows read (limit + 1 at most): its items, and a nextToken when more follow or the page's text budget is spent. */
 function pageOf<Row extends { created_at: string; id: string }, Item>(
   rows: Row[],
   limit: number,
@@ -100,15 +121,12 @@ function pageOf<Row extends { created_at: string; id: string }, Item>(
   tokens: PageTokens,
   scope: string,
   toItem: (row: Row) => Item,
-  budget?: PageBudget<Row>,
 ): Page<Item> {
   let kept = Math.min(rows.length, limit);
-  if (budget) {
-    let bytes = 0;
-    for (let i = 0; i < kept; i++) {
-      bytes += budget.sizeOf(rows[i]);
-      if (bytes > budget.bytes && i > 0) kept = i;
-    }
+  let length = 0;
+  for (let i = 0; i < kept; i++) {
+    length += textLength(rows[i]);
+    if (length > PAGE_TEXT_BUDGET && i > 0) kept = i;
   }
   if (rows.length <= kept) return { data: rows.map(toItem) };
   rows.length = kept;
@@ -123,9 +141,8 @@ function pageOf<Row extends { created_at: string; id: string }, Item>(
  * as a range of the list's index `(workspace_id, [filter,] created_at, id)`, so a page costs the same at
  * any depth (test/paging-plans.test.ts holds every list to it). `scope` names the list and its filters
  * (see PageTokens). Fetches one row more than the limit to know whether a next page exists, so no page
- * is empty. `toItem` maps each row to what the page serves. With `budget`, a page also ends (with a
- * nextToken) before the row that would take its stored bytes past `budget.bytes` — never before its first
- * row — so no page of free-form JSON grows without bound.
+ * is empty. `toItem` maps each row to what the page serves. A page also ends (with a nextToken) before
+ * the row that would take its text past PAGE_TEXT_BUDGET, never before its first row.
  */
 export async function fetchPage<Row extends { created_at: string; id: string }, Item>(
   // biome-ignore lint/suspicious/noExplicitAny: any list's builder (its tables are the caller's business)
@@ -135,12 +152,11 @@ export async function fetchPage<Row extends { created_at: string; id: string }, 
   tokens: PageTokens,
   scope: string,
   toItem: (row: Row) => Item,
-  budget?: PageBudget<Row>,
 ): Promise<Page<Item>> {
   const limit = page.limit ?? DEFAULT_LIMIT;
   const cursor = page.nextToken ? tokens.decode(scope, page.nextToken) : undefined;
   const rows = await pageQuery(query, keyset, cursor, limit + 1).execute();
-  return pageOf(rows, limit, keyset, tokens, scope, toItem, budget);
+  return pageOf(rows, limit, keyset, tokens, scope, toItem);
 }
 
 /** The values a prepared list's query is built from: scalars, each a parameter of the statement. */
@@ -151,7 +167,7 @@ type ListParams = Record<string, string | number | undefined>;
  * shape is which of `params` are given and whether the page follows a cursor, so the query of a page
  * builds and compiles nothing at run time, and runs as a prepared statement. `build` must branch on
  * which params are given only, and use their values as they are (it is first called with placeholders).
- * Paging as fetchPage.
+ * Paging (and the text budget) as fetchPage.
  */
 export function preparedList<P extends ListParams, Row extends { created_at: string; id: string }, Item>(
   name: string,
@@ -184,12 +200,6 @@ export function preparedList<P extends ListParams, Row extends { created_at: str
     }
     return pageOf(await query.all(db, given as Bound), limit, keyset, tokens, scope, toItem);
   };
-}
-
-/** The most stored bytes one page may carry, and how many a row carries. */
-export interface PageBudget<Row> {
-  bytes: number;
-  sizeOf: (row: Row) => number;
 }
 
 /**

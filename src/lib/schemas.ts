@@ -14,6 +14,48 @@ export const NullableTimestamp = Type.Unsafe<string | null>({
 });
 /** A name as given: 1–200 characters, not only white space. */
 export const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+
+/**
+ * Free text a caller gives (a message, a title, a description, an answer): no control character
+ * (U+0000–U+001F, U+007F–U+009F) other than tab, line feed and carriage return, so no stored text answers
+ * as six bytes of JSON escape per character. One pattern per kind of text, shared: a validator (Ajv) keeps
+ * one RegExp per pattern for every schema that uses it. The patterns are linear in the text's
+ * length: no part of a pattern can match what the next part matches (a pattern such as `^[^\n]*\S[^\n]*$`
+ * backtracks quadratically, seconds of CPU for a 1 MiB body, and Ajv runs it even past `maxLength`).
+ */
+const CONTROL = '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F';
+/** Controls, line feed and carriage return included: what a one-line text may not hold (a tab it may). */
+const CONTROL_OR_NEWLINE = '\\u0000-\\u0008\\u000A-\\u001F\\u007F-\\u009F';
+const TEXT_PATTERN = `^[^${CONTROL}]*$`;
+/** White space that is not a control, then a visible character, then anything but a control. */
+const NON_BLANK_TEXT_PATTERN = `^[^\\S${CONTROL}]*[^\\s${CONTROL}][^${CONTROL}]*$`;
+const LINE_PATTERN = `^[^\\S${CONTROL_OR_NEWLINE}]*[^\\s${CONTROL_OR_NEWLINE}][^${CONTROL_OR_NEWLINE}]*$`;
+
+const TEXT_RULE = 'no control characters other than tab, line feed and carriage return';
+const NON_BLANK_TEXT_RULE = `not only white space; ${TEXT_RULE}`;
+const LINE_RULE = 'one line, not only white space; no control characters other than tab';
+
+/** How a failure of each shared pattern is worded in a 400 (lib/validate.ts problemsOf), rather than the pattern itself. */
+export const PATTERN_MESSAGES: ReadonlyMap<string, string> = new Map([
+  [TEXT_PATTERN, `must have ${TEXT_RULE}`],
+  [NON_BLANK_TEXT_PATTERN, `must have a character other than white space, and ${TEXT_RULE}`],
+  [LINE_PATTERN, 'must be one line with a character other than white space, and no control characters other than tab'],
+]);
+
+interface TextOptions {
+  maxLength: number;
+  minLength?: number;
+  description: string;
+}
+const text = (pattern: string, rule: string, { description, ...lengths }: TextOptions) =>
+  Type.String({ ...lengths, pattern, description: `${description}; ${rule}` });
+/** Free text, line breaks allowed, empty allowed (a description, a body, an answer). */
+export const Text = (options: TextOptions) => text(TEXT_PATTERN, TEXT_RULE, options);
+/** Free text with at least one visible character (a message). */
+export const NonBlankText = (options: TextOptions) => text(NON_BLANK_TEXT_PATTERN, NON_BLANK_TEXT_RULE, options);
+/** One line with at least one visible character (a name, a title). */
+export const Line = (options: TextOptions) => text(LINE_PATTERN, LINE_RULE, options);
+
 /**
  * Free-form JSON a caller sends (an audit entry's `context`, an app event's payload): at most this many bytes
  * once serialized (validation keyword `x-maxJsonBytes`, plugins/validation.ts; an `x-` extension, as an OpenAPI
@@ -89,7 +131,14 @@ export function Page<T extends TSchema>(item: T) {
 
 /** Query parameters every list takes. */
 export const PageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: '1–1000, default 100' })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: 100,
+      description: '1–1000, default 100: the most a page holds; it ends earlier, with a nextToken, past 4 MiB of its rows’ text',
+    }),
+  ),
   nextToken: Type.Optional(Type.String({ description: 'opaque token from the previous page' })),
 };
 
@@ -120,8 +169,17 @@ export const CustomFieldsInput = Type.Unsafe<Record<string, unknown>>({
   description: 'custom field key → value; "", [] or null clears a field. Unknown keys and wrong types are 400s naming the key.',
 });
 
-/** The `{id}` of every route: any string, so an id that is not a UUID is a 404 like an unknown one, not a 400. */
-export const IdParams = Type.Object({ id: Type.String({ description: 'object id (UUID)' }) }, { additionalProperties: false });
+/**
+ * An id in a path (`{id}`, `{workspaceId}`, `{installId}`, `{keyId}`…), one rule for every /v1 and /admin route:
+ * any string, compared exactly with the ids the API answers (lower-case UUIDs), never case-folded. So a string
+ * that is not such an id — an upper-case form of an existing one included — is a 404 like an unknown id,
+ * not a 400 (an id is opaque to its caller), and a route cannot answer for it what another route refuses.
+ */
+export const PathId = (description = 'object id') =>
+  Type.String({ description: `${description}: a UUID as answered (lower case); any other string is a 404, as an unknown id` });
+
+/** The `{id}` of a route. */
+export const IdParams = Type.Object({ id: PathId() }, { additionalProperties: false });
 
 /** Documented errors of a read, a write (create or change) and a delete on an authenticated route. */
 export const READ_ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
@@ -134,4 +192,4 @@ export const adminDoc = { tags: ['admin'], security: [{ adminToken: [] }] };
 export const ADMIN_ERRORS = errorResponses(400, 401, 404, 429, 500, 503);
 export const ADMIN_WRITE_ERRORS = errorResponses(400, 401, 404, 409, 413, 415, 429, 500, 503);
 /** `/admin/workspaces/:workspaceId/…`: the admin plugin answers 404 for an unknown workspace before the handler. */
-export const WorkspaceParams = Type.Object({ workspaceId: Type.String() }, { additionalProperties: false });
+export const WorkspaceParams = Type.Object({ workspaceId: PathId('workspace id') }, { additionalProperties: false });

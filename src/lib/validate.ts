@@ -3,6 +3,7 @@ import type { Static, TSchema } from 'typebox';
 import { Format } from 'typebox/format';
 import { Value } from 'typebox/value';
 import { type FieldProblem, errors } from './errors.js';
+import { PATTERN_MESSAGES } from './schemas.js';
 
 /**
  * One rule per format for every way in: TypeBox's `Value` (the `portal` command) checks the string
@@ -33,12 +34,15 @@ export interface SchemaIssue {
   fields?: readonly unknown[];
   /** An enum's values. */
   allowedValues?: readonly unknown[];
+  /** A failed `pattern`: the pattern. */
+  pattern?: unknown;
 }
 
 /**
  * The one translation of validation failures, whichever validator found them, into `{path, message}` with
  * dotted paths (`body.customFields.tier`): an unknown field "is not a known field", a missing one "is
- * required", an enum lists its values; repeats are dropped.
+ * required", an enum lists its values, a shared text pattern says its rule (lib/schemas.ts Text, Line…);
+ * repeats are dropped.
  */
 export function problemsOf(issues: Iterable<SchemaIssue>, prefix?: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -55,6 +59,8 @@ export function problemsOf(issues: Iterable<SchemaIssue>, prefix?: string): Fiel
       for (const name of issue.fields ?? []) add([...segments, String(name)], 'is not a known field');
     else if (issue.keyword === 'required') for (const name of issue.fields ?? []) add([...segments, String(name)], 'is required');
     else if (issue.keyword === 'enum') add(segments, `must be one of: ${(issue.allowedValues ?? []).join(', ')}`);
+    else if (issue.keyword === 'pattern' && PATTERN_MESSAGES.has(issue.pattern as string))
+      add(segments, PATTERN_MESSAGES.get(issue.pattern as string) as string);
     else add(segments, issue.message ?? 'is invalid');
   }
   return problems;
@@ -66,13 +72,19 @@ export function schemaProblems(schema: TSchema, value: unknown, prefix?: string)
   for (const e of Value.Errors(schema, value)) {
     // `additionalProperties: false` also reports each extra property as "schema is false": named once, below.
     if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) continue;
-    const params = e.params as { additionalProperties?: string[]; requiredProperties?: string[]; allowedValues?: unknown[] };
+    const params = e.params as {
+      additionalProperties?: string[];
+      requiredProperties?: string[];
+      allowedValues?: unknown[];
+      pattern?: unknown;
+    };
     issues.push({
       instancePath: e.instancePath,
       keyword: e.keyword,
       message: e.message,
       fields: params.additionalProperties ?? params.requiredProperties,
       allowedValues: params.allowedValues,
+      pattern: params.pattern,
     });
   }
   return problemsOf(issues, prefix);

@@ -48,9 +48,9 @@ export function describeValidationErrors(validation: ErrorObject[], context: str
   const prefix = PART_PREFIX[context ?? 'body'] ?? context ?? 'body';
   return problemsOf(
     validation.map((e) => {
-      const params = e.params as { additionalProperty?: string; missingProperty?: string; allowedValues?: unknown[] };
+      const params = e.params as { additionalProperty?: string; missingProperty?: string; allowedValues?: unknown[]; pattern?: string };
       const field = params.additionalProperty ?? params.missingProperty;
-      return { ...e, fields: field === undefined ? undefined : [field], allowedValues: params.allowedValues };
+      return { ...e, fields: field === undefined ? undefined : [field], allowedValues: params.allowedValues, pattern: params.pattern };
     }),
     prefix,
   );

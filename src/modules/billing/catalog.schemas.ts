@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Name, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, Name, PageQuery, PathId, Timestamp } from '../../lib/schemas.js';
 import { INTERVALS } from './periods.js';
 
 /** Integer cents, within what an invoice line takes (a price or a template line is billed as one). */
@@ -151,4 +151,7 @@ export type TemplateListQuery = Static<typeof TemplateListQuery>;
 
 // ---- admin paths ----
 
-export const ProductAdminParams = Type.Object({ workspaceId: Type.String(), productId: Type.String() }, { additionalProperties: false });
+export const ProductAdminParams = Type.Object(
+  { workspaceId: PathId('workspace id'), productId: PathId('product id') },
+  { additionalProperties: false },
+);

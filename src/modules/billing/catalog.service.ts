@@ -69,7 +69,7 @@ export async function updateProduct(database: Database, caller: Caller, id: stri
   return unitOfWork(
     database,
     async (work) => {
-      const previous = orNotFound(await repo.findProduct(work.db, access, id.toLowerCase()), 'Product');
+      const previous = orNotFound(await repo.findProduct(work.db, access, id), 'Product');
       const next = {
         name: input.name?.trim() ?? previous.name,
         description: input.description ?? previous.description,

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, PageQuery, PathId, Timestamp } from '../../lib/schemas.js';
 
 const RefId = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 
@@ -138,4 +138,7 @@ export type Payment = Static<typeof Payment>;
 export const PaymentListQuery = Type.Object({ ...PageQuery, invoiceId: Type.Optional(Type.String()) }, { additionalProperties: false });
 export type PaymentListQuery = Static<typeof PaymentListQuery>;
 
-export const InvoiceAdminParams = Type.Object({ workspaceId: Type.String(), invoiceId: Type.String() }, { additionalProperties: false });
+export const InvoiceAdminParams = Type.Object(
+  { workspaceId: PathId('workspace id'), invoiceId: PathId('invoice id') },
+  { additionalProperties: false },
+);

@@ -101,7 +101,7 @@ export const listInvoices = listAs(repo.listInvoices);
 
 /** A draft of the caller's, read inside the unit: any other status is a 409 naming what may be done instead. */
 async function draftOf(work: UnitOfWork, caller: Caller, id: string, change: string): Promise<InvoicesTable> {
-  const row = orNotFound(await repo.findInvoiceRow(work.db, caller.access, id.toLowerCase()), 'Invoice');
+  const row = orNotFound(await repo.findInvoiceRow(work.db, caller.access, id), 'Invoice');
   if (row.status !== 'draft') throw errors.conflict(`Only a draft can be ${change}; this invoice is ${row.status} (void it instead).`);
   return row;
 }
@@ -112,7 +112,7 @@ async function draftOf(work: UnitOfWork, caller: Caller, id: string, change: str
  * first, outside the transaction; a draft changed meanwhile is a 409 (retry), never a lost edit.
  */
 export async function updateDraft(database: Database, caller: Caller, id: string, input: InvoiceUpdate): Promise<Invoice> {
-  const draft = repo.toInvoice(orNotFound(await repo.findInvoiceRow(database.db, caller.access, id.toLowerCase()), 'Invoice'));
+  const draft = repo.toInvoice(orNotFound(await repo.findInvoiceRow(database.db, caller.access, id), 'Invoice'));
   const relines = input.lineItems !== undefined || input.templateId !== undefined;
   const namesClient = input.clientId !== undefined || input.clientUserId !== undefined || input.recipientId !== undefined;
   const fromTemplate = input.templateId !== undefined;
@@ -241,7 +241,7 @@ export async function deleteDraft(database: Database, caller: Caller, id: string
 }
 
 export async function getInvoice(database: Database, caller: Caller, id: string): Promise<Invoice> {
-  return repo.toInvoice(orNotFound(await repo.findInvoiceRow(database.db, caller.access, id.toLowerCase()), 'Invoice'));
+  return repo.toInvoice(orNotFound(await repo.findInvoiceRow(database.db, caller.access, id), 'Invoice'));
 }
 
 /** Marks an open invoice paid (paidManually): its payment, invoicePaid and paymentSucceeded, in one transaction. */
@@ -249,7 +249,7 @@ export async function markPaid(database: Database, caller: Caller, id: string): 
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findInvoiceRow(work.db, caller.access, id.toLowerCase()), 'Invoice');
+      const row = orNotFound(await repo.findInvoiceRow(work.db, caller.access, id), 'Invoice');
       if (row.status !== 'open') throw errors.conflict(`Only an open invoice can be paid; this one is ${row.status}.`);
       const at = isoAt(caller.actor.at);
       repo.updateInvoice(work, row.id, { status: 'paid', paid_at: at, updated_at: at });
@@ -279,7 +279,7 @@ export async function voidInvoice(database: Database, caller: Caller, id: string
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findInvoiceRow(work.db, caller.access, id.toLowerCase()), 'Invoice');
+      const row = orNotFound(await repo.findInvoiceRow(work.db, caller.access, id), 'Invoice');
       if (row.status === 'paid') throw errors.conflict('A paid invoice cannot be voided.');
       if (row.status === 'void') throw errors.conflict('This invoice is already void.');
       const at = isoAt(caller.actor.at);

@@ -82,7 +82,7 @@ export async function createSubscription(
 export const listSubscriptions = listAs(repo.listSubscriptions);
 
 export async function getSubscription(database: Database, caller: Caller, id: string): Promise<Subscription> {
-  return repo.toSubscription(orNotFound(await repo.findSubscriptionRow(database.db, caller.access, id.toLowerCase()), 'Subscription'));
+  return repo.toSubscription(orNotFound(await repo.findSubscriptionRow(database.db, caller.access, id), 'Subscription'));
 }
 
 /** Cancels an active or not yet started subscription: no further invoice. Otherwise 409. */
@@ -90,7 +90,7 @@ export async function cancelSubscription(database: Database, caller: Caller, id:
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findSubscriptionRow(work.db, caller.access, id.toLowerCase()), 'Subscription');
+      const row = orNotFound(await repo.findSubscriptionRow(work.db, caller.access, id), 'Subscription');
       if (row.status !== 'active' && row.status !== 'notStarted') {
         throw errors.conflict(`Only an active or not yet started subscription can be cancelled; this one is ${row.status}.`);
       }

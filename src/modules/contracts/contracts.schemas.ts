@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { CONTRACT_FIELD_TYPES, CONTRACT_INPUT_TYPES, CONTRACT_STATUSES } from '../../db/schema.js';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, Line, PageQuery, Text, Timestamp } from '../../lib/schemas.js';
 
 /** An id in a body: any string, so that an unknown one is a 400 naming the field rather than a format error. */
 const RefId = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
@@ -50,12 +50,15 @@ export type ContractTemplate = Static<typeof ContractTemplate>;
 
 export const ContractTemplateCreate = Type.Object(
   {
-    name: Type.String({
-      maxLength: TEMPLATE_NAME_MAX,
-      pattern: '^[^\\r\\n]*\\S[^\\r\\n]*$',
-      description: `1–${TEMPLATE_NAME_MAX} characters, one line`,
-    }),
-    fileUrl: Type.Optional(Type.String({ maxLength: 2048, pattern: '^https?://[^\\s/]+\\S*$', description: 'an http(s) URL' })),
+    name: Line({ maxLength: TEMPLATE_NAME_MAX, description: `1–${TEMPLATE_NAME_MAX} characters` }),
+    // Linear: a host's first character, then any non-space; no control character anywhere.
+    fileUrl: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        pattern: '^https?://[^\\s/\\u0000-\\u001F\\u007F-\\u009F][^\\s\\u0000-\\u001F\\u007F-\\u009F]*$',
+        description: 'an http(s) URL',
+      }),
+    ),
     fields: Type.Array(
       Type.Object(
         {
@@ -71,8 +74,8 @@ export const ContractTemplateCreate = Type.Object(
           inputType: InputType,
           isOptional: Type.Optional(Type.Boolean({ description: 'default false' })),
           page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'default 1' })),
-          label: Type.Optional(Type.String({ maxLength: TEMPLATE_NAME_MAX })),
-          value: Type.Optional(Type.String({ maxLength: VALUE_MAX, description: 'required on a fixed field, and only there' })),
+          label: Type.Optional(Text({ maxLength: TEMPLATE_NAME_MAX, description: `at most ${TEMPLATE_NAME_MAX} characters` })),
+          value: Type.Optional(Text({ maxLength: VALUE_MAX, description: 'required on a fixed field, and only there' })),
         },
         { additionalProperties: false },
       ),
@@ -111,7 +114,12 @@ export const Contract = Type.Object(
 export type Contract = Static<typeof Contract>;
 
 const Values = (description: string) =>
-  Type.Record(Type.String(), Type.String({ maxLength: VALUE_MAX }), { maxProperties: CONTRACT_FIELDS_MAX, description });
+  Type.Record(Type.String(), Text({ maxLength: VALUE_MAX, description: `at most ${VALUE_MAX} characters` }), {
+    maxProperties: CONTRACT_FIELDS_MAX,
+    description,
+  });
+/** variableValues as an object, also what its JSON text form must parse to. */
+export const VariableValues = Values('field id → value');
 
 export const ContractSend = Type.Object(
   {
@@ -120,7 +128,7 @@ export const ContractSend = Type.Object(
     recipientId: Type.Optional(RefId('deprecated: the same as clientId')),
     companyId: Type.Optional(RefId('one of the client’s companies: required when it has several')),
     variableValues: Type.Optional(
-      Type.Union([Type.String({ maxLength: 100_000 }), Values('field id → value')], {
+      Type.Union([Type.String({ maxLength: 100_000 }), VariableValues], {
         description:
           'the values of the template’s variable fields, field id → string: a JSON object, or its text (as the SDK declares); ' +
           'every variable field that is not optional, and no other',

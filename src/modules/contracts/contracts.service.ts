@@ -6,19 +6,28 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
+import { schemaProblems } from '../../lib/validate.js';
 import { resolveMembers } from '../directory/index.js';
 import * as repo from './contracts.repository.js';
-import type { Contract, ContractField, ContractSend, ContractSign, ContractTemplate, ContractTemplateCreate } from './contracts.schemas.js';
+import {
+  type Contract,
+  type ContractField,
+  type ContractSend,
+  type ContractSign,
+  type ContractTemplate,
+  type ContractTemplateCreate,
+  VariableValues,
+} from './contracts.schemas.js';
 
 export const listContractTemplates = listAs(repo.listTemplates);
 export const listContracts = listAs(repo.listContracts);
 
 export async function getContractTemplate(database: Database, caller: Caller, id: string): Promise<ContractTemplate> {
-  return orNotFound(await repo.findTemplate(database.db, caller.access, id.toLowerCase()), 'Contract template');
+  return orNotFound(await repo.findTemplate(database.db, caller.access, id), 'Contract template');
 }
 
 export async function getContract(database: Database, caller: Caller, id: string): Promise<Contract> {
-  return orNotFound(await repo.findContract(database.db, caller.access, id.toLowerCase()), 'Contract');
+  return orNotFound(await repo.findContract(database.db, caller.access, id), 'Contract');
 }
 
 /** Whether a value is what its field's type asks for: the rule broken, or undefined. */
@@ -65,7 +74,7 @@ function fill(
   });
 }
 
-/** variableValues as given: an object, or its JSON text (as the SDK declares it). */
+/** variableValues as given: an object, or its JSON text (as the SDK declares it), held to the object's rules (lengths, text). */
 function variableValuesOf(given: ContractSend['variableValues'], problems: FieldProblem[]): Record<string, string> {
   if (given === undefined) return {};
   if (typeof given !== 'string') return given;
@@ -78,8 +87,11 @@ function variableValuesOf(given: ContractSend['variableValues'], problems: Field
       parsed !== null &&
       !Array.isArray(parsed) &&
       Object.values(parsed).every((v) => typeof v === 'string')
-    )
+    ) {
+      // Its problems are those of the values as given (the contract is then refused): no "is required" besides.
+      problems.push(...schemaProblems(VariableValues, parsed, 'body.variableValues'));
       return parsed as Record<string, string>;
+    }
   } catch {
     // falls through to the problem
   }
@@ -191,7 +203,7 @@ export async function signContract(database: Database, caller: Caller, id: strin
   return unitOfWork(
     database,
     async (work) => {
-      const previous = orNotFound(await repo.findContract(work.db, caller.access, id.toLowerCase()), 'Contract');
+      const previous = orNotFound(await repo.findContract(work.db, caller.access, id), 'Contract');
       if (caller.principal.kind !== 'clientSession' || caller.principal.clientId !== previous.clientId) {
         throw errors.forbidden('Only the client a contract was sent to signs it, in its session.');
       }

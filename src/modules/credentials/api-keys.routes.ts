@@ -59,7 +59,7 @@ export async function apiKeyAdminRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const apiKeyId = request.params.keyId.toLowerCase();
+      const apiKeyId = request.params.keyId;
       await service.revokeApiKey(database, request.caller, apiKeyId);
       return { apiKeyId, revoked: true as const };
     },

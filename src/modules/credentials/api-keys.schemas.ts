@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, NullableTimestamp, Timestamp } from '../../lib/schemas.js';
+import { Id, NullableTimestamp, PathId, Timestamp } from '../../lib/schemas.js';
 export type { ApiKeyKind } from '../../db/schema.js';
 
 const Label = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'what the key is for, to tell keys apart' });
@@ -34,4 +34,7 @@ export const CreatedApiKey = Type.Object(
 
 export const RevokedApiKey = Type.Object({ apiKeyId: Id, revoked: Type.Literal(true) }, { title: 'RevokedApiKey' });
 
-export const ApiKeyParams = Type.Object({ workspaceId: Type.String(), keyId: Type.String() }, { additionalProperties: false });
+export const ApiKeyParams = Type.Object(
+  { workspaceId: PathId('workspace id'), keyId: PathId('API key id') },
+  { additionalProperties: false },
+);

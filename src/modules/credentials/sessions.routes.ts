@@ -46,7 +46,7 @@ export default async function sessionAdminRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       await service.revokeSession(database, request.caller, request.params.tokenId);
-      return { tokenId: request.params.tokenId.toLowerCase(), revoked: true as const };
+      return { tokenId: request.params.tokenId, revoked: true as const };
     },
   );
 }

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id } from '../../lib/schemas.js';
+import { Id, PathId } from '../../lib/schemas.js';
 
 export const SessionCreate = Type.Object(
   {
@@ -29,6 +29,9 @@ export const CreatedSession = Type.Object(
 );
 export type CreatedSession = Static<typeof CreatedSession>;
 
-export const SessionParams = Type.Object({ workspaceId: Type.String(), tokenId: Type.String() }, { additionalProperties: false });
+export const SessionParams = Type.Object(
+  { workspaceId: PathId('workspace id'), tokenId: PathId('session token id') },
+  { additionalProperties: false },
+);
 
 export const RevokedSession = Type.Object({ tokenId: Id, revoked: Type.Literal(true) }, { title: 'RevokedSession' });

@@ -72,9 +72,9 @@ export async function revokeSession(database: Database, caller: Caller, tokenId:
   await unitOfWork(
     database,
     async (work) => {
-      const live = isUuid(tokenId) && (await isUnrevoked(work.db, caller.access, 'sessions', tokenId.toLowerCase()));
+      const live = isUuid(tokenId) && (await isUnrevoked(work.db, caller.access, 'sessions', tokenId));
       if (!live) throw errors.notFound('Session');
-      revoke(work, caller.access, 'sessions', tokenId.toLowerCase(), isoAt(caller.actor.at));
+      revoke(work, caller.access, 'sessions', tokenId, isoAt(caller.actor.at));
       work.onCommit(() => credentialsChanged(database));
     },
     { transaction: true },

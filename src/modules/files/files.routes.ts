@@ -318,7 +318,7 @@ export async function fileContentRoutes(fastify: FastifyInstance) {
       return service.signedUpload(
         database,
         files,
-        request.params.id.toLowerCase(),
+        request.params.id,
         request.query,
         { stream, contentType: matched[1].toLowerCase() },
         clock.now(),
@@ -342,6 +342,6 @@ export async function fileContentRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      sendContent(reply, await service.signedDownload(database, files, request.params.id.toLowerCase(), request.query, clock.now())),
+      sendContent(reply, await service.signedDownload(database, files, request.params.id, request.query, clock.now())),
   );
 }

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, Line, PageQuery, Text, Timestamp } from '../../lib/schemas.js';
 
 const MEMBERSHIP_TYPES = ['individual', 'group', 'company'] as const;
 /** A group's clients, as a message channel's. */
@@ -124,7 +124,7 @@ export const FileTypeParams = Type.Object(
 
 export const FileCreate = Type.Object(
   {
-    path: Type.String({
+    path: Line({
       minLength: 1,
       maxLength: MAX_PATH_LENGTH,
       description:
@@ -132,7 +132,7 @@ export const FileCreate = Type.Object(
         'or bidirectional-control characters; compared and stored in Unicode NFC); the folders before the name must exist',
     }),
     channelId: Type.String({ description: 'the file channel, one the caller sees' }),
-    linkUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'links: an http(s) URL (required for a link, refused otherwise)' })),
+    linkUrl: Type.Optional(Text({ maxLength: 2048, description: 'links: an http(s) URL (required for a link, refused otherwise)' })),
     clientPermissions: Type.Optional(
       Type.Enum([...PERMISSIONS_IN], { description: 'folders only: what clients may do in it (default read_write)' }),
     ),
@@ -147,7 +147,7 @@ export const FileCreateDeprecated = Type.Object(
     channelID: Type.String({ description: 'the file channel' }),
     fileKey: Type.Optional(Type.String({ description: 'ignored: this service chooses where content is stored' })),
     path: Type.Optional(
-      Type.String({
+      Line({
         maxLength: MAX_PATH_LENGTH,
         description: 'the new folder’s path, its name last (required); its parent folders must exist',
       }),

@@ -92,7 +92,7 @@ export async function listChannels(
 }
 
 export async function getChannel(database: Database, caller: Caller, id: string): Promise<FileChannel> {
-  return orNotFound(await repo.findChannel(database.db, caller.access, id.toLowerCase()), 'File channel');
+  return orNotFound(await repo.findChannel(database.db, caller.access, id), 'File channel');
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -311,7 +311,7 @@ async function visibleFile(
   caller: Caller,
   id: string,
 ): Promise<{ stored: repo.StoredFile; channel: repo.ChannelScope }> {
-  const stored = orNotFound(await repo.findFile(database.db, caller.access, id.toLowerCase()), 'File');
+  const stored = orNotFound(await repo.findFile(database.db, caller.access, id), 'File');
   const channel = orNotFound(await repo.findChannelScope(database.db, caller.access, stored.file.channelId), 'File');
   return { stored, channel };
 }

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { FORM_FIELD_TYPES, FORM_RESPONSE_STATUSES, FORM_VISIBILITIES } from '../../db/schema.js';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, Line, PageQuery, Text, Timestamp } from '../../lib/schemas.js';
 
 /** An id in a body: any string, so that an unknown one is a 400 naming the field rather than a format error. */
 const RefId = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
@@ -11,9 +11,9 @@ export const FORM_FIELDS_MAX = 100;
 export const FORM_RECIPIENTS_MAX = 100;
 const ANSWER_MAX = 10_000;
 
-const NAME_RULE = `1–${FORM_NAME_MAX} characters, one line, not only white space`;
-const OneLine = (max: number, description: string) => Type.String({ maxLength: max, pattern: '^[^\\r\\n]*\\S[^\\r\\n]*$', description });
-const Description = Type.String({ maxLength: FORM_DESCRIPTION_MAX, description: `at most ${FORM_DESCRIPTION_MAX} characters` });
+const NAME_RULE = `1–${FORM_NAME_MAX} characters`;
+const FormName = Line({ maxLength: FORM_NAME_MAX, description: NAME_RULE });
+const Description = Text({ maxLength: FORM_DESCRIPTION_MAX, description: `at most ${FORM_DESCRIPTION_MAX} characters` });
 const FieldType = Type.Enum([...FORM_FIELD_TYPES], {
   description: 'shortAnswer (one line), longAnswer, email, url (http or https), number, date (YYYY-MM-DD): what an answer must be',
 });
@@ -58,12 +58,12 @@ export type Form = Static<typeof Form>;
 
 export const FormCreate = Type.Object(
   {
-    name: OneLine(FORM_NAME_MAX, NAME_RULE),
+    name: FormName,
     description: Type.Optional(Description),
     formFields: Type.Array(
       Type.Object(
         {
-          title: OneLine(FORM_NAME_MAX, NAME_RULE),
+          title: FormName,
           description: Type.Optional(Description),
           type: FieldType,
           isRequired: Type.Optional(Type.Boolean({ description: 'default false' })),
@@ -149,7 +149,7 @@ export type FormResponseRequest = Static<typeof FormResponseRequest>;
 
 export const FormResponseComplete = Type.Object(
   {
-    answers: Type.Record(Type.String(), Type.String({ maxLength: ANSWER_MAX }), {
+    answers: Type.Record(Type.String(), Text({ maxLength: ANSWER_MAX, description: `at most ${ANSWER_MAX} characters` }), {
       maxProperties: FORM_FIELDS_MAX,
       description: `formFieldId → answer (at most ${ANSWER_MAX} characters): every required field, none unknown; "" is no answer`,
     }),

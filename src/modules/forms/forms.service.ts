@@ -16,11 +16,11 @@ export const listForms = listAs(repo.listForms);
 export const listFormResponses = listAs(repo.listResponses);
 
 export async function getForm(database: Database, caller: Caller, id: string): Promise<Form> {
-  return orNotFound(await repo.findForm(database.db, caller.access, id.toLowerCase()), 'Form');
+  return orNotFound(await repo.findForm(database.db, caller.access, id), 'Form');
 }
 
 export async function getFormResponse(database: Database, caller: Caller, id: string): Promise<FormResponse> {
-  return orNotFound(await repo.findResponse(database.db, caller.access, id.toLowerCase()), 'Form response');
+  return orNotFound(await repo.findResponse(database.db, caller.access, id), 'Form response');
 }
 
 /** GET /v1/forms/{id}/form-responses: the form must be the workspace's (404 otherwise), its responses as the caller sees them. */
@@ -202,7 +202,7 @@ export async function completeFormResponse(
   return unitOfWork(
     database,
     async (work) => {
-      const previous = orNotFound(await repo.findResponse(work.db, caller.access, id.toLowerCase()), 'Form response');
+      const previous = orNotFound(await repo.findResponse(work.db, caller.access, id), 'Form response');
       if (caller.principal.kind !== 'clientSession' || caller.principal.clientId !== previous.clientId) {
         throw errors.forbidden('Only the client a form response was requested of completes it, in its session.');
       }

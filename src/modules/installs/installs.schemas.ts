@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Name, PageQuery } from '../../lib/schemas.js';
+import { Id, Name, PageQuery, PathId } from '../../lib/schemas.js';
 
 const INSTALL_TYPES = ['core', 'custom', 'marketplace', 'embed', 'link', 'manual'] as const;
 /** What an operator can install: core modules come with every workspace. */
@@ -42,9 +42,12 @@ export type Install = Static<typeof Install>;
 export const InstallListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 export type InstallListQuery = Static<typeof InstallListQuery>;
 
-export const InstallAdminParams = Type.Object({ workspaceId: Type.String(), installId: Type.String() }, { additionalProperties: false });
+export const InstallAdminParams = Type.Object(
+  { workspaceId: PathId('workspace id'), installId: PathId('install id') },
+  { additionalProperties: false },
+);
 
-export const InstallParams = Type.Object({ installId: Type.String({ description: 'install id (UUID)' }) }, { additionalProperties: false });
+export const InstallParams = Type.Object({ installId: PathId('install id') }, { additionalProperties: false });
 
 /** What `portal installs create` and the admin surface take. */
 export const InstallCreate = Type.Object(

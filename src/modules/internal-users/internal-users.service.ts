@@ -62,8 +62,7 @@ export async function createInternalUser(database: Database, caller: Caller, inp
 const seesInternalUsers = (access: Access) => access.clientId === null;
 
 export async function getInternalUser(database: Database, caller: Caller, id: string): Promise<InternalUser> {
-  const user =
-    isUuid(id) && seesInternalUsers(caller.access) ? await repo.findInternalUser(database.db, caller.access, id.toLowerCase()) : undefined;
+  const user = isUuid(id) && seesInternalUsers(caller.access) ? await repo.findInternalUser(database.db, caller.access, id) : undefined;
   if (!user) throw errors.notFound('Internal user');
   return user;
 }

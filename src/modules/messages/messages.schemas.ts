@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, NonBlankText, PageQuery, Timestamp } from '../../lib/schemas.js';
 
 const MEMBERSHIP_TYPES = ['individual', 'group', 'company'] as const;
 /** A group's clients: enough for a team, few enough that one request checks them all at once. */
@@ -87,12 +87,7 @@ export type Message = Static<typeof Message>;
 
 export const MessageCreate = Type.Object(
   {
-    text: Type.String({
-      minLength: 1,
-      maxLength: MAX_MESSAGE_LENGTH,
-      pattern: '\\S',
-      description: `1–${MAX_MESSAGE_LENGTH} characters, not only white space`,
-    }),
+    text: NonBlankText({ minLength: 1, maxLength: MAX_MESSAGE_LENGTH, description: `1–${MAX_MESSAGE_LENGTH} characters` }),
     channelId: Type.String({ description: 'the channel, one the caller sees' }),
     senderId: Type.Optional(
       Type.String({

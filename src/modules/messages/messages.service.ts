@@ -80,7 +80,7 @@ export async function listChannels(
 }
 
 export async function getChannel(database: Database, caller: Caller, id: string): Promise<MessageChannel> {
-  return orNotFound(await repo.findChannel(database.db, caller.access, id.toLowerCase()), 'Message channel');
+  return orNotFound(await repo.findChannel(database.db, caller.access, id), 'Message channel');
 }
 
 /**

@@ -1,17 +1,13 @@
 import { type Static, Type } from 'typebox';
 import { NOTE_ENTITY_TYPES } from '../../db/schema.js';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, Line, PageQuery, Text, Timestamp } from '../../lib/schemas.js';
 
 export const NOTE_TITLE_MAX = 255;
 export const NOTE_CONTENT_MAX = 100_000;
 
 const EntityType = Type.Enum([...NOTE_ENTITY_TYPES], { description: 'client or company' });
-const Title = Type.String({
-  maxLength: NOTE_TITLE_MAX,
-  pattern: '^[^\\r\\n]*\\S[^\\r\\n]*$',
-  description: `1–${NOTE_TITLE_MAX} characters, one line (no formatting, no newlines), not only white space`,
-});
-const Content = Type.String({
+const Title = Line({ maxLength: NOTE_TITLE_MAX, description: `1–${NOTE_TITLE_MAX} characters, no formatting` });
+const Content = Text({
   maxLength: NOTE_CONTENT_MAX,
   description:
     `HTML, at most ${NOTE_CONTENT_MAX} characters, stored and answered exactly as given: this service does not sanitize it, ` +

@@ -18,7 +18,7 @@ export function listNotes(database: Database, caller: Caller, query: NoteListQue
 }
 
 export async function getNote(database: Database, caller: Caller, id: string): Promise<Note> {
-  return orNotFound(await repo.findNote(database.db, caller.access, id.toLowerCase()), 'Note');
+  return orNotFound(await repo.findNote(database.db, caller.access, id), 'Note');
 }
 
 function recordNoteEvent(
@@ -77,7 +77,7 @@ export async function updateNote(database: Database, caller: Caller, id: string,
   return unitOfWork(
     database,
     async (work) => {
-      const previous = orNotFound(await repo.findNote(work.db, caller.access, id.toLowerCase()), 'Note');
+      const previous = orNotFound(await repo.findNote(work.db, caller.access, id), 'Note');
       const previousAttributes: Record<string, unknown> = {};
       if (input.title !== undefined && input.title !== previous.title) previousAttributes.title = previous.title;
       if (input.content !== undefined && input.content !== previous.content) previousAttributes.content = previous.content ?? null;
@@ -101,7 +101,7 @@ export async function deleteNote(database: Database, caller: Caller, id: string)
   return unitOfWork(
     database,
     async (work) => {
-      const note = orNotFound(await repo.findNote(work.db, caller.access, id.toLowerCase()), 'Note');
+      const note = orNotFound(await repo.findNote(work.db, caller.access, id), 'Note');
       repo.deleteNote(work, caller.access, note.id);
       recordNoteEvent(work, caller, note, await repo.companyOfNote(work.db, caller.access, note), 'noteDeleted');
       return { id: note.id, object: 'note', deleted: true as const };

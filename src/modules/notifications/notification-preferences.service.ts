@@ -15,7 +15,7 @@ import type { NotificationPreferenceUpdate, NotificationPreferences } from './no
  */
 function assertOwnPreferences(caller: Caller, internalUserId: string) {
   const { principal } = caller;
-  if (principal.kind === 'internalUserSession' && principal.internalUserId !== internalUserId.toLowerCase())
+  if (principal.kind === 'internalUserSession' && principal.internalUserId !== internalUserId)
     throw errors.forbidden('An internal user may change only its own notification preferences.');
 }
 

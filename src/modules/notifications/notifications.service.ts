@@ -252,11 +252,11 @@ export async function createNotification(
 
 /** Marks a notification read or unread (in product); a client session only its own. */
 export async function markNotification(database: Database, caller: Caller, id: string, isRead: boolean): Promise<Notification> {
-  return orNotFound(await repo.setRead(database.db, caller.access, id.toLowerCase(), isRead, isoAt(caller.actor.at)), 'Notification');
+  return orNotFound(await repo.setRead(database.db, caller.access, id, isRead, isoAt(caller.actor.at)), 'Notification');
 }
 
 export async function deleteNotification(database: Database, caller: Caller, id: string) {
-  const deleted = await repo.deleteNotification(database.db, caller.access, id.toLowerCase());
+  const deleted = await repo.deleteNotification(database.db, caller.access, id);
   if (!deleted) throw errors.notFound('Notification');
-  return { id: id.toLowerCase(), object: 'notification', deleted: true as const };
+  return { id, object: 'notification', deleted: true as const };
 }

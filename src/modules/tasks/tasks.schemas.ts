@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { TASK_ACTOR_TYPES, TASK_STATUSES } from '../../db/schema.js';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, Line, PageQuery, Text, Timestamp } from '../../lib/schemas.js';
 
 /** An id in a body: any string, so that an unknown one is a 400 naming the field rather than a format error. */
 const RefId = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
@@ -9,10 +9,10 @@ export const TASK_NAME_MAX = 255;
 export const TASK_DESCRIPTION_MAX = 10_000;
 export const SUB_TASK_TEMPLATES_MAX = 20;
 
-const NAME_RULE = `1–${TASK_NAME_MAX} characters, one line, not only white space`;
-const taskName = (description = NAME_RULE) => Type.String({ maxLength: TASK_NAME_MAX, pattern: '^[^\\r\\n]*\\S[^\\r\\n]*$', description });
+const NAME_RULE = `1–${TASK_NAME_MAX} characters`;
+const taskName = (description = NAME_RULE) => Line({ maxLength: TASK_NAME_MAX, description });
 const TaskName = taskName();
-const TaskDescription = Type.String({ maxLength: TASK_DESCRIPTION_MAX, description: `at most ${TASK_DESCRIPTION_MAX} characters` });
+const TaskDescription = Text({ maxLength: TASK_DESCRIPTION_MAX, description: `at most ${TASK_DESCRIPTION_MAX} characters` });
 const Status = Type.Enum([...TASK_STATUSES], { description: 'todo, inProgress or completed' });
 const DueDate = Type.String({ format: 'date-time', description: 'RFC 3339; stored and answered in UTC' });
 

@@ -15,11 +15,11 @@ export const listTasks = listAs(repo.listTasks);
 export const listTaskTemplates = listAs(repo.listTemplates);
 
 export async function getTask(database: Database, caller: Caller, id: string): Promise<Task> {
-  return orNotFound(await repo.findTask(database.db, caller.access, id.toLowerCase()), 'Task');
+  return orNotFound(await repo.findTask(database.db, caller.access, id), 'Task');
 }
 
 export async function getTaskTemplate(database: Database, caller: Caller, id: string): Promise<TaskTemplate> {
-  return orNotFound(await repo.findTemplate(database.db, caller.access, id.toLowerCase()), 'Task template');
+  return orNotFound(await repo.findTemplate(database.db, caller.access, id), 'Task template');
 }
 
 /** A task's assignee: an internal user alone, or a client in a company, or a company alone; `{}` is none. */
@@ -247,7 +247,7 @@ export async function updateTask(database: Database, caller: Caller, id: string,
   return unitOfWork(
     database,
     async (work) => {
-      const previous = orNotFound(await repo.findTask(work.db, caller.access, id.toLowerCase()), 'Task');
+      const previous = orNotFound(await repo.findTask(work.db, caller.access, id), 'Task');
       if (!mayChange(caller, previous)) throw errors.forbidden(`This task ${OTHERS_TASK}.`);
       const at = isoAt(caller.actor.at);
       const doer = doerOf(caller);
@@ -312,7 +312,7 @@ export async function deleteTask(database: Database, caller: Caller, id: string)
   return unitOfWork(
     database,
     async (work) => {
-      const task = orNotFound(await repo.findTask(work.db, caller.access, id.toLowerCase()), 'Task');
+      const task = orNotFound(await repo.findTask(work.db, caller.access, id), 'Task');
       if (!mayChange(caller, task)) throw errors.forbidden(`This task ${OTHERS_TASK}.`);
       const descendants = await repo.descendants(work.db, caller.access, task.id);
       const unseen = descendants.filter((d) => !d.visible).length;

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { FreeFormValue, Id, NullableTimestamp, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { FreeFormValue, Id, NullableTimestamp, PageQuery, PathId, Timestamp } from '../../lib/schemas.js';
 import { WEBHOOK_EVENT_NAMES } from '../../audit/index.js';
 
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
@@ -112,8 +112,14 @@ export const ReplayFailed = Type.Object(
 );
 export const Replayed = Type.Object({ replayed: Type.Integer() }, { additionalProperties: false });
 
-export const EndpointParams = Type.Object({ workspaceId: Type.String(), endpointId: Type.String() }, { additionalProperties: false });
-export const DeliveryParams = Type.Object({ workspaceId: Type.String(), deliveryId: Type.String() }, { additionalProperties: false });
+export const EndpointParams = Type.Object(
+  { workspaceId: PathId('workspace id'), endpointId: PathId('webhook endpoint id') },
+  { additionalProperties: false },
+);
+export const DeliveryParams = Type.Object(
+  { workspaceId: PathId('workspace id'), deliveryId: PathId('webhook delivery id') },
+  { additionalProperties: false },
+);
 
 /** `POST /v1/webhooks/{event}` (the SDK's sendWebhook): the event's name and any JSON payload. */
 export const AppEventParams = Type.Object(

@@ -61,7 +61,7 @@ export async function createEndpoint(
 export const listEndpoints = listAs(repo.listEndpoints);
 
 async function endpointOf(database: Database, caller: Caller, id: string) {
-  return orNotFound(await repo.findEndpoint(database.db, caller.access, id.toLowerCase()), 'Webhook endpoint');
+  return orNotFound(await repo.findEndpoint(database.db, caller.access, id), 'Webhook endpoint');
 }
 
 export async function deleteEndpoint(database: Database, caller: Caller, id: string) {
@@ -99,7 +99,7 @@ export const listDeliveries = listAs(repo.listDeliveries);
 
 /** Sends one delivery again (its webhook-id unchanged), from the first attempt of the schedule. */
 export async function replayDelivery(database: Database, caller: Caller, id: string, wake?: () => void) {
-  const replayed = await repo.requeueDeliveries(database.db, caller.access, { id: id.toLowerCase() }, caller.actor.at);
+  const replayed = await repo.requeueDeliveries(database.db, caller.access, { id }, caller.actor.at);
   if (replayed === 0) throw errors.notFound('Webhook delivery');
   wake?.();
   return { replayed };

@@ -78,9 +78,8 @@ export async function updateWorkspaceWithUsage(
  * or malformed id is a 404 here, once, before anything is read or written; the services trust it after.
  */
 export async function operatorCaller(database: Database, workspaceId: string, now: number): Promise<Caller> {
-  const id = workspaceId.toLowerCase();
-  if (!isUuid(id)) throw errors.notFound('Workspace');
-  const caller = systemCaller(id, now);
+  if (!isUuid(workspaceId)) throw errors.notFound('Workspace');
+  const caller = systemCaller(workspaceId, now);
   await getWorkspace(database, caller);
   return caller;
 }
