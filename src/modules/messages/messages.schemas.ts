@@ -97,8 +97,8 @@ export const MessageCreate = Type.Object(
     senderId: Type.Optional(
       Type.String({
         description:
-          'the client or internal user sending, a member of the channel. A client session always sends as its client; an internal ' +
-          'user’s session sends as that user when absent; an API key has no user of its own, so a key must give it (400 otherwise)',
+          'the client or internal user sending, a member of the channel. A session sends as its own user: absent or that user’s id ' +
+          '(another is a 403); an API key or bearer token has no user of its own, so it must give one (400 otherwise)',
       }),
     ),
   },

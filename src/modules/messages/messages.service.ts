@@ -84,9 +84,22 @@ export async function getChannel(database: Database, caller: Caller, id: string)
 }
 
 /**
- * Who sends: a client session always its client (a member, since it sees the channel); otherwise `senderId`,
- * or an internal user's session its user. The sender must belong to the channel: a client member (its client,
- * one of its group, or a client of its company), or an internal user of the workspace who sees its company.
+ * A session acts as its own user (docs/api.md, "who acts"): a `senderId` naming anyone else is a 403, before
+ * anything is read. Keys and bearer tokens have no user of their own and may name any member of the channel.
+ */
+function assertSessionSendsAsItself(caller: Caller, given: string | undefined): void {
+  const { principal } = caller;
+  const own =
+    principal.kind === 'clientSession' ? principal.clientId : principal.kind === 'internalUserSession' ? principal.internalUserId : null;
+  if (own !== null && given !== undefined && given.toLowerCase() !== own) {
+    throw errors.forbidden('body.senderId must be the session’s own user (or left out): a session sends only as itself.');
+  }
+}
+
+/**
+ * Who sends: a session its own user (the 403 above for another); a key or bearer token the `senderId` it
+ * names. The sender must belong to the channel: a client member (its client, one of its group, or a client
+ * of its company), or an internal user of the workspace who sees its company.
  */
 async function senderOf(
   database: Database,
@@ -96,13 +109,8 @@ async function senderOf(
   problems: FieldProblem[],
 ): Promise<{ id: string; type: 'client' | 'internalUser' } | undefined> {
   const { principal } = caller;
-  if (principal.kind === 'clientSession') {
-    if (given !== undefined && given.toLowerCase() !== principal.clientId) {
-      problems.push({ path: 'body.senderId', message: 'must be the session’s own client (or left out): a client sends only as itself' });
-      return undefined;
-    }
-    return { id: principal.clientId, type: 'client' };
-  }
+  // A client session sees only channels it belongs to: it is a member of this one.
+  if (principal.kind === 'clientSession') return { id: principal.clientId, type: 'client' };
   const id = given?.toLowerCase() ?? (principal.kind === 'internalUserSession' ? principal.internalUserId : undefined);
   if (id === undefined) {
     problems.push({
@@ -133,6 +141,7 @@ async function senderOf(
 
 /** Sends a message in a channel the caller sees: the message, its channel's lastMessageDate and messageSent in one unit. */
 export async function sendMessage(database: Database, caller: Caller, input: MessageCreate): Promise<Message> {
+  assertSessionSendsAsItself(caller, input.senderId);
   const problems: FieldProblem[] = [];
   const channel = await repo.findChannelRow(database.db, caller.access, input.channelId.toLowerCase());
   if (!channel) problems.push({ path: 'body.channelId', message: 'is not a message channel of this workspace' });
