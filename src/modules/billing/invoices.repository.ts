@@ -50,6 +50,17 @@ export function billedTo(access: Access) {
   };
 }
 
+/**
+ * Invoices this access sees: those billed to it; a client session only those sent to it. A draft is staff's
+ * until it is finalised, and a draft voided before that was never sent (both have no sentDate).
+ */
+function visibleInvoices(access: Access) {
+  return (eb: ExpressionBuilder<DB, 'invoices'>) => {
+    const billed = billedTo(access)(eb);
+    return access.clientId ? eb.and([billed, eb('invoices.sent_date', 'is not', null)]) : billed;
+  };
+}
+
 /** The list's filters. A type, not an interface: prepared lists take records. */
 type InvoiceFilters = { clientId?: string; companyId?: string; status?: Invoice['status'] };
 
@@ -77,7 +88,7 @@ export function listInvoices(db: Kysely<DB>, access: Access, query: InvoiceListQ
   if (!access.companyIds && !access.clientId)
     return workspaceInvoices(db, { workspaceId: access.workspaceId, ...filters }, page, tokens, scope);
   return fetchPage(
-    filtered(db.selectFrom('invoices').selectAll().where(billedTo(access)), filters),
+    filtered(db.selectFrom('invoices').selectAll().where(visibleInvoices(access)), filters),
     'invoices',
     page,
     tokens,
@@ -87,7 +98,7 @@ export function listInvoices(db: Kysely<DB>, access: Access, query: InvoiceListQ
 }
 
 export async function findInvoiceRow(db: Kysely<DB>, access: Access, id: string): Promise<InvoicesTable | undefined> {
-  return db.selectFrom('invoices').selectAll().where(billedTo(access)).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('invoices').selectAll().where(visibleInvoices(access)).where('id', '=', id).executeTakeFirst();
 }
 
 const takeNumber = preparedWrite('take_invoice_number', (db, p: { workspaceId: string }) =>
@@ -154,7 +165,7 @@ export function insertPayment(work: UnitOfWork, access: Access, invoice: Invoice
 export function listPayments(db: Kysely<DB>, access: Access, query: PaymentListQuery, tokens: PageTokens): Promise<Page<Payment>> {
   let q = db.selectFrom('payments').selectAll('payments').where('payments.workspace_id', '=', access.workspaceId);
   if (access.companyIds || access.clientId)
-    q = q.where('payments.invoice_id', 'in', db.selectFrom('invoices').select('invoices.id').where(billedTo(access)));
+    q = q.where('payments.invoice_id', 'in', db.selectFrom('invoices').select('invoices.id').where(visibleInvoices(access)));
   if (query.invoiceId !== undefined) q = q.where('payments.invoice_id', '=', query.invoiceId);
   return fetchPage(q, 'payments', query, tokens, pageScope(access, 'payments', { invoiceId: query.invoiceId }), toPayment);
 }

@@ -467,8 +467,19 @@ for (const backend of BACKENDS) {
       const h = await adminHarness(t, backend);
       const w = await world(h);
       const acme = await w.channel({ membershipType: 'company', companyId: w.acme.id });
-      const admin = await createTestInternalUser(h, w.ws.workspaceId, { email: 'boss@acme.test', givenName: 'Bo', familyName: 'S', role: 'admin' });
-      const { user: limited, session: limitedKey } = await limitedUserSession(h, w.ws.workspaceId, w.app.apiKey, [w.acme.id], 'lim@acme.test');
+      const admin = await createTestInternalUser(h, w.ws.workspaceId, {
+        email: 'boss@acme.test',
+        givenName: 'Bo',
+        familyName: 'S',
+        role: 'admin',
+      });
+      const { user: limited, session: limitedKey } = await limitedUserSession(
+        h,
+        w.ws.workspaceId,
+        w.app.apiKey,
+        [w.acme.id],
+        'lim@acme.test',
+      );
       const adaKey = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.ada.id });
       const adminKey = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, internalUserId: admin.id });
       for (const [key, senderId, who] of [

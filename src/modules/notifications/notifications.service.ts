@@ -31,6 +31,19 @@ function sees(access: Access, party: repo.Party): boolean {
   return companies.some((id) => access.companyIds?.includes(id));
 }
 
+/**
+ * A session acts as its own user: its notifications are sent by that user, and a `senderId` naming anyone
+ * else (another user, a client, a company) is a 403. Keys and bearer tokens (apps acting for their users) name any sender.
+ */
+function assertSessionSendsAsItself(caller: Caller, senderId: string): void {
+  const { principal } = caller;
+  const own =
+    principal.kind === 'clientSession' ? principal.clientId : principal.kind === 'internalUserSession' ? principal.internalUserId : null;
+  if (own !== null && senderId !== own) {
+    throw errors.forbidden('body.senderId must be the session’s own user: a session sends only as itself.');
+  }
+}
+
 /** The recipient, as given: exactly one kind (the deprecated `recipientId` names a client or an internal user). */
 function recipientOf(input: NotificationCreate, problems: FieldProblem[]) {
   const clientId = input.recipientClientId?.toLowerCase();
@@ -126,9 +139,10 @@ export async function createNotification(
   input: NotificationCreate,
   mail: NotificationMail,
 ): Promise<Notification | undefined> {
+  const senderId = input.senderId.toLowerCase();
+  assertSessionSendsAsItself(caller, senderId);
   const problems: FieldProblem[] = [];
   const recipient = recipientOf(input, problems);
-  const senderId = input.senderId.toLowerCase();
   const recipientId = recipient.clientId ?? recipient.internalUserId ?? recipient.legacyId ?? recipient.companyId ?? '';
   const [parties, found] = await Promise.all([
     repo.findParties(database.db, caller.access, senderId, recipientId),
