@@ -2,16 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { RoutePolicy } from '../../lib/policy.js';
 import { IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
-import {
-  MAX_GROUP_MEMBERS,
-  MAX_MESSAGE_LENGTH,
-  Message,
-  MessageChannel,
-  MessageChannelCreate,
-  MessageChannelListQuery,
-  MessageCreate,
-  MessageListQuery,
-} from './messages.schemas.js';
+import { MAX_GROUP_MEMBERS, MessageChannel, MessageChannelCreate, MessageChannelListQuery } from '../channels/index.js';
+import { MAX_MESSAGE_LENGTH, Message, MessageCreate, MessageListQuery } from './messages.schemas.js';
 import * as service from './messages.service.js';
 
 /** A client session reads the channels it belongs to; creating one is staff's (403 for it). */
