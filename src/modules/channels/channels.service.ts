@@ -10,9 +10,6 @@ import { findInternalUser } from '../internal-users/index.js';
 import * as repo from './channels.repository.js';
 import type { FileChannelListQuery, MessageChannelCreate } from './channels.schemas.js';
 
-/** Message and file channels: created, listed and read alike (docs/api.md, "Channels"). */
-export type { Channel, ChannelKind } from './channels.repository.js';
-
 const NAME = { message: 'Message channel', file: 'File channel' } as const;
 
 /**

@@ -9,5 +9,5 @@ export {
   MessageChannelCreate,
   MessageChannelListQuery,
 } from './channels.schemas.js';
-export { type Channel, type ChannelKind, createChannel, findVisibleChannel, getChannel, listChannels } from './channels.service.js';
+export { createChannel, findVisibleChannel, getChannel, listChannels } from './channels.service.js';
 export { findChannelRow } from './channels.repository.js';
