@@ -17,6 +17,9 @@ import * as service from './invoices.service.js';
 const CLIENT_READS: RoutePolicy = { clientSession: 'read' };
 const ADMINS_CREATE: RoutePolicy = { clientSession: 'read', staff: false };
 const tags = ['billing'];
+const CLIENTS_SEE_SENT =
+  'A client session sees only the invoices sent to it (its own and its companies’): a draft is staff’s until it is finalised, so ' +
+  'a draft (or a draft voided unsent) is a 404 by id and absent from lists, and `status=draft` is an empty page.';
 
 export default async function invoiceRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -29,6 +32,7 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: 'List invoices, newest first',
+        description: CLIENTS_SEE_SENT,
         querystring: InvoiceListQuery,
         response: { 200: Page(Invoice), ...READ_ERRORS },
       },
@@ -55,7 +59,13 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
     '/invoices/:id',
     {
       config: { policy: CLIENT_READS },
-      schema: { tags, summary: 'Retrieve an invoice', params: IdParams, response: { 200: Invoice, ...READ_ERRORS } },
+      schema: {
+        tags,
+        summary: 'Retrieve an invoice',
+        description: CLIENTS_SEE_SENT,
+        params: IdParams,
+        response: { 200: Invoice, ...READ_ERRORS },
+      },
     },
     async (request) => service.getInvoice(database, request.caller, request.params.id),
   );
