@@ -15,8 +15,9 @@ import { listOutbox } from '../src/modules/email-outbox/email-outbox.repository.
 import { listInvoices, listPayments } from '../src/modules/billing/invoices.repository.js';
 import { listSubscriptions } from '../src/modules/billing/subscriptions.repository.js';
 import { listInternalUsers } from '../src/modules/internal-users/internal-users.repository.js';
-import { listChannels, listMessages } from '../src/modules/messages/messages.repository.js';
-import { listChannels as listFileChannels, listFiles } from '../src/modules/files/files.repository.js';
+import { type ChannelFilters, listChannels as listChannelsOf } from '../src/modules/channels/channels.repository.js';
+import { listMessages } from '../src/modules/messages/messages.repository.js';
+import { listFiles } from '../src/modules/files/files.repository.js';
 import { listNotifications } from '../src/modules/notifications/notifications.repository.js';
 import { listTasks, listTemplates as listTaskTemplates } from '../src/modules/tasks/tasks.repository.js';
 import { listNotes } from '../src/modules/notes/notes.repository.js';
@@ -35,6 +36,11 @@ import { BACKENDS, type Backend, harness } from './helpers/harness.js';
 type Lister = (db: Kysely<DB>, access: Access, tokens: PageTokens, nextToken: string | undefined) => Promise<unknown>;
 
 const FIELD_ID = '00000000-0000-4000-8000-000000000001';
+
+/** Message and file channels: one query of the channels component, over each kind's table. */
+type ChannelLister = (db: Kysely<DB>, a: Access, f: ChannelFilters, p: { nextToken?: string }, t: PageTokens) => Promise<unknown>;
+const listChannels: ChannelLister = (db, a, f, p, t) => listChannelsOf(db, a, 'message', f, p, t);
+const listFileChannels: ChannelLister = (db, a, f, p, t) => listChannelsOf(db, a, 'file', f, p, t);
 
 const LISTS: [what: string, index: string, list: Lister][] = [
   ['clients', 'clients_page', (db, a, t, nextToken) => listClients(db, a, { nextToken }, t)],

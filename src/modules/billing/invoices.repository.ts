@@ -7,11 +7,14 @@ import { type FullRow, preparedWrite } from '../../db/prepared.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
 import type { Invoice, InvoiceListQuery, Payment, PaymentListQuery } from './invoices.schemas.js';
-import { billingFields } from './terms.js';
+import { type Billed, type Terms, amountsOf, billingFields } from './terms.js';
 
 const invoiceNumber = (n: number) => String(n).padStart(4, '0');
 
-export function toInvoice(row: InvoicesTable): Invoice {
+/** What `toInvoice` reads of a row (the period index and void date are storage's own). */
+type InvoiceColumns = Omit<InvoicesTable, 'workspace_id' | 'period_index' | 'voided_at'>;
+
+function toInvoice(row: InvoiceColumns): Invoice {
   return {
     id: row.id,
     object: 'invoice',
@@ -31,6 +34,48 @@ export function toInvoice(row: InvoicesTable): Invoice {
   };
 }
 
+/** An invoice as stored: the API's object, the terms it bills (their template included) and its number as counted. */
+export interface StoredInvoice {
+  readonly invoice: Invoice;
+  readonly terms: Terms;
+  /** null while it is a draft (drafts made before drafts went unnumbered have one) */
+  readonly number: number | null;
+}
+
+function toStored(row: InvoicesTable): StoredInvoice {
+  return { invoice: toInvoice(row), terms: JSON.parse(row.terms) as Terms, number: row.number };
+}
+
+/** The columns of a stored invoice, back from its domain object (what an update's answer is computed from). */
+function columnsOf(stored: StoredInvoice): InvoiceColumns {
+  const { invoice } = stored;
+  return {
+    id: invoice.id,
+    number: stored.number,
+    client_id: invoice.clientId ?? null,
+    company_id: invoice.companyId,
+    status: invoice.status,
+    terms: JSON.stringify(stored.terms),
+    subtotal: invoice.subtotal,
+    tax_amount: invoice.taxAmount,
+    total: invoice.total,
+    due_date: invoice.dueDate,
+    sent_date: invoice.sentDate ?? null,
+    billing_reason: invoice.billingReason,
+    collection_method: invoice.collectionMethod,
+    subscription_id: invoice.subscriptionId ?? null,
+    paid_at: invoice.paymentSuccessDate ?? null,
+    created_at: invoice.createdAt,
+    updated_at: invoice.updatedAt,
+  };
+}
+
+/** The stored columns of terms: the JSON document and the amounts computed from it. */
+function termColumns(terms: Terms) {
+  const { subtotal, taxAmount, total } = amountsOf(terms);
+  return { terms: JSON.stringify(terms), subtotal, tax_amount: taxAmount, total };
+}
+
 /** Billing a client session sees: its own, and its companies' (billed to the company); a limited principal its companies'. */
 export function billedTo(access: Access) {
   return <T extends 'invoices' | 'subscriptions'>(eb: ExpressionBuilder<DB, T>) => {
@@ -47,6 +92,17 @@ export function billedTo(access: Access) {
       conditions.push(e('company_id', 'in', nonEmpty(access.companyIds)));
     }
     return e.and(conditions);
+  };
+}
+
+/**
+ * Invoices this access sees: those billed to it; a client session only those sent to it. A draft is staff's
+ * until it is finalised, and a draft voided before that was never sent (both have no sentDate).
+ */
+function visibleInvoices(access: Access) {
+  return (eb: ExpressionBuilder<DB, 'invoices'>) => {
+    const billed = billedTo(access)(eb);
+    return access.clientId ? eb.and([billed, eb('invoices.sent_date', 'is not', null)]) : billed;
   };
 }
 
@@ -77,7 +133,7 @@ export function listInvoices(db: Kysely<DB>, access: Access, query: InvoiceListQ
   if (!access.companyIds && !access.clientId)
     return workspaceInvoices(db, { workspaceId: access.workspaceId, ...filters }, page, tokens, scope);
   return fetchPage(
-    filtered(db.selectFrom('invoices').selectAll().where(billedTo(access)), filters),
+    filtered(db.selectFrom('invoices').selectAll().where(visibleInvoices(access)), filters),
     'invoices',
     page,
     tokens,
@@ -86,8 +142,10 @@ export function listInvoices(db: Kysely<DB>, access: Access, query: InvoiceListQ
   );
 }
 
-export async function findInvoiceRow(db: Kysely<DB>, access: Access, id: string): Promise<InvoicesTable | undefined> {
-  return db.selectFrom('invoices').selectAll().where(billedTo(access)).where('id', '=', id).executeTakeFirst();
+/** The invoice, if this access sees it (a client session: only one sent to it). */
+export async function findInvoice(db: Kysely<DB>, access: Access, id: string): Promise<StoredInvoice | undefined> {
+  const row = await db.selectFrom('invoices').selectAll().where(visibleInvoices(access)).where('id', '=', id).executeTakeFirst();
+  return row && toStored(row);
 }
 
 const takeNumber = preparedWrite('take_invoice_number', (db, p: { workspaceId: string }) =>
@@ -103,22 +161,89 @@ const takeNumber = preparedWrite('take_invoice_number', (db, p: { workspaceId: s
  * queues the invoice's writes): the counter row is incremented in the invoice's own transaction, so
  * concurrent creations are ordered by it and a rollback gives the number back (no gaps, no duplicates).
  */
-export function takeInvoiceNumber<T>(work: UnitOfWork, workspaceId: string, then: (number: number) => T): () => T {
-  return work.writeReturning(takeNumber(work.db, { workspaceId }), (row) => then(Number(row?.last_number)));
+export function takeInvoiceNumber<T>(work: UnitOfWork, access: Access, then: (number: number) => T): () => T {
+  return work.writeReturning(takeNumber(work.db, { workspaceId: access.workspaceId }), (row) => then(Number(row?.last_number)));
 }
 
 const insertInvoiceRow = preparedWrite('insert_invoice', (db, row: FullRow<'invoices'>) => db.insertInto('invoices').values(row));
 
-export function insertInvoice(work: UnitOfWork, row: InvoicesTable): void {
+/** A new invoice: who is billed, its terms (amounts computed from them), status, dates and origin. */
+export interface NewInvoiceRecord {
+  id: string;
+  number: number | null;
+  billed: Billed;
+  status: Invoice['status'];
+  terms: Terms;
+  dueDate: string;
+  sentDate: string | null;
+  billingReason: Invoice['billingReason'];
+  collectionMethod: Invoice['collectionMethod'];
+  subscription?: { id: string; periodIndex: number };
+  at: string;
+}
+
+/** Queues a new invoice of this access's workspace; the invoice as the API serves it. */
+export function insertInvoice(work: UnitOfWork, access: Access, input: NewInvoiceRecord): Invoice {
+  const row: InvoicesTable = {
+    id: input.id,
+    workspace_id: access.workspaceId,
+    number: input.number,
+    client_id: input.billed.clientId,
+    company_id: input.billed.companyId,
+    status: input.status,
+    ...termColumns(input.terms),
+    due_date: input.dueDate,
+    sent_date: input.sentDate,
+    billing_reason: input.billingReason,
+    collection_method: input.collectionMethod,
+    subscription_id: input.subscription?.id ?? null,
+    period_index: input.subscription?.periodIndex ?? null,
+    paid_at: null,
+    voided_at: null,
+    created_at: input.at,
+    updated_at: input.at,
+  };
   work.write(insertInvoiceRow(work.db, row));
+  return toInvoice(row);
 }
 
-export function updateInvoice(work: UnitOfWork, id: string, changes: Partial<InvoicesTable>): void {
-  work.write(work.db.updateTable('invoices').set(changes).where('id', '=', id));
+/** What a change of an invoice sets (`updatedAt` always). */
+export interface InvoiceChanges {
+  billed?: Billed;
+  terms?: Terms;
+  number?: number | null;
+  status?: Invoice['status'];
+  dueDate?: string;
+  sentDate?: string;
+  paidAt?: string;
+  voidedAt?: string;
+  updatedAt: string;
 }
 
-export function deleteInvoice(work: UnitOfWork, id: string): void {
-  work.write(work.db.deleteFrom('invoices').where('id', '=', id));
+/**
+ * Queues a change of an invoice this access sees (its workspace and, for a limited principal, its companies
+ * in the WHERE); the invoice as it is after the change.
+ */
+export function updateInvoice(work: UnitOfWork, access: Access, before: StoredInvoice, changes: InvoiceChanges): Invoice {
+  const set: Partial<InvoicesTable> = {
+    ...(changes.billed ? { client_id: changes.billed.clientId, company_id: changes.billed.companyId } : {}),
+    ...(changes.terms ? termColumns(changes.terms) : {}),
+    ...(changes.number !== undefined ? { number: changes.number } : {}),
+    ...(changes.status ? { status: changes.status } : {}),
+    ...(changes.dueDate ? { due_date: changes.dueDate } : {}),
+    ...(changes.sentDate ? { sent_date: changes.sentDate } : {}),
+    ...(changes.paidAt ? { paid_at: changes.paidAt } : {}),
+    ...(changes.voidedAt ? { voided_at: changes.voidedAt } : {}),
+    updated_at: changes.updatedAt,
+  };
+  work.write(work.db.updateTable('invoices').set(set).where(billedTo(access)).where('id', '=', before.invoice.id));
+  const { voided_at: _voided, period_index: _period, workspace_id: _workspace, ...shown } = set;
+  return toInvoice({ ...columnsOf(before), ...shown });
+}
+
+/** Queues the deletion of an invoice this access sees (its workspace and company scope in the WHERE). */
+export function deleteInvoice(work: UnitOfWork, access: Access, id: string): void {
+  work.write(work.db.deleteFrom('invoices').where(billedTo(access)).where('id', '=', id));
 }
 
 function toPayment(row: PaymentsTable): Payment {
@@ -135,13 +260,13 @@ function toPayment(row: PaymentsTable): Payment {
   };
 }
 
-export function insertPayment(work: UnitOfWork, access: Access, invoice: InvoicesTable, at: string): Payment {
+export function insertPayment(work: UnitOfWork, access: Access, invoice: Invoice, at: string): Payment {
   const row: PaymentsTable = {
     id: randomUUID(),
     workspace_id: access.workspaceId,
     invoice_id: invoice.id,
     status: 'succeeded',
-    amount: Number(invoice.total),
+    amount: invoice.total,
     payment_method: 'manual',
     created_at: at,
     updated_at: at,
@@ -154,7 +279,7 @@ export function insertPayment(work: UnitOfWork, access: Access, invoice: Invoice
 export function listPayments(db: Kysely<DB>, access: Access, query: PaymentListQuery, tokens: PageTokens): Promise<Page<Payment>> {
   let q = db.selectFrom('payments').selectAll('payments').where('payments.workspace_id', '=', access.workspaceId);
   if (access.companyIds || access.clientId)
-    q = q.where('payments.invoice_id', 'in', db.selectFrom('invoices').select('invoices.id').where(billedTo(access)));
+    q = q.where('payments.invoice_id', 'in', db.selectFrom('invoices').select('invoices.id').where(visibleInvoices(access)));
   if (query.invoiceId !== undefined) q = q.where('payments.invoice_id', '=', query.invoiceId);
   return fetchPage(q, 'payments', query, tokens, pageScope(access, 'payments', { invoiceId: query.invoiceId }), toPayment);
 }

@@ -17,6 +17,9 @@ import * as service from './invoices.service.js';
 const CLIENT_READS: RoutePolicy = { clientSession: 'read' };
 const ADMINS_CREATE: RoutePolicy = { clientSession: 'read', staff: false };
 const tags = ['billing'];
+const CLIENTS_SEE_SENT =
+  'A client session sees only the invoices sent to it (its own and its companies’): a draft is staff’s until it is finalised, so ' +
+  'a draft (or a draft voided unsent) is a 404 by id and absent from lists, and `status=draft` is an empty page.';
 
 export default async function invoiceRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -30,7 +33,7 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
         tags,
         operationId: 'listInvoices',
         summary: 'List invoices, newest first',
-        description: 'Filters: `clientId`, `companyId`, `status`. A client session sees its own invoices and its companies’.',
+        description: CLIENTS_SEE_SENT,
         querystring: InvoiceListQuery,
         response: { 200: Page(Invoice), ...READ_ERRORS },
       },
@@ -62,7 +65,7 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
         tags,
         operationId: 'retrieveInvoice',
         summary: 'Retrieve an invoice',
-        description: 'A client session reads its own invoices and its companies’; any other id is a 404.',
+        description: CLIENTS_SEE_SENT,
         params: IdParams,
         response: { 200: Invoice, ...READ_ERRORS },
       },

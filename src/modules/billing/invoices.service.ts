@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
-import type { InvoicesTable } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
-import type { Actor, Caller } from '../../lib/caller.js';
+import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { recordAudit } from '../../audit/index.js';
 import * as repo from './invoices.repository.js';
 import type { Invoice, InvoiceCreate, InvoiceUpdate, Payment } from './invoices.schemas.js';
-import { type Billed, type Terms, amountsOf, termsOf } from './terms.js';
+import { type Billed, type Terms, termsOf } from './terms.js';
 
 const DAY_MS = 86_400_000;
 
@@ -31,46 +30,34 @@ export interface NewInvoice {
  * row and its invoiceCreated entry are written, in the same transaction; a draft has no number until it is
  * finalised. The invoice, once the unit has committed.
  */
-export function addInvoice(work: UnitOfWork, workspaceId: string, actor: Actor, input: NewInvoice): () => Invoice {
+export function addInvoice(work: UnitOfWork, caller: Caller, input: NewInvoice): () => Invoice {
   const id = randomUUID();
   if (input.status === 'draft') {
-    const draft = writeInvoice(work, actor, input, id, workspaceId, null);
+    const draft = writeInvoice(work, caller, input, id, null);
     return () => draft;
   }
-  return repo.takeInvoiceNumber(work, workspaceId, (number) => writeInvoice(work, actor, input, id, workspaceId, number));
+  return repo.takeInvoiceNumber(work, caller.access, (number) => writeInvoice(work, caller, input, id, number));
 }
 
 /** "Invoice 0007", or "Draft invoice" before it has a number. */
 export const invoiceName = (invoice: Invoice) => (invoice.number === undefined ? 'Draft invoice' : `Invoice ${invoice.number}`);
 
-function writeInvoice(work: UnitOfWork, actor: Actor, input: NewInvoice, id: string, workspaceId: string, number: number | null): Invoice {
+function writeInvoice(work: UnitOfWork, caller: Caller, input: NewInvoice, id: string, number: number | null): Invoice {
   const at = isoAt(input.at);
-  const row: InvoicesTable = {
+  const invoice = repo.insertInvoice(work, caller.access, {
     id,
-    workspace_id: workspaceId,
     number,
-    client_id: input.billed.clientId,
-    company_id: input.billed.companyId,
+    billed: input.billed,
     status: input.status,
-    terms: JSON.stringify(input.terms),
-    ...(() => {
-      const { subtotal, taxAmount, total } = amountsOf(input.terms);
-      return { subtotal, tax_amount: taxAmount, total };
-    })(),
-    due_date: isoAt(input.at + input.terms.daysUntilDue * DAY_MS),
-    sent_date: input.status === 'open' ? at : null,
-    billing_reason: input.billingReason,
-    collection_method: input.collectionMethod,
-    subscription_id: input.subscription?.id ?? null,
-    period_index: input.subscription?.periodIndex ?? null,
-    paid_at: null,
-    voided_at: null,
-    created_at: at,
-    updated_at: at,
-  };
-  repo.insertInvoice(work, row);
-  const invoice = repo.toInvoice(row);
-  recordAudit(work, actor, {
+    terms: input.terms,
+    dueDate: isoAt(input.at + input.terms.daysUntilDue * DAY_MS),
+    sentDate: input.status === 'open' ? at : null,
+    billingReason: input.billingReason,
+    collectionMethod: input.collectionMethod,
+    subscription: input.subscription,
+    at,
+  });
+  recordAudit(work, caller.actor, {
     eventType: 'invoiceCreated',
     description: `${invoiceName(invoice)} created`,
     context: { invoiceId: invoice.id, number: invoice.number, total: invoice.total },
@@ -85,7 +72,7 @@ export async function createInvoice(database: Database, caller: Caller, input: I
   const { billed, terms } = await termsOf(database, caller, input, problems);
   if (problems.length > 0 || !billed || !terms) throw errors.invalidFields(problems);
   const invoice = await unitOfWork(database, async (work) =>
-    addInvoice(work, caller.access.workspaceId, caller.actor, {
+    addInvoice(work, caller, {
       billed,
       terms,
       status: input.createDraft ? 'draft' : 'open',
@@ -100,10 +87,11 @@ export async function createInvoice(database: Database, caller: Caller, input: I
 export const listInvoices = listAs(repo.listInvoices);
 
 /** A draft of the caller's, read inside the unit: any other status is a 409 naming what may be done instead. */
-async function draftOf(work: UnitOfWork, caller: Caller, id: string, change: string): Promise<InvoicesTable> {
-  const row = orNotFound(await repo.findInvoiceRow(work.db, caller.access, id), 'Invoice');
-  if (row.status !== 'draft') throw errors.conflict(`Only a draft can be ${change}; this invoice is ${row.status} (void it instead).`);
-  return row;
+async function draftOf(work: UnitOfWork, caller: Caller, id: string, change: string): Promise<repo.StoredInvoice> {
+  const stored = orNotFound(await repo.findInvoice(work.db, caller.access, id), 'Invoice');
+  const { status } = stored.invoice;
+  if (status !== 'draft') throw errors.conflict(`Only a draft can be ${change}; this invoice is ${status} (void it instead).`);
+  return stored;
 }
 
 /**
@@ -112,7 +100,7 @@ async function draftOf(work: UnitOfWork, caller: Caller, id: string, change: str
  * first, outside the transaction; a draft changed meanwhile is a 409 (retry), never a lost edit.
  */
 export async function updateDraft(database: Database, caller: Caller, id: string, input: InvoiceUpdate): Promise<Invoice> {
-  const draft = repo.toInvoice(orNotFound(await repo.findInvoiceRow(database.db, caller.access, id), 'Invoice'));
+  const draft = orNotFound(await repo.findInvoice(database.db, caller.access, id), 'Invoice').invoice;
   const relines = input.lineItems !== undefined || input.templateId !== undefined;
   const namesClient = input.clientId !== undefined || input.clientUserId !== undefined || input.recipientId !== undefined;
   const fromTemplate = input.templateId !== undefined;
@@ -137,25 +125,18 @@ export async function updateDraft(database: Database, caller: Caller, id: string
   return unitOfWork(
     database,
     async (work) => {
-      const row = await draftOf(work, caller, id, 'edited');
-      if (row.updated_at !== draft.updatedAt) throw errors.conflict('The draft changed while this edit was read; retry it.');
-      const kept: Terms = JSON.parse(row.terms);
+      const stored = await draftOf(work, caller, id, 'edited');
+      if (stored.invoice.updatedAt !== draft.updatedAt) throw errors.conflict('The draft changed while this edit was read; retry it.');
+      const kept = stored.terms;
       const updatedTerms: Terms = relines
         ? terms
         : { ...terms, lineItems: kept.lineItems, currency: kept.currency, ...(kept.templateId ? { templateId: kept.templateId } : {}) };
-      const { subtotal, taxAmount, total } = amountsOf(updatedTerms);
-      const changes = {
-        client_id: billed.clientId,
-        company_id: billed.companyId,
-        terms: JSON.stringify(updatedTerms),
-        subtotal,
-        tax_amount: taxAmount,
-        total,
-        due_date: isoAt(Date.parse(row.created_at) + updatedTerms.daysUntilDue * DAY_MS),
-        updated_at: isoAt(caller.actor.at),
-      };
-      repo.updateInvoice(work, row.id, changes);
-      const invoice = repo.toInvoice({ ...row, ...changes });
+      const invoice = repo.updateInvoice(work, caller.access, stored, {
+        billed,
+        terms: updatedTerms,
+        dueDate: isoAt(Date.parse(stored.invoice.createdAt) + updatedTerms.daysUntilDue * DAY_MS),
+        updatedAt: isoAt(caller.actor.at),
+      });
       recordAudit(work, caller.actor, {
         eventType: 'invoiceUpdated',
         description: `${invoiceName(invoice)} updated`,
@@ -187,33 +168,30 @@ export async function finalizeInvoice(database: Database, caller: Caller, id: st
   const finalized = await unitOfWork(
     database,
     async (work) => {
-      const row = await draftOf(work, caller, id, 'finalised');
+      const draft = await draftOf(work, caller, id, 'finalised');
       const open = (number: number | null) => {
         const at = isoAt(caller.actor.at);
-        const terms: Terms = JSON.parse(row.terms);
-        const changes = {
+        const invoice = repo.updateInvoice(work, caller.access, draft, {
           number,
-          status: 'open' as const,
-          sent_date: at,
-          due_date: isoAt(caller.actor.at + terms.daysUntilDue * DAY_MS),
-          updated_at: at,
-        };
-        repo.updateInvoice(work, row.id, changes);
-        const invoice = repo.toInvoice({ ...row, ...changes });
+          status: 'open',
+          sentDate: at,
+          dueDate: isoAt(caller.actor.at + draft.terms.daysUntilDue * DAY_MS),
+          updatedAt: at,
+        });
         recordAudit(work, caller.actor, {
           eventType: 'invoiceInitiated',
           description: `${invoiceName(invoice)} finalised and sent`,
           context: { invoiceId: invoice.id, number: invoice.number, total: invoice.total },
-          previousAttributes: { status: row.status },
+          previousAttributes: { status: draft.invoice.status },
           subject: invoiceSubject(invoice),
         });
         return invoice;
       };
-      if (row.number !== null) {
-        const invoice = open(row.number);
+      if (draft.number !== null) {
+        const invoice = open(draft.number);
         return () => invoice;
       }
-      return repo.takeInvoiceNumber(work, caller.access.workspaceId, open);
+      return repo.takeInvoiceNumber(work, caller.access, open);
     },
     { transaction: true },
   );
@@ -225,23 +203,22 @@ export async function deleteDraft(database: Database, caller: Caller, id: string
   return unitOfWork(
     database,
     async (work) => {
-      const row = await draftOf(work, caller, id, 'deleted');
-      repo.deleteInvoice(work, row.id);
-      const invoice = repo.toInvoice(row);
+      const { invoice } = await draftOf(work, caller, id, 'deleted');
+      repo.deleteInvoice(work, caller.access, invoice.id);
       recordAudit(work, caller.actor, {
         eventType: 'invoiceDeleted',
         description: `${invoiceName(invoice)} deleted`,
         context: { invoiceId: invoice.id },
         subject: invoiceSubject(invoice),
       });
-      return { id: row.id, object: 'invoice', deleted: true as const };
+      return { id: invoice.id, object: 'invoice', deleted: true as const };
     },
     { transaction: true },
   );
 }
 
 export async function getInvoice(database: Database, caller: Caller, id: string): Promise<Invoice> {
-  return repo.toInvoice(orNotFound(await repo.findInvoiceRow(database.db, caller.access, id), 'Invoice'));
+  return orNotFound(await repo.findInvoice(database.db, caller.access, id), 'Invoice').invoice;
 }
 
 /** Marks an open invoice paid (paidManually): its payment, invoicePaid and paymentSucceeded, in one transaction. */
@@ -249,17 +226,17 @@ export async function markPaid(database: Database, caller: Caller, id: string): 
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findInvoiceRow(work.db, caller.access, id), 'Invoice');
-      if (row.status !== 'open') throw errors.conflict(`Only an open invoice can be paid; this one is ${row.status}.`);
+      const stored = orNotFound(await repo.findInvoice(work.db, caller.access, id), 'Invoice');
+      const { status } = stored.invoice;
+      if (status !== 'open') throw errors.conflict(`Only an open invoice can be paid; this one is ${status}.`);
       const at = isoAt(caller.actor.at);
-      repo.updateInvoice(work, row.id, { status: 'paid', paid_at: at, updated_at: at });
-      const invoice = repo.toInvoice({ ...row, status: 'paid', paid_at: at, updated_at: at });
-      const payment = repo.insertPayment(work, caller.access, row, at);
+      const invoice = repo.updateInvoice(work, caller.access, stored, { status: 'paid', paidAt: at, updatedAt: at });
+      const payment = repo.insertPayment(work, caller.access, invoice, at);
       recordAudit(work, caller.actor, {
         eventType: 'invoicePaid',
         description: `Invoice ${invoice.number} paid`,
         context: { invoiceId: invoice.id, paidManually: true },
-        previousAttributes: { status: row.status },
+        previousAttributes: { status },
         subject: invoiceSubject(invoice),
       });
       recordAudit(work, caller.actor, {
@@ -279,17 +256,17 @@ export async function voidInvoice(database: Database, caller: Caller, id: string
   return unitOfWork(
     database,
     async (work) => {
-      const row = orNotFound(await repo.findInvoiceRow(work.db, caller.access, id), 'Invoice');
-      if (row.status === 'paid') throw errors.conflict('A paid invoice cannot be voided.');
-      if (row.status === 'void') throw errors.conflict('This invoice is already void.');
+      const stored = orNotFound(await repo.findInvoice(work.db, caller.access, id), 'Invoice');
+      const { status } = stored.invoice;
+      if (status === 'paid') throw errors.conflict('A paid invoice cannot be voided.');
+      if (status === 'void') throw errors.conflict('This invoice is already void.');
       const at = isoAt(caller.actor.at);
-      repo.updateInvoice(work, row.id, { status: 'void', voided_at: at, updated_at: at });
-      const invoice = repo.toInvoice({ ...row, status: 'void', voided_at: at, updated_at: at });
+      const invoice = repo.updateInvoice(work, caller.access, stored, { status: 'void', voidedAt: at, updatedAt: at });
       recordAudit(work, caller.actor, {
         eventType: 'invoiceVoided',
         description: `${invoiceName(invoice)} voided`,
         context: { invoiceId: invoice.id },
-        previousAttributes: { status: row.status },
+        previousAttributes: { status },
         subject: invoiceSubject(invoice),
       });
       return invoice;

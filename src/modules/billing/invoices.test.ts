@@ -366,6 +366,46 @@ for (const backend of BACKENDS) {
       assert.equal((await h.as(ws.apiKey, { method: 'GET', url: `/v1/invoices/${draft.id}` })).json().status, 'draft');
     });
 
+    test('clients see no drafts: a draft (and a draft voided unsent) is absent to a client session in lists, by id and by status=draft, until finalised', async (t) => {
+      const { h, ws, app, client, company, create } = await world(t, backend);
+      const line = { lineItems: [{ amount: 100, quantity: 1 }], daysUntilDue: 7 };
+      const sent = (await create({ clientId: client.id, ...line })).json();
+      const draft = (await create({ clientId: client.id, ...line, createDraft: true })).json();
+      const companyDraft = (await create({ companyId: company.id, ...line, createDraft: true })).json();
+      const voidedDraft = (await create({ clientId: client.id, ...line, createDraft: true })).json();
+      const voided = await adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/invoices/${voidedDraft.id}/void`);
+      assert.equal(voided.statusCode, 200, voided.body);
+      const clientKey = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, clientId: client.id });
+      const get = (url: string, key = clientKey) => h.as(key, { method: 'GET', url });
+      const ids = async (url: string, key = clientKey) => {
+        const res = await get(url, key);
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json().data.map((i: { id: string }) => i.id);
+      };
+      assert.deepEqual(await ids('/v1/invoices'), [sent.id], 'only what was sent to it');
+      assert.deepEqual(await ids('/v1/invoices?status=draft'), [], 'status=draft: an empty page');
+      assert.deepEqual(await ids(`/v1/invoices?status=draft&clientId=${client.id}`), []);
+      assert.deepEqual(await ids('/v1/invoices?status=void'), [], 'a draft voided before it was sent was never sent');
+      const notFound = { code: 'not_found', message: 'Invoice not found.', data: null };
+      for (const hidden of [draft, companyDraft, voidedDraft]) {
+        const res = await get(`/v1/invoices/${hidden.id}`);
+        assert.deepEqual([res.statusCode, res.json()], [404, notFound], `by id: ${hidden.id}`);
+      }
+      assert.deepEqual(
+        (await ids('/v1/invoices?status=draft', ws.apiKey)).sort(),
+        [draft.id, companyDraft.id].sort(),
+        'staff still see their drafts',
+      );
+      const finalized = await h.as(ws.apiKey, { method: 'POST', url: `/v1/invoices/${draft.id}/finalize` });
+      assert.equal(finalized.statusCode, 200, finalized.body);
+      assert.deepEqual(
+        await get(`/v1/invoices/${draft.id}`).then((r) => [r.statusCode, r.json()]),
+        [200, finalized.json()],
+        'finalised: sent',
+      );
+      assert.deepEqual((await ids('/v1/invoices')).sort(), [sent.id, draft.id].sort());
+    });
+
     test('who may: staff may not create (403); a client session reads its own and its company’s invoices; other workspaces nothing', async (t) => {
       const { h, ws, app, client, company, create } = await world(t, backend);
       const beta = await createCompany(h, ws.apiKey, { name: 'Beta' });

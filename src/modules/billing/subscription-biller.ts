@@ -6,7 +6,6 @@ import { LoopWorker } from '../../lib/background-loop.js';
 import { systemCaller } from '../../lib/caller.js';
 import { type Clock, isoAt } from '../../lib/clock.js';
 import { addInvoice } from './invoices.service.js';
-import type { Terms } from './terms.js';
 import { advanceSubscription, claimMostOverdue } from './subscriptions.repository.js';
 import { nextPeriod } from './subscriptions.service.js';
 
@@ -41,28 +40,28 @@ export class SubscriptionBiller extends LoopWorker {
       return await unitOfWork(
         this.database,
         async (work) => {
-          const row = await claimMostOverdue(work, this.database.dialect, now);
-          if (!row) return false;
-          const k = row.periods_billed;
-          const start = nextPeriod(row, k);
-          const following = nextPeriod(row, k + 1);
+          const due = await claimMostOverdue(work, this.database.dialect, now);
+          if (!due) return false;
+          const k = due.periodsBilled;
+          const start = nextPeriod(due.schedule, k);
+          const following = nextPeriod(due.schedule, k + 1);
+          const system = systemCaller(due.workspaceId, now);
           if (start !== null) {
-            const { actor } = systemCaller(row.workspace_id, now);
-            addInvoice(work, row.workspace_id, actor, {
-              billed: { clientId: row.client_id, companyId: row.company_id },
-              terms: JSON.parse(row.terms) as Terms,
+            addInvoice(work, system, {
+              billed: due.billed,
+              terms: due.terms,
               status: 'open',
               billingReason: 'subscriptionCycle',
-              collectionMethod: row.collection_method,
+              collectionMethod: due.collectionMethod,
               at: start,
-              subscription: { id: row.id, periodIndex: k },
+              subscription: { id: due.id, periodIndex: k },
             });
           }
-          advanceSubscription(work, row.id, k, {
-            periods_billed: start === null ? k : k + 1,
+          advanceSubscription(work, system.access, due.id, k, {
+            periodsBilled: start === null ? k : k + 1,
             status: start === null || following === null ? 'ended' : 'active',
-            next_period_at: start === null || following === null ? null : isoAt(following),
-            updated_at: isoAt(now),
+            nextPeriodAt: start === null || following === null ? null : isoAt(following),
+            at: isoAt(now),
           });
           return true;
         },

@@ -7,10 +7,10 @@ import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { isoAt } from '../../lib/clock.js';
 import type { Access } from '../../lib/caller.js';
 import { billedTo } from './invoices.repository.js';
-import { billingFields } from './terms.js';
+import { type Billed, type Terms, billingFields } from './terms.js';
 import type { Subscription, SubscriptionListQuery } from './subscriptions.schemas.js';
 
-export function toSubscription(row: SubscriptionsTable): Subscription {
+function toSubscription(row: SubscriptionsTable): Subscription {
   return {
     id: row.id,
     object: 'subscription',
@@ -44,20 +44,79 @@ export function listSubscriptions(
   return fetchPage(q, 'subscriptions', query, tokens, scope, toSubscription);
 }
 
-export function findSubscriptionRow(db: Kysely<DB>, access: Access, id: string) {
-  return db.selectFrom('subscriptions').selectAll().where(billedTo(access)).where('id', '=', id).executeTakeFirst();
+/** A subscription's schedule: when it starts (Unix seconds), ends or stops, and its interval. */
+export interface Schedule {
+  start: number;
+  end: number | null;
+  iterations: number | null;
+  interval: Subscription['interval'];
+  intervalCount: number;
 }
 
-export function insertSubscription(work: UnitOfWork, row: SubscriptionsTable): void {
+/** A subscription as stored: the API's object with its status (what a change checks). */
+export async function findSubscription(db: Kysely<DB>, access: Access, id: string): Promise<Subscription | undefined> {
+  const row = await db.selectFrom('subscriptions').selectAll().where(billedTo(access)).where('id', '=', id).executeTakeFirst();
+  return row && toSubscription(row);
+}
+
+/** A new subscription of this access's workspace: who is billed, its terms and schedule; the subscription as served. */
+export function insertSubscription(
+  work: UnitOfWork,
+  access: Access,
+  input: {
+    id: string;
+    billed: Billed;
+    status: Subscription['status'];
+    terms: Terms;
+    collectionMethod: Subscription['collectionMethod'];
+    schedule: Schedule;
+    nextPeriodAt: string;
+    at: string;
+  },
+): Subscription {
+  const row: SubscriptionsTable = {
+    id: input.id,
+    workspace_id: access.workspaceId,
+    client_id: input.billed.clientId,
+    company_id: input.billed.companyId,
+    status: input.status,
+    terms: JSON.stringify(input.terms),
+    collection_method: input.collectionMethod,
+    schedule_start: input.schedule.start,
+    schedule_end: input.schedule.end,
+    schedule_iterations: input.schedule.iterations,
+    interval: input.schedule.interval,
+    interval_count: input.schedule.intervalCount,
+    periods_billed: 0,
+    next_period_at: input.nextPeriodAt,
+    cancelled_at: null,
+    created_at: input.at,
+    updated_at: input.at,
+  };
   work.write(work.db.insertInto('subscriptions').values(row));
+  return toSubscription(row);
 }
 
-export function changeSubscription(work: UnitOfWork, id: string, changes: Partial<SubscriptionsTable>): void {
-  work.write(work.db.updateTable('subscriptions').set(changes).where('id', '=', id));
+/** Cancels a subscription this access sees (workspace and company scope in the WHERE); the subscription after. */
+export function cancelSubscription(work: UnitOfWork, access: Access, before: Subscription, at: string): Subscription {
+  const changes = { status: 'cancelled' as const, cancelled_at: at, next_period_at: null, updated_at: at };
+  work.write(work.db.updateTable('subscriptions').set(changes).where(billedTo(access)).where('id', '=', before.id));
+  return { ...before, status: 'cancelled', cancelledAt: at, canceledAt: at, nextBillingDate: undefined, updatedAt: at };
+}
+
+/** A subscription with a period due, as the biller needs it. */
+export interface DueSubscription {
+  id: string;
+  workspaceId: string;
+  billed: Billed;
+  terms: Terms;
+  collectionMethod: Subscription['collectionMethod'];
+  schedule: Schedule;
+  periodsBilled: number;
 }
 
 /** The most overdue subscription with a period due, locked for this transaction (PostgreSQL: skipped by other processes). */
-export async function claimMostOverdue(work: UnitOfWork, dialect: DialectName, now: number): Promise<SubscriptionsTable | undefined> {
+export async function claimMostOverdue(work: UnitOfWork, dialect: DialectName, now: number): Promise<DueSubscription | undefined> {
   const due = work.db
     .selectFrom('subscriptions')
     .selectAll()
@@ -65,10 +124,43 @@ export async function claimMostOverdue(work: UnitOfWork, dialect: DialectName, n
     .where('next_period_at', '<=', isoAt(now))
     .orderBy('next_period_at')
     .limit(1);
-  return (await skipLocked(due, dialect).executeTakeFirst()) as SubscriptionsTable | undefined;
+  const row = (await skipLocked(due, dialect).executeTakeFirst()) as SubscriptionsTable | undefined;
+  return (
+    row && {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      billed: { clientId: row.client_id, companyId: row.company_id },
+      terms: JSON.parse(row.terms) as Terms,
+      collectionMethod: row.collection_method,
+      schedule: {
+        start: Number(row.schedule_start),
+        end: row.schedule_end === null ? null : Number(row.schedule_end),
+        iterations: row.schedule_iterations,
+        interval: row.interval,
+        intervalCount: row.interval_count,
+      },
+      periodsBilled: row.periods_billed,
+    }
+  );
 }
 
-/** Moves a subscription past period `billed`; nothing if another process already did. */
-export function advanceSubscription(work: UnitOfWork, id: string, billed: number, changes: Partial<SubscriptionsTable>): void {
-  work.write(work.db.updateTable('subscriptions').set(changes).where('id', '=', id).where('periods_billed', '=', billed));
+/**
+ * Moves a subscription of this access's workspace past period `billed`; nothing if another process already did.
+ * `nextPeriodAt` null: no period is left.
+ */
+export function advanceSubscription(
+  work: UnitOfWork,
+  access: Access,
+  id: string,
+  billed: number,
+  changes: { periodsBilled: number; status: Subscription['status']; nextPeriodAt: string | null; at: string },
+): void {
+  work.write(
+    work.db
+      .updateTable('subscriptions')
+      .set({ periods_billed: changes.periodsBilled, status: changes.status, next_period_at: changes.nextPeriodAt, updated_at: changes.at })
+      .where(billedTo(access))
+      .where('id', '=', id)
+      .where('periods_billed', '=', billed),
+  );
 }

@@ -2,7 +2,7 @@
 export { ClientCreate } from './clients.schemas.js';
 export { type CheckedClient, commitClients, createClient, prepareClients } from './clients.service.js';
 export { createCompany } from './companies.service.js';
-export { resolveChannelMembers, resolveMembers } from './members.service.js';
+export { type Members, resolveMembers } from './members.service.js';
 export { default as clientRoutes } from './clients.routes.js';
 export { default as companyRoutes } from './companies.routes.js';
 // Reads for other modules, under the caller's access: who may be billed, named, connected or exported.

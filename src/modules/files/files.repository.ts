@@ -1,156 +1,21 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { type Page, type PageRequest, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
-import { joinIds, nonEmpty, objectFields, splitIds } from '../../db/rows.js';
+import { objectFields } from '../../db/rows.js';
 import type { ClientPermissions, DB, FileChannelsTable, FilesTable } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
-import type { ClientPermissionsIn, FileChannel, FileObject } from './files.schemas.js';
-
-/** A channel as the API serves it: what a channel of its type does not have is left out, never null. */
-export function toChannel(row: FileChannelsTable): FileChannel {
-  const memberIds = splitIds(row.member_ids);
-  const entityId = row.membership_type === 'individual' ? row.client_id : row.membership_type === 'company' ? row.company_id : null;
-  return {
-    ...objectFields(row, 'fileChannel'),
-    membershipType: row.membership_type,
-    ...(row.client_id !== null ? { clientId: row.client_id } : {}),
-    companyId: row.company_id,
-    ...(entityId !== null ? { membershipEntityId: entityId } : {}),
-    ...(memberIds.length > 0 ? { memberIds } : {}),
-  };
-}
+import { findChannelRow as findChannelRowOf, visibleChannelIds as visibleChannelIdsOf } from '../channels/index.js';
+import type { ClientPermissionsIn, FileObject } from './files.schemas.js';
 
 /** Permissions as the SDK's retrieveFile declares them (`read-write`), from how its create body spells them (`read_write`). */
 export const permissionsOut = (value: ClientPermissions) => (value === 'read_write' ? 'read-write' : 'read-only');
 
-/** Channels a client belongs to: it is a member (individual, group), or the channel is one of its companies' (company). */
-const clientBelongs =
-  (workspaceId: string, clientId: string) =>
-  ({ or, and, eb, exists, selectFrom }: ExpressionBuilder<DB, 'file_channels'>) =>
-    or([
-      exists(
-        selectFrom('file_channel_members as m')
-          .select('m.client_id')
-          .whereRef('m.channel_id', '=', 'file_channels.id')
-          .where('m.client_id', '=', clientId),
-      ),
-      and([
-        eb('file_channels.membership_type', '=', 'company'),
-        eb(
-          'file_channels.company_id',
-          'in',
-          selectFrom('client_companies as cc')
-            .select('cc.company_id')
-            .where('cc.workspace_id', '=', workspaceId)
-            .where('cc.client_id', '=', clientId),
-        ),
-      ]),
-    ]);
+// File channels are the channels component's (modules/channels, shared with message channels); what is a file
+// channel's own (what clients may do at its root) is read from its row and changed here.
 
-/** Channels this access sees: its workspace's; a principal limited to some companies only theirs; a client session only its own. */
-function visibleChannels(db: Kysely<DB>, access: Access) {
-  let q = db.selectFrom('file_channels').selectAll('file_channels').where('file_channels.workspace_id', '=', access.workspaceId);
-  if (access.companyIds) q = q.where('file_channels.company_id', 'in', nonEmpty(access.companyIds));
-  if (access.clientId) q = q.where(clientBelongs(access.workspaceId, access.clientId));
-  return q;
-}
-
-/** The `memberId` filter, resolved by the service: a client, the companies an internal user sees (null: all), or nobody known. */
-export type MemberFilter =
-  | { kind: 'client'; id: string }
-  | { kind: 'internalUser'; companyIds: readonly string[] | null }
-  | { kind: 'unknown' };
-
-export interface ChannelFilters {
-  membershipType?: FileChannel['membershipType'];
-  clientId?: string;
-  companyId?: string;
-  member?: MemberFilter;
-  /** The memberId as given: part of the page token's scope. */
-  memberId?: string;
-}
-
-/** A page of the channels this access sees, newest first (filters as message channels'; `companyId` a condition). */
-export async function listChannels(
-  db: Kysely<DB>,
-  access: Access,
-  filters: ChannelFilters,
-  page: PageRequest,
-  tokens: PageTokens,
-): Promise<Page<FileChannel>> {
-  const { membershipType, clientId, companyId, member } = filters;
-  let q = visibleChannels(db, access);
-  if (membershipType !== undefined) q = q.where('file_channels.membership_type', '=', membershipType);
-  if (clientId !== undefined) q = q.where('file_channels.client_id', '=', clientId);
-  if (companyId !== undefined) q = q.where('file_channels.company_id', '=', companyId);
-  if (member?.kind === 'client') q = q.where(clientBelongs(access.workspaceId, member.id));
-  else if (member?.kind === 'internalUser' && member.companyIds !== null)
-    q = q.where('file_channels.company_id', 'in', nonEmpty(member.companyIds));
-  else if (member?.kind === 'unknown') q = q.where(({ lit }) => lit(false));
-  const scope = pageScope(access, 'file-channels', { membershipType, clientId, companyId, memberId: filters.memberId });
-  const found = await fetchPage(q, 'file_channels', page, tokens, scope, toChannel);
-  await pruneDeletedMembers(db, found.data);
-  return found;
-}
-
-/** A group's memberIds as stored, less the clients deleted since (their member rows went with them). */
-async function pruneDeletedMembers(db: Kysely<DB>, channels: FileChannel[]): Promise<void> {
-  const groups = channels.filter((channel) => channel.membershipType === 'group');
-  if (groups.length === 0) return;
-  const rows = await db
-    .selectFrom('file_channel_members')
-    .select(['channel_id', 'client_id'])
-    .where(
-      'channel_id',
-      'in',
-      groups.map((group) => group.id),
-    )
-    .execute();
-  const live = new Set(rows.map((row) => `${row.channel_id}/${row.client_id}`));
-  for (const group of groups) {
-    const memberIds = (group.memberIds ?? []).filter((id) => live.has(`${group.id}/${id}`));
-    if (memberIds.length > 0) group.memberIds = memberIds;
-    else delete group.memberIds;
-  }
-}
-
-/** The channel, if this access sees it (another workspace's, or one outside the caller's reach, is simply not found). */
-async function findChannelRow(db: Kysely<DB>, access: Access, id: string): Promise<FileChannelsTable | undefined> {
-  return visibleChannels(db, access).where('file_channels.id', '=', id).executeTakeFirst();
-}
-
-export async function findChannel(db: Kysely<DB>, access: Access, id: string): Promise<FileChannel | undefined> {
-  const row = await findChannelRow(db, access, id);
-  if (!row) return undefined;
-  const channel = toChannel(row);
-  await pruneDeletedMembers(db, [channel]);
-  return channel;
-}
-
-export function insertChannel(work: UnitOfWork, row: FileChannelsTable): void {
-  work.write(work.db.insertInto('file_channels').values(row));
-  const clientIds = splitIds(row.member_ids);
-  if (clientIds.length > 0) {
-    work.write(work.db.insertInto('file_channel_members').values(clientIds.map((client_id) => ({ channel_id: row.id, client_id }))));
-  }
-}
-
-/** A new channel's row: members as given, in order; clients may read and write at its root. */
-export function channelRow(
-  access: Access,
-  channel: { id: string; membershipType: FileChannel['membershipType']; companyId: string; clientIds: readonly string[]; at: string },
-): FileChannelsTable {
-  return {
-    id: channel.id,
-    workspace_id: access.workspaceId,
-    membership_type: channel.membershipType,
-    company_id: channel.companyId,
-    client_id: channel.membershipType === 'individual' ? channel.clientIds[0] : null,
-    member_ids: joinIds(channel.clientIds),
-    root_client_permissions: 'read_write',
-    created_at: channel.at,
-    updated_at: channel.at,
-  };
+/** The file channel's row, if this access sees it (another workspace's, or one outside the caller's reach, is simply not found). */
+function findChannelRow(db: Kysely<DB>, access: Access, id: string): Promise<FileChannelsTable | undefined> {
+  return findChannelRowOf(db, access, 'file', id);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -225,7 +90,7 @@ function toRow(access: Access, { file, storageKey }: StoredFile): FilesTable {
 }
 
 /** The ids of the channels this access sees (the company scope of every write on files). */
-const visibleChannelIds = (db: Kysely<DB>, access: Access) => visibleChannels(db, access).clearSelect().select('file_channels.id');
+const visibleChannelIds = (db: Kysely<DB>, access: Access) => visibleChannelIdsOf(db, access, 'file');
 
 /**
  * What a client session sees of a channel it belongs to: everything but the files still `pending` that

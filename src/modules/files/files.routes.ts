@@ -8,9 +8,6 @@ import { DELETE_ERRORS, IdParams, Page, READ_ERRORS, WRITE_ERRORS, errorResponse
 import {
   DownloadUrl,
   FILE_TYPES,
-  FileChannel,
-  FileChannelCreate,
-  FileChannelListQuery,
   FileCreate,
   FileCreateDeprecated,
   FileDeleted,
@@ -22,6 +19,7 @@ import {
   PermissionsUpdate,
   SignedQuery,
 } from './files.schemas.js';
+import { FileChannel, FileChannelCreate, FileChannelListQuery } from '../channels/index.js';
 import * as service from './files.service.js';
 
 /** A client session reads the channels it belongs to and their files; changing them is staff's (403 for it). */

@@ -1,9 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, Line, PageQuery, Text, Timestamp } from '../../lib/schemas.js';
 
-const MEMBERSHIP_TYPES = ['individual', 'group', 'company'] as const;
-/** A group's clients, as a message channel's. */
-const MAX_GROUP_MEMBERS = 100;
 /** A path: at most this many characters, in at most MAX_PATH_DEPTH segments of at most MAX_NAME_LENGTH. */
 const MAX_PATH_LENGTH = 1024;
 export const MAX_PATH_DEPTH = 32;
@@ -13,64 +10,7 @@ export const FILE_TYPES = ['file', 'folder', 'link'] as const;
 const PERMISSIONS_IN = ['read_write', 'read_only'] as const;
 export type ClientPermissionsIn = (typeof PERMISSIONS_IN)[number];
 
-export const FileChannel = Type.Object(
-  {
-    id: Id,
-    object: Type.Literal('fileChannel'),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-    membershipType: Type.Enum([...MEMBERSHIP_TYPES]),
-    clientId: Type.Optional(Type.String({ description: 'individual channels: their client' })),
-    companyId: Type.String({ description: 'the company given, or that of the clients' }),
-    membershipEntityId: Type.Optional(
-      Type.String({ deprecated: true, description: 'deprecated: the client of an individual channel, the company of a company channel' }),
-    ),
-    memberIds: Type.Optional(Type.Array(Type.String(), { description: 'the client members of an individual or group channel' })),
-  },
-  { additionalProperties: false, title: 'FileChannel' },
-);
-export type FileChannel = Static<typeof FileChannel>;
-
-export const FileChannelCreate = Type.Object(
-  {
-    membershipType: Type.Enum([...MEMBERSHIP_TYPES], { description: 'individual, group or company' }),
-    membershipEntityId: Type.Optional(
-      Type.String({ deprecated: true, description: 'deprecated: clientId of an individual channel, companyId of a company channel' }),
-    ),
-    memberIds: Type.Optional(
-      Type.Array(Type.String(), {
-        minItems: 1,
-        maxItems: MAX_GROUP_MEMBERS,
-        description: `group channels: their clients, all in one company (1–${MAX_GROUP_MEMBERS}); ignored for individual and company channels`,
-      }),
-    ),
-    clientId: Type.Optional(Type.String({ description: 'individual channels: their client (required)' })),
-    companyId: Type.Optional(
-      Type.String({ description: 'required for company channels, and to choose when the client(s) have several companies' }),
-    ),
-  },
-  { additionalProperties: false, title: 'FileChannelCreate' },
-);
-export type FileChannelCreate = Static<typeof FileChannelCreate>;
-
-export const FileChannelListQuery = Type.Object(
-  {
-    ...PageQuery,
-    membershipType: Type.Optional(Type.Enum([...MEMBERSHIP_TYPES], { description: 'only channels of this membership type' })),
-    membershipEntityId: Type.Optional(Type.String({ deprecated: true, description: 'deprecated alias of clientId' })),
-    memberId: Type.Optional(
-      Type.String({
-        description:
-          'only channels this client or internal user belongs to: a client’s individual and group channels and its companies’ channels; ' +
-          'an internal user’s channels are those of the companies they can see',
-      }),
-    ),
-    clientId: Type.Optional(Type.String({ description: 'only the individual channels of this client' })),
-    companyId: Type.Optional(Type.String({ description: 'only the channels of this company' })),
-  },
-  { additionalProperties: false },
-);
-export type FileChannelListQuery = Static<typeof FileChannelListQuery>;
+// File channels' schemas are the channels component's (modules/channels), shared with message channels.
 
 const LastModifiedBy = Type.Object(
   {

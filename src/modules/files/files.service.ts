@@ -7,15 +7,12 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import { type Caller, workspaceAccess } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { ApiError, type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
-import { resolveChannelMembers, visibleClientCompanies } from '../directory/index.js';
-import { findInternalUser } from '../internal-users/index.js';
+import * as channels from '../channels/index.js';
+import type { FileChannel, FileChannelCreate, FileChannelListQuery } from '../channels/index.js';
 import type { FileStore } from './file-store.js';
 import * as repo from './files.repository.js';
 import {
   type ClientPermissionsIn,
-  type FileChannel,
-  type FileChannelCreate,
-  type FileChannelListQuery,
   type FileCreate,
   type FileCreateDeprecated,
   type FileListQuery,
@@ -44,55 +41,22 @@ export interface FileSettings {
 // Channels
 
 /** Creates a file channel for one client, clients of one company or a company (every failing field named in one 400). */
-export async function createChannel(database: Database, caller: Caller, input: FileChannelCreate): Promise<FileChannel> {
-  const members = await resolveChannelMembers(database, caller, input);
-  const row = repo.channelRow(caller.access, {
-    id: randomUUID(),
-    membershipType: input.membershipType,
-    companyId: members.companyId,
-    clientIds: members.clientIds,
-    at: isoAt(caller.actor.at),
-  });
+export function createChannel(database: Database, caller: Caller, input: FileChannelCreate): Promise<FileChannel> {
   // The specification has no event for a file channel's creation: none is recorded.
-  await unitOfWork(database, async (work) => repo.insertChannel(work, row));
-  return repo.toChannel(row);
+  return channels.createChannel(database, caller, 'file', input);
 }
 
-async function memberFilter(database: Database, caller: Caller, memberId: string): Promise<repo.MemberFilter> {
-  const id = memberId.toLowerCase();
-  const [clients, user] = await Promise.all([
-    visibleClientCompanies(database.db, caller.access, [id]),
-    findInternalUser(database.db, caller.access, id),
-  ]);
-  if (clients.has(id)) return { kind: 'client', id };
-  if (user) return { kind: 'internalUser', companyIds: user.isClientAccessLimited ? user.companyAccessList : null };
-  return { kind: 'unknown' };
-}
-
-export async function listChannels(
+export function listChannels(
   database: Database,
   caller: Caller,
   query: FileChannelListQuery,
   tokens: PageTokens,
 ): Promise<Page<FileChannel>> {
-  const { limit, nextToken, membershipType } = query;
-  // The SDK sends `clientId`, `companyId` and the deprecated `membershipEntityId`, empty by default: empty is no filter.
-  const given = (value: string | undefined) => (value ? value.toLowerCase() : undefined);
-  const clientId = given(query.clientId) ?? given(query.membershipEntityId);
-  const companyId = given(query.companyId);
-  const memberId = given(query.memberId);
-  const member = memberId === undefined ? undefined : await memberFilter(database, caller, memberId);
-  return repo.listChannels(
-    database.db,
-    caller.access,
-    { membershipType, clientId, companyId, member, memberId },
-    { limit, nextToken },
-    tokens,
-  );
+  return channels.listChannels(database, caller, 'file', query, tokens);
 }
 
-export async function getChannel(database: Database, caller: Caller, id: string): Promise<FileChannel> {
-  return orNotFound(await repo.findChannel(database.db, caller.access, id), 'File channel');
+export function getChannel(database: Database, caller: Caller, id: string): Promise<FileChannel> {
+  return channels.getChannel(database, caller, 'file', id);
 }
 
 // ---------------------------------------------------------------------------------------------------------

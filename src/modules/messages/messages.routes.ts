@@ -2,16 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { RoutePolicy } from '../../lib/policy.js';
 import { IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
-import {
-  MAX_GROUP_MEMBERS,
-  MAX_MESSAGE_LENGTH,
-  Message,
-  MessageChannel,
-  MessageChannelCreate,
-  MessageChannelListQuery,
-  MessageCreate,
-  MessageListQuery,
-} from './messages.schemas.js';
+import { MAX_GROUP_MEMBERS, MessageChannel, MessageChannelCreate, MessageChannelListQuery } from '../channels/index.js';
+import { MAX_MESSAGE_LENGTH, Message, MessageCreate, MessageListQuery } from './messages.schemas.js';
 import * as service from './messages.service.js';
 
 /** A client session reads the channels it belongs to; creating one is staff's (403 for it). */
@@ -89,9 +81,10 @@ export default async function messageRoutes(fastify: FastifyInstance) {
         summary: 'Send a message in a channel',
         description:
           `Text of 1–${MAX_MESSAGE_LENGTH} characters, not only white space. The sender (\`senderId\`) must belong to the channel: ` +
-          'one of its clients, or an internal user who sees its company. A client session sends as its client; an internal ' +
-          'user’s session as that user unless `senderId` says otherwise; an API key has no user of its own, so without ' +
-          '`senderId` it is a 400 naming `body.senderId`. Moves the channel’s lastMessageDate and records messageSent.',
+          'one of its clients, or an internal user who sees its company. A session (client or internal user) acts as its own user: ' +
+          'it sends as itself, and a `senderId` naming anyone else is a 403 `forbidden`. An API key or bearer token has no user of ' +
+          'its own and may name any member (apps act for their users); without `senderId` it is a 400 naming `body.senderId`. ' +
+          'Moves the channel’s lastMessageDate and records messageSent.',
         body: MessageCreate,
         response: { 200: Message, ...WRITE_ERRORS },
       },

@@ -2,22 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import type { Page, PageTokens } from '../../db/paging.js';
-import type { MessageChannelsTable } from '../../db/schema.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
-import { resolveChannelMembers, visibleClientCompanies } from '../directory/index.js';
+import * as channels from '../channels/index.js';
+import type { MessageChannel, MessageChannelCreate, MessageChannelListQuery } from '../channels/index.js';
+import { visibleClientCompanies } from '../directory/index.js';
 import { findInternalUser } from '../internal-users/index.js';
 import * as repo from './messages.repository.js';
-import type {
-  Message,
-  MessageChannel,
-  MessageChannelCreate,
-  MessageChannelListQuery,
-  MessageCreate,
-  MessageListQuery,
-} from './messages.schemas.js';
+import type { Message, MessageCreate, MessageListQuery } from './messages.schemas.js';
 
 const channelSubject = (channel: MessageChannel) => ({
   object: 'messageChannel',
@@ -30,79 +24,58 @@ const channelSubject = (channel: MessageChannel) => ({
  * Creates a message channel for one client, clients of one company or a company (resolved as app
  * connections are: every failing field named in one 400), with its messageChannelCreated entry in the same unit.
  */
-export async function createChannel(database: Database, caller: Caller, input: MessageChannelCreate): Promise<MessageChannel> {
-  const members = await resolveChannelMembers(database, caller, input);
-  const at = isoAt(caller.actor.at);
-  const row = repo.channelRow(caller.access, {
-    id: randomUUID(),
-    membershipType: input.membershipType,
-    companyId: members.companyId,
-    clientIds: members.clientIds,
-    at,
-  });
-  const channel = repo.toChannel(row);
-  await unitOfWork(database, async (work) => {
-    repo.insertChannel(work, row);
+export function createChannel(database: Database, caller: Caller, input: MessageChannelCreate): Promise<MessageChannel> {
+  return channels.createChannel(database, caller, 'message', input, (work, channel) =>
     recordAudit(work, caller.actor, {
       eventType: 'messageChannelCreated',
       description: `${input.membershipType} message channel created`,
       context: { channelId: channel.id, membershipType: channel.membershipType, companyId: channel.companyId },
       subject: channelSubject(channel),
-    });
-  });
-  return channel;
+    }),
+  );
 }
 
-/** The `memberId` filter as the repository applies it: a client of the workspace, an internal user's companies, or nobody. */
-async function memberFilter(database: Database, caller: Caller, memberId: string): Promise<repo.MemberFilter> {
-  const id = memberId.toLowerCase();
-  const [clients, user] = await Promise.all([
-    visibleClientCompanies(database.db, caller.access, [id]),
-    findInternalUser(database.db, caller.access, id),
-  ]);
-  if (clients.has(id)) return { kind: 'client', id };
-  if (user) return { kind: 'internalUser', companyIds: user.isClientAccessLimited ? user.companyAccessList : null };
-  return { kind: 'unknown' };
-}
-
-export async function listChannels(
+export function listChannels(
   database: Database,
   caller: Caller,
   query: MessageChannelListQuery,
   tokens: PageTokens,
 ): Promise<Page<MessageChannel>> {
-  const { limit, nextToken, membershipType } = query;
-  // The SDK sends `clientId` and the deprecated `membershipEntityId`: the one given (clientId when both are) filters.
-  const clientId = (query.clientId ?? query.membershipEntityId)?.toLowerCase();
-  const memberId = query.memberId?.toLowerCase();
-  const member = memberId === undefined ? undefined : await memberFilter(database, caller, memberId);
-  return repo.listChannels(database.db, caller.access, { membershipType, clientId, member, memberId }, { limit, nextToken }, tokens);
+  return channels.listChannels(database, caller, 'message', query, tokens);
 }
 
-export async function getChannel(database: Database, caller: Caller, id: string): Promise<MessageChannel> {
-  return orNotFound(await repo.findChannel(database.db, caller.access, id), 'Message channel');
+export function getChannel(database: Database, caller: Caller, id: string): Promise<MessageChannel> {
+  return channels.getChannel(database, caller, 'message', id);
 }
 
 /**
- * Who sends: a client session always its client (a member, since it sees the channel); otherwise `senderId`,
- * or an internal user's session its user. The sender must belong to the channel: a client member (its client,
- * one of its group, or a client of its company), or an internal user of the workspace who sees its company.
+ * A session acts as its own user (docs/api.md, "who acts"): a `senderId` naming anyone else is a 403, before
+ * anything is read. Keys and bearer tokens have no user of their own and may name any member of the channel.
+ */
+function assertSessionSendsAsItself(caller: Caller, given: string | undefined): void {
+  const { principal } = caller;
+  const own =
+    principal.kind === 'clientSession' ? principal.clientId : principal.kind === 'internalUserSession' ? principal.internalUserId : null;
+  if (own !== null && given !== undefined && given.toLowerCase() !== own) {
+    throw errors.forbidden('body.senderId must be the session’s own user (or left out): a session sends only as itself.');
+  }
+}
+
+/**
+ * Who sends: a session its own user (the 403 above for another); a key or bearer token the `senderId` it
+ * names. The sender must belong to the channel: a client member (its client, one of its group, or a client
+ * of its company), or an internal user of the workspace who sees its company.
  */
 async function senderOf(
   database: Database,
   caller: Caller,
-  channel: MessageChannelsTable | undefined,
+  channel: MessageChannel | undefined,
   given: string | undefined,
   problems: FieldProblem[],
 ): Promise<{ id: string; type: 'client' | 'internalUser' } | undefined> {
   const { principal } = caller;
-  if (principal.kind === 'clientSession') {
-    if (given !== undefined && given.toLowerCase() !== principal.clientId) {
-      problems.push({ path: 'body.senderId', message: 'must be the session’s own client (or left out): a client sends only as itself' });
-      return undefined;
-    }
-    return { id: principal.clientId, type: 'client' };
-  }
+  // A client session sees only channels it belongs to: it is a member of this one.
+  if (principal.kind === 'clientSession') return { id: principal.clientId, type: 'client' };
   const id = given?.toLowerCase() ?? (principal.kind === 'internalUserSession' ? principal.internalUserId : undefined);
   if (id === undefined) {
     problems.push({
@@ -118,12 +91,11 @@ async function senderOf(
   ]);
   const companies = clients.get(id);
   if (companies !== undefined) {
-    const member =
-      channel.membership_type === 'company' ? companies.includes(channel.company_id) : channel.member_ids.split(',').includes(id);
+    const member = channel.membershipType === 'company' ? companies.includes(channel.companyId) : (channel.memberIds ?? []).includes(id);
     if (member) return { id, type: 'client' };
     problems.push({ path: 'body.senderId', message: 'is a client who is not a member of this channel' });
   } else if (user) {
-    if (!user.isClientAccessLimited || user.companyAccessList.includes(channel.company_id)) return { id, type: 'internalUser' };
+    if (!user.isClientAccessLimited || user.companyAccessList.includes(channel.companyId)) return { id, type: 'internalUser' };
     problems.push({ path: 'body.senderId', message: 'is an internal user who cannot see this channel’s company' });
   } else {
     problems.push({ path: 'body.senderId', message: 'is not a client or internal user of this workspace' });
@@ -133,8 +105,9 @@ async function senderOf(
 
 /** Sends a message in a channel the caller sees: the message, its channel's lastMessageDate and messageSent in one unit. */
 export async function sendMessage(database: Database, caller: Caller, input: MessageCreate): Promise<Message> {
+  assertSessionSendsAsItself(caller, input.senderId);
   const problems: FieldProblem[] = [];
-  const channel = await repo.findChannelRow(database.db, caller.access, input.channelId.toLowerCase());
+  const channel = await channels.findVisibleChannel(database, caller, 'message', input.channelId);
   if (!channel) problems.push({ path: 'body.channelId', message: 'is not a message channel of this workspace' });
   const sender = await senderOf(database, caller, channel, input.senderId, problems);
   if (problems.length > 0 || !channel || !sender) throw errors.invalidFields(problems);
@@ -155,7 +128,7 @@ export async function sendMessage(database: Database, caller: Caller, input: Mes
       eventType: 'messageSent',
       description: 'Message sent',
       context: { channelId: channel.id, messageId: message.id, senderId: sender.id, senderType: sender.type },
-      subject: { object: 'message', id: message.id, data: message, companyId: channel.company_id },
+      subject: { object: 'message', id: message.id, data: message, companyId: channel.companyId },
     });
   });
   return message;
@@ -168,6 +141,6 @@ export async function listMessages(
   query: MessageListQuery,
   tokens: PageTokens,
 ): Promise<Page<Message>> {
-  const channel = orNotFound(await repo.findChannelRow(database.db, caller.access, query.channelId.toLowerCase()), 'Message channel');
+  const channel = orNotFound(await channels.findVisibleChannel(database, caller, 'message', query.channelId), 'Message channel');
   return repo.listMessages(database.db, caller.access, channel.id, { limit: query.limit, nextToken: query.nextToken }, tokens);
 }

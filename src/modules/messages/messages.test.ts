@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { auditEntries, limitedUserSession, sessionKeyFor } from '../../../test/helpers/factories.js';
+import {
+  auditEntries,
+  createTestInternalUser,
+  limitedUserSession,
+  mintBearerToken,
+  sessionKeyFor,
+  withBearer,
+} from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, adminHarness } from '../../../test/helpers/harness.js';
 import { acmeAndBeta, okJson } from '../../../test/helpers/world.js';
 
@@ -22,6 +29,13 @@ async function world(h: Harness) {
   };
   return { ...w, cy, multi, channel, send };
 }
+
+/** The 403 of a session naming another sender (a session acts as its own user). */
+const FORBIDDEN_SENDER = {
+  code: 'forbidden',
+  message: 'body.senderId must be the session’s own user (or left out): a session sends only as itself.',
+  data: null,
+};
 
 const ids = (res: { json(): { data: { id: string }[] } }) => res.json().data.map((item) => item.id);
 
@@ -376,8 +390,9 @@ for (const backend of BACKENDS) {
       assert.equal(asItself.statusCode, 200, 'its own id, in any case, is itself');
       const impersonate = await w.send({ channelId: group.id, text: 'as bob', senderId: w.bob.id }, cy);
       assert.deepEqual(
-        [impersonate.statusCode, impersonate.json().data],
-        [400, [{ path: 'body.senderId', message: 'must be the session’s own client (or left out): a client sends only as itself' }]],
+        [impersonate.statusCode, impersonate.json()],
+        [403, FORBIDDEN_SENDER],
+        'a session acts as its own user: another senderId is a 403',
       );
       const read = await w.call('GET', `/v1/messages?channelId=${group.id}`, undefined, cy);
       assert.deepEqual(
@@ -433,11 +448,56 @@ for (const backend of BACKENDS) {
       const own = await as('POST', '/v1/messages', { channelId: acme.id, text: 'from a limited user' });
       assert.deepEqual([own.statusCode, own.json().senderId], [200, user.id], 'a session sends as its user when senderId is absent');
       const forClient = await as('POST', '/v1/messages', { channelId: acme.id, text: 'for ada', senderId: w.ada.id });
-      assert.deepEqual([forClient.statusCode, forClient.json().senderId], [200, w.ada.id], 'on behalf of a member');
+      assert.deepEqual([forClient.statusCode, forClient.json()], [403, FORBIDDEN_SENDER], 'a session never sends as a member it is not');
       const outside = await as('POST', '/v1/message-channels', { membershipType: 'group', memberIds: [w.bob.id] });
       assert.deepEqual(outside.json().data, [{ path: 'body.memberIds.0', message: 'is not a client of this workspace' }]);
       const inside = await as('POST', '/v1/message-channels', { membershipType: 'individual', clientId: w.ada.id });
       assert.equal(inside.statusCode, 200, inside.body);
+    });
+
+    test('nobody sends as somebody else: a session names only itself (403 forbidden, nothing written); keys and bearer tokens name any member', async (t) => {
+      const h = await adminHarness(t, backend);
+      const w = await world(h);
+      const acme = await w.channel({ membershipType: 'company', companyId: w.acme.id });
+      const admin = await createTestInternalUser(h, w.ws.workspaceId, {
+        email: 'boss@acme.test',
+        givenName: 'Bo',
+        familyName: 'S',
+        role: 'admin',
+      });
+      const { user: limited, session: limitedKey } = await limitedUserSession(
+        h,
+        w.ws.workspaceId,
+        w.app.apiKey,
+        [w.acme.id],
+        'lim@acme.test',
+      );
+      const adaKey = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.ada.id });
+      const adminKey = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, internalUserId: admin.id });
+      for (const [key, senderId, who] of [
+        [limitedKey, admin.id, 'a company-limited staff session as an admin'],
+        [limitedKey, w.ada.id, 'a company-limited staff session as a client of the channel'],
+        [limitedKey, w.multi.id.toUpperCase(), 'as another client, in any case'],
+        [adminKey, limited.id, 'an admin session as a staff member'],
+        [adminKey, w.ada.id, 'an admin session as a client'],
+        [adaKey, w.multi.id, 'a client session as another client of its company'],
+        [adaKey, admin.id, 'a client session as an internal user'],
+      ] as const) {
+        const res = await w.send({ channelId: acme.id, text: `as ${senderId}`, senderId }, key);
+        assert.deepEqual([res.statusCode, res.json()], [403, FORBIDDEN_SENDER], who);
+      }
+      assert.deepEqual((await w.call('GET', `/v1/messages?channelId=${acme.id}`)).json(), { data: [] }, 'nothing written');
+      const own = await w.send({ channelId: acme.id, text: 'me', senderId: limited.id.toUpperCase() }, limitedKey);
+      assert.deepEqual([own.statusCode, own.json().senderId], [200, limited.id], 'its own id is itself');
+      const adas = await w.send({ channelId: acme.id, text: 'ada', senderId: w.ada.id }, adaKey);
+      assert.deepEqual([adas.statusCode, adas.json().senderId], [200, w.ada.id]);
+      const byKey = await w.send({ channelId: acme.id, text: 'for the admin', senderId: admin.id });
+      assert.deepEqual([byKey.statusCode, byKey.json().senderId], [200, admin.id], 'a workspace key names any member');
+      const byApp = await w.send({ channelId: acme.id, text: 'for ada', senderId: w.multi.id }, w.app.apiKey);
+      assert.deepEqual([byApp.statusCode, byApp.json().senderId], [200, w.multi.id], 'an app key acts for its users');
+      const token = (await mintBearerToken(h, w.app.apiKey)).json().token;
+      const byBearer = await withBearer(h, token, 'POST', '/v1/messages', { channelId: acme.id, text: 'bearer', senderId: limited.id });
+      assert.deepEqual([byBearer.statusCode, byBearer.json().senderId], [200, limited.id], 'a bearer token too');
     });
   });
 }

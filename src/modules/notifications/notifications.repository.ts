@@ -84,27 +84,74 @@ export function listNotifications(
 
 const insertRow = preparedWrite('insert_notification', (db, row: FullRow<'notifications'>) => db.insertInto('notifications').values(row));
 
-export function insertNotification(work: UnitOfWork, row: FullRow<'notifications'>): Notification {
+/** A new notification: who sent it (and through which app and setting), to whom, and its targets. */
+export interface NewNotification {
+  id: string;
+  appId: string;
+  installId: string | null;
+  settingId: string | null;
+  sender: { id: string; kind: SenderType; companyId: string | null };
+  to: { clientId: string | null; internalUserId: string | null; companyId: string | null };
+  inProduct: StoredInProduct | null;
+  email: StoredEmail | null;
+  at: string;
+}
+
+/** Queues a new (unread) notification of this access's workspace; the notification as served. */
+export function insertNotification(work: UnitOfWork, access: Access, input: NewNotification): Notification {
+  const row: NotificationsTable = {
+    id: input.id,
+    workspace_id: access.workspaceId,
+    app_id: input.appId,
+    install_id: input.installId,
+    setting_id: input.settingId,
+    sender_id: input.sender.id,
+    sender_type: input.sender.kind,
+    sender_company_id: input.sender.companyId,
+    recipient_client_id: input.to.clientId,
+    recipient_internal_user_id: input.to.internalUserId,
+    recipient_company_id: input.to.companyId,
+    in_product: input.inProduct && JSON.stringify(input.inProduct),
+    email: input.email && JSON.stringify(input.email),
+    is_read: 0,
+    created_at: input.at,
+    updated_at: input.at,
+  };
   work.write(insertRow(work.db, row));
   return toNotification(row);
 }
 
-/** Sets the in-product read state of a notification the access sees; the notification, or undefined when it does not. */
-export async function setRead(db: Kysely<DB>, access: Access, id: string, isRead: boolean, at: string): Promise<Notification | undefined> {
+/** The notification, if this access sees it. */
+export async function findNotification(db: Kysely<DB>, access: Access, id: string): Promise<Notification | undefined> {
   const row = await db
-    .updateTable('notifications')
-    .set({ is_read: isRead ? 1 : 0, updated_at: at })
+    .selectFrom('notifications')
+    .selectAll()
     .where(visibleTo(access))
     .where('notifications.id', '=', id)
-    .returningAll()
     .executeTakeFirst();
   return row && toNotification(row);
 }
 
-/** Deletes a notification the access sees; whether there was one. */
-export async function deleteNotification(db: Kysely<DB>, access: Access, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('notifications').where(visibleTo(access)).where('notifications.id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) === 1;
+/** Queues the in-product read state of a notification this access sees; the notification after the change. */
+export function setRead(work: UnitOfWork, access: Access, before: Notification, isRead: boolean, at: string): Notification {
+  work.write(
+    work.db
+      .updateTable('notifications')
+      .set({ is_read: isRead ? 1 : 0, updated_at: at })
+      .where(visibleTo(access))
+      .where('notifications.id', '=', before.id),
+  );
+  const { inProduct } = before.deliveryTargets;
+  return {
+    ...before,
+    updatedAt: at,
+    deliveryTargets: { ...before.deliveryTargets, ...(inProduct ? { inProduct: { ...inProduct, isRead } } : {}) },
+  };
+}
+
+/** Queues the deletion of a notification this access sees. */
+export function deleteNotification(work: UnitOfWork, access: Access, id: string): void {
+  work.write(work.db.deleteFrom('notifications').where(visibleTo(access)).where('notifications.id', '=', id));
 }
 
 /** A sender or recipient: a client (its e-mail and companies), an internal user (its e-mail) or a company. */

@@ -45,7 +45,8 @@ export default async function notificationRoutes(fastify: FastifyInstance) {
         operationId: 'createNotification',
         summary: 'Send a notification: in product, by e-mail, or both',
         description:
-          'Exactly one recipient. With notificationSettingId, each target must be a surface of the setting (inProduct → product, ' +
+          'Exactly one recipient. A session sends as its own user only (a `senderId` naming anyone else is a 403); keys and bearer ' +
+          'tokens name any client, internal user or company as the sender. With notificationSettingId, each target must be a surface of the setting (inProduct → product, ' +
           'email → email), and an internal user recipient’s preferences keep only the targets they enable: when none is left, ' +
           'nothing is stored and the answer is 202 with an empty body. E-mails are queued with the notification and sent after ' +
           'the commit (SMTP_URL), retried with backoff.',

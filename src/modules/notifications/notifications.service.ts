@@ -31,6 +31,19 @@ function sees(access: Access, party: repo.Party): boolean {
   return companies.some((id) => access.companyIds?.includes(id));
 }
 
+/**
+ * A session acts as its own user: its notifications are sent by that user, and a `senderId` naming anyone
+ * else (another user, a client, a company) is a 403. Keys and bearer tokens (apps acting for their users) name any sender.
+ */
+function assertSessionSendsAsItself(caller: Caller, senderId: string): void {
+  const { principal } = caller;
+  const own =
+    principal.kind === 'clientSession' ? principal.clientId : principal.kind === 'internalUserSession' ? principal.internalUserId : null;
+  if (own !== null && senderId !== own) {
+    throw errors.forbidden('body.senderId must be the session’s own user: a session sends only as itself.');
+  }
+}
+
 /** The recipient, as given: exactly one kind (the deprecated `recipientId` names a client or an internal user). */
 function recipientOf(input: NotificationCreate, problems: FieldProblem[]) {
   const clientId = input.recipientClientId?.toLowerCase();
@@ -126,9 +139,10 @@ export async function createNotification(
   input: NotificationCreate,
   mail: NotificationMail,
 ): Promise<Notification | undefined> {
+  const senderId = input.senderId.toLowerCase();
+  assertSessionSendsAsItself(caller, senderId);
   const problems: FieldProblem[] = [];
   const recipient = recipientOf(input, problems);
-  const senderId = input.senderId.toLowerCase();
   const recipientId = recipient.clientId ?? recipient.internalUserId ?? recipient.legacyId ?? recipient.companyId ?? '';
   const [parties, found] = await Promise.all([
     repo.findParties(database.db, caller.access, senderId, recipientId),
@@ -229,34 +243,40 @@ export async function createNotification(
       queueEmails(work, caller.access, emails, at);
       if (mail.wake && emails.length > 0) work.onCommit(mail.wake);
     }
-    return repo.insertNotification(work, {
+    return repo.insertNotification(work, caller.access, {
       id,
-      workspace_id: caller.access.workspaceId,
-      app_id: callerAppId?.toLowerCase() ?? found?.appId ?? '',
-      install_id: found?.installId ?? null,
-      setting_id: found?.setting.id ?? null,
-      sender_id: sender.id,
-      sender_type: sender.kind,
-      sender_company_id: senderCompanyId,
-      recipient_client_id: to.clientId,
-      recipient_internal_user_id: to.internalUserId,
-      recipient_company_id: to.companyId,
-      in_product: inProduct && JSON.stringify(inProduct),
-      email: email && JSON.stringify(email),
-      is_read: 0,
-      created_at: at,
-      updated_at: at,
+      appId: callerAppId?.toLowerCase() ?? found?.appId ?? '',
+      installId: found?.installId ?? null,
+      settingId: found?.setting.id ?? null,
+      sender: { id: sender.id, kind: sender.kind, companyId: senderCompanyId },
+      to,
+      inProduct,
+      email,
+      at,
     });
   });
 }
 
 /** Marks a notification read or unread (in product); a client session only its own. */
 export async function markNotification(database: Database, caller: Caller, id: string, isRead: boolean): Promise<Notification> {
-  return orNotFound(await repo.setRead(database.db, caller.access, id, isRead, isoAt(caller.actor.at)), 'Notification');
+  return unitOfWork(
+    database,
+    async (work) => {
+      const before = orNotFound(await repo.findNotification(work.db, caller.access, id), 'Notification');
+      return repo.setRead(work, caller.access, before, isRead, isoAt(caller.actor.at));
+    },
+    { transaction: true },
+  );
 }
 
 export async function deleteNotification(database: Database, caller: Caller, id: string) {
-  const deleted = await repo.deleteNotification(database.db, caller.access, id);
-  if (!deleted) throw errors.notFound('Notification');
-  return { id, object: 'notification', deleted: true as const };
+  return unitOfWork(
+    database,
+    async (work) => {
+      const notification = orNotFound(await repo.findNotification(work.db, caller.access, id), 'Notification');
+      repo.deleteNotification(work, caller.access, notification.id);
+      return { id: notification.id, object: 'notification', deleted: true as const };
+    },
+    { transaction: true },
+  );
 }

@@ -399,6 +399,31 @@ for (const backend of BACKENDS) {
           .statusCode,
         200,
       );
+      for (const senderId of [user.id, bob.id, beta.id]) {
+        const impersonation = await send(
+          { senderId, recipientClientId: bob.id, deliveryTargets: { inProduct: { title: 'T' } } },
+          limitedSession,
+        );
+        assert.deepEqual(
+          [impersonation.statusCode, impersonation.json()],
+          [
+            403,
+            { code: 'forbidden', message: 'body.senderId must be the session’s own user: a session sends only as itself.', data: null },
+          ],
+          `nobody sends as somebody else: a session names only itself (${senderId})`,
+        );
+      }
+      const asItself = await send(
+        { senderId: limited.id.toUpperCase(), recipientClientId: bob.id, deliveryTargets: { inProduct: { title: 'T' } } },
+        limitedSession,
+      );
+      assert.deepEqual([asItself.statusCode, asItself.json().senderId], [200, limited.id], 'its own id, in any case');
+      assert.equal(
+        (await send({ senderId: bob.id, recipientInternalUserId: limited.id, deliveryTargets: { inProduct: { title: 'T' } } }, app.apiKey))
+          .statusCode,
+        200,
+        'an app key names any sender (apps act for their users)',
+      );
 
       const elsewhere = await h.workspace('Elsewhere');
       assert.deepEqual(await ids(elsewhere.apiKey, '?includeRead=true'), []);

@@ -10,7 +10,7 @@ import type { DeliveryListQuery, WebhookDelivery, WebhookEndpoint } from './webh
 
 export const ALL_EVENTS = '*';
 
-export function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
+function toEndpoint(row: WebhookEndpointsTable): WebhookEndpoint {
   return {
     id: row.id,
     object: 'webhookEndpoint',
@@ -53,13 +53,20 @@ function toDelivery(row: WebhookDeliveriesTable, log: WebhookAttemptsTable[]): W
   };
 }
 
-export function findEndpoint(db: Kysely<DB>, access: Access, id: string) {
-  return db
+/** An endpoint as stored: the API's object and its sealed signing secret (what a rotation keeps as the previous one). */
+export interface StoredEndpoint {
+  endpoint: WebhookEndpoint;
+  sealedSecret: string;
+}
+
+export async function findEndpoint(db: Kysely<DB>, access: Access, id: string): Promise<StoredEndpoint | undefined> {
+  const row = await db
     .selectFrom('webhook_endpoints')
     .selectAll()
     .where('workspace_id', '=', access.workspaceId)
     .where('id', '=', id)
     .executeTakeFirst();
+  return row && { endpoint: toEndpoint(row), sealedSecret: row.secret };
 }
 
 export function listEndpoints(db: Kysely<DB>, access: Access, page: { limit?: number; nextToken?: string }, tokens: PageTokens) {
@@ -89,32 +96,93 @@ export async function listDeliveries(
   return { ...page, data: page.data.map((row) => toDelivery(row, byDelivery.get(row.id) ?? [])) };
 }
 
-/** Puts deliveries back in the queue, due now, their schedule restarted (the webhook-id stays). */
-export async function requeueDeliveries(
-  db: Kysely<DB>,
-  access: Access,
-  which: { id: string } | { failedSince: string },
-  now: number,
-): Promise<number> {
+/** Which deliveries a replay puts back in the queue: one by id, or every one that failed at or after a time. */
+type Replay = { id: string } | { failedSince: string };
+
+/** How many deliveries of this access's workspace a replay would put back (read in the replay's transaction). */
+export async function countReplayable(db: Kysely<DB>, access: Access, which: Replay): Promise<number> {
   let q = db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspace_id', '=', access.workspaceId);
+  q = 'id' in which ? q.where('id', '=', which.id) : q.where('status', '=', 'failed').where('updated_at', '>=', which.failedSince);
+  return Number((await q.executeTakeFirst())?.n ?? 0);
+}
+
+/** Queues putting deliveries back in the queue, due now, their schedule restarted (the webhook-id stays). */
+export function requeueDeliveries(work: UnitOfWork, access: Access, which: Replay, now: number): void {
+  let q = work.db
     .updateTable('webhook_deliveries')
     .set({ status: 'pending', attempts: 0, next_attempt_at: isoAt(now), claimed_until: null, updated_at: isoAt(now) })
     .where('workspace_id', '=', access.workspaceId);
   q = 'id' in which ? q.where('id', '=', which.id) : q.where('status', '=', 'failed').where('updated_at', '>=', which.failedSince);
-  const result = await q.executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  work.write(q);
 }
 
-export async function insertEndpoint(db: Kysely<DB>, row: WebhookEndpointsTable): Promise<void> {
-  await db.insertInto('webhook_endpoints').values(row).execute();
+/** A new endpoint of this access's workspace (its secret sealed by the caller), enabled; the endpoint as served. */
+export function insertEndpoint(
+  work: UnitOfWork,
+  access: Access,
+  input: { id: string; url: string; eventTypes: readonly string[]; description: string; sealedSecret: string; at: string },
+): WebhookEndpoint {
+  const row: WebhookEndpointsTable = {
+    id: input.id,
+    workspace_id: access.workspaceId,
+    url: input.url,
+    event_types: input.eventTypes.join(','),
+    description: input.description,
+    enabled: 1,
+    secret: input.sealedSecret,
+    previous_secret: null,
+    previous_secret_until: null,
+    failing_since: null,
+    disabled_reason: null,
+    caught_up: 0,
+    created_at: input.at,
+    updated_at: input.at,
+  };
+  work.write(work.db.insertInto('webhook_endpoints').values(row));
+  return toEndpoint(row);
 }
 
-export async function deleteEndpoint(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+/** Queues the deletion of an endpoint of this access's workspace. */
+export function deleteEndpoint(work: UnitOfWork, access: Access, id: string): void {
+  work.write(work.db.deleteFrom('webhook_endpoints').where('workspace_id', '=', access.workspaceId).where('id', '=', id));
 }
 
-export async function changeEndpoint(db: Kysely<DB>, id: string, changes: Partial<WebhookEndpointsTable>): Promise<void> {
-  await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
+/** What an operator changes on an endpoint: enabled (clearing why it was disabled and its failure streak) or not; its secret. */
+export type EndpointChange =
+  | { enabled: true }
+  | { enabled: false; reason: string }
+  /** a new sealed secret; the current one keeps signing beside it until `previousSecretUntil` */
+  | { secret: string; previousSecretUntil: string };
+
+/** Queues a change of an endpoint of this access's workspace; the endpoint after it. */
+export function changeEndpoint(
+  work: UnitOfWork,
+  access: Access,
+  before: StoredEndpoint,
+  change: EndpointChange,
+  at: string,
+): WebhookEndpoint {
+  const set: Partial<WebhookEndpointsTable> =
+    'secret' in change
+      ? { secret: change.secret, previous_secret: before.sealedSecret, previous_secret_until: change.previousSecretUntil }
+      : change.enabled
+        ? { enabled: 1, disabled_reason: null, failing_since: null }
+        : { enabled: 0, disabled_reason: change.reason };
+  work.write(
+    work.db
+      .updateTable('webhook_endpoints')
+      .set({ ...set, updated_at: at })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', before.endpoint.id),
+  );
+  const after = { ...before.endpoint, updatedAt: at };
+  if ('secret' in change) return after;
+  return change.enabled
+    ? { ...after, enabled: true, disabledReason: null, failingSince: null }
+    : { ...after, enabled: false, disabledReason: change.reason };
 }
 
 /** The endpoints created before `createdBefore` that have not been caught up (endpoint-workspaces.ts). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
-import { unitOfWork } from '../../db/unit-of-work.js';
+import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors, orNotFound } from '../../lib/errors.js';
@@ -36,85 +36,101 @@ export async function createEndpoint(
   }
   const eventTypes = !input.eventTypes || input.eventTypes.includes(repo.ALL_EVENTS) ? [repo.ALL_EVENTS] : input.eventTypes;
   const secret = newWebhookSecret();
-  const at = isoAt(caller.actor.at);
-  const row = {
-    id: randomUUID(),
-    workspace_id: caller.access.workspaceId,
-    url: input.url,
-    event_types: eventTypes.join(','),
-    description: input.description ?? '',
-    enabled: 1,
-    secret: settings.secrets.seal(secret),
-    previous_secret: null,
-    previous_secret_until: null,
-    failing_since: null,
-    disabled_reason: null,
-    caught_up: 0,
-    created_at: at,
-    updated_at: at,
-  };
-  await repo.insertEndpoint(database.db, row);
-  endpointCreated(database, row.workspace_id);
-  return { ...repo.toEndpoint(row), secret };
+  return unitOfWork(database, async (work) => {
+    const endpoint = repo.insertEndpoint(work, caller.access, {
+      id: randomUUID(),
+      url: input.url,
+      eventTypes,
+      description: input.description ?? '',
+      sealedSecret: settings.secrets.seal(secret),
+      at: isoAt(caller.actor.at),
+    });
+    // The webhook worker flags this workspace's entries from now on (and catches the endpoint up).
+    work.onCommit(() => endpointCreated(database, caller.access.workspaceId));
+    return { ...endpoint, secret };
+  });
 }
 
 export const listEndpoints = listAs(repo.listEndpoints);
 
-async function endpointOf(database: Database, caller: Caller, id: string) {
-  return orNotFound(await repo.findEndpoint(database.db, caller.access, id), 'Webhook endpoint');
+/** An endpoint of the caller's workspace, read in the change's unit; a 404 otherwise. */
+async function endpointOf(work: UnitOfWork, caller: Caller, id: string) {
+  return orNotFound(await repo.findEndpoint(work.db, caller.access, id), 'Webhook endpoint');
 }
 
 export async function deleteEndpoint(database: Database, caller: Caller, id: string) {
-  const endpoint = await endpointOf(database, caller, id);
-  await repo.deleteEndpoint(database.db, endpoint.id);
-  return { id: endpoint.id, object: 'webhookEndpoint', deleted: true as const };
+  return unitOfWork(
+    database,
+    async (work) => {
+      const { endpoint } = await endpointOf(work, caller, id);
+      repo.deleteEndpoint(work, caller.access, endpoint.id);
+      return { id: endpoint.id, object: 'webhookEndpoint', deleted: true as const };
+    },
+    { transaction: true },
+  );
 }
 
 /** Enables (clearing the reason it was disabled and its failure streak) or disables an endpoint. */
 export async function setEndpointEnabled(database: Database, caller: Caller, id: string, enabled: boolean): Promise<WebhookEndpoint> {
-  const endpoint = await endpointOf(database, caller, id);
-  const changes = enabled
-    ? { enabled: 1, disabled_reason: null, failing_since: null }
-    : { enabled: 0, disabled_reason: 'disabled by an operator' };
-  const at = isoAt(caller.actor.at);
-  await repo.changeEndpoint(database.db, endpoint.id, { ...changes, updated_at: at });
-  return repo.toEndpoint({ ...endpoint, ...changes, updated_at: at });
+  return unitOfWork(
+    database,
+    async (work) => {
+      const before = await endpointOf(work, caller, id);
+      const change: repo.EndpointChange = enabled ? { enabled: true } : { enabled: false, reason: 'disabled by an operator' };
+      return repo.changeEndpoint(work, caller.access, before, change, isoAt(caller.actor.at));
+    },
+    { transaction: true },
+  );
 }
 
 /** A new signing secret; the previous one keeps signing beside it for 24 hours, so receivers can switch over. */
 export async function rotateSecret(database: Database, caller: Caller, id: string, settings: WebhookSettings) {
-  const endpoint = await endpointOf(database, caller, id);
-  const secret = newWebhookSecret();
-  const until = isoAt(caller.actor.at + ROTATION_OVERLAP_MS);
-  await repo.changeEndpoint(database.db, endpoint.id, {
-    secret: settings.secrets.seal(secret),
-    previous_secret: endpoint.secret,
-    previous_secret_until: until,
-    updated_at: isoAt(caller.actor.at),
-  });
-  return { id: endpoint.id, secret, previousSecretValidUntil: until };
+  return unitOfWork(
+    database,
+    async (work) => {
+      const before = await endpointOf(work, caller, id);
+      const secret = newWebhookSecret();
+      const until = isoAt(caller.actor.at + ROTATION_OVERLAP_MS);
+      repo.changeEndpoint(
+        work,
+        caller.access,
+        before,
+        { secret: settings.secrets.seal(secret), previousSecretUntil: until },
+        isoAt(caller.actor.at),
+      );
+      return { id: before.endpoint.id, secret, previousSecretValidUntil: until };
+    },
+    { transaction: true },
+  );
 }
 
 export const listDeliveries = listAs(repo.listDeliveries);
 
-/** Sends one delivery again (its webhook-id unchanged), from the first attempt of the schedule. */
-export async function replayDelivery(database: Database, caller: Caller, id: string, wake?: () => void) {
-  const replayed = await repo.requeueDeliveries(database.db, caller.access, { id }, caller.actor.at);
-  if (replayed === 0) throw errors.notFound('Webhook delivery');
-  wake?.();
+/** Puts deliveries back in the queue in one unit of work; how many. */
+async function replay(database: Database, caller: Caller, which: { id: string } | { failedSince: string }, wake?: () => void) {
+  const replayed = await unitOfWork(
+    database,
+    async (work) => {
+      const count = await repo.countReplayable(work.db, caller.access, which);
+      if (count > 0) repo.requeueDeliveries(work, caller.access, which, caller.actor.at);
+      if (count > 0 && wake) work.onCommit(wake);
+      return count;
+    },
+    { transaction: true },
+  );
   return { replayed };
 }
 
+/** Sends one delivery again (its webhook-id unchanged), from the first attempt of the schedule. */
+export async function replayDelivery(database: Database, caller: Caller, id: string, wake?: () => void) {
+  const replayed = await replay(database, caller, { id }, wake);
+  if (replayed.replayed === 0) throw errors.notFound('Webhook delivery');
+  return replayed;
+}
+
 /** Sends again every delivery that failed at or after `failedSince`. */
-export async function replayFailedSince(database: Database, caller: Caller, failedSince: string, wake?: () => void) {
-  const replayed = await repo.requeueDeliveries(
-    database.db,
-    caller.access,
-    { failedSince: isoAt(Date.parse(failedSince)) },
-    caller.actor.at,
-  );
-  if (replayed > 0) wake?.();
-  return { replayed };
+export function replayFailedSince(database: Database, caller: Caller, failedSince: string, wake?: () => void) {
+  return replay(database, caller, { failedSince: isoAt(Date.parse(failedSince)) }, wake);
 }
 
 /**
