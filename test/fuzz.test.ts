@@ -76,7 +76,9 @@ function requestsFor(op: Operation, doc: OpenApiDoc, ids: readonly string[]): fc
   const pathValue = (schema: JsonSchema) =>
     fc
       .oneof({ weight: 4, arbitrary: validValue(schema, resolve, ids).map(String) }, { weight: 1, arbitrary: hostileString })
-      .filter((v) => v.length > 0);
+      // Not empty, and not a dot segment: a URL parser (light-my-request's, any client's) removes `.` and `..`, even
+      // percent-encoded, before the request is sent, so the request would name another path than the operation's.
+      .filter((v) => v.length > 0 && v !== '.' && v !== '..');
   const pathValues = fc.record(Object.fromEntries(Object.entries(op.pathParams).map(([name, schema]) => [name, pathValue(schema)])));
   const queryObject: JsonSchema = { type: 'object', properties: op.query, additionalProperties: false };
   const query = fc.oneof(

@@ -81,7 +81,7 @@ export async function getChannel<K extends repo.ChannelKind>(
   kind: K,
   id: string,
 ): Promise<repo.Channel<K>> {
-  return orNotFound(await repo.findChannel(database.db, caller.access, kind, id.toLowerCase(), true), NAME[kind]);
+  return orNotFound(await repo.findChannel(database.db, caller.access, kind, id, true), NAME[kind]);
 }
 
 /** The channel, if the caller sees it, its memberIds as stored: what a send or an upload checks its sender against. */
