@@ -12,6 +12,8 @@ export interface RoundSample extends Measured {
   readonly round: number;
   /** Peak RSS (VmHWM) of the target during this run (warm-up included), MB; null off Linux. */
   readonly peakRssMb: number | null;
+  /** RSS of the target at rest just before this run (VmRSS), MB; null off Linux. */
+  readonly idleRssMb?: number | null;
 }
 
 /** A target over the rounds: the median of each metric on its own (not one median round), and every round. */
@@ -24,6 +26,8 @@ export interface TargetSummary {
   readonly loadCpuPercent: number | null;
   /** The largest of the rounds. */
   readonly peakRssMb: number | null;
+  /** The RSS at rest before a run, the largest of the rounds (absent in results written before issue 30). */
+  readonly idleRssMb?: number | null;
   /** Summed over the rounds. */
   readonly unexpected: number;
   /** Size of one sampled response body, bytes. */
@@ -65,6 +69,11 @@ export interface BenchResults {
   readonly scenarios: ScenarioResult[];
   /** The real server's peak RSS over its whole life (setup included), MB. */
   readonly serverLifetimePeakRssMb: number | null;
+  /**
+   * The real server's RSS started and at rest, before its first request other than /healthz (VmRSS, MB; absent in
+   * results written before issue 30).
+   */
+  readonly serverIdleRssMb?: number | null;
 }
 
 const median = (values: number[]) => {
@@ -84,6 +93,7 @@ function medianOf(rounds: RoundSample[], metric: (r: RoundSample) => number | nu
 
 export function summarize(rounds: RoundSample[], bodyBytes: number): TargetSummary {
   const rss = rounds.flatMap((r) => (r.peakRssMb === null ? [] : [r.peakRssMb]));
+  const idle = rounds.flatMap((r) => (r.idleRssMb === null || r.idleRssMb === undefined ? [] : [r.idleRssMb]));
   return {
     requestsPerSec: median(rounds.map((r) => r.requestsPerSec)),
     latencyP50Ms: median(rounds.map((r) => r.latencyP50Ms)),
@@ -92,6 +102,7 @@ export function summarize(rounds: RoundSample[], bodyBytes: number): TargetSumma
     targetCpuPercent: medianOf(rounds, (r) => r.targetCpuPercent),
     loadCpuPercent: medianOf(rounds, (r) => r.loadCpuPercent),
     peakRssMb: rss.length > 0 ? Math.max(...rss) : null,
+    idleRssMb: idle.length > 0 ? Math.max(...idle) : null,
     unexpected: rounds.reduce((sum, r) => sum + r.unexpected, 0),
     bodyBytes,
     rounds,
@@ -131,10 +142,12 @@ const noisy = (t: TargetSummary | undefined) =>
 
 const P99_AT_CONNECTIONS = 50;
 const RSS_LIMIT_MB = 150;
+/** Issue 30: the server at rest, before its first request. */
+const IDLE_RSS_LIMIT_MB = 100;
 /** The 100,000-client p99 target applies from this many clients on. */
 const LARGE_DIRECTORY = 100_000;
 
-/** The targets of issues 9 and 22, each as one PASS/MISS line; those that do not apply to this run are left out. */
+/** The targets of issues 9, 22 and 30, each as one PASS/MISS line; those that do not apply to this run are left out. */
 export function evaluateTargets(results: BenchResults): Check[] {
   const checks: Check[] = [];
   const byKey = (key: ScenarioKey) => results.scenarios.find((s) => s.key === key);
@@ -199,6 +212,13 @@ export function evaluateTargets(results: BenchResults): Check[] {
   // Issue 22: a creation at no more than twice the naive insert's CPU, an invoice within 1.5× of a client.
   atMostTimes(insert, insert?.targets.naive?.cpuUsPerRequest, 2, 'the naive insert');
   atMostTimes(byKey('invoiceInsert'), insert?.targets.server?.cpuUsPerRequest, 1.5, 'POST /v1/clients');
+  const idle = results.serverIdleRssMb;
+  if (idle !== null && idle !== undefined) {
+    checks.push({
+      pass: idle <= IDLE_RSS_LIMIT_MB,
+      text: `the server at rest before its first request: RSS ${fixed(idle, 1)} MB ≤ ${IDLE_RSS_LIMIT_MB} MB`,
+    });
+  }
   for (const r of results.scenarios) {
     const peak = r.targets.server?.peakRssMb;
     if (peak === null || peak === undefined) continue;
@@ -218,6 +238,7 @@ export function formatReport(results: BenchResults, checks: Check[]): string {
     'CPU %',
     'load CPU %',
     'body B',
+    'idle RSS MB',
     'peak RSS MB',
     'unexpected',
   ];
@@ -237,6 +258,7 @@ export function formatReport(results: BenchResults, checks: Check[]): string {
         fixed(t.targetCpuPercent, 0),
         fixed(t.loadCpuPercent, 0),
         String(t.bodyBytes),
+        fixed(t.idleRssMb ?? null, 1),
         fixed(t.peakRssMb, 1),
         String(t.unexpected),
       ]);
@@ -265,7 +287,7 @@ export function formatReport(results: BenchResults, checks: Check[]): string {
   const passed = checks.filter((c) => c.pass).length;
   return [
     `${results.clients} clients seeded in ${fixed(results.seedSeconds, 1)} s (before the server started). ${results.pinning.note}.`,
-    `Medians over ${results.rounds} interleaved round(s), each metric on its own; peak RSS is the largest round's.`,
+    `Medians over ${results.rounds} interleaved round(s), each metric on its own; idle RSS (before a run) and peak RSS are the largest round's.`,
     '',
     table([header, ...rows]),
     ...notes,
@@ -280,7 +302,7 @@ export function formatReport(results: BenchResults, checks: Check[]): string {
     'the throughput ratio one saturated core would give (steadier than req/s on a busy machine).',
     table([ratioHeader, ...ratioRows]),
     '',
-    `Targets (issues 9 and 22): ${passed} PASS, ${checks.length - passed} MISS`,
+    `Targets (issues 9, 22 and 30): ${passed} PASS, ${checks.length - passed} MISS`,
     ...checks.map((c) => `${c.pass ? 'PASS' : 'MISS'}  ${c.text}`),
     ...(results.clients < LARGE_DIRECTORY ? ['(the 100,000-client p99 target is checked by `npm run bench -- --clients 100000`)'] : []),
     '',
@@ -290,6 +312,7 @@ export function formatReport(results: BenchResults, checks: Check[]): string {
       'CPU %: that time ÷ the run’s wall-clock time (about 100 when the pinned target was the bottleneck); load CPU %: the same for the ' +
       'load generator (near 100: it set the pace, so the target’s req/s is capped there while its CPU µs/req still holds).',
     `Peak RSS: VmHWM ${results.peakRssPerRun ? 'reset before each run, so each figure is that run’s own peak' : 'of the process so far (reset unavailable)'}; ` +
-      `the real server's peak over its whole life, setup included: ${fixed(results.serverLifetimePeakRssMb, 1)} MB.`,
+      `the real server's peak over its whole life, setup included: ${fixed(results.serverLifetimePeakRssMb, 1)} MB; ` +
+      `at rest after start, before its first request: ${fixed(results.serverIdleRssMb ?? null, 1)} MB. Idle RSS: VmRSS just before a run.`,
   ].join('\n');
 }

@@ -32,6 +32,8 @@ const RESULTS_FILE = {
 };
 const LOG_LEVEL = 'warn'; // no per-request logs on any side: the bare route and the naive server have none
 const START_TIMEOUT_MS = 30_000;
+/** How long the started server is left alone before its resting RSS is read. */
+const IDLE_SETTLE_MS = 2_000;
 const REQUEST_TIMEOUT_MS = 60_000; // a setup request: a page of 1000 deep in 100,000 clients may be slow
 const CLI_TIMEOUT_MS = 30_000;
 const DEFAULT_CLIENTS = 10_000;
@@ -294,6 +296,9 @@ async function main(options: Options): Promise<number> {
     await waitForHttp(naive, `${urls.naive}/`, () => true, START_TIMEOUT_MS); // any answer: it listens
   }
   await waitForHttp(server, `${serverUrl}/healthz`, (status) => status === 200, START_TIMEOUT_MS);
+  // At rest: what start-up left (its garbage included) once the server has settled, before any request but /healthz.
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+  const serverIdleRssMb = readMemory(server.process.pid)?.rssMb ?? null;
   const urlOf = (target: RunningTarget) => {
     const url = urls[target];
     if (!url) throw new Error(`bench: no ${target} server in this run`);
@@ -369,12 +374,13 @@ async function main(options: Options): Promise<number> {
     if (!child) throw new Error(`bench: no ${target} server in this run`);
     const pid = child.process.pid;
     notePeak(child);
+    const idleRssMb = readMemory(pid)?.rssMb ?? null;
     peakRssPerRun = resetPeakRss(pid) && peakRssPerRun;
     const request = p.requests[target];
     if (!request) throw new Error(`${p.name}: no request for the ${target}`);
     const stats = await measure(urlOf(target), pid, request, p.scenario.expectedStatus, settings, loadOptions());
     notePeak(child);
-    return { ...stats, round, peakRssMb: readMemory(pid)?.peakRssMb ?? null };
+    return { ...stats, round, peakRssMb: readMemory(pid)?.peakRssMb ?? null, idleRssMb };
   }
 
   /** A fresh bare Fastify process answering the server's sampled body (same status, same size). */
@@ -407,9 +413,10 @@ async function main(options: Options): Promise<number> {
         );
       }
       const pid = bare.process.pid;
+      const idleRssMb = readMemory(pid)?.rssMb ?? null;
       peakRssPerRun = resetPeakRss(pid) && peakRssPerRun;
       const stats = await measure(url, pid, request, p.scenario.expectedStatus, settings, loadOptions());
-      return { ...stats, round, peakRssMb: readMemory(pid)?.peakRssMb ?? null };
+      return { ...stats, round, peakRssMb: readMemory(pid)?.peakRssMb ?? null, idleRssMb };
     } finally {
       await stopChild(bare);
       track(bare, false);
@@ -456,6 +463,7 @@ async function main(options: Options): Promise<number> {
     seedSeconds,
     scenarios,
     serverLifetimePeakRssMb: serverLifetimePeak || null,
+    serverIdleRssMb,
   };
   const checks = evaluateTargets(results);
   let report = formatReport(results, checks);

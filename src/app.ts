@@ -51,7 +51,7 @@ import idempotency from './plugins/idempotency.js';
 import metrics, { metricsOffRoutes } from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
 import requestGuards, { answerClientError, answerFrameworkError, parseQueryString } from './plugins/request-guards.js';
-import { installValidators } from './plugins/validation.js';
+import { installValidators, lazySerializers } from './plugins/validation.js';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -129,6 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: config.bodyLimit,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     trustProxy: config.trustProxy,
     requestIdHeader: false,
     genReqId: (req) => {

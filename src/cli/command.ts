@@ -10,6 +10,9 @@ import { operatorCaller } from '../modules/workspaces/index.js';
  */
 export type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;
 
+/** `--json` and `--help`: every command takes them. */
+export const GLOBAL_OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies Options;
+
 /** The parsed values of a command's options: strings (or booleans), absent when not given. */
 export type Values<O extends Options> = { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
 

@@ -1,5 +1,6 @@
 import { errors } from '../lib/errors.js';
-import { isUuid, schemaProblems } from '../lib/validate.js';
+import { isUuid } from '../lib/formats.js';
+import { schemaProblems } from '../lib/validate.js';
 import { ApiKeyCreate, createApiKey, revokeApiKey } from '../modules/credentials/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';

@@ -4,25 +4,8 @@ import type { Database } from '../db/database.js';
 import { openDatabase } from '../db/open.js';
 import { MigrationError, migrateToLatest } from '../db/migrate.js';
 import { ApiError, type FieldProblem } from '../lib/errors.js';
-import { type CommandGroup, type Options, UsageError, type Values, groupUsage } from './command.js';
-import { customFieldsGroup } from './custom-fields.js';
-import { installsGroup } from './installs.js';
-import { internalUsersGroup } from './internal-users.js';
-import { keysGroup } from './keys.js';
+import { GLOBAL_OPTIONS, type Options, UsageError, type Values, groupUsage } from './command.js';
 import { printResult } from './output.js';
-import { exportGroup } from './export.js';
-import { importGroup } from './import.js';
-import { catalogGroups } from './catalog.js';
-import { invoicesGroup } from './invoices.js';
-import { outboxGroup } from './outbox.js';
-import { backupCommand } from './backup.js';
-import { seedCommand } from './seed.js';
-import { webhooksGroup } from './webhooks.js';
-import { sessionsGroup } from './sessions.js';
-import { taskTemplatesGroup } from './tasks.js';
-import { formsGroup } from './forms.js';
-import { contractTemplatesGroup } from './contracts.js';
-import { workspacesGroup } from './workspaces.js';
 
 const USAGE = `Usage: portal <command> [options] [--json]
 
@@ -77,36 +60,8 @@ const USAGE = `Usage: portal <command> [options] [--json]
 The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
 
 /** Options every command takes; each command declares its own (src/cli/command.ts). */
-const GLOBAL_OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies Options;
-
-/** The command groups that work on the database (migrated first), by name. */
-const GROUPS: Record<string, CommandGroup> = {
-  workspaces: workspacesGroup,
-  keys: keysGroup,
-  'internal-users': internalUsersGroup,
-  'custom-fields': customFieldsGroup,
-  installs: installsGroup,
-  sessions: sessionsGroup,
-  outbox: outboxGroup,
-  webhooks: webhooksGroup,
-  invoices: invoicesGroup,
-  import: importGroup,
-  export: exportGroup,
-  ...catalogGroups,
-  'task-templates': taskTemplatesGroup,
-  forms: formsGroup,
-  'contract-templates': contractTemplatesGroup,
-};
-
-/**
- * Only to find the command words wherever the options are: every declared option, not strict (an
- * option some command takes must not swallow its value as a word). Each command's own parse decides.
- */
-const ANY_OPTION: Options = Object.assign(
-  {},
-  ...Object.values(GROUPS).flatMap((group) => Object.values(group).map((c) => c.options)),
-  GLOBAL_OPTIONS,
-);
+/** `portal serve`'s own: the server starts without loading the other commands, nor what they import (src/cli/commands.ts). */
+const SERVE_OPTIONS = { seed: { type: 'boolean' }, ...GLOBAL_OPTIONS } as const satisfies Options;
 
 /** A command's options: `--json`, `--help` and its own, nothing else; no word after the command's. */
 function parseCommand(argv: string[], name: string, declared: Options, words: number) {
@@ -136,7 +91,14 @@ export async function main(argv: string[]): Promise<number> {
   // already is it), the global one before (an unknown command).
   let commandUsage: string | undefined;
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: ANY_OPTION, allowPositionals: true, strict: false });
+    const serving = parseArgs({ args: argv, options: SERVE_OPTIONS, allowPositionals: true, strict: false }).positionals[0] === 'serve';
+    const commands = serving ? undefined : await import('./commands.js');
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: commands?.ANY_OPTION ?? SERVE_OPTIONS,
+      allowPositionals: true,
+      strict: false,
+    });
     json = values.json === true;
     const [command, sub] = positionals;
     if (values.help === true || !command) {
@@ -146,7 +108,7 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'serve': {
         commandUsage = 'portal serve [--seed]';
-        const serveValues = parseCommand(argv, 'portal serve', { seed: { type: 'boolean' } as const }, 1) as { seed?: boolean };
+        const serveValues = parseCommand(argv, 'portal serve', { seed: SERVE_OPTIONS.seed }, 1) as { seed?: boolean };
         // Imported here: the server's dependencies would slow every other command's start.
         await (await import('../server.js')).startServer(loadConfig(), {
           seedDemo: serveValues.seed === true || process.env.PORTAL_SEED_DEMO === '1',
@@ -154,12 +116,14 @@ export async function main(argv: string[]): Promise<number> {
         return -1; // keep running
       }
       case 'seed': {
+        const { seedCommand } = commands as typeof import('./commands.js');
         commandUsage = seedCommand.usage;
         const seedValues = parseCommand(argv, 'portal seed', seedCommand.options, 1);
         await withDatabase((database) => seedCommand.run(seedValues, { database, json }));
         return 0;
       }
       case 'backup': {
+        const { backupCommand } = commands as typeof import('./commands.js');
         commandUsage = backupCommand.usage;
         const backupValues = parseCommand(argv, 'portal backup', backupCommand.options, 1);
         await withDatabase((database) => backupCommand.run(backupValues, { database, json }));
@@ -178,6 +142,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       default: {
+        const { GROUPS } = commands as typeof import('./commands.js');
         const group = Object.hasOwn(GROUPS, command) ? GROUPS[command] : undefined;
         if (!group) throw new UsageError(`unknown command "${command}"`);
         const declared = sub !== undefined && Object.hasOwn(group, sub) ? group[sub] : undefined;

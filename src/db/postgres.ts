@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { Database, PendingBatch, Statement } from './database.js';
 import { mergeInserts, onlyMergeableInserts } from './merged-inserts.js';
 import type { DB } from './schema.js';
@@ -128,7 +129,9 @@ export function openPostgres(url: string): Database {
   parsed.searchParams.delete('schema');
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
   const max = 10;
-  const pool = new pg.Pool({
+  // Required here, not imported: a process on SQLite never loads the driver.
+  const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
+  const pool = new Pool({
     connectionString: parsed.toString(),
     max,
     connectionTimeoutMillis: 5000,

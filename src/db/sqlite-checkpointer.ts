@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 /**
  * SQLite's automatic WAL checkpoint runs inside whichever commit crosses the threshold, fsync
  * included: on the event loop, it more than doubled the cost of a write. Instead the main connection
- * never checkpoints, and this worker thread, on a connection of its own, runs a PASSIVE checkpoint
+ * never checkpoints, and a worker thread, on a connection of its own, runs a PASSIVE checkpoint
  * (never blocking readers or writers) a few times a second.
  */
 const WORKER_SOURCE = `
@@ -17,23 +17,61 @@ const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', () => { clearInterval(timer); checkpoint(); db.close(); parentPort.close(); });
 `;
 
+/** How often the main thread looks whether the database was written (one counter read). */
+const WATCH_MS = 1000;
+/** A worker thread with nothing written for this long is stopped (after a last checkpoint). */
+const IDLE_MS = 30_000;
+
 export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(path: string, intervalMs = 250): Checkpointer {
+/**
+ * The worker runs only while the database is being written: a thread is a whole Node environment (some
+ * 10 MB), which a server that only reads, or sits idle, does not need. `changes` is a count of the rows
+ * this process wrote (SQLite's total_changes); what other processes write they checkpoint themselves
+ * (their connections keep the automatic checkpoint).
+ */
+export function startCheckpointer(path: string, changes: () => number, intervalMs = 250): Checkpointer {
   const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driverPath, intervalMs } });
-  worker.unref();
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let worker: { thread: Worker; exited: Promise<void> } | undefined;
+  let seen = changes();
+  let quietSince = Date.now();
+
+  const startWorker = () => {
+    const thread = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driverPath, intervalMs } });
+    thread.unref();
+    worker = { thread, exited: new Promise<void>((resolve) => thread.once('exit', () => resolve())) };
+  };
+  const stopWorker = async () => {
+    if (!worker) return;
+    const { thread, exited } = worker;
+    worker = undefined;
+    thread.ref(); // keep the process alive until the last checkpoint is done
+    thread.postMessage('stop');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
+    clearTimeout(timer);
+    await thread.terminate();
+  };
+
+  const watch = setInterval(() => {
+    const now = Date.now();
+    const count = changes();
+    if (count !== seen) {
+      seen = count;
+      quietSince = now;
+      if (!worker) startWorker();
+    } else if (worker && now - quietSince >= IDLE_MS) {
+      void stopWorker();
+    }
+  }, WATCH_MS);
+  watch.unref();
+
   return {
     async stop() {
-      worker.ref(); // keep the process alive until the last checkpoint is done
-      worker.postMessage('stop');
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
-      clearTimeout(timer);
-      await worker.terminate();
+      clearInterval(watch);
+      await stopWorker();
     },
   };
 }

@@ -147,9 +147,10 @@ export function openSqlite(url: string): Database {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
-  // On a file, WAL checkpoints run on a worker thread instead of inside a request's commit.
+  // On a file, WAL checkpoints run on a worker thread (while the database is written) instead of inside a request's commit.
   if (path !== ':memory:') raw.pragma('wal_autocheckpoint = 0');
-  const checkpointer = path === ':memory:' ? undefined : startCheckpointer(path);
+  const totalChanges = raw.prepare('select total_changes()').pluck();
+  const checkpointer = path === ':memory:' ? undefined : startCheckpointer(path, () => totalChanges.get() as number);
   const statements = withStatementCache(raw);
   const dialect = new TrackedSqliteDialect({ database: statements });
   const db = new Kysely<DB>({ dialect });

@@ -35,7 +35,7 @@ const TEXT_RULE = 'no control characters other than tab, line feed and carriage 
 const NON_BLANK_TEXT_RULE = `not only white space; ${TEXT_RULE}`;
 const LINE_RULE = 'one line, not only white space; no control characters other than tab';
 
-/** How a failure of each shared pattern is worded in a 400 (lib/validate.ts problemsOf), rather than the pattern itself. */
+/** How a failure of each shared pattern is worded in a 400 (lib/schema-issues.ts problemsOf), rather than the pattern itself. */
 export const PATTERN_MESSAGES: ReadonlyMap<string, string> = new Map([
   [TEXT_PATTERN, `must have ${TEXT_RULE}`],
   [NON_BLANK_TEXT_PATTERN, `must have a character other than white space, and ${TEXT_RULE}`],

@@ -5,7 +5,8 @@ import addFormats from 'ajv-formats';
 import { Type } from 'typebox';
 import { errors } from './errors.js';
 import { Email, Id, Name, Timestamp } from './schemas.js';
-import { isEmail, isUuid, schemaProblems, validInput } from './validate.js';
+import { isEmail, isUuid } from './formats.js';
+import { schemaProblems, validInput } from './validate.js';
 
 // The HTTP validators' set-up (src/plugins/validation.ts): the same ajv-formats definitions.
 const ajv = new Ajv.default({ allErrors: true, strict: false });

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { type ApiPrincipal, type Caller, callerOf } from '../lib/caller.js';
 import { credentialCacheOf } from '../lib/credential-cache.js';
 import { ApiError, errors } from '../lib/errors.js';
-import { isUuid } from '../lib/validate.js';
+import { isUuid } from '../lib/formats.js';
 import { verifyApiKey, verifyBearerToken, verifySession } from '../modules/credentials/index.js';
 
 declare module 'fastify' {

@@ -2,7 +2,6 @@ import { createServer } from 'node:http';
 import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { allWorkspaceIds, countByStatus } from '../db/monitoring.js';
 import { isoAt } from '../lib/clock.js';
 import { adminGuard } from './admin.js';
@@ -19,6 +18,8 @@ const QUOTA_READ_CHUNK = 500;
 
 export default fp(
   async function metrics(app: FastifyInstance, opts: { adminToken: string | undefined; metricsPort: number | undefined; host: string }) {
+    // Loaded only where metrics are on (the admin token or METRICS_PORT): not in every process's memory.
+    const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = await import('prom-client');
     const register = new Registry();
     collectDefaultMetrics({ register });
     const labelNames = ['method', 'route', 'status'] as const;

@@ -1,11 +1,12 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { FieldProblem } from '../lib/errors.js';
-import { problemsOf } from '../lib/validate.js';
+import { problemsOf } from '../lib/schema-issues.js';
 
 /**
- * Two validators, compiled once per route at start-up:
+ * Two validators, each route's compiled on its first request (onFirstCall, below):
  * - bodies are never coerced (`"5"` is not a number) and unknown fields are errors, not silently dropped
  *   (Fastify's default `removeAdditional` would hide typos);
  * - query strings and path parameters are text on the wire, so they are coerced (`limit=5` → 5).
@@ -33,17 +34,58 @@ function fitsInBytes(this: unknown, max: number, data: unknown): boolean {
 }
 fitsInBytes.errors = undefined as Partial<ErrorObject>[] | undefined;
 
+/**
+ * Every schema function the routes declare (validators and serializers, of HEAD routes and every error status
+ * too) is compiled on its first call rather than at start-up: most are never called in a process's life, and
+ * compiled they held tens of MB. `compileAll` compiles every one still waiting (test/schemas-compile.test.ts
+ * does, so a schema that cannot compile fails the suite rather than a first request).
+ */
+const waiting = new Set<() => unknown>();
+
+function onFirstCall<F extends (data: unknown) => unknown>(build: () => F): F & { errors?: unknown } {
+  let compiled: F | undefined;
+  const compile = () => {
+    waiting.delete(compile);
+    compiled ??= build();
+    return compiled;
+  };
+  waiting.add(compile);
+  const lazy = ((data: unknown) => {
+    const fn = compiled ?? compile();
+    const result = fn(data);
+    // Fastify reads a validator's failures from the function it called.
+    lazy.errors = (fn as { errors?: unknown }).errors;
+    return result;
+  }) as F & { errors?: unknown };
+  return lazy;
+}
+
+/** Compiles every schema function not yet called; how many. */
+export function compileAll(): number {
+  const pending = [...waiting];
+  for (const compile of pending) compile();
+  return pending.length;
+}
+
 export function installValidators(app: FastifyInstance) {
   const bodyAjv = makeAjv(false);
   const textAjv = makeAjv(true);
   const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as any;
+    onFirstCall(() => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object)) as any;
   app.setValidatorCompiler(compiler);
+}
+
+const buildSerializerFactory = SerializerSelector();
+
+/** Fastify's own serializer compiler (fast-json-stringify), each response schema compiled on its first use. */
+export function lazySerializers(externalSchemas?: unknown, options?: Parameters<typeof buildSerializerFactory>[1]) {
+  const compile = buildSerializerFactory(externalSchemas, options);
+  return (route: Parameters<typeof compile>[0]) => onFirstCall(() => compile(route));
 }
 
 const PART_PREFIX: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
 
-/** Ajv errors as `{path, message}` with dotted paths: `body.customFields.tier`, `query.limit` (lib/validate.ts problemsOf). */
+/** Ajv errors as `{path, message}` with dotted paths: `body.customFields.tier`, `query.limit` (lib/schema-issues.ts problemsOf). */
 export function describeValidationErrors(validation: ErrorObject[], context: string | undefined): FieldProblem[] {
   const prefix = PART_PREFIX[context ?? 'body'] ?? context ?? 'body';
   return problemsOf(

@@ -1,13 +1,11 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CsvError, type Info, parse } from 'csv-parse';
-import { Compile } from 'typebox/compile';
+import type { CsvError, Info } from 'csv-parse';
 import type { Database } from '../../db/database.js';
 import { type Caller, systemCaller } from '../../lib/caller.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError, type FieldProblem, errors } from '../../lib/errors.js';
 import { Name } from '../../lib/schemas.js';
-import { schemaProblems } from '../../lib/validate.js';
 import {
   type CheckedClient,
   ClientCreate,
@@ -41,10 +39,21 @@ const EXPORT_PAGE = 1000;
 /** multiSelect cells list their options (labels, keys or ids) separated by this. */
 const OPTION_SEPARATOR = ';';
 
-// The rules of POST /v1/clients' body and POST /v1/companies' name, compiled once (after validate.js, imported
-// above, has set the formats the HTTP validators use): a valid row costs one call.
-const clientCreate = Compile(ClientCreate);
-const companyName = Compile(Name);
+/**
+ * The CSV parser and the rules of POST /v1/clients' body and POST /v1/companies' name, compiled once (after
+ * validate.js has set the formats the HTTP validators use): a valid row costs one call. Loaded by the first
+ * import, so a process that never imports holds none of them.
+ */
+let importTools: Promise<ImportTools> | undefined;
+type ImportTools = Awaited<ReturnType<typeof loadImportTools>>;
+async function loadImportTools() {
+  const [{ parse, CsvError }, { Compile }, { schemaProblems }] = await Promise.all([
+    import('csv-parse'),
+    import('typebox/compile'),
+    import('../../lib/validate.js'),
+  ]);
+  return { parse, CsvError, schemaProblems, clientCreate: Compile(ClientCreate), companyName: Compile(Name) };
+}
 
 type Column = { kind: 'base'; name: (typeof BASE_COLUMNS)[number] } | { kind: 'field'; field: ClientColumnField };
 const nameOf = (column: Column) => (column.kind === 'base' ? column.name : column.field.key);
@@ -146,7 +155,8 @@ function fieldValue(field: ClientColumnField, cell: string): { value: unknown } 
 }
 
 /** A record as POST /v1/clients' body (and a company name), or what is wrong with it. */
-function toRow(line: number, record: readonly string[], columns: readonly Column[]): Row | RowError {
+function toRow(tools: ImportTools, line: number, record: readonly string[], columns: readonly Column[]): Row | RowError {
+  const { clientCreate, companyName, schemaProblems } = tools;
   if (record.length !== columns.length) {
     return { line, message: `has ${record.length} field${record.length === 1 ? '' : 's'}, the header has ${columns.length}` };
   }
@@ -317,6 +327,9 @@ export async function importClients(
   source: Readable,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
+  importTools ??= loadImportTools();
+  const tools = await importTools;
+  const { parse, CsvError } = tools;
   const start = systemCaller(workspaceId, clock.now());
   const fields = await csvFields(database, start);
   const companies = new Companies(database, start);
@@ -356,7 +369,7 @@ export async function importClients(
       read++;
       // A row of empty cells (what spreadsheets leave at the end) is a blank line.
       if (record.every((cell) => cell.trim() === '')) continue;
-      rows.push(toRow(line, record, columns));
+      rows.push(toRow(tools, line, record, columns));
       if (rows.length >= BATCH_ROWS) await flush();
     }
   } catch (error) {

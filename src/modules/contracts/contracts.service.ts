@@ -6,7 +6,6 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
-import { schemaProblems } from '../../lib/validate.js';
 import { resolveMembers } from '../directory/index.js';
 import * as repo from './contracts.repository.js';
 import {
@@ -75,7 +74,7 @@ function fill(
 }
 
 /** variableValues as given: an object, or its JSON text (as the SDK declares it), held to the object's rules (lengths, text). */
-function variableValuesOf(given: ContractSend['variableValues'], problems: FieldProblem[]): Record<string, string> {
+async function variableValuesOf(given: ContractSend['variableValues'], problems: FieldProblem[]): Promise<Record<string, string>> {
   if (given === undefined) return {};
   if (typeof given !== 'string') return given;
   const rule = 'must be a JSON object of field id → string';
@@ -89,6 +88,8 @@ function variableValuesOf(given: ContractSend['variableValues'], problems: Field
       Object.values(parsed).every((v) => typeof v === 'string')
     ) {
       // Its problems are those of the values as given (the contract is then refused): no "is required" besides.
+      // TypeBox's checker, loaded by the first contract sent with its values as text (lib/validate.ts).
+      const { schemaProblems } = await import('../../lib/validate.js');
       problems.push(...schemaProblems(VariableValues, parsed, 'body.variableValues'));
       return parsed as Record<string, string>;
     }
@@ -161,7 +162,7 @@ export async function sendContract(database: Database, caller: Caller, input: Co
         ),
   ]);
   if (!template) problems.push({ path: 'body.contractTemplateId', message: 'is not a contract template of this workspace' });
-  const values = variableValuesOf(input.variableValues, problems);
+  const values = await variableValuesOf(input.variableValues, problems);
   const fields = template ? fill(template.fields, 'variable', values, 'body.variableValues', problems) : [];
   if (problems.length > 0 || !template || !members) throw errors.invalidFields(problems);
 

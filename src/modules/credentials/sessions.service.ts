@@ -5,7 +5,7 @@ import type { Caller, ClientSessionPrincipal, InternalUserSessionPrincipal } fro
 import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
-import { isUuid } from '../../lib/validate.js';
+import { isUuid } from '../../lib/formats.js';
 import { isUnrevoked, revoke } from './api-keys.repository.js';
 import { parseApiKey, secretMatches, verifyApiKey } from './api-keys.service.js';
 import { findClient } from '../directory/index.js';

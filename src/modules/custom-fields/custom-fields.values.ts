@@ -1,7 +1,7 @@
 import type { DbHandle } from '../../db/database.js';
 import type { Access } from '../../lib/caller.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
-import { isEmail } from '../../lib/validate.js';
+import { isEmail } from '../../lib/formats.js';
 import type { CustomFieldValue, CustomFieldValues } from '../../lib/schemas.js';
 import { findDefinitions, optionsOfFields } from './custom-fields.repository.js';
 import type { CustomFieldType } from './custom-fields.schemas.js';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { LoopWorker } from '../../lib/background-loop.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -39,7 +39,8 @@ const LEASE_MS = 2 * 60_000;
  * above, so nothing queued is lost; the outbox row records each attempt.
  */
 export class EmailDelivery extends LoopWorker {
-  private readonly transport;
+  /** Made when the first e-mail is due: nodemailer is loaded then, not at start-up. */
+  private transport: Transporter | undefined;
   private readonly retryDelaysMs: readonly number[];
 
   constructor(
@@ -53,27 +54,37 @@ export class EmailDelivery extends LoopWorker {
       maxSteps: MAX_BATCHES_PER_ROUND,
       onError: (error) => log.error({ err: error }, 'e-mail outbox: delivery round failed'),
     });
-    this.transport = nodemailer.createTransport({
-      url: options.smtpUrl,
-      pool: true,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
-    });
     this.retryDelaysMs = options.retryDelaysMs ?? EMAIL_RETRY_DELAYS_MS;
   }
 
   /** Claims and sends a batch of due e-mails; true when it was full (more may be due). */
   protected async step(): Promise<boolean> {
     const claimed = await claimDueEmails(this.database.db, this.clock.now(), LEASE_MS, BATCH);
-    await Promise.all(claimed.map((email) => this.send(email)));
+    if (claimed.length === 0) return false;
+    const transport = this.transport ?? (await this.connect());
+    await Promise.all(claimed.map((email) => this.send(transport, email)));
     return claimed.length >= BATCH;
   }
 
-  private async send(email: { id: string; to_address: string; subject: string; text_body: string; attempts: number }) {
+  private async connect(): Promise<Transporter> {
+    const { default: nodemailer } = await import('nodemailer');
+    this.transport ??= nodemailer.createTransport({
+      url: this.options.smtpUrl,
+      pool: true,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
+    return this.transport;
+  }
+
+  private async send(
+    transport: Transporter,
+    email: { id: string; to_address: string; subject: string; text_body: string; attempts: number },
+  ) {
     const attempts = email.attempts + 1;
     try {
-      await this.transport.sendMail({ from: this.options.from, to: email.to_address, subject: email.subject, text: email.text_body });
+      await transport.sendMail({ from: this.options.from, to: email.to_address, subject: email.subject, text: email.text_body });
       await markEmailSent(this.database.db, email.id, attempts, this.clock.now());
     } catch (error) {
       const delay = this.retryDelaysMs[attempts - 1];
@@ -87,6 +98,6 @@ export class EmailDelivery extends LoopWorker {
   /** Stops waking, lets the running drain finish, closes the SMTP connections. */
   override async close(): Promise<void> {
     await super.close();
-    this.transport.close();
+    this.transport?.close();
   }
 }

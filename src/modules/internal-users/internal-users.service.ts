@@ -6,7 +6,7 @@ import type { Access, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
-import { isUuid } from '../../lib/validate.js';
+import { isUuid } from '../../lib/formats.js';
 import { recordAudit } from '../../audit/index.js';
 import { existingCompanyIds } from '../directory/index.js';
 import * as repo from './internal-users.repository.js';

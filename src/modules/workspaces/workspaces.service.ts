@@ -5,7 +5,7 @@ import { type Caller, systemCaller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
 import { errors, orNotFound } from '../../lib/errors.js';
-import { isUuid } from '../../lib/validate.js';
+import { isUuid } from '../../lib/formats.js';
 import { addApiKey } from '../credentials/index.js';
 import { installCoreModules } from '../installs/index.js';
 import * as repo from './workspaces.repository.js';
