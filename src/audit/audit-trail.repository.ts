@@ -78,3 +78,23 @@ export function entriesOfWorkspaceBetween(
 export async function markDispatched(trx: Kysely<DB>, ids: readonly string[]): Promise<void> {
   await trx.updateTable('audit_log').set({ webhook_pending: 0 }).where('id', 'in', ids).execute();
 }
+
+/**
+ * Up to `limit` pending entries of these workspaces marked dispatched in one statement, none read into memory:
+ * for workspaces with no endpoint to send them to (a backlog written where no worker filtered the flag: an
+ * import, the `portal` command). Bounded, so that one transaction does not hold a whole backlog's pages.
+ */
+export async function markWorkspacesDispatched(trx: Kysely<DB>, workspaceIds: readonly string[], limit: number): Promise<void> {
+  await trx
+    .updateTable('audit_log')
+    .set({ webhook_pending: 0 })
+    .where('id', 'in', (pending) =>
+      pending
+        .selectFrom('audit_log')
+        .select('id')
+        .where('webhook_pending', '=', 1)
+        .where('workspace_id', 'in', workspaceIds)
+        .limit(limit),
+    )
+    .execute();
+}

@@ -11,5 +11,6 @@ export {
   claimPendingEntries,
   entriesOfWorkspaceBetween,
   markDispatched,
+  markWorkspacesDispatched,
 } from './audit-trail.repository.js';
 export { PersonalDataSweep } from './personal-data-sweep.js';

@@ -7,6 +7,7 @@ import {
   entriesOfWorkspaceBetween,
   flagForWebhooksWhen,
   markDispatched,
+  markWorkspacesDispatched,
   onAuditCommitted,
   recordAudit,
   webhookEventName,
@@ -51,6 +52,8 @@ const RETRY_DELAYS_MS: readonly number[] = [
 /** An endpoint whose deliveries have all failed this long is disabled. */
 const FAILING_LIMIT_MS = 5 * 24 * 3_600_000;
 const ENTRIES_PER_DISPATCH = 100;
+/** Entries of workspaces without an endpoint marked dispatched, unread, beside a full claim. */
+const BACKLOG_PER_DISPATCH = 2_000;
 const DELIVERIES_PER_STEP = 20;
 const MAX_STEPS_PER_ROUND = 20;
 /**
@@ -189,12 +192,19 @@ export class WebhookWorker extends LoopWorker {
     return this.database.db.transaction().execute(async (trx) => {
       const entries = await claimPendingEntries(trx, this.database.dialect, ENTRIES_PER_DISPATCH);
       if (entries.length === 0) return 0;
-      const endpoints = await enabledEndpointsOf(trx, [...new Set(entries.map((e) => e.workspace_id))]);
+      const workspaceIds = [...new Set(entries.map((e) => e.workspace_id))];
+      const endpoints = await enabledEndpointsOf(trx, workspaceIds);
       await insertDeliveries(trx, deliveriesFor(entries, endpoints, now));
       await markDispatched(
         trx,
         entries.map((e) => e.id),
       );
+      // A backlog with nowhere to go (100,000 clients imported by the `portal` command) is cleared in chunks, unread,
+      // rather than read 100 entries a step for minutes beside the requests. An endpoint created meanwhile gets
+      // these entries from its catch-up, as it would have from this claim.
+      const withoutEndpoints = workspaceIds.filter((id) => !endpoints.some((endpoint) => endpoint.workspace_id === id));
+      if (entries.length === ENTRIES_PER_DISPATCH && withoutEndpoints.length > 0)
+        await markWorkspacesDispatched(trx, withoutEndpoints, BACKLOG_PER_DISPATCH);
       return entries.length;
     });
   }
