@@ -89,12 +89,7 @@ export async function markWorkspacesDispatched(trx: Kysely<DB>, workspaceIds: re
     .updateTable('audit_log')
     .set({ webhook_pending: 0 })
     .where('id', 'in', (pending) =>
-      pending
-        .selectFrom('audit_log')
-        .select('id')
-        .where('webhook_pending', '=', 1)
-        .where('workspace_id', 'in', workspaceIds)
-        .limit(limit),
+      pending.selectFrom('audit_log').select('id').where('webhook_pending', '=', 1).where('workspace_id', 'in', workspaceIds).limit(limit),
     )
     .execute();
 }

@@ -12,6 +12,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driverPath);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 1000');
+db.pragma('cache_size = -256'); // a checkpoint copies frames; it reads little through the cache
 const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', () => { clearInterval(timer); checkpoint(); db.close(); parentPort.close(); });
@@ -39,7 +40,9 @@ export function startCheckpointer(path: string, changes: () => number, intervalM
   let quietSince = Date.now();
 
   const startWorker = () => {
-    const thread = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driverPath, intervalMs } });
+    // A small heap: the thread runs one pragma on a timer.
+    const resourceLimits = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16, stackSizeMb: 1 };
+    const thread = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driverPath, intervalMs }, resourceLimits });
     thread.unref();
     worker = { thread, exited: new Promise<void>((resolve) => thread.once('exit', () => resolve())) };
   };

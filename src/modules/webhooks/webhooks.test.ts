@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { heldWithin } from '../../../test/helpers/eventually.js';
 import { localReceiver } from '../../../test/helpers/local-receiver.js';
 import { flagForWebhooksWhen } from '../../audit/index.js';
+import { WebhookWorker } from './webhook-worker.js';
 import { APP_ID, adminRequest, createClient, createCompany, populatedWorkspace, sessionKeyFor } from '../../../test/helpers/factories.js';
 import { BACKENDS, NOON, adminHarness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
 
@@ -96,6 +97,47 @@ for (const backend of BACKENDS) {
       assert.equal(await flagOf((await client('none@acme.test')).id), 0);
       withEndpoints.add(ws.workspaceId);
       assert.equal(await flagOf((await client('some@acme.test')).id), 1);
+    });
+
+    test('a backlog with no endpoint to go to is cleared in one dispatch; a workspace with an endpoint keeps its entries (issue 30)', async (t) => {
+      // Written where no worker filters the flag (as the `portal` command's import writes): every entry pending.
+      const { h, ws } = await setup(t, backend, false);
+      const database = h.app.ctx.database;
+      const other = await populatedWorkspace(h, 'Other');
+      const hook = await receiver(t);
+      const res = await adminRequest(h, 'POST', `/admin/workspaces/${other.ws.workspaceId}/webhooks`, { url: hook.url });
+      assert.equal(res.statusCode, 200, res.body);
+      // Each phase a second later than the one before: a claim takes the oldest entries first.
+      h.clock.advance(1000);
+      for (let i = 0; i < 150; i++) await createCompany(h, ws.apiKey, { name: `Backlog ${i}` });
+      h.clock.advance(1000);
+      const sent = await createCompany(h, other.ws.apiKey, { name: 'To send' });
+      const pending = async (workspaceId: string) =>
+        Number(
+          (
+            await database.db
+              .selectFrom('audit_log')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('workspace_id', '=', workspaceId)
+              .where('webhook_pending', '=', 1)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      assert.ok((await pending(ws.workspaceId)) > 150);
+      const worker = new WebhookWorker(database, h.clock, h.app.log, h.app.ctx.webhooks.settings.secrets, { allowPrivate: true });
+      t.after(() => worker.close());
+      assert.equal(await worker.dispatch(), 100, 'a full claim, the oldest entries first');
+      assert.equal(await pending(ws.workspaceId), 0, 'the rest of the backlog cleared beside the claim');
+      assert.equal(await pending(other.ws.workspaceId), 1, 'the entry for an endpoint is left for a claim');
+      await worker.dispatch();
+      assert.equal(await pending(other.ws.workspaceId), 0);
+      const deliveries = await database.db.selectFrom('webhook_deliveries').select(['workspace_id', 'event_id']).execute();
+      const [entry] = await database.db.selectFrom('audit_log').select('id').where('ref', '=', sent.id).execute();
+      assert.deepEqual(new Set(deliveries.map((d) => d.workspace_id)), new Set([other.ws.workspaceId]), 'none of the backlog');
+      assert.ok(
+        deliveries.some((d) => d.event_id === entry.id),
+        'the entry left for its endpoint, delivered',
+      );
     });
 
     test('retries on the injected clock: immediately, then 5 s, 5 min…; a timeout is a failure; a 410 disables the endpoint at once', async (t) => {
