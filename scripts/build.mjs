@@ -1,20 +1,31 @@
 #!/usr/bin/env node
-// Transpiles src/ to dist/ with esbuild (about a tenth of a second): the server then runs as plain
-// JavaScript, without tsx's loader thread (some 50 MB less memory). Type-checking is `npm run typecheck`.
+// Bundles src/ into dist/cli/ with esbuild (about half a second): the server then runs as plain JavaScript,
+// without tsx's loader thread (some 50 MB less memory), in a few files rather than some 900 modules, with the
+// parts of Kysely and TypeBox it uses (tree-shaken: about 5 MB less at rest; the other packages stay in
+// node_modules). What is imported dynamically (the server, the other commands, libraries a feature loads when
+// first used) is a chunk of its own, loaded then. Type-checking is `npm run typecheck`.
 // Then bundles the admin console (console/, Preact) with Vite into dist/console, which the server
 // serves at /console (src/plugins/console.ts).
-import { readdirSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
-const entryPoints = readdirSync('src', { recursive: true })
-  .map((file) => join('src', String(file)))
-  .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+/** Bundled in: many small ES modules each, of which the server uses a part. */
+const BUNDLED = new Set(['kysely', 'typebox']);
+const { dependencies, devDependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
+const external = Object.keys({ ...dependencies, ...devDependencies })
+  .filter((name) => !BUNDLED.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints,
-  outdir: 'dist',
-  outbase: 'src',
+  entryPoints: ['src/cli/main.ts'],
+  // Chunks beside main.js: two levels below the repository, as every src/ file is (plugins/console.ts finds
+  // dist/console from there).
+  outdir: join('dist', 'cli'),
+  bundle: true,
+  splitting: true,
+  chunkNames: '[name]-[hash]',
+  external,
   format: 'esm',
   platform: 'node',
   target: 'node20',
