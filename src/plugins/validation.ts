@@ -38,18 +38,22 @@ fitsInBytes.errors = undefined as Partial<ErrorObject>[] | undefined;
  * Every schema function the routes declare (validators and serializers, of HEAD routes and every error status
  * too) is compiled on its first call rather than at start-up: most are never called in a process's life, and
  * compiled they held tens of MB. `compileAll` compiles every one still waiting (test/schemas-compile.test.ts
- * does, so a schema that cannot compile fails the suite rather than a first request).
+ * does, so a schema that cannot compile fails the suite rather than a first request). Held weakly: an app that
+ * is closed (tests build hundreds in one process) leaves nothing here that keeps its schemas or its Ajv.
  */
-const waiting = new Set<() => unknown>();
+const waiting = new Set<WeakRef<() => unknown>>();
+const forget = new FinalizationRegistry<WeakRef<() => unknown>>((entry) => waiting.delete(entry));
 
 function onFirstCall<F extends (data: unknown) => unknown>(build: () => F): F & { errors?: unknown } {
   let compiled: F | undefined;
   const compile = () => {
-    waiting.delete(compile);
+    waiting.delete(entry);
     compiled ??= build();
     return compiled;
   };
-  waiting.add(compile);
+  const entry = new WeakRef(compile);
+  waiting.add(entry);
+  forget.register(compile, entry);
   const lazy = ((data: unknown) => {
     const fn = compiled ?? compile();
     const result = fn(data);
@@ -62,9 +66,16 @@ function onFirstCall<F extends (data: unknown) => unknown>(build: () => F): F & 
 
 /** Compiles every schema function not yet called; how many. */
 export function compileAll(): number {
-  const pending = [...waiting];
-  for (const compile of pending) compile();
-  return pending.length;
+  let compiled = 0;
+  for (const entry of [...waiting]) {
+    const compile = entry.deref();
+    waiting.delete(entry);
+    if (compile) {
+      compile();
+      compiled++;
+    }
+  }
+  return compiled;
 }
 
 export function installValidators(app: FastifyInstance) {

@@ -145,6 +145,31 @@ function deliveriesFor(
  * nothing) and clears the flag, in one transaction. Deliveries are claimed (PostgreSQL: `FOR UPDATE SKIP
  * LOCKED`, so several processes never take the same one), sent, and recorded attempt by attempt.
  */
+/**
+ * One dispatch step: claims the oldest pending entries, fans them out to the endpoints subscribed to them, marks them
+ * dispatched, in one transaction; how many entries it took (a step of the worker's rounds, and of the tests').
+ */
+export function dispatchPending(database: Database, now: string): Promise<number> {
+  return database.db.transaction().execute(async (trx) => {
+    const entries = await claimPendingEntries(trx, database.dialect, ENTRIES_PER_DISPATCH);
+    if (entries.length === 0) return 0;
+    const workspaceIds = [...new Set(entries.map((e) => e.workspace_id))];
+    const endpoints = await enabledEndpointsOf(trx, workspaceIds);
+    await insertDeliveries(trx, deliveriesFor(entries, endpoints, now));
+    await markDispatched(
+      trx,
+      entries.map((e) => e.id),
+    );
+    // A backlog with nowhere to go (100,000 clients imported by the `portal` command) is cleared in chunks, unread,
+    // rather than read 100 entries a step for minutes beside the requests. An endpoint created meanwhile gets
+    // these entries from its catch-up, as it would have from this claim.
+    const withoutEndpoints = workspaceIds.filter((id) => !endpoints.some((endpoint) => endpoint.workspace_id === id));
+    if (entries.length === ENTRIES_PER_DISPATCH && withoutEndpoints.length > 0)
+      await markWorkspacesDispatched(trx, withoutEndpoints, BACKLOG_PER_DISPATCH);
+    return entries.length;
+  });
+}
+
 export class WebhookWorker extends LoopWorker {
   private readonly retryDelaysMs: readonly number[];
   private readonly stopListening: () => void;
@@ -181,32 +206,9 @@ export class WebhookWorker extends LoopWorker {
       await this.endpointWorkspaces.reload(this.database);
       await this.catchUp();
     }
-    const dispatched = await this.dispatch();
+    const dispatched = await dispatchPending(this.database, isoAt(this.clock.now()));
     const delivered = await this.deliverDue();
     return dispatched >= ENTRIES_PER_DISPATCH || delivered >= DELIVERIES_PER_STEP;
-  }
-
-  /** Fans pending audit entries out to the endpoints that subscribe to them; how many entries it took. */
-  async dispatch(): Promise<number> {
-    const now = isoAt(this.clock.now());
-    return this.database.db.transaction().execute(async (trx) => {
-      const entries = await claimPendingEntries(trx, this.database.dialect, ENTRIES_PER_DISPATCH);
-      if (entries.length === 0) return 0;
-      const workspaceIds = [...new Set(entries.map((e) => e.workspace_id))];
-      const endpoints = await enabledEndpointsOf(trx, workspaceIds);
-      await insertDeliveries(trx, deliveriesFor(entries, endpoints, now));
-      await markDispatched(
-        trx,
-        entries.map((e) => e.id),
-      );
-      // A backlog with nowhere to go (100,000 clients imported by the `portal` command) is cleared in chunks, unread,
-      // rather than read 100 entries a step for minutes beside the requests. An endpoint created meanwhile gets
-      // these entries from its catch-up, as it would have from this claim.
-      const withoutEndpoints = workspaceIds.filter((id) => !endpoints.some((endpoint) => endpoint.workspace_id === id));
-      if (entries.length === ENTRIES_PER_DISPATCH && withoutEndpoints.length > 0)
-        await markWorkspacesDispatched(trx, withoutEndpoints, BACKLOG_PER_DISPATCH);
-      return entries.length;
-    });
   }
 
   /**
