@@ -59,7 +59,6 @@ const USAGE = `Usage: portal <command> [options] [--json]
 
 The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
 
-/** Options every command takes; each command declares its own (src/cli/command.ts). */
 /** `portal serve`'s own: the server starts without loading the other commands, nor what they import (src/cli/commands.ts). */
 const SERVE_OPTIONS = { seed: { type: 'boolean' }, ...GLOBAL_OPTIONS } as const satisfies Options;
 
