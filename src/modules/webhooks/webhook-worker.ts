@@ -139,13 +139,6 @@ function deliveriesFor(
 }
 
 /**
- * Delivers webhooks, off the request path. The audit log is the outbox: every entry is written with
- * `webhook_pending` in the change's own transaction; the dispatcher turns each into one delivery per
- * subscribed endpoint (a unique key per endpoint and event, so a dispatch repeated after a crash adds
- * nothing) and clears the flag, in one transaction. Deliveries are claimed (PostgreSQL: `FOR UPDATE SKIP
- * LOCKED`, so several processes never take the same one), sent, and recorded attempt by attempt.
- */
-/**
  * One dispatch step: claims the oldest pending entries, fans them out to the endpoints subscribed to them, marks them
  * dispatched, in one transaction; how many entries it took (a step of the worker's rounds, and of the tests').
  */
@@ -170,6 +163,13 @@ export function dispatchPending(database: Database, now: string): Promise<number
   });
 }
 
+/**
+ * Delivers webhooks, off the request path. The audit log is the outbox: every entry is written with
+ * `webhook_pending` in the change's own transaction; the dispatcher turns each into one delivery per
+ * subscribed endpoint (a unique key per endpoint and event, so a dispatch repeated after a crash adds
+ * nothing) and clears the flag, in one transaction. Deliveries are claimed (PostgreSQL: `FOR UPDATE SKIP
+ * LOCKED`, so several processes never take the same one), sent, and recorded attempt by attempt.
+ */
 export class WebhookWorker extends LoopWorker {
   private readonly retryDelaysMs: readonly number[];
   private readonly stopListening: () => void;
