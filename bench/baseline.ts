@@ -1,9 +1,12 @@
 // The baseline: a bare Fastify 5 app answering one route with a fixed JSON body, so the bench can
 // tell the portal's own cost apart from what Node + Fastify cost anyway. Configured by env:
 //   PORT, HOST, LOG_LEVEL (default warn, like the server: no per-request logs),
-//   BASELINE_METHOD, BASELINE_PATH, BASELINE_STATUS, BASELINE_BODY (JSON text, or empty for no body).
+//   BASELINE_METHOD, BASELINE_PATH, BASELINE_STATUS, BASELINE_BODY (JSON text, or empty for no body),
+//   BASELINE_CONTRACT_HEADERS=1: each answer also carries the six headers the contract adds to every /v1
+//   answer (a fresh X-Request-Id, the burst limit's two, the quota's three), to measure what they cost.
 // A 404 status registers no route: the answer then comes from Fastify's not-found path, as on the server.
-import Fastify, { type HTTPMethods } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyReply, type HTTPMethods } from 'fastify';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -20,10 +23,27 @@ const body: unknown = bodyText === '' ? undefined : JSON.parse(bodyText);
 
 const app = Fastify({ logger: { level: process.env.LOG_LEVEL || 'warn' } });
 
+/** The server's values, as wide as its own (a day's quota of 100,000,000 as the bench's workspaces have). */
+const answer =
+  process.env.BASELINE_CONTRACT_HEADERS === '1'
+    ? (reply: FastifyReply) =>
+        reply
+          .header('x-request-id', randomUUID())
+          .headers({
+            'x-ratelimit-limit': 1000000000,
+            'x-ratelimit-remaining': 999999999,
+            'x-service-quota-limit': 100000000,
+            'x-service-quota-remaining': 99999999,
+            'x-service-quota-reset': 1795737600,
+          })
+          .code(status)
+          .send(body)
+    : (reply: FastifyReply) => reply.code(status).send(body);
+
 if (status === 404) {
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send(body));
+  app.setNotFoundHandler((_request, reply) => answer(reply));
 } else {
-  app.route({ method, url: path, handler: (_request, reply) => reply.code(status).send(body) });
+  app.route({ method, url: path, handler: (_request, reply) => answer(reply) });
 }
 
 const shutdown = () =>

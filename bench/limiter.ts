@@ -78,7 +78,14 @@ export async function measureLimiter(
   );
 }
 
-export function formatLimiter(results: LimiterResult[], note: string | null): string {
+/** The bare route without and with the six headers the contract adds to every /v1 answer (baseline.ts). */
+export const CONTRACT_HEADER_VARIANTS: LimiterVariant[] = [
+  { name: 'bare', env: {} },
+  { name: 'bare + headers', env: { BASELINE_CONTRACT_HEADERS: '1' } },
+];
+
+/** Each variant's CPU and req/s against the first row's. */
+function formatVariants(title: string, results: LimiterResult[], note: string | null): string {
   const off = results[0];
   const percent = (value: number | null, base: number | null) =>
     value === null || base === null ? '-' : `${(((value - base) / base) * 100).toFixed(1)}%`;
@@ -94,9 +101,23 @@ export function formatLimiter(results: LimiterResult[], note: string | null): st
     ].join(' | '),
   );
   return [
-    'Limiter cost on GET /v1/clients/{id} (median round by CPU per request; CPU per request is the steady measure, req/s moves with machine noise)',
-    'variant            | server CPU µs/req | CPU vs off |     req/s | req/s vs off | p99 ms | unexpected',
+    title,
+    'variant            | server CPU µs/req | CPU vs 1st |     req/s | req/s vs 1st | p99 ms | unexpected',
     ...lines,
     ...(note ? [note] : []),
   ].join('\n');
 }
+
+export const formatLimiter = (results: LimiterResult[], note: string | null) =>
+  formatVariants(
+    'Limiter cost on GET /v1/clients/{id} (median round by CPU per request; CPU per request is the steady measure, req/s moves with machine noise)',
+    results,
+    note,
+  );
+
+export const formatContractHeaders = (results: LimiterResult[], scenario: string) =>
+  formatVariants(
+    `The contract's response headers (X-Request-Id, X-RateLimit-*, X-Service-Quota-*) on the bare route of ${scenario}, by themselves`,
+    results,
+    null,
+  );

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Child, freePort, planPinning, readMemory, resetPeakRss, startChild, stopChild, waitForHttp } from './children.js';
-import { formatLimiter, limiterVariants, measureLimiter } from './limiter.js';
+import { CONTRACT_HEADER_VARIANTS, formatContractHeaders, formatLimiter, limiterVariants, measureLimiter } from './limiter.js';
 import { type LoadSettings, type Measured, type RequestSpec, bodyMaker, measure } from './load.js';
 import { onPostgres, postgresSchemaUrl } from './postgres-schema.js';
 import {
@@ -383,8 +383,8 @@ async function main(options: Options): Promise<number> {
     return { ...stats, round, peakRssMb: readMemory(pid)?.peakRssMb ?? null, idleRssMb };
   }
 
-  /** A fresh bare Fastify process answering the server's sampled body (same status, same size). */
-  async function measureBare(p: Prepared, round: number): Promise<RoundSample> {
+  /** A fresh bare Fastify process answering the server's sampled body (same status, same size); `extraEnv` for baseline.ts's options. */
+  async function measureBare(p: Prepared, round: number, extraEnv: Record<string, string> = {}): Promise<RoundSample> {
     const request = p.requests.server;
     const sample = p.samples.server;
     const port = await freePort();
@@ -400,6 +400,7 @@ async function main(options: Options): Promise<number> {
         BASELINE_PATH: new URL(request.path, url).pathname, // a route has no query string
         BASELINE_STATUS: String(p.scenario.expectedStatus),
         BASELINE_BODY: sample.text,
+        ...extraEnv,
       },
       cpu: pinning.serverCpu,
     });
@@ -494,8 +495,14 @@ async function main(options: Options): Promise<number> {
         track(child, false);
       }
     });
-    limiter = limiterResults;
-    report += `\n\n${formatLimiter(limiterResults, note)}`;
+    // What the contract's six response headers cost by themselves: the bare route with and without them.
+    const headed = prepared.find((p) => p.scenario.key === 'me') ?? pointRead;
+    log(`contract headers' cost on the bare route of ${headed.name} …`);
+    const headerResults = await measureLimiter(CONTRACT_HEADER_VARIANTS, headed.requests.server, settings, limiterRounds, (variant) =>
+      measureBare(headed, 0, variant.env),
+    );
+    limiter = { limits: limiterResults, contractHeaders: headerResults };
+    report += `\n\n${formatLimiter(limiterResults, note)}\n\n${formatContractHeaders(headerResults, headed.name)}`;
   }
 
   process.stdout.write(`\n${report}\n`);
