@@ -3,9 +3,10 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * SQLite's automatic WAL checkpoint runs inside whichever commit crosses the threshold, fsync
- * included: on the event loop, it more than doubled the cost of a write. Instead the main connection
- * never checkpoints, and a worker thread, on a connection of its own, runs a PASSIVE checkpoint
- * (never blocking readers or writers) a few times a second.
+ * included: on the event loop, it more than doubled the cost of a write. Instead a worker thread, on a
+ * connection of its own, runs a PASSIVE checkpoint (never blocking readers or writers) a few times a
+ * second, and the main connection's own checkpoint runs only past a long WAL (see openSqlite), with
+ * little left to copy.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
