@@ -44,6 +44,8 @@ export interface Config {
   readonly metricsPort: number | undefined;
   /** Files' content (FILES_DIR, default ./data/files): a local directory, created if missing. */
   readonly filesDir: string;
+  /** FILES_STORE=s3://bucket/prefix: files' content in an S3-compatible bucket instead of FILES_DIR. */
+  readonly filesS3: S3StoreSettings | undefined;
   /** The largest file content an upload takes, in bytes (FILES_MAX_BYTES, default 100 MiB): past it a 413. */
   readonly filesMaxBytes: number;
   /** How long a signed upload or download URL works, in seconds (FILES_URL_TTL_SECONDS, default 900). */
@@ -126,6 +128,47 @@ function mailDomainOf(url: string): string {
 }
 
 /** Reads every variable at once and reports all problems together. */
+/** Where an S3-compatible store is, from FILES_STORE=s3://bucket/prefix and the S3_* settings (config.ts). */
+export interface S3StoreSettings {
+  readonly bucket: string;
+  /** Prepended to every key: empty, or ending in `/`. */
+  readonly prefix: string;
+  /** MinIO, Ceph, R2…: their URL; unset for AWS itself. */
+  readonly endpoint: string | undefined;
+  readonly region: string;
+  /** `http://endpoint/bucket/key` rather than `http://bucket.endpoint/key` (MinIO and most self-hosted stores). */
+  readonly forcePathStyle: boolean;
+  /** Unset: the AWS SDK's own chain (AWS_* environment, shared files, an instance or task role). */
+  readonly credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+}
+
+/**
+ * FILES_STORE: unset (or `local`) for FILES_DIR, or `s3://bucket/prefix` with S3_ENDPOINT (MinIO, Ceph, R2…; unset
+ * for AWS), S3_REGION (or AWS_REGION; default us-east-1), S3_FORCE_PATH_STYLE=1 (most self-hosted stores), and the
+ * credentials AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (unset: the AWS SDK's own chain, such as an instance role).
+ */
+function s3StoreVar(env: NodeJS.ProcessEnv, problems: string[]): S3StoreSettings | undefined {
+  const store = env.FILES_STORE;
+  if (!store || store === 'local') return undefined;
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(store);
+  if (!match) {
+    problems.push(`FILES_STORE must be "local" or s3://bucket/prefix (got "${store}")`);
+    return undefined;
+  }
+  const endpoint = env.S3_ENDPOINT || undefined;
+  if (endpoint && !/^https?:\/\/[^\s]+$/.test(endpoint)) problems.push(`S3_ENDPOINT must be an http(s) URL (got "${endpoint}")`);
+  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = env;
+  return {
+    bucket: match[1],
+    prefix: prefix ? `${prefix}/` : '',
+    endpoint,
+    region: env.S3_REGION || env.AWS_REGION || 'us-east-1',
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+  };
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
   const port = intVar(env, 'PORT', DEFAULTS.PORT, problems);
@@ -205,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboxStuckMs: outboxStuckMinutes * 60_000,
     metricsPort,
     filesDir: env.FILES_DIR || './data/files',
+    filesS3: s3StoreVar(env, problems),
     filesMaxBytes,
     filesUrlTtlSeconds,
     smtpFrom: env.SMTP_FROM || `Portal <no-reply@${mailDomainOf(portalUrl)}>`,

@@ -30,10 +30,11 @@ export interface FileStore {
 }
 
 const UUID = /^[0-9a-f-]{36}$/;
-const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
+/** A content key of the service's own shape, `<workspaceId>/<fileId>`: no other key is ever read or written. */
+export const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
 
 /** A pipeline step passing bytes on until there are more than `limit`: then a 413. */
-function capped(limit: number, counted: { bytes: number }) {
+export function capped(limit: number, counted: { bytes: number }) {
   return async function* (source: AsyncIterable<Buffer>) {
     for await (const chunk of source) {
       counted.bytes += chunk.length;

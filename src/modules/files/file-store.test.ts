@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { FILE_STORES, fileStoreEnv } from '../../../test/helpers/s3.js';
+import { loadConfig } from '../../config.js';
+import { ApiError } from '../../lib/errors.js';
+import { type FileStore, LocalFileStore } from './file-store.js';
+import { S3FileStore } from './s3-file-store.js';
+
+const WS = '0b6f7d0e-1c2a-4b3c-8d4e-5f6a7b8c9d0e';
+const key = (n: number) => `${WS}/00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+async function* chunks(total: number, size = 64 * 1024): AsyncIterable<Buffer> {
+  for (let sent = 0; sent < total; sent += size) yield Buffer.alloc(Math.min(size, total - sent), sent % 251);
+}
+
+async function read(store: FileStore, k: string): Promise<Buffer | undefined> {
+  const found = await store.get(k);
+  if (!found) return undefined;
+  const parts: Buffer[] = [];
+  for await (const part of found.stream) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+}
+
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+async function keys(store: FileStore) {
+  const found: string[] = [];
+  for await (const { key } of store.list()) found.push(key);
+  return found.sort();
+}
+
+/** The store contract (file-store.ts FileStore), on the local directory and on an S3-compatible bucket. */
+for (const kind of FILE_STORES) {
+  describe(`file store [${kind}]`, () => {
+    async function open(t: import('node:test').TestContext): Promise<FileStore> {
+      const dir = mkdtempSync(join(tmpdir(), 'portal-store-'));
+      t.after(() => rmSync(dir, { recursive: true, force: true }));
+      const config = loadConfig({ FILES_DIR: dir, ...(await fileStoreEnv(kind)) });
+      return config.filesS3 ? new S3FileStore(config.filesS3) : new LocalFileStore(config.filesDir);
+    }
+
+    test('content round-trips byte for byte (empty, small, and past one part), is listed, and goes when removed', async (t) => {
+      const store = await open(t);
+      assert.deepEqual(await keys(store), []);
+      assert.equal(await store.get(key(1)), undefined, 'no content: undefined, not an error');
+      assert.deepEqual(await store.put(key(1), chunks(0), 100), { size: 0 });
+      assert.deepEqual(await store.put(key(2), chunks(5), 100), { size: 5 });
+      const big = 9 * 1024 * 1024 + 17; // more than one 8 MiB part
+      assert.deepEqual(await store.put(key(3), chunks(big), 20 * 1024 * 1024), { size: big });
+      assert.deepEqual((await read(store, key(1)))?.length, 0);
+      assert.deepEqual(await read(store, key(2)), Buffer.alloc(5, 0));
+      const expected: Buffer[] = [];
+      for await (const part of chunks(big)) expected.push(part);
+      const got = await read(store, key(3));
+      assert.deepEqual([got?.length, got && sha(got)], [big, sha(Buffer.concat(expected))]);
+      assert.equal((await store.get(key(3)))?.size, big);
+      assert.deepEqual(await keys(store), [key(1), key(2), key(3)]);
+      for await (const { modifiedMs } of store.list()) assert.ok(Math.abs(Date.now() - modifiedMs) < 60_000, 'when it was written');
+      await store.remove(key(2));
+      await store.remove(key(2)); // nothing there: nothing done
+      assert.deepEqual(await keys(store), [key(1), key(3)]);
+    });
+
+    test('past the limit: a 413, and no content', async (t) => {
+      const store = await open(t);
+      await assert.rejects(store.put(key(4), chunks(300_000), 200_000), (error) => error instanceof ApiError && error.statusCode === 413);
+      await assert.rejects(
+        store.put(key(5), chunks(9 * 1024 * 1024), 8.5 * 1024 * 1024),
+        (error) => error instanceof ApiError && error.statusCode === 413,
+      );
+      assert.deepEqual(await keys(store), []);
+      assert.equal(await store.get(key(4)), undefined);
+    });
+
+    test('only keys of the service’s shape', async (t) => {
+      const store = await open(t);
+      for (const bad of ['../x', `${WS}/../../etc`, 'a/b', `${WS}`]) {
+        await assert.rejects(store.put(bad, chunks(1), 10), /not a file store key/);
+        await assert.rejects(store.get(bad), /not a file store key/);
+      }
+    });
+  });
+}
