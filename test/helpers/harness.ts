@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/open.js';
 import { TEST_ADMIN_TOKEN, createAppKey, createTestWorkspace } from './factories.js';
 import { present } from './present.js';
+import { type FileStoreKind, fileStoreEnv } from './s3.js';
 import { type Harness, NOON, TestClock } from './types.js';
 
 export { type Harness, NOON, TestClock };
@@ -74,6 +75,8 @@ export interface HarnessOptions extends Omit<BuildOptions, 'clock'> {
   env?: Record<string, string>;
   /** Reuse this database URL instead of a fresh one (restart tests). */
   databaseUrl?: string;
+  /** Where files' content goes (default: a directory of the test's own). */
+  fileStore?: FileStoreKind;
 }
 
 export async function harness(t: TestContext, backend: Backend, opts: HarnessOptions = {}): Promise<Harness> {
@@ -87,9 +90,10 @@ export async function harness(t: TestContext, backend: Backend, opts: HarnessOpt
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: opts.logLevel ?? 'silent',
     FILES_DIR: filesDir,
+    ...(await fileStoreEnv(opts.fileStore ?? 'local')),
     ...opts.env,
   });
-  const { clock: _c, logLevel: _l, env: _e, databaseUrl: _d, ...buildOptions } = opts;
+  const { clock: _c, logLevel: _l, env: _e, databaseUrl: _d, fileStore: _f, ...buildOptions } = opts;
   const app = await buildApp(config, { clock, ...buildOptions });
   t.after(() => app.close());
   return {
