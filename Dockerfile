@@ -24,16 +24,18 @@ RUN npm pkg delete devDependencies && npm ci --omit=dev --no-audit --no-fund && 
 
 # 3. Run: no compilers, no sources, no dev tools.
 FROM node:${NODE_VERSION}-bookworm-slim
+# The database and files' content both in the /data volume, which the node user owns.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
-    DATABASE_URL=sqlite:/data/portal.db
+    DATABASE_URL=sqlite:/data/portal.db \
+    FILES_DIR=/data/files
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
-RUN mkdir -p /data && chown node:node /data
+RUN mkdir -p /data/files && chown -R node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 8080

@@ -144,7 +144,7 @@ export interface S3StoreSettings {
 
 /**
  * FILES_STORE: unset (or `local`) for FILES_DIR, or `s3://bucket/prefix` with S3_ENDPOINT (MinIO, Ceph, R2…; unset
- * for AWS), S3_REGION (or AWS_REGION; default us-east-1), S3_FORCE_PATH_STYLE=1 (most self-hosted stores), and the
+ * for AWS), S3_REGION (default us-east-1), S3_FORCE_PATH_STYLE=1 (most self-hosted stores), and the
  * credentials AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (unset: the AWS SDK's own chain, such as an instance role).
  */
 function s3StoreVar(env: NodeJS.ProcessEnv, problems: string[]): S3StoreSettings | undefined {
@@ -158,12 +158,13 @@ function s3StoreVar(env: NodeJS.ProcessEnv, problems: string[]): S3StoreSettings
   const endpoint = env.S3_ENDPOINT || undefined;
   if (endpoint && !/^https?:\/\/[^\s]+$/.test(endpoint)) problems.push(`S3_ENDPOINT must be an http(s) URL (got "${endpoint}")`);
   const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
-  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = env;
+  const accessKeyId = env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
   return {
     bucket: match[1],
     prefix: prefix ? `${prefix}/` : '',
     endpoint,
-    region: env.S3_REGION || env.AWS_REGION || 'us-east-1',
+    region: env.S3_REGION || 'us-east-1',
     forcePathStyle: env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true',
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
   };

@@ -10,10 +10,15 @@ const read = (file: string) => readFileSync(file, 'utf8');
 test('deploy/compose.yaml sets only documented settings, and nginx balances its two replicas', () => {
   const compose = read('deploy/compose.yaml');
   const envBlock = compose.slice(compose.indexOf('  environment:\n'), compose.indexOf('  depends_on:'));
-  const variables = [...envBlock.matchAll(/^ {4}([A-Z_]+):/gm)].map((m) => m[1]);
+  const variables = [...envBlock.matchAll(/^ {4}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]);
   assert.deepEqual(variables, [
     'DATABASE_URL',
     'REDIS_URL',
+    'FILES_STORE',
+    'S3_ENDPOINT',
+    'S3_FORCE_PATH_STYLE',
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
     'PORTAL_ADMIN_TOKEN',
     'PORTAL_URL',
     'TRUST_PROXY',
@@ -33,6 +38,28 @@ test('deploy/compose.yaml sets only documented settings, and nginx balances its 
   assert.deepEqual(services, ['portal-a', 'portal-b']);
   const upstreams = [...read('deploy/nginx.conf').matchAll(/^\s+server (portal-[a-z]+):8080/gm)].map((m) => m[1]);
   assert.deepEqual(upstreams, services);
+});
+
+test('files: both replicas keep content in the compose file’s object store; the image keeps it in its /data volume, owned by its user', () => {
+  const compose = read('deploy/compose.yaml');
+  const envBlock = compose.slice(compose.indexOf('  environment:\n'), compose.indexOf('  depends_on:'));
+  const store = /^ {4}FILES_STORE: s3:\/\/([a-z0-9.-]+)\/\S+$/m.exec(envBlock);
+  assert.ok(store, 'the replicas share an S3 bucket, not each its own directory');
+  assert.match(envBlock, /^ {4}S3_ENDPOINT: http:\/\/minio:9000$/m);
+  assert.match(compose, /^ {2}minio:\n {4}image: minio\/minio:/m, 'a MinIO service');
+  assert.match(compose, new RegExp(`mc mb --ignore-existing store/${store[1]}`), 'its bucket created once');
+  for (const replica of ['portal-a', 'portal-b']) assert.match(compose, new RegExp(`^ {2}${replica}:\\n {4}<<: \\*portal`, 'm'));
+  // Every replica waits for the bucket (portal-b lists its own depends_on, so it must name it too).
+  assert.equal([...compose.matchAll(/minio-bucket: \{ condition: service_completed_successfully \}/g)].length, 2);
+  assert.match(compose, /^ {2}minio-data:$/m, 'MinIO’s data in a volume');
+
+  const dockerfile = read('Dockerfile');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+  const filesDir = /FILES_DIR=(\S+)/.exec(runtime)?.[1];
+  const volume = JSON.parse(/^VOLUME (\[.*\])$/m.exec(runtime)?.[1] ?? '[]') as string[];
+  assert.ok(filesDir && volume.some((dir) => filesDir.startsWith(`${dir}/`)), `FILES_DIR (${filesDir}) inside the volume (${volume})`);
+  assert.ok(runtime.includes(`\nRUN mkdir -p ${filesDir} && chown -R node:node ${volume[0]}\n`), 'made and owned by the user it runs as');
+  assert.ok(runtime.indexOf('chown') < runtime.indexOf('USER node'));
 });
 
 test('the Dockerfile: multi-stage, production dependencies by npm ci --omit=dev, non-root, /readyz health check', () => {
