@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { httpGet, serve } from './helpers/server.js';
+import { BACKENDS, freshDatabaseUrl, openDatabase } from './helpers/harness.js';
+import { httpGet, serve, stop } from './helpers/server.js';
 
 /** The status of a GET on its own connection. */
 const get = (base: string, path: string, apiKey: string) => httpGet(base, path, apiKey).then((answer) => answer.status);
@@ -35,4 +36,28 @@ test('first start creates a workspace and prints its key; SIGTERM drains in-flig
   assert.equal(await get(second.base, '/v1/me', key), 200);
   second.child.kill('SIGTERM');
   assert.equal(await second.exited, 0);
+});
+
+test('processes started together on an empty database create one first workspace, whichever wins', async (t) => {
+  for (const backend of BACKENDS) {
+    const url = await freshDatabaseUrl(t, backend, { sqliteFile: true });
+    const servers = await Promise.all([1, 2, 3].map(() => serve({ DATABASE_URL: url })));
+    t.after(() => {
+      for (const server of servers) server.child.kill('SIGKILL');
+    });
+    const keys = servers.flatMap((server) => [...server.output().matchAll(/\n {2}(ppk_[A-Za-z0-9_-]{59})\n/g)].map((m) => m[1]));
+    assert.equal(keys.length, 1, `[${backend}] one key printed, by one of the three:\n${servers.map((s) => s.output()).join('\n---\n')}`);
+    for (const server of servers) assert.equal(await get(server.base, '/v1/me', keys[0]), 200, `[${backend}] every process serves it`);
+    const database = openDatabase(url);
+    try {
+      const { n } = await database.db
+        .selectFrom('workspaces')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(n), 1, `[${backend}] one workspace`);
+    } finally {
+      await database.close();
+    }
+    await Promise.all(servers.map((server) => stop(server.child)));
+  }
 });

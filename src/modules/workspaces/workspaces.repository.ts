@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { type Page, type PageRequest, type PageTokens, fetchPage } from '../../db/paging.js';
 import type { DB, WorkspacesTable } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
@@ -31,6 +31,17 @@ export async function findWorkspace(db: Kysely<DB>, access: Access): Promise<Wor
   const row = await db.selectFrom('workspaces').selectAll().where('id', '=', access.workspaceId).executeTakeFirst();
   return row && toWorkspace(row);
 }
+
+/**
+ * Inside a transaction, holds other processes' first-workspace check until it ends: on PostgreSQL a transaction
+ * lock (READ COMMITTED would let two transactions each count none); SQLite lets one writer commit, and a second
+ * that counted before it fails to write.
+ */
+export async function lockFirstWorkspace(db: Kysely<DB>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${FIRST_WORKSPACE_LOCK})`.execute(db);
+}
+/** The advisory lock's key: any fixed number no other lock of this service uses. */
+const FIRST_WORKSPACE_LOCK = 7_031_001;
 
 export async function countWorkspaces(db: Kysely<DB>): Promise<number> {
   const row = await db

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import { unitOfWork } from '../../db/unit-of-work.js';
+import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import { type Caller, systemCaller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
@@ -23,6 +23,11 @@ export interface CreatedWorkspace {
 
 /** Creates a workspace and its first workspace key, in one unit of work (the system acting on the new workspace). */
 export async function createWorkspace(database: Database, input: WorkspaceCreate, now: number): Promise<CreatedWorkspace> {
+  return unitOfWork(database, async (work) => addWorkspace(work, input, now));
+}
+
+/** A workspace, its core modules and its first key, written with `work`. */
+function addWorkspace(work: UnitOfWork, input: WorkspaceCreate, now: number): CreatedWorkspace {
   const caller = systemCaller(randomUUID(), now);
   const at = isoAt(now);
   const workspace: Workspace = {
@@ -33,12 +38,10 @@ export async function createWorkspace(database: Database, input: WorkspaceCreate
     createdAt: at,
     updatedAt: at,
   };
-  return unitOfWork(database, async (work) => {
-    repo.insertWorkspace(work, workspace);
-    installCoreModules(work, caller.access, at);
-    const key = addApiKey(work, caller, { kind: 'workspace' });
-    return { workspaceId: workspace.id, apiKeyId: key.apiKeyId, apiKey: key.apiKey };
-  });
+  repo.insertWorkspace(work, workspace);
+  installCoreModules(work, caller.access, at);
+  const key = addApiKey(work, caller, { kind: 'workspace' });
+  return { workspaceId: workspace.id, apiKeyId: key.apiKeyId, apiKey: key.apiKey };
 }
 
 /** Workspaces with today's use of their quotas, read from the limit state (in process or Redis) in one read. */
@@ -111,5 +114,19 @@ export async function updateWorkspace(database: Database, caller: Caller, input:
 /** The first start of an empty database creates a workspace to begin with; undefined when one exists. */
 export async function createFirstWorkspace(database: Database, now: number): Promise<CreatedWorkspace | undefined> {
   if ((await repo.countWorkspaces(database.db)) > 0) return undefined;
-  return createWorkspace(database, { name: 'My workspace' }, now);
+  // Processes started together on an empty database: the count and the creation in one transaction, one at a time.
+  try {
+    return await unitOfWork(
+      database,
+      async (work) => {
+        await repo.lockFirstWorkspace(work.db, database.dialect);
+        return (await repo.countWorkspaces(work.db)) > 0 ? undefined : addWorkspace(work, { name: 'My workspace' }, now);
+      },
+      { transaction: true },
+    );
+  } catch (error) {
+    // SQLite: another process's first workspace committed after this one counted, and this write was refused.
+    if ((await repo.countWorkspaces(database.db)) > 0) return undefined;
+    throw error;
+  }
 }
