@@ -21,6 +21,8 @@ export interface Config {
   readonly limits: LimitsConfig;
   /** Public address of the portal, the base of invite links. */
   readonly portalUrl: string;
+  /** Whether PORTAL_URL was given (else portalUrl is http://HOST:PORT, and a server records where it really listens). */
+  readonly portalUrlGiven: boolean;
   /** On SIGTERM: how long to keep serving (readiness failing, connections closing) before closing. */
   readonly shutdownGraceMs: number;
   /** Lifetime of an end-user session token (admin surface, `portal sessions create`), in seconds. */
@@ -243,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authCacheTtlMs,
     limits,
     portalUrl,
+    portalUrlGiven: Boolean(env.PORTAL_URL),
     smtpUrl,
     auditPiiDays,
     webhooksAllowPrivate: env.PORTAL_WEBHOOKS_ALLOW_PRIVATE === '1',

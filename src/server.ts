@@ -3,6 +3,20 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { seedDemo } from './modules/demo/index.js';
 import { createFirstWorkspace } from './modules/workspaces/index.js';
+import { recordServerUrl } from './db/server-settings.js';
+import { isoAt } from './lib/clock.js';
+
+/**
+ * Where this server answers: PORTAL_URL when given, else the address and port it listens on (PORT=0: the one it
+ * was given), a wildcard address as the loopback one. What `portal sessions create` puts into tokens' baseUrl.
+ */
+function ownUrl(app: FastifyInstance, config: Config): string {
+  if (config.portalUrlGiven) return config.portalUrl;
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
 
 /**
  * Starts the server. On the first start of an empty database it creates a workspace and prints its
@@ -58,5 +72,6 @@ export async function startServer(config: Config, options: { seedDemo?: boolean 
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  await recordServerUrl(app.ctx.database, ownUrl(app, config), isoAt(app.ctx.clock.now()));
   return app;
 }

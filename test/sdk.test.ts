@@ -130,7 +130,7 @@ for (const backend of BACKENDS) {
       );
       const session = await portalJson(
         url,
-        { PORTAL_URL: server.base },
+        {}, // no PORTAL_URL: the token's baseUrl is the address the server recorded when it started
         'sessions',
         'create',
         '--workspace',

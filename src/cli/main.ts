@@ -28,7 +28,8 @@ const USAGE = `Usage: portal <command> [options] [--json]
                                                      install an app (custom and marketplace name theirs)
   installs publish --workspace W --install I         publish a draft install
   sessions create --workspace W --api-key KEY (--client C [--company X] | --internal-user U)
-                                                     mint an end-user session token for an app key
+                  [--base-url URL]                   mint an end-user session token for an app key (baseUrl:
+                                                     --base-url, else the address the server recorded)
   sessions revoke --workspace W --token-id T         revoke a session
   outbox list --workspace W [--status queued|sent|failed]
                                                      the e-mail outbox: queued, sent and failed e-mails

@@ -1,18 +1,39 @@
 import { loadConfig } from '../config.js';
+import type { Database } from '../db/database.js';
+import { readServerUrl } from '../db/server-settings.js';
 import { validInput } from '../lib/validate.js';
 import { createSession, revokeSession, SessionCreate } from '../modules/credentials/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 
+/**
+ * The address a token sends the SDK to: --base-url, else the one the last server started on this database
+ * recorded (its PORTAL_URL, or where it listens), never this command's own environment, which may not be the
+ * server's. With neither, a usage error saying how to give one.
+ */
+async function sessionBaseUrl(database: Database, given: string | undefined): Promise<string> {
+  if (given !== undefined) {
+    if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(given)) throw new UsageError(`--base-url must be an http(s) URL (got "${given}")`);
+    return given.replace(/\/+$/, '');
+  }
+  const recorded = await readServerUrl(database);
+  if (recorded) return recorded;
+  throw new UsageError(
+    'no server has started on this database yet, so the address a token sends the SDK to is unknown: start the server ' +
+      '(npm start), or give --base-url http://host:port',
+  );
+}
+
 export const sessionsGroup: CommandGroup = {
   create: command({
-    usage: 'portal sessions create --workspace W --api-key KEY (--client C [--company X] | --internal-user U)',
+    usage: 'portal sessions create --workspace W --api-key KEY (--client C [--company X] | --internal-user U) [--base-url URL]',
     options: {
       workspace: { type: 'string' },
       'api-key': { type: 'string' },
       client: { type: 'string' },
       company: { type: 'string' },
       'internal-user': { type: 'string' },
+      'base-url': { type: 'string' },
     },
     async run(values, { database, json }) {
       requireOption(values, 'workspace');
@@ -25,10 +46,12 @@ export const sessionsGroup: CommandGroup = {
         apiKey,
         ...given({ clientId: values.client, companyId: values.company, internalUserId: values['internal-user'] }),
       });
+      const caller = await requireWorkspace(database, values);
+      const baseUrl = await sessionBaseUrl(database, values['base-url']);
       const config = loadConfig();
-      const session = await createSession(database, await requireWorkspace(database, values), input, {
+      const session = await createSession(database, caller, input, {
         lifetimeSeconds: config.sessionLifetimeSeconds,
-        baseUrl: config.portalUrl,
+        baseUrl,
       });
       const expires = new Date(session.expiresAt * 1000).toISOString();
       printResult(json, { ...session }, `Session ${session.tokenId} created (until ${expires}); token for the app:\n${session.token}`);

@@ -15,6 +15,7 @@ import { billing } from './2026-11-23-09-billing.js';
 import { apiKeyLabels } from './2026-11-23-10-api-key-labels.js';
 import { idempotencyScope } from './2026-11-25-01-idempotency-scope.js';
 import { consoleSessionRevocations } from './2026-11-25-02-console-session-revocations.js';
+import { serverSettings } from './2026-11-26-01-server-settings.js';
 import { webhookCatchUp } from './2026-11-25-03-webhook-catch-up.js';
 import { messages } from './2026-11-25-10-messages.js';
 import { tasks } from './2026-11-25-12-tasks.js';
@@ -52,4 +53,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-25-17-invoice-drafts': invoiceDrafts,
   '2026-11-25-18-forms': forms,
   '2026-11-25-19-contracts': contracts,
+  '2026-11-26-01-server-settings': serverSettings,
 };

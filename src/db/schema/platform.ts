@@ -35,6 +35,13 @@ interface IdempotencyKeysTable {
 }
 
 /** A console session ended by signing out, until it would have expired (modules/operator-sessions/operator-session.ts). */
+/** What a running server says of itself to the others (db/server-settings.ts). */
+interface ServerSettingsTable {
+  name: string;
+  value: string;
+  updated_at: string;
+}
+
 interface ConsoleSessionRevocationsTable {
   /** SHA-256 of the cookie value, hex: the cookie itself is never stored. */
   session_hash: string;
@@ -47,4 +54,5 @@ export interface PlatformTables {
   quota_usage: QuotaUsageTable;
   idempotency_keys: IdempotencyKeysTable;
   console_session_revocations: ConsoleSessionRevocationsTable;
+  server_settings: ServerSettingsTable;
 }

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { createDecipheriv, createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { oneJson, portal } from '../../../test/helpers/cli.js';
+import { serve, stop } from '../../../test/helpers/server.js';
 import {
   APP_ID,
   OTHER_APP_ID,
@@ -343,19 +344,37 @@ for (const backend of BACKENDS) {
         ).stdout,
       );
 
-      const before = Math.floor(Date.now() / 1000);
-      const created = await portal(
-        url,
-        'sessions',
-        'create',
-        '--workspace',
-        ws.workspaceId,
-        '--api-key',
-        appKey.apiKey,
-        '--internal-user',
-        user.id,
-        '--json',
+      const mint = (...extra: string[]) =>
+        portal(
+          url,
+          'sessions',
+          'create',
+          '--workspace',
+          ws.workspaceId,
+          '--api-key',
+          appKey.apiKey,
+          '--internal-user',
+          user.id,
+          '--json',
+          ...extra,
+        );
+      // No server has started on this database: where tokens send the SDK is unknown, and this command's own
+      // environment is not the server's.
+      const unknown = await mint();
+      assert.deepEqual(
+        [unknown.code, oneJson(unknown.stdout).error.code, oneJson(unknown.stdout).error.message],
+        [
+          2,
+          'usage',
+          'no server has started on this database yet, so the address a token sends the SDK to is unknown: start the server (npm start), or give --base-url http://host:port',
+        ],
       );
+      assert.deepEqual(
+        oneJson((await mint('--base-url', 'ftp://x')).stdout).error.message,
+        '--base-url must be an http(s) URL (got "ftp://x")',
+      );
+      const before = Math.floor(Date.now() / 1000);
+      const created = await mint('--base-url', 'http://127.0.0.1:8080/');
       assert.equal(created.code, 0);
       const s = oneJson(created.stdout);
       assert.deepEqual(Object.keys(s).sort(), ['expiresAt', 'token', 'tokenId']);
@@ -366,6 +385,12 @@ for (const backend of BACKENDS) {
         tokenId: s.tokenId,
         baseUrl: 'http://127.0.0.1:8080',
       });
+      // A server started on this database records where it answers (PORTAL_URL, else where it listens): tokens go there.
+      const server = await serve({ DATABASE_URL: url });
+      t.after(() => stop(server.child));
+      const recorded = oneJson((await mint()).stdout);
+      assert.equal(sdkDecrypt(appKey.apiKey, recorded.token).baseUrl, server.base);
+      await stop(server.child);
 
       const app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }));
       t.after(() => app.close());

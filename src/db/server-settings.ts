@@ -1,0 +1,19 @@
+import type { Database } from './database.js';
+
+/**
+ * The address the last server started on this database answers at: its PORTAL_URL, or where it listens. The
+ * `portal` command reads it to mint session tokens whose baseUrl reaches that server, whatever its own environment.
+ */
+export async function recordServerUrl(database: Database, url: string, at: string): Promise<void> {
+  await database.db
+    .insertInto('server_settings')
+    .values({ name: 'url', value: url, updated_at: at })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value: url, updated_at: at }))
+    .execute();
+}
+
+/** The address recorded by the last server started on this database; undefined when none has started. */
+export async function readServerUrl(database: Database): Promise<string | undefined> {
+  const row = await database.db.selectFrom('server_settings').select('value').where('name', '=', 'url').executeTakeFirst();
+  return row?.value;
+}
