@@ -145,6 +145,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     connectionTimeout: config.requestTimeoutMs * 4,
     http: { headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1000 },
   });
+  limitStore.watch?.((event) =>
+    event.shared
+      ? app.log.info(
+          { handedBack: event.handedBack },
+          'limits: Redis answers again; shared counting resumed (units counted meanwhile added)',
+        )
+      : app.log.warn({ err: event.error }, 'limits: Redis is unreachable; this process limits on its own until it answers'),
+  );
   const clock = options.clock ?? systemClock;
   const webhookOptions = options.webhooks === false ? undefined : options.webhooks;
   const webhookSettings = {

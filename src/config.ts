@@ -40,7 +40,7 @@ export interface Config {
   readonly auditPiiDays: number | undefined;
   /** PORTAL_WEBHOOKS_ALLOW_PRIVATE=1: webhook endpoints may be on loopback, link-local or private addresses (tests, closed networks). */
   readonly webhooksAllowPrivate: boolean;
-  /** /readyz fails when an outbox's oldest due work has waited this long (OUTBOX_STUCK_MINUTES, default 15), in ms. */
+  /** portal_outbox_stuck is 1 when an outbox's oldest due work has waited this long (OUTBOX_STUCK_MINUTES, default 15), in ms. */
   readonly outboxStuckMs: number;
   /** A second port serving only GET /metrics, without the admin token (keep it off the public network). */
   readonly metricsPort: number | undefined;

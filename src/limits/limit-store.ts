@@ -3,6 +3,9 @@
  * process; the day's quota counts persisted in the database) and Redis (shared by every process;
  * atomic Lua scripts). Every method takes the time, so tests move a clock instead of sleeping.
  */
+/** A store leaving the shared state (with why) or regaining it (with the units it added to the shared counts). */
+export type LimitStateEvent = { shared: false; error: unknown } | { shared: true; handedBack: number };
+
 export interface BucketResult {
   /** Whether a token was there (and, when taking, was taken). */
   allowed: boolean;
@@ -62,6 +65,10 @@ export interface LimitStore {
   quotaUsedMany(workspaceIds: readonly string[], day: string): Promise<number[]>;
   /** Throws when the state cannot be reached (readiness). */
   ping(): Promise<void>;
+  /** A store that stands in for a shared one: whether the shared state is in use now (a metric). */
+  readonly shared?: boolean;
+  /** A store that stands in for a shared one: called when it leaves or regains the shared state (logged). */
+  watch?(listener: (event: LimitStateEvent) => void): void;
   close(): Promise<void>;
 }
 

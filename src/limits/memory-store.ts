@@ -14,6 +14,9 @@ const BUCKET_SWEEP_SIZE = 100_000;
  * Limit state for one server process. Buckets live in memory only (a restart refills them, as a
  * moment's pause would). Quota counts are exact in memory and written to the `quota_usage` table
  * within a fifth of a second, and on close, so a restart keeps the day's count.
+ * Without a database (`db` null: the stand-in while Redis is unreachable, failover-store.ts), counts start
+ * from `seed` (the last count Redis gave) and are kept in memory only: processes sharing a database would
+ * overwrite each other's rows.
  */
 export class MemoryLimitStore implements LimitStore {
   private readonly buckets = new Map<string, Bucket>();
@@ -24,9 +27,17 @@ export class MemoryLimitStore implements LimitStore {
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly db: DbHandle) {
+  constructor(
+    private readonly db: DbHandle | null,
+    private readonly seed: (workspaceId: string, day: string) => number = () => 0,
+  ) {
     this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
     this.timer.unref();
+  }
+
+  /** Each workspace's count here, and its day: what a failover hands back to Redis. */
+  counts(): ReadonlyMap<string, { readonly day: string; readonly used: number }> {
+    return this.quotas;
   }
 
   admit(r: AdmitRequest): Promise<Admission> {
@@ -77,7 +88,7 @@ export class MemoryLimitStore implements LimitStore {
       // Concurrent first requests share one load; the count itself is then changed synchronously.
       let load = this.loading.get(workspaceId);
       if (!load) {
-        load = storedQuotaUsed(this.db, workspaceId, day)
+        load = (this.db ? storedQuotaUsed(this.db, workspaceId, day) : Promise.resolve(this.seed(workspaceId, day)))
           .then((used) => {
             const current = this.quotas.get(workspaceId);
             if (!current || current.day < day) this.quotas.set(workspaceId, { day, used });
@@ -118,13 +129,13 @@ export class MemoryLimitStore implements LimitStore {
   async quotaUsedMany(workspaceIds: readonly string[], day: string): Promise<number[]> {
     const unloaded = workspaceIds.filter((id) => !this.loadedFor(id, day));
     const stored = new Map<string, number>();
-    if (unloaded.length > 0) {
+    if (unloaded.length > 0 && this.db) {
       for (const row of await storedQuotasUsed(this.db, unloaded, day)) stored.set(row.workspace_id, Number(row.used));
     }
     // Read after the query: a count loaded meanwhile is the newer one.
     return workspaceIds.map((id) => {
       const entry = this.loadedFor(id, day);
-      return entry ? (entry.day === day ? entry.used : 0) : (stored.get(id) ?? 0);
+      return entry ? (entry.day === day ? entry.used : 0) : (stored.get(id) ?? (this.db ? 0 : this.seed(id, day)));
     });
   }
 
@@ -136,15 +147,16 @@ export class MemoryLimitStore implements LimitStore {
 
   /** Writes the changed counts; one flush at a time. */
   flush(): Promise<void> {
+    const { db } = this;
     this.flushing = this.flushing.then(async () => {
-      if (this.dirty.size === 0) return;
+      if (this.dirty.size === 0 || !db) return;
       const rows = [...this.dirty].flatMap((workspaceId) => {
         const quota = this.quotas.get(workspaceId);
         return quota ? [{ workspace_id: workspaceId, ...quota }] : [];
       });
       this.dirty.clear();
       try {
-        await saveQuotasUsed(this.db, rows);
+        await saveQuotasUsed(db, rows);
       } catch {
         for (const row of rows) this.dirty.add(row.workspace_id); // try again at the next tick
       }

@@ -192,6 +192,12 @@ export class RedisLimitStore implements LimitStore {
     return counts.map((count) => Number(count ?? 0));
   }
 
+  /** Adds units to a day's count (those counted in process while Redis was unreachable). */
+  async addQuota(workspaceId: string, day: string, units: number): Promise<void> {
+    const key = this.quotaKey(workspaceId, day);
+    await this.call(() => this.redis.multi().incrby(key, units).expire(key, QUOTA_TTL_SECONDS).exec());
+  }
+
   async ping(): Promise<void> {
     await this.call(() => this.redis.ping());
   }

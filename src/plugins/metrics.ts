@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { allWorkspaceIds, countByStatus } from '../db/monitoring.js';
+import { allWorkspaceIds, countByStatus, oldestWaiting } from '../db/monitoring.js';
 import { isoAt } from '../lib/clock.js';
 import { adminGuard } from './admin.js';
 
@@ -83,6 +83,44 @@ export default fp(
       countByStatus(db, 'webhook_deliveries'),
     );
     depth('portal_subscriptions', 'Subscriptions by status', () => countByStatus(db, 'subscriptions'));
+    // A stuck outbox is an alert, not a reason to take replicas out of service (docs/operations.md has the rule).
+    const outboxes = [
+      { outbox: 'webhooks', table: 'webhook_deliveries' as const },
+      ...(app.ctx.config.smtpUrl ? [{ outbox: 'email', table: 'email_outbox' as const }] : []), // without SMTP e-mails wait by design
+    ];
+    new Gauge({
+      name: 'portal_outbox_oldest_due_seconds',
+      help: 'How long the oldest due work of each outbox has waited (0: none); past OUTBOX_STUCK_MINUTES, portal_outbox_stuck is 1',
+      labelNames: ['outbox'] as const,
+      registers: [register],
+      async collect() {
+        const now = app.ctx.clock.now();
+        for (const { outbox, table } of outboxes) {
+          const due = await oldestWaiting(db, table, isoAt(now));
+          this.set({ outbox }, due === undefined ? 0 : Math.max(0, (now - Date.parse(due)) / 1000));
+        }
+      },
+    });
+    new Gauge({
+      name: 'portal_outbox_stuck',
+      help: 'Whether an outbox has had work due for longer than OUTBOX_STUCK_MINUTES (1: alert)',
+      labelNames: ['outbox'] as const,
+      registers: [register],
+      async collect() {
+        const cutoff = isoAt(app.ctx.clock.now() - app.ctx.config.outboxStuckMs);
+        for (const { outbox, table } of outboxes) this.set({ outbox }, (await oldestWaiting(db, table, cutoff)) === undefined ? 0 : 1);
+      },
+    });
+    if (limitStore.shared !== undefined) {
+      new Gauge({
+        name: 'portal_limit_state_shared',
+        help: 'Whether this process counts limits in Redis (1) or, Redis unreachable, on its own (0)',
+        registers: [register],
+        collect() {
+          this.set(limitStore.shared ? 1 : 0);
+        },
+      });
+    }
 
     app.addHook('onResponse', (request, reply, done) => {
       const labels = { method: request.method, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) };

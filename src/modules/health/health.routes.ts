@@ -1,7 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { oldestWaiting } from '../../db/monitoring.js';
-import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { HealthStatus } from './health.schemas.js';
@@ -34,11 +32,11 @@ export default async function healthRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['operations'],
         operationId: 'checkReadiness',
-        summary: 'Readiness: storage and limit state answer, no outbox stuck',
+        summary: 'Readiness: the database answers',
         description:
-          'Public and never limited: `{status: "ok"}` when the database and the limit state (Redis, when used) answer and no outbox (webhook ' +
-          'deliveries; e-mails when SMTP_URL is set) has had work due for longer than OUTBOX_STUCK_MINUTES; otherwise a 503 saying which. ' +
-          'A process shutting down answers 503, so a load balancer stops sending it requests.',
+          'Public and never limited: `{status: "ok"}` when the database answers; otherwise a 503 saying so. A process shutting down answers ' +
+          '503, so a load balancer stops sending it requests. Redis unreachable is no reason (each process then limits on its own, metric ' +
+          '`portal_limit_state_shared`), nor is a stuck outbox (metric `portal_outbox_stuck`): either would take every replica out at once.',
         security: [],
         response: { 200: HealthStatus, ...errorResponses(400, 503) },
       },
@@ -51,28 +49,7 @@ export default async function healthRoutes(fastify: FastifyInstance) {
         app.log.warn({ err: error }, 'readiness check failed');
         throw errors.unavailable('Database is unreachable.');
       }
-      try {
-        await app.ctx.limitStore.ping();
-      } catch (error) {
-        app.log.warn({ err: error }, 'readiness check failed');
-        throw errors.unavailable('Limit state (Redis) is unreachable.');
-      }
-      const stuckSince = await oldestStuck(app, app.ctx.clock.now() - app.ctx.config.outboxStuckMs);
-      if (stuckSince) throw errors.unavailable(`The ${stuckSince.outbox} has had work due since ${stuckSince.since}: is delivery stuck?`);
       return { status: 'ok' as const };
     },
   );
-}
-
-/**
- * An outbox whose oldest due work has waited past the threshold (OUTBOX_STUCK_MINUTES): the webhook
- * deliveries, and the e-mails when SMTP_URL is set (without it they wait by design). Two indexed reads (db/monitoring.ts).
- */
-async function oldestStuck(app: FastifyInstance, before: number): Promise<{ outbox: string; since: string } | undefined> {
-  const { db, config } = app.ctx;
-  const cutoff = isoAt(before);
-  const webhook = await oldestWaiting(db, 'webhook_deliveries', cutoff);
-  if (webhook) return { outbox: 'webhook outbox', since: webhook };
-  const email = config.smtpUrl ? await oldestWaiting(db, 'email_outbox', cutoff) : undefined;
-  return email ? { outbox: 'e-mail outbox', since: email } : undefined;
 }
