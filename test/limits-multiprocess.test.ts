@@ -1,7 +1,9 @@
-// Contract §6 across processes: two `portal serve` processes sharing one PostgreSQL schema and one Redis
-// never count more than a workspace's daily quota between them, and see a revoked key at once.
+// Across processes: two `portal serve` processes sharing one PostgreSQL schema, one Redis and one S3 bucket
+// never count more than a workspace's daily quota between them (contract §6), see a revoked key at once, and
+// serve the same files' content.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { type TestContext, test } from 'node:test';
 import { promisify } from 'node:util';
 import { freshDatabaseUrl } from './helpers/harness.js';
@@ -9,6 +11,7 @@ import { httpGet as get, serve, stop } from './helpers/server.js';
 import { heldWithin } from './helpers/eventually.js';
 import { redisPrefixFor } from './helpers/redis.js';
 import { present } from './helpers/present.js';
+import { fileStoreEnv } from './helpers/s3.js';
 
 const postgresUrl = process.env.PORTAL_TEST_POSTGRES_URL;
 const redisUrl = process.env.PORTAL_TEST_REDIS_URL;
@@ -95,4 +98,38 @@ test('a key revoked with the portal command is refused by both processes within 
   for (const s of servers)
     await heldWithin(1000, 'the revoked key is refused', async () => (await get(s.base, '/v1/me', key.apiKey)).status === 401);
   for (const s of servers) assert.equal((await get(s.base, '/v1/me', ws.apiKey)).status, 200, 'the workspace key still works');
+});
+
+test('files on the S3 store: uploaded through one process, downloaded byte-identical through the other', {
+  skip,
+  timeout: 120_000,
+}, async (t) => {
+  const { env: shared } = await twoServers(t);
+  const env = { ...shared, ...(await fileStoreEnv('s3')) };
+  const ws = await portal(env, 'workspaces', 'create', '--name', 'Files');
+  const [a, b] = await Promise.all([serve(env), serve(env)]);
+  t.after(() => Promise.all([a, b].map((s) => stop(s.child))));
+  const call = async (base: string, method: string, path: string, body?: object) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'x-api-key': ws.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    assert.equal(res.status, 200, `${method} ${path}: ${res.status}`);
+    return res;
+  };
+  const company = await (await call(a.base, 'POST', '/v1/companies', { name: 'Shared Co' })).json();
+  const channel = await (await call(a.base, 'POST', '/v1/channels/files', { membershipType: 'company', companyId: company.id })).json();
+  const file = await (await call(a.base, 'POST', '/v1/files/file', { channelId: channel.id, path: 'report.bin' })).json();
+  const bytes = randomBytes(3 * 1024 * 1024 + 11);
+  const upload = new URL(file.uploadUrl); // built on PORTAL_URL: sent to process A's own address
+  const put = await fetch(`${a.base}${upload.pathname}${upload.search}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: bytes,
+  });
+  assert.equal(put.status, 200, await put.text());
+  const downloaded = Buffer.from(await (await call(b.base, 'GET', `/v1/files/${file.id}/download`)).arrayBuffer());
+  assert.equal(downloaded.length, bytes.length);
+  assert.ok(downloaded.equals(bytes), 'byte-identical through the other process');
 });
