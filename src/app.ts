@@ -115,7 +115,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the whole service: storage (migrated), plugins, then every module, explicitly. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const database = options.database ?? openDatabase(config.databaseUrl);
+  const database = options.database ?? openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
   const ownsDatabase = options.database === undefined;
   await migrateToLatest(database);
   const limitStore = options.limitStore ?? (await createLimitStore(config, database.db));
@@ -145,6 +145,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     connectionTimeout: config.requestTimeoutMs * 4,
     http: { headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1000 },
   });
+  database.watchPoolErrors?.((error) =>
+    app.log.error({ err: error }, 'database: an idle pooled connection failed; the pool replaces it on the next query'),
+  );
   limitStore.watch?.((event) =>
     event.shared
       ? app.log.info(

@@ -46,6 +46,8 @@ export interface Config {
   readonly metricsPort: number | undefined;
   /** Files' content (FILES_DIR, default ./data/files): a local directory, created if missing. */
   readonly filesDir: string;
+  /** PostgreSQL connections per process (DATABASE_POOL_MAX, default 10): replicas × this stays under max_connections. */
+  readonly databasePoolMax: number;
   /** FILES_STORE=s3://bucket/prefix: files' content in an S3-compatible bucket instead of FILES_DIR. */
   readonly filesS3: S3StoreSettings | undefined;
   /** The largest file content an upload takes, in bytes (FILES_MAX_BYTES, default 100 MiB): past it a 413. */
@@ -217,6 +219,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`PORTAL_URL must be an http(s) URL (got "${env.PORTAL_URL}")`);
   const auditPiiDays = env.PORTAL_AUDIT_PII_DAYS ? intVar(env, 'PORTAL_AUDIT_PII_DAYS', '0', problems) : undefined;
   if (auditPiiDays === 0) problems.push('PORTAL_AUDIT_PII_DAYS must be at least 1 (unset keeps them)');
+  const databasePoolMax = intVar(env, 'DATABASE_POOL_MAX', '10', problems);
+  if (databasePoolMax < 1 || databasePoolMax > 1000) problems.push('DATABASE_POOL_MAX must be 1 to 1000');
   const outboxStuckMinutes = intVar(env, 'OUTBOX_STUCK_MINUTES', '15', problems);
   if (outboxStuckMinutes < 1) problems.push('OUTBOX_STUCK_MINUTES must be at least 1');
   const metricsPort = env.METRICS_PORT ? intVar(env, 'METRICS_PORT', '0', problems) : undefined;
@@ -252,6 +256,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboxStuckMs: outboxStuckMinutes * 60_000,
     metricsPort,
     filesDir: env.FILES_DIR || './data/files',
+    databasePoolMax,
     filesS3: s3StoreVar(env, problems),
     filesMaxBytes,
     filesUrlTtlSeconds,

@@ -52,6 +52,13 @@ export interface Database {
   writeBatch(statements: readonly Statement[]): Promise<void>;
   /** PostgreSQL's connection pool right now (metrics); SQLite has one connection and no pool. */
   poolStats?(): PoolStats;
+  /** PostgreSQL: where a pooled connection's failure while idle is reported (the app logs it; until then, stderr). */
+  watchPoolErrors?(listener: (error: Error) => void): void;
+}
+
+/** How a database is opened: PostgreSQL's pool size per process (DATABASE_POOL_MAX). */
+export interface OpenOptions {
+  poolMax?: number;
 }
 
 interface PoolStats {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './database.js';
+import type { Database, OpenOptions } from './database.js';
 import { openPostgres } from './postgres.js';
 import type { DB } from './schema.js';
 import { openSqlite } from './sqlite.js';
@@ -9,8 +9,8 @@ const databases = new WeakMap<Kysely<DB>, Database>();
 export const databaseOf = (db: Kysely<DB>): Database | undefined => databases.get(db);
 
 /** `sqlite:<path>` (`sqlite::memory:`) or a `postgres://` URL. */
-export function openDatabase(url: string): Database {
-  const database = url.startsWith('sqlite:') ? openSqlite(url) : openPostgres(url);
+export function openDatabase(url: string, options: OpenOptions = {}): Database {
+  const database = url.startsWith('sqlite:') ? openSqlite(url) : openPostgres(url, options);
   databases.set(database.db, database);
   return database;
 }

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import type { Database, PendingBatch, Statement } from './database.js';
+import type { Database, OpenOptions, PendingBatch, Statement } from './database.js';
 import { mergeInserts, onlyMergeableInserts } from './merged-inserts.js';
 import type { DB } from './schema.js';
 
@@ -122,13 +122,16 @@ function groupCommit(pool: pg.Pool) {
     });
 }
 
-export function openPostgres(url: string): Database {
+/** Connections per process unless DATABASE_POOL_MAX says otherwise (docs/operations.md sizes it against max_connections). */
+const DEFAULT_POOL_MAX = 10;
+
+export function openPostgres(url: string, options: OpenOptions = {}): Database {
   // `?schema=name` (ours, not libpq's) puts every table in that schema: used to isolate test runs.
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema') ?? undefined;
   parsed.searchParams.delete('schema');
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
-  const max = 10;
+  const max = options.poolMax ?? DEFAULT_POOL_MAX;
   // Required here, not imported: a process on SQLite never loads the driver.
   const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
   const pool = new Pool({
@@ -137,8 +140,12 @@ export function openPostgres(url: string): Database {
     connectionTimeoutMillis: 5000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+  // An idle client losing its connection (a restarted server, a killed backend) must not crash the process: the pool
+  // drops it and the next query opens another. It is reported, not swallowed.
+  let reportPoolError = (error: Error): void => {
+    process.stderr.write(`portal: database: an idle pooled connection failed: ${error.message}\n`);
+  };
+  pool.on('error', (error) => reportPoolError(error));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -153,5 +160,8 @@ export function openPostgres(url: string): Database {
     },
     writeBatch: groupCommit(pool),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+    watchPoolErrors(listener) {
+      reportPoolError = listener;
+    },
   };
 }

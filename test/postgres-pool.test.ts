@@ -1,0 +1,45 @@
+// Rule (issue 31, point 5): PostgreSQL as operators run it: the pool's size per process is DATABASE_POOL_MAX, and
+// a pooled connection that fails while idle (a restarted server, a killed backend) is logged and replaced, never
+// swallowed and never fatal.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import { test } from 'node:test';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { heldWithin } from './helpers/eventually.js';
+import { BACKENDS, freshDatabaseUrl, harness } from './helpers/harness.js';
+
+test('DATABASE_POOL_MAX sizes the pool; an idle connection killed is logged and replaced', {
+  skip: !BACKENDS.includes('postgres') && 'no PostgreSQL',
+}, async (t) => {
+  assert.throws(() => loadConfig({ DATABASE_POOL_MAX: '0' }), /DATABASE_POOL_MAX must be 1 to 1000/);
+  const application = `pooltest_${randomBytes(4).toString('hex')}`;
+  const url = new URL(await freshDatabaseUrl(t, 'postgres'));
+  url.searchParams.set('application_name', application);
+  const logs = new PassThrough();
+  let logged = '';
+  logs.on('data', (chunk) => (logged += chunk));
+  const h = await harness(t, 'postgres', {
+    databaseUrl: url.toString(),
+    logLevel: 'error',
+    logStream: logs,
+    env: { DATABASE_POOL_MAX: '3' },
+  });
+  assert.equal(h.app.ctx.database.poolStats?.().max, 3);
+  const ws = await h.workspace();
+  const me = () => h.as(ws.apiKey, { method: 'GET', url: '/v1/me' });
+  await Promise.all(Array.from({ length: 6 }, me));
+  assert.ok((h.app.ctx.database.poolStats?.().total ?? 0) <= 3, 'never more than the pool’s size');
+
+  const admin = new pg.Client({ connectionString: process.env.PORTAL_TEST_POSTGRES_URL });
+  await admin.connect();
+  t.after(() => admin.end());
+  const { rowCount } = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [
+    application,
+  ]);
+  assert.ok((rowCount ?? 0) >= 1, 'the app’s idle connections were killed');
+  await heldWithin(5000, 'the failure is logged', async () => logged.includes('an idle pooled connection failed'));
+  assert.match(logged, /"level":50/, 'at error level');
+  assert.equal((await me()).statusCode, 200, 'the pool opens another connection');
+});
