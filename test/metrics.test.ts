@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import { TEST_ADMIN_TOKEN, adminRequest, populatedWorkspace } from './helpers/factories.js';
-import { createServer } from 'node:net';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { BACKENDS, NOON, adminHarness, harness } from './helpers/harness.js';
 import { redisPrefixFor, testRedisUrl } from './helpers/redis.js';
+import { freePort } from './helpers/server.js';
 
 /** The exposition parsed by a Prometheus text-format parser: one sample's value by name and labels (undefined when absent). */
 function scrape(text: string) {
@@ -17,14 +17,6 @@ function scrape(text: string) {
     const sample = family?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
     return sample?.value === undefined ? undefined : Number(sample.value);
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 for (const backend of BACKENDS) {

@@ -4,11 +4,11 @@
 // added to its counts and counting is shared again.
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { heldWithin } from './helpers/eventually.js';
 import { TEST_ADMIN_TOKEN } from './helpers/factories.js';
 import { adminHarness } from './helpers/harness.js';
+import { freePort } from './helpers/server.js';
 
 const hasRedis = (() => {
   try {
@@ -18,14 +18,6 @@ const hasRedis = (() => {
     return false;
   }
 })();
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A Redis of this test's own on `port`, nothing saved; resolves once it accepts connections. */
 async function startRedis(port: number): Promise<ChildProcess> {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { createServer } from 'node:net';
 
 export interface Server {
   child: ChildProcess;
@@ -81,4 +82,13 @@ export function httpGet(base: string, path: string, apiKey: string): Promise<Ans
     req.on('error', reject);
     req.end();
   });
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -406,20 +406,7 @@ for (const backend of BACKENDS) {
       const again = await portal(url, 'sessions', 'revoke', '--workspace', ws.workspaceId, '--token-id', s.tokenId, '--json');
       assert.deepEqual([again.code, oneJson(again.stdout)], [1, { error: { code: 'not_found', message: 'Session not found.' } }]);
 
-      const both = await portal(
-        url,
-        'sessions',
-        'create',
-        '--workspace',
-        ws.workspaceId,
-        '--api-key',
-        appKey.apiKey,
-        '--internal-user',
-        user.id,
-        '--client',
-        user.id,
-        '--json',
-      );
+      const both = await mint('--client', user.id);
       assert.deepEqual(
         [both.code, oneJson(both.stdout)],
         [2, { error: { code: 'usage', message: 'give exactly one of --client and --internal-user' } }],

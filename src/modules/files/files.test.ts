@@ -3,7 +3,7 @@ import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { type TestContext, describe, test } from 'node:test';
 import { heldWithin } from '../../../test/helpers/eventually.js';
 import { addClientCompany, auditEntries, limitedUserSession, populatedWorkspace, sessionKeyFor } from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, type HarnessOptions, adminHarness } from '../../../test/helpers/harness.js';
@@ -54,6 +54,21 @@ async function stored(h: Harness): Promise<{ objects: string[]; temporary: strin
 /** Whether an upload of the file holds its claim (under way, on either store). */
 const uploading = async (h: Harness, id: string) =>
   (await h.app.ctx.db.selectFrom('files').select('storage_key').where('id', '=', id).executeTakeFirstOrThrow()).storage_key !== null;
+
+/** An upload of 1,000,000 bytes on a socket of its own, 300,000 of them sent: under way until the socket is destroyed. */
+async function uploadUnderWay(t: TestContext, h: Harness, uploadUrl: string) {
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = h.app.server.address();
+  assert.ok(address && typeof address === 'object');
+  const socket = connect(address.port, '127.0.0.1');
+  t.after(() => socket.destroy());
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(
+    `PUT ${local(uploadUrl)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n`,
+  );
+  socket.write(Buffer.alloc(300_000, 7));
+  return socket;
+}
 
 const ids = (res: { json(): { data: { id: string }[] } }) => res.json().data.map((item) => item.id);
 
@@ -333,16 +348,7 @@ for (const backend of BACKENDS) {
         const h = await harnessOf(t, backend);
         const w = await world(h);
         const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'big.bin' });
-        await h.app.listen({ port: 0, host: '127.0.0.1' });
-        const address = h.app.server.address();
-        assert.ok(address && typeof address === 'object');
-        const socket = connect(address.port, '127.0.0.1');
-        t.after(() => socket.destroy());
-        await new Promise((resolve) => socket.once('connect', resolve));
-        socket.write(
-          `PUT ${local(file.uploadUrl)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n`,
-        );
-        socket.write(Buffer.alloc(300_000, 7));
+        const socket = await uploadUnderWay(t, h, file.uploadUrl);
         await heldWithin(5000, 'the upload is under way', () => uploading(h, file.id));
         if (store === 'local') assert.equal((await stored(h)).temporary.length, 1, 'into a temporary file');
         socket.destroy();
@@ -580,16 +586,7 @@ for (const backend of BACKENDS) {
         const h = await harnessOf(t, backend);
         const w = await world(h);
         const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'big.bin' });
-        await h.app.listen({ port: 0, host: '127.0.0.1' });
-        const address = h.app.server.address();
-        assert.ok(address && typeof address === 'object');
-        const socket = connect(address.port, '127.0.0.1');
-        t.after(() => socket.destroy());
-        await new Promise((resolve) => socket.once('connect', resolve));
-        socket.write(
-          `PUT ${local(file.uploadUrl)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n`,
-        );
-        socket.write(Buffer.alloc(300_000, 7));
+        const socket = await uploadUnderWay(t, h, file.uploadUrl);
         await heldWithin(5000, 'the first upload is under way', () => uploading(h, file.id));
         const second = await upload(h, file.uploadUrl, 'meanwhile');
         assert.deepEqual(
