@@ -24,7 +24,15 @@ import { apiKeyAdminRoutes, sessionAdminRoutes, tokenAdminRoutes, tokenRoutes } 
 import { customFieldRoutes } from './modules/custom-fields/index.js';
 import { clientRoutes, companyRoutes } from './modules/directory/index.js';
 import { EmailDelivery, type EmailDeliveryOptions, emailOutboxAdminRoutes } from './modules/email-outbox/index.js';
-import { FileContentSweep, LocalFileStore, S3FileStore, UrlSigner, fileContentRoutes, fileRoutes } from './modules/files/index.js';
+import {
+  FileContentSweep,
+  type FileStore,
+  LocalFileStore,
+  S3FileStore,
+  UrlSigner,
+  fileContentRoutes,
+  fileRoutes,
+} from './modules/files/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { installAdminRoutes, installRoutes } from './modules/installs/index.js';
 import { internalUserAdminRoutes, internalUserRoutes } from './modules/internal-users/index.js';
@@ -163,7 +171,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     allowPrivate: config.webhooksAllowPrivate,
     lookup: webhookOptions?.lookup,
   };
-  const fileStore = config.filesS3 ? new S3FileStore(config.filesS3) : new LocalFileStore(config.filesDir);
+  const fileStore: FileStore = config.filesS3 ? new S3FileStore(config.filesS3) : new LocalFileStore(config.filesDir);
   // Longer than any upload may take: a request arrives whole within REQUEST_TIMEOUT_MS.
   const uploadGraceMs = Math.max(60_000, config.requestTimeoutMs * 2);
   const ctx: AppContext = {
@@ -222,6 +230,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   app.addHook('onClose', async () => {
     await contentSweep.close();
+    await fileStore.close?.();
     await ctx.emailDelivery?.close(); // before the database they write to
     await ctx.webhooks.worker?.close();
     await ctx.subscriptionBiller?.close();

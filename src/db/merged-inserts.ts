@@ -6,6 +6,7 @@ import type { Statement } from './database.js';
  */
 export const TABLES_PARENTS_FIRST: readonly string[] = [
   'server_secrets',
+  'server_settings',
   'workspaces',
   'api_keys',
   'companies',

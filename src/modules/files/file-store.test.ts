@@ -39,7 +39,9 @@ for (const kind of FILE_STORES) {
       const dir = mkdtempSync(join(tmpdir(), 'portal-store-'));
       t.after(() => rmSync(dir, { recursive: true, force: true }));
       const config = loadConfig({ FILES_DIR: dir, ...(await fileStoreEnv(kind)) });
-      return config.filesS3 ? new S3FileStore(config.filesS3) : new LocalFileStore(config.filesDir);
+      const store: FileStore = config.filesS3 ? new S3FileStore(config.filesS3) : new LocalFileStore(config.filesDir);
+      t.after(() => store.close?.());
+      return store;
     }
 
     test('content round-trips byte for byte (empty, small, and past one part), is listed, and goes when removed', async (t) => {

@@ -27,6 +27,8 @@ export interface FileStore {
    * than any upload may take, so another process's upload in progress is spared); how many.
    */
   sweep(idleMs: number, now?: number): Promise<number>;
+  /** Lets go of what the store holds open (an S3 client's connections), when the app closes. */
+  close?(): Promise<void>;
 }
 
 const UUID = /^[0-9a-f-]{36}$/;

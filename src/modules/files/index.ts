@@ -3,6 +3,6 @@
 export { default as fileRoutes, fileContentRoutes } from './files.routes.js';
 export type { FileSettings } from './files.service.js';
 export { FileContentSweep } from './content-sweep.js';
-export { LocalFileStore } from './file-store.js';
+export { type FileStore, LocalFileStore } from './file-store.js';
 export { S3FileStore } from './s3-file-store.js';
 export { UrlSigner } from './signed-urls.js';

@@ -45,6 +45,12 @@ export class S3FileStore implements FileStore {
     return this.client;
   }
 
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) (await client).s3.destroy(); // its kept-alive connections
+  }
+
   /** The object's name in the bucket: only keys of the service's own shape, under the prefix. */
   private objectKey(key: string): string {
     if (!KEY.test(key)) throw new Error(`not a file store key: ${JSON.stringify(key)}`);
