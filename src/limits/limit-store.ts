@@ -63,7 +63,7 @@ export interface LimitStore {
   quotaUsed(workspaceId: string, day: string): Promise<number>;
   /** The day's counts of many workspaces, in their order, in one read (operators' lists, metrics). */
   quotaUsedMany(workspaceIds: readonly string[], day: string): Promise<number[]>;
-  /** Throws when the state cannot be reached (readiness). */
+  /** Throws when the state cannot be reached (a failover's probe of Redis; readiness is the database's alone). */
   ping(): Promise<void>;
   /** A store that stands in for a shared one: whether the shared state is in use now (a metric). */
   readonly shared?: boolean;

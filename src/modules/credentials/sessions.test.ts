@@ -344,7 +344,7 @@ for (const backend of BACKENDS) {
         ).stdout,
       );
 
-      const mint = (...extra: string[]) =>
+      const mintWith = (apiKey: string, ...extra: string[]) =>
         portal(
           url,
           'sessions',
@@ -352,12 +352,13 @@ for (const backend of BACKENDS) {
           '--workspace',
           ws.workspaceId,
           '--api-key',
-          appKey.apiKey,
+          apiKey,
           '--internal-user',
           user.id,
           '--json',
           ...extra,
         );
+      const mint = (...extra: string[]) => mintWith(appKey.apiKey, ...extra);
       // No server has started on this database: where tokens send the SDK is unknown, and this command's own
       // environment is not the server's.
       const unknown = await mint();
@@ -411,18 +412,7 @@ for (const backend of BACKENDS) {
         [both.code, oneJson(both.stdout)],
         [2, { error: { code: 'usage', message: 'give exactly one of --client and --internal-user' } }],
       );
-      const wsKey = await portal(
-        url,
-        'sessions',
-        'create',
-        '--workspace',
-        ws.workspaceId,
-        '--api-key',
-        ws.apiKey,
-        '--internal-user',
-        user.id,
-        '--json',
-      );
+      const wsKey = await mintWith(ws.apiKey);
       assert.equal(wsKey.code, 1);
       assert.equal(oneJson(wsKey.stdout).error.code, 'bad_request');
     });
