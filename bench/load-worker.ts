@@ -3,6 +3,7 @@
 // WorkerConfig from BENCH_WORKER_CONFIG, runs the warm-up, prints {"event":"ready"}, waits for a line
 // on stdin (the bench reads the target's CPU time meanwhile), runs the measured run and prints
 // {"event":"result","stats":…}. Every wait is bounded.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { withTimeout } from './children.js';
@@ -23,8 +24,25 @@ const config = readConfig();
 const { request, settings, expectedStatus } = config;
 const nextBody = request.body ? bodyMaker(request.body, config.indexStart) : undefined;
 
+/** The one-use paths, from where the last run left off; `save` records how far this run went. */
+function oneUsePaths(spec: NonNullable<typeof request.oneUsePaths>) {
+  const paths = readFileSync(spec.file, 'utf8').split('\n');
+  let next = Number(readFileSync(`${spec.file}.next`, 'utf8'));
+  return {
+    // Past the last one, the last again: its 409s count as unexpected answers, and the run says so.
+    next: () => paths[Math.min(next++, paths.length - 1)],
+    save: () => writeFileSync(`${spec.file}.next`, String(Math.min(next, paths.length))),
+  };
+}
+const paths = request.oneUsePaths ? oneUsePaths(request.oneUsePaths) : undefined;
+
 function options(seconds: number): autocannon.Options {
   const common = { url: `${config.url}${request.path}`, connections: settings.connections, pipelining: 1, duration: seconds, timeout: 10 };
+  if (paths) {
+    const { method, headers, content } = request;
+    return { ...common, requests: [{ method, headers, body: content, setupRequest: (req) => ({ ...req, path: paths.next() }) }] };
+  }
+  if (request.content !== undefined) return { ...common, method: request.method, headers: request.headers, body: request.content };
   if (!nextBody) return { ...common, method: request.method, headers: request.headers };
   const headers = { 'content-type': 'application/json', ...request.headers };
   // setupRequest runs before every request: that is how each one gets its own body.
@@ -69,6 +87,7 @@ try {
   await emit({ event: 'ready' });
   await go;
   const result = await run(settings.seconds);
+  paths?.save();
   await emit({ event: 'result', stats: summarize(result) });
   process.exit(0);
 } catch (error) {

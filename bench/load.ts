@@ -28,6 +28,14 @@ export interface RequestSpec {
   readonly headers: Record<string, string>;
   /** A fresh JSON body per request (POSTs); absent for requests without a body. */
   readonly body?: BodySpec;
+  /** The same body on every request, as it is (its content type among the headers): an upload's bytes. */
+  readonly content?: string;
+  /**
+   * Paths each used once (an upload URL takes its content once): `file` holds one a line, and `<file>.next` the
+   * index of the first one not used yet; each request goes to the next, across runs (`path` is the first, which the
+   * bench's sample request uses). `route` is the route they share, for the bare route to register.
+   */
+  readonly oneUsePaths?: { readonly file: string; readonly route: string };
 }
 
 /** Bodies numbered from `start` on, one per call. */

@@ -137,8 +137,8 @@ const log = (message: string) => process.stderr.write(`bench [${((Date.now() - s
 
 /** One request (its body, if any, numbered `index`); the whole answer. */
 async function send(baseUrl: string, request: RequestSpec, index: number): Promise<Sample> {
-  const body = request.body ? bodyMaker(request.body, index)() : undefined;
-  const headers = body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers };
+  const body = request.content ?? (request.body ? bodyMaker(request.body, index)() : undefined);
+  const headers = request.body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers };
   const response = await fetch(`${baseUrl}${request.path}`, {
     method: request.method,
     headers,
@@ -146,7 +146,8 @@ async function send(baseUrl: string, request: RequestSpec, index: number): Promi
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   const buffer = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, text: buffer.toString('utf8'), bytes: buffer.length };
+  const contentType = response.headers.get('content-type') ?? '';
+  return { status: response.status, text: buffer.toString('utf8'), bytes: buffer.length, json: contentType.startsWith('application/json') };
 }
 
 /** `node <argv>` in the repository: its one JSON line on stdout, parsed. */
@@ -312,6 +313,9 @@ async function main(options: Options): Promise<number> {
     clientIds: seeded.clientIds,
     messageChannelId: seeded.messageChannelIds[0],
     writes,
+    serverUrl,
+    scratchDir: tempDir,
+    loadSeconds: rounds * (settings.warmupSeconds + settings.seconds),
     state: {},
     get: (target, path) => send(urlOf(target), { method: 'GET', path, headers: { 'x-api-key': reads.apiKey } }, 0),
   };
@@ -385,7 +389,8 @@ async function main(options: Options): Promise<number> {
 
   /** A fresh bare Fastify process answering the server's sampled body (same status, same size); `extraEnv` for baseline.ts's options. */
   async function measureBare(p: Prepared, round: number, extraEnv: Record<string, string> = {}): Promise<RoundSample> {
-    const request = p.requests.server;
+    // One path again and again: the bare route takes any body at the paths' route.
+    const { oneUsePaths, ...request } = p.requests.server;
     const sample = p.samples.server;
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -397,9 +402,10 @@ async function main(options: Options): Promise<number> {
         HOST: '127.0.0.1',
         LOG_LEVEL,
         BASELINE_METHOD: request.method,
-        BASELINE_PATH: new URL(request.path, url).pathname, // a route has no query string
+        BASELINE_PATH: oneUsePaths?.route ?? new URL(request.path, url).pathname, // a route has no query string
         BASELINE_STATUS: String(p.scenario.expectedStatus),
         BASELINE_BODY: sample.text,
+        ...(sample.json ? {} : { BASELINE_RAW: '1' }),
         ...extraEnv,
       },
       cpu: pinning.serverCpu,

@@ -2,6 +2,9 @@
 // size (bench/baseline.ts), against the naive server (bench/naive-server.ts) when `naive` is set, and
 // against the real server. `directory` scenarios also run with `--clients N`; the others only in the
 // default run. To add one, append to SCENARIOS (its `key` names it in the targets, report.ts).
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { RequestSpec } from './load.js';
 
 /** A target that runs through the whole bench: the real server or the naive one. */
@@ -17,6 +20,8 @@ export interface Sample {
   readonly status: number;
   readonly text: string;
   readonly bytes: number;
+  /** Whether the answer was JSON (else the bare route sends the same bytes as application/octet-stream). */
+  readonly json: boolean;
 }
 
 /** What a scenario can use: the seeded workspaces, the running targets, and a scratch space. */
@@ -43,6 +48,12 @@ export interface BenchContext {
     | null;
   /** The read workspace's message channel, with 200 seeded messages. */
   readonly messageChannelId: string;
+  /** The real server, for a setup that writes through the API. */
+  readonly serverUrl: string;
+  /** A directory of this run, removed at its end. */
+  readonly scratchDir: string;
+  /** Seconds of load the server is sent in each scenario, warm-ups and rounds together. */
+  readonly loadSeconds: number;
   /** One GET to a running target with the `reads` key. */
   get(target: RunningTarget, path: string): Promise<Sample>;
   /** Ids, tokens and the like that setup() leaves for request(). */
@@ -62,7 +73,9 @@ export type ScenarioKey =
   | 'invoicePage'
   | 'invoiceInsert'
   | 'messagePage'
-  | 'messageSend';
+  | 'messageSend'
+  | 'upload'
+  | 'download';
 
 export interface Scenario {
   readonly key: ScenarioKey;
@@ -110,6 +123,37 @@ async function deepToken(ctx: BenchContext, target: RunningTarget): Promise<stri
   if (!token || skipped !== depth) throw new Error(`paging the ${target} to depth: reached ${skipped} of ${depth} clients`);
   return token;
 }
+
+/** The files uploaded and downloaded: 64 KiB of ASCII, so the bare route can send the sampled text as the same bytes. */
+const FILE_CONTENT = randomBytes(48 * 1024).toString('base64');
+/** Uploads a second the server could take (1,251 measured on the 2-core machine, bench/README.md); past them, 409s show as unexpected. */
+const UPLOADS_PER_SECOND = 1800;
+
+/** A JSON call to the server with the writes workspace's key; the parsed answer (it must be a 200). */
+async function writeCall(ctx: BenchContext, method: string, path: string, body?: object): Promise<Record<string, string>> {
+  if (!ctx.writes) throw new Error(`${method} ${path} needs the writes workspace`);
+  const res = await fetch(`${ctx.serverUrl}${path}`, {
+    method,
+    headers: { 'x-api-key': ctx.writes.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, string>;
+}
+
+/** A file channel of the writes workspace's first company. */
+async function fileChannel(ctx: BenchContext): Promise<string> {
+  ctx.state.fileChannelId ??= (
+    await writeCall(ctx, 'POST', '/v1/channels/files', { membershipType: 'company', companyId: ctx.writes?.companyIds[0] })
+  ).id;
+  return ctx.state.fileChannelId as string;
+}
+
+/** The path and query of a signed URL the server built (on PORTAL_URL, which need not be where it listens). */
+const pathOf = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+};
 
 export const SCENARIOS: readonly Scenario[] = [
   {
@@ -264,6 +308,62 @@ export const SCENARIOS: readonly Scenario[] = [
           values: ctx.writes.companyIds,
         },
       };
+    },
+  },
+  {
+    key: 'upload',
+    name: () => 'PUT a file’s content (64 KiB, local store)',
+    expectedStatus: 200,
+    naive: false,
+    directory: false,
+    async setup(ctx) {
+      // Each upload URL takes its content once: as many pending files as the server could take in every run.
+      const channelId = await fileChannel(ctx);
+      const count = ctx.loadSeconds * UPLOADS_PER_SECOND;
+      const paths: string[] = [];
+      for (let first = 0; first < count; first += 50) {
+        const files = await Promise.all(
+          Array.from({ length: Math.min(50, count - first) }, (_, k) =>
+            writeCall(ctx, 'POST', '/v1/files/file', { channelId, path: `upload-${first + k}.bin` }),
+          ),
+        );
+        paths.push(...files.map((file) => pathOf(file.uploadUrl)));
+      }
+      const file = join(ctx.scratchDir, 'upload-paths.txt');
+      await writeFile(file, paths.join('\n'));
+      await writeFile(`${file}.next`, '1'); // the first is the sample's
+      ctx.state.uploadPaths = { file, first: paths[0] };
+    },
+    request: (ctx) => {
+      const { file, first } = ctx.state.uploadPaths as { file: string; first: string };
+      return {
+        method: 'PUT',
+        path: first,
+        headers: { 'content-type': 'application/octet-stream' },
+        content: FILE_CONTENT,
+        oneUsePaths: { file, route: '/files/uploads/:id' },
+      };
+    },
+  },
+  {
+    key: 'download',
+    name: () => 'GET /v1/files/{id}/download (64 KiB, local store)',
+    expectedStatus: 200,
+    naive: false,
+    directory: false,
+    async setup(ctx) {
+      const file = await writeCall(ctx, 'POST', '/v1/files/file', { channelId: await fileChannel(ctx), path: 'download.bin' });
+      const put = await fetch(`${ctx.serverUrl}${pathOf(file.uploadUrl)}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: FILE_CONTENT,
+      });
+      if (put.status !== 200) throw new Error(`uploading the file to download: ${put.status} ${await put.text()}`);
+      ctx.state.downloadFileId = file.id;
+    },
+    request: (ctx) => {
+      if (!ctx.writes) throw new Error('the download needs the writes workspace');
+      return { method: 'GET', path: `/v1/files/${ctx.state.downloadFileId}/download`, headers: { 'x-api-key': ctx.writes.apiKey } };
     },
   },
 ];

@@ -38,17 +38,17 @@ test('first start creates a workspace and prints its key; SIGTERM drains in-flig
   assert.equal(await second.exited, 0);
 });
 
-// PostgreSQL only: several processes are a PostgreSQL deployment (on one SQLite file, processes started together
-// also race the migrations themselves: Kysely's migration lock is a no-op on SQLite).
-test('processes started together on an empty PostgreSQL database create one first workspace, whichever wins', {
-  skip: !BACKENDS.includes('postgres') && 'no PostgreSQL',
-}, async (t) => {
-  for (const backend of ['postgres'] as const) {
-    const url = await freshDatabaseUrl(t, backend);
-    const servers = await Promise.all([1, 2, 3].map(() => serve({ DATABASE_URL: url })));
+// On one SQLite file as on PostgreSQL: the migrations are applied once, under a lock (PostgreSQL's advisory lock,
+// SQLite's write lock held from BEGIN IMMEDIATE to the commit), and one first workspace is made.
+test('processes started together on an empty database migrate it once and create one first workspace, whichever wins', async (t) => {
+  for (const backend of BACKENDS) {
+    const url = await freshDatabaseUrl(t, backend, { sqliteFile: true });
+    const started = await Promise.allSettled([1, 2, 3].map(() => serve({ DATABASE_URL: url })));
+    const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     t.after(() => {
       for (const server of servers) server.child.kill('SIGKILL');
     });
+    for (const s of started) if (s.status === 'rejected') assert.fail(`[${backend}] every process starts: ${s.reason}`);
     const keys = servers.flatMap((server) => [...server.output().matchAll(/\n {2}(ppk_[A-Za-z0-9_-]{59})\n/g)].map((m) => m[1]));
     assert.equal(keys.length, 1, `[${backend}] one key printed, by one of the three:\n${servers.map((s) => s.output()).join('\n---\n')}`);
     for (const server of servers) assert.equal(await get(server.base, '/v1/me', keys[0]), 200, `[${backend}] every process serves it`);

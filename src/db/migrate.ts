@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type DatabaseIntrospector, type Kysely, Migrator, type MigrationProvider, sql } from 'kysely';
 import type { Database } from './database.js';
+import type { DB } from './schema.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export class MigrationError extends Error {}
@@ -16,13 +17,56 @@ export function migrateUpTo(database: Database, name: string): Promise<string[]>
 }
 
 async function migrate(database: Database, target: string | undefined): Promise<string[]> {
+  const applied =
+    database.dialect === 'sqlite'
+      ? await database.db
+          .connection()
+          .execute((connection) => underSqliteWriteLock(connection, () => runMigrator(database, connection, target)))
+      : await runMigrator(database, database.db, target);
+  await ensureSecret(database, 'paging');
+  await ensureSecret(database, 'webhooks');
+  await ensureSecret(database, 'files');
+  return applied;
+}
+
+/** How long a process waits for another one's migrations on the same SQLite file. */
+const SQLITE_MIGRATION_WAIT_MS = 120_000;
+
+/**
+ * Kysely's migration lock is a no-op on SQLite, so processes started together on one file each applied the
+ * migrations ("table … already exists"). Here they run in one transaction that holds the file's write lock from
+ * its start (BEGIN IMMEDIATE): the next process waits, then finds them applied; a failed migration leaves the
+ * database as it was (SQLite's schema changes are transactional).
+ */
+async function underSqliteWriteLock<T>(connection: Kysely<DB>, run: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + SQLITE_MIGRATION_WAIT_MS;
+  for (;;) {
+    try {
+      await sql`begin immediate`.execute(connection);
+      break;
+    } catch (error) {
+      // Each try waits busy_timeout (5 s) for the lock; a long migration elsewhere takes several.
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+    }
+  }
+  try {
+    const result = await run();
+    await sql`commit`.execute(connection);
+    return result;
+  } catch (error) {
+    await sql`rollback`.execute(connection);
+    throw error;
+  }
+}
+
+async function runMigrator(database: Database, db: Kysely<DB>, target: string | undefined): Promise<string[]> {
   const provider: MigrationProvider = {
     async getMigrations() {
       return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, make]) => [name, make(database.dialect)]));
     },
   };
   const migrator = new Migrator({
-    db: database.schema ? inOneSchema(database.db, database.schema) : database.db,
+    db: database.schema ? inOneSchema(db, database.schema) : db,
     provider,
     ...(database.schema ? { migrationTableSchema: database.schema } : {}),
   });
@@ -31,9 +75,6 @@ async function migrate(database: Database, target: string | undefined): Promise<
     const failed = results.find((r) => r.status === 'Error');
     throw new MigrationError(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`);
   }
-  await ensureSecret(database, 'paging');
-  await ensureSecret(database, 'webhooks');
-  await ensureSecret(database, 'files');
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

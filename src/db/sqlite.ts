@@ -151,9 +151,9 @@ export function openSqlite(url: string): Database {
   const path = url.slice('sqlite:'.length) || ':memory:';
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const raw = new SqliteDatabase(path);
+  raw.pragma('busy_timeout = 5000'); // first: switching a new file to WAL waits for another process's lock too
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
-  raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
   // SQLite's page cache, 16 MB as better-sqlite3 builds it, held for good once full (a first start that clears
   // an import's backlog fills it): 4 MB keep what requests read again (indexes' upper levels, hot rows) and a
