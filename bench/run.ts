@@ -245,7 +245,14 @@ async function main(options: Options): Promise<number> {
   }
   // Limits on, but roomy enough never to refuse the load generator: their cost is measured, not their effect.
   // Files' content in the run's own directory (not the checkout's ./data/files, which a server sweeps at its start).
-  const env = { ...process.env, DATABASE_URL: databaseUrl, FILES_DIR: join(tempDir, 'files'), HOST: '127.0.0.1', LOG_LEVEL, ...ROOMY_LIMITS };
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    FILES_DIR: join(tempDir, 'files'),
+    HOST: '127.0.0.1',
+    LOG_LEVEL,
+    ...ROOMY_LIMITS,
+  };
 
   // Every row first, through the service code, then checkpointed (seed-clients.ts); only then the servers.
   const reads = await createWorkspace('Bench', env);
