@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { oneJson, portal } from './helpers/cli.js';
+import { assertDeliveredOnce, slowCompanyReceiver } from './helpers/deliveries.js';
 import { heldWithin } from './helpers/eventually.js';
 import { BACKENDS, freshDatabaseUrl } from './helpers/harness.js';
 import { type Server, serve } from './helpers/server.js';
@@ -33,23 +32,7 @@ async function createCompany(base: string, apiKey: string, name: string): Promis
 for (const backend of BACKENDS) {
   describe(`webhooks across SIGKILL [${backend}]`, () => {
     test(`every acknowledged change's event is delivered across ${KILLS} SIGKILLs mid-delivery`, { timeout: 120_000 }, async (t) => {
-      // A slow receiver (50 ms an answer), so the kill finds deliveries under way.
-      const received: { webhookId: string; companyId: string }[] = [];
-      const hook = createServer((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { id: string } };
-          received.push({ webhookId: String(req.headers['webhook-id']), companyId: body.data.id });
-          setTimeout(() => res.writeHead(200).end('ok'), 50);
-        });
-      });
-      await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-      t.after(() => {
-        hook.closeAllConnections();
-        hook.close();
-      });
-      const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+      const { url: hookUrl, received } = await slowCompanyReceiver(t);
 
       const databaseUrl = await freshDatabaseUrl(t, backend, { sqliteFile: true });
       const env = { DATABASE_URL: databaseUrl, LIMITS_ENABLED: 'false', PORTAL_WEBHOOKS_ALLOW_PRIVATE: '1' };
@@ -85,14 +68,7 @@ for (const backend of BACKENDS) {
         server = await serve(env);
       }
       assert.equal(acknowledged.length, KILLS * PER_ROUND, 'every create acknowledged');
-      await heldWithin(60_000, 'every acknowledged company delivered', async () => {
-        const delivered = new Set(received.map((r) => r.companyId));
-        return acknowledged.every((id) => delivered.has(id));
-      });
-      const idsByCompany = new Map<string, Set<string>>();
-      for (const r of received) idsByCompany.set(r.companyId, (idsByCompany.get(r.companyId) ?? new Set()).add(r.webhookId));
-      for (const id of acknowledged) assert.equal(idsByCompany.get(id)?.size, 1, `company ${id}: one webhook-id, however many sends`);
-      const repeats = received.length - new Set(received.map((r) => r.webhookId)).size;
+      const repeats = await assertDeliveredOnce(acknowledged, received);
       t.diagnostic(`${KILLS} kills; ${acknowledged.length} events, ${received.length} requests received (${repeats} repeats); lost: 0`);
       server.child.kill('SIGTERM');
       await server.exited;
