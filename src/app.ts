@@ -41,6 +41,7 @@ import { messageRoutes } from './modules/messages/index.js';
 import { noteRoutes } from './modules/notes/index.js';
 import { formAdminRoutes, formRoutes } from './modules/forms/index.js';
 import { contractAdminRoutes, contractRoutes } from './modules/contracts/index.js';
+import { staffAdminRoutes } from './modules/staff/index.js';
 import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
 import { notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
 import { operatorSessionRoutes } from './modules/operator-sessions/index.js';
@@ -104,7 +105,7 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [tokenRoutes], admin: [apiKeyAdminRoutes, tokenAdminRoutes, sessionAdminRoutes] },
   { v1: [workspaceRoutes], admin: [workspaceAdminRoutes] },
   { v1: [clientRoutes, companyRoutes], admin: [clientCsvAdminRoutes] },
-  { v1: [internalUserRoutes], admin: [internalUserAdminRoutes] },
+  { v1: [internalUserRoutes], admin: [internalUserAdminRoutes, staffAdminRoutes] },
   { v1: [customFieldRoutes] },
   { v1: [installRoutes], admin: [installAdminRoutes] },
   { v1: [notificationRoutes, notificationPreferenceRoutes], admin: [emailOutboxAdminRoutes] },

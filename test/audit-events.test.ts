@@ -108,6 +108,16 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
   '`portal internal-users create`': {
     run: ({ h, ws }) => createTestInternalUser(h, ws.workspaceId, { email: 'x@a.test', givenName: 'X', familyName: 'Y' }),
   },
+  '`portal internal-users update` (role)': {
+    run: ({ h, ws, user }) => adminRequest(h, 'PATCH', `/admin/workspaces/${ws.workspaceId}/internal-users/${user.id}`, { role: 'admin' }),
+  },
+  '`portal internal-users update` (companies)': {
+    run: ({ h, ws, user, company }) =>
+      adminRequest(h, 'PATCH', `/admin/workspaces/${ws.workspaceId}/internal-users/${user.id}`, { companyAccessList: [company.id] }),
+  },
+  '`portal internal-users delete`': {
+    run: ({ h, ws, user }) => adminRequest(h, 'DELETE', `/admin/workspaces/${ws.workspaceId}/internal-users/${user.id}`),
+  },
   '`portal keys create`': { run: ({ h, ws }) => h.appKey(ws.workspaceId, '7b0e4a7e-8c1f-4d55-9f3a-2d5c3a1e9b12') },
   '`portal keys revoke`': { run: ({ h, ws, app }) => revokeKey(h, ws.workspaceId, app.apiKeyId) },
   '`POST /v1/audit-logs` (a custom type)': {

@@ -171,6 +171,7 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
       '/admin/workspaces/{workspaceId}/installs',
       '/admin/workspaces/{workspaceId}/installs/{installId}/publish',
       '/admin/workspaces/{workspaceId}/internal-users',
+      '/admin/workspaces/{workspaceId}/internal-users/{id}',
       '/admin/workspaces/{workspaceId}/invoice-templates',
       '/admin/workspaces/{workspaceId}/invoices/{invoiceId}/pay',
       '/admin/workspaces/{workspaceId}/invoices/{invoiceId}/void',

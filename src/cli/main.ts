@@ -22,6 +22,11 @@ const USAGE = `Usage: portal <command> [options] [--json]
   internal-users create --workspace W --email E --given-name G --family-name F
                         [--role admin|staff] [--limit-to-companies ID,ID]
                                                      create an internal user (staff by default)
+  internal-users update --workspace W --internal-user U [--role admin|staff]
+                        [--limit-to-companies ID,ID | --all-companies]
+                                                     change its role or the companies it may see
+  internal-users delete --workspace W --internal-user U
+                                                     remove it: its sessions end, its tasks are unassigned
   custom-fields create --workspace W --entity client|company --key K --name N
                        --type T [--options L1,L2]    define a custom field (labels for multiSelect)
   installs create --workspace W --type custom|marketplace|embed|link|manual --name N [--app-id A] [--draft]

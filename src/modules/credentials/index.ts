@@ -7,3 +7,4 @@ export { verifyBearerToken } from './tokens.service.js';
 export { apiKeyAdminRoutes } from './api-keys.routes.js';
 export { default as sessionAdminRoutes } from './sessions.routes.js';
 export { tokenAdminRoutes, default as tokenRoutes } from './tokens.routes.js';
+export { revokeSessionsOf } from './sessions.repository.js'; // the staff lifecycle (modules/staff)

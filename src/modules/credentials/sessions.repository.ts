@@ -66,3 +66,15 @@ const sessionForRequest = preparedQuery('session_for_request', (db, p: { tokenId
 export function findSessionForRequest(db: Kysely<DB>, tokenId: string, lookup: string) {
   return sessionForRequest.first(db, { tokenId, lookup });
 }
+
+/** Revokes every live session of an internal user (removed from its workspace). */
+export function revokeSessionsOf(work: UnitOfWork, access: Access, internalUserId: string, at: string): void {
+  work.write(
+    work.db
+      .updateTable('sessions')
+      .set({ revoked_at: at })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('internal_user_id', '=', internalUserId)
+      .where('revoked_at', 'is', null),
+  );
+}

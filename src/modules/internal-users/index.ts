@@ -1,6 +1,8 @@
 // The internal users module's public face (docs/ARCHITECTURE.md: a module).
-export { InternalUserCreate } from './internal-users.schemas.js';
-export { createInternalUser, getInternalUser } from './internal-users.service.js';
+export { InternalUser, InternalUserAccessUpdate, InternalUserCreate } from './internal-users.schemas.js';
+export { createInternalUser, getInternalUser, workspaceCompanies } from './internal-users.service.js';
 export { internalUserAdminRoutes, default as internalUserRoutes } from './internal-users.routes.js';
 // A read for other modules (sessions name a user, audit events an actor).
 export { findInternalUser } from './internal-users.repository.js';
+// Writes for the staff lifecycle (modules/staff), which also reaches the modules that name a user.
+export { countAdmins, deleteInternalUser, updateInternalUserAccess } from './internal-users.repository.js';

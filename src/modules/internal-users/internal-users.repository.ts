@@ -67,3 +67,35 @@ export function listInternalUsers(
     toInternalUser,
   );
 }
+
+/** A user's role and company limits, as changed on the admin surface (its workspace's row only). */
+export function updateInternalUserAccess(work: UnitOfWork, access: Access, user: InternalUser): void {
+  work.write(
+    work.db
+      .updateTable('internal_users')
+      .set({
+        role: user.role,
+        is_client_access_limited: user.isClientAccessLimited ? 1 : 0,
+        company_access_list: user.companyAccessList.join(','),
+        updated_at: user.updatedAt,
+      })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', user.id),
+  );
+}
+
+/** Removes the user (its notification preferences and notifications go with it, by the foreign keys). */
+export function deleteInternalUser(work: UnitOfWork, access: Access, id: string): void {
+  work.write(work.db.deleteFrom('internal_users').where('workspace_id', '=', access.workspaceId).where('id', '=', id));
+}
+
+/** How many admins the workspace has. */
+export async function countAdmins(db: Kysely<DB>, access: Access): Promise<number> {
+  const row = await db
+    .selectFrom('internal_users')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('workspace_id', '=', access.workspaceId)
+    .where('role', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

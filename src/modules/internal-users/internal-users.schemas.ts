@@ -46,3 +46,18 @@ export const InternalUserCreate = Type.Object(
   { additionalProperties: false, title: 'InternalUserCreate' },
 );
 export type InternalUserCreate = Static<typeof InternalUserCreate>;
+
+export const InternalUserAccessUpdate = Type.Object(
+  {
+    role: Type.Optional(Type.Enum([...INTERNAL_USER_ROLES], { description: 'records internalUserAccessLevelChanged when it changes' })),
+    companyAccessList: Type.Optional(
+      Type.Union([Type.Array(Id, { minItems: 1, maxItems: 1000 }), Type.Null()], {
+        description:
+          'the companies the user may see (and their clients), at most 1,000; null: every company. Records ' +
+          'internalUserClientVisibilitySet when it changes',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1, title: 'InternalUserAccessUpdate' },
+);
+export type InternalUserAccessUpdate = Static<typeof InternalUserAccessUpdate>;

@@ -20,17 +20,7 @@ export async function createInternalUser(database: Database, caller: Caller, inp
   const { access, actor } = caller;
   const email = input.email.trim();
   const role = input.role ?? 'staff';
-  const companies = input.companyAccessList === undefined ? undefined : [...new Set(input.companyAccessList)];
-  if (companies) {
-    const known = await existingCompanyIds(database.db, access, companies);
-    const unknown = companies.filter((c) => !known.has(c));
-    if (unknown.length) {
-      throw errors.badRequest(
-        `companyAccessList: not a company of this workspace: ${unknown.join(', ')}`,
-        unknown.map((c) => ({ path: 'companyAccessList', message: `${c} is not a company of this workspace` })),
-      );
-    }
-  }
+  const companies = input.companyAccessList === undefined ? undefined : await workspaceCompanies(database, access, input.companyAccessList);
   const id = randomUUID();
   const at = isoAt(actor.at);
   const user: InternalUser = {
@@ -56,6 +46,20 @@ export async function createInternalUser(database: Database, caller: Caller, inp
     });
     return user;
   });
+}
+
+/** A company access list, each company once, all of the caller's workspace (else a 400 naming the others). */
+export async function workspaceCompanies(database: Database, access: Access, list: readonly string[]): Promise<string[]> {
+  const companies = [...new Set(list)];
+  const known = await existingCompanyIds(database.db, access, companies);
+  const unknown = companies.filter((c) => !known.has(c));
+  if (unknown.length) {
+    throw errors.badRequest(
+      `companyAccessList: not a company of this workspace: ${unknown.join(', ')}`,
+      unknown.map((c) => ({ path: 'companyAccessList', message: `${c} is not a company of this workspace` })),
+    );
+  }
+  return companies;
 }
 
 // A client session sees no staff (contract §1: everything but itself, its companies, installs and notifications is 404).

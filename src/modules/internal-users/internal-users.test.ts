@@ -243,12 +243,14 @@ for (const backend of BACKENDS) {
         ],
         [
           'unknown sub-command',
-          await portal(url, 'internal-users', 'delete', '--json'),
+          await portal(url, 'internal-users', 'rename', '--json'),
           2,
           {
             code: 'usage',
             message:
-              'usage: portal internal-users create --workspace W --email E --given-name G --family-name F [--role admin|staff] [--limit-to-companies ID,ID]',
+              'usage: portal internal-users create --workspace W --email E --given-name G --family-name F [--role admin|staff] [--limit-to-companies ID,ID]' +
+              ' | portal internal-users update --workspace W --internal-user U [--role admin|staff] [--limit-to-companies ID,ID | --all-companies]' +
+              ' | portal internal-users delete --workspace W --internal-user U',
           },
         ],
       ];

@@ -238,3 +238,14 @@ export function insertTemplate(work: UnitOfWork, access: Access, template: TaskT
     }),
   );
 }
+
+/** The tasks assigned to a removed internal user stay, unassigned (modules/staff). */
+export function unassignTasksOf(work: UnitOfWork, access: Access, internalUserId: string, at: string): void {
+  work.write(
+    work.db
+      .updateTable('tasks')
+      .set({ internal_user_id: null, updated_at: at })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('internal_user_id', '=', internalUserId),
+  );
+}
