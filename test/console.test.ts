@@ -366,7 +366,9 @@ test('API keys: create an app key (shown once, with a copy button) and revoke it
   await checkPage(c, 'keys');
 });
 
-test('internal users: add one limited to a company, see it listed', { timeout: TEST_MS }, async (t) => {
+test('internal users: add one limited to a company, see it listed; the last admin stays admin; a user made admin, another removed', {
+  timeout: TEST_MS,
+}, async (t) => {
   const ws = await workspace('Staff Co');
   const company = await ok(v1<{ id: string }>(ws.apiKey, 'POST', '/companies', { name: 'Initech' }));
   const c = await signedIn(t);
@@ -391,6 +393,25 @@ test('internal users: add one limited to a company, see it listed', { timeout: T
     [['peter@initech.example', [company.id]]],
   );
   await checkPage(c, 'internal-users');
+
+  // The staff lifecycle: the last admin cannot be made staff; another user made admin, then the first removed.
+  await user.getByRole('button', { name: 'Make staff: peter@initech.example' }).click();
+  await page.getByText(/last admin/).waitFor();
+  await ok(
+    admin('POST', `/workspaces/${ws.id}/internal-users`, { email: 'milton@initech.example', givenName: 'Milton', familyName: 'W' }),
+    201,
+  );
+  await page.reload();
+  const milton = row(page, 'milton@initech.example');
+  await milton.getByRole('button', { name: 'Make admin: milton@initech.example' }).click();
+  await milton.getByRole('cell', { name: 'admin', exact: true }).waitFor();
+  await row(page, 'peter@initech.example').getByRole('button', { name: 'Remove peter@initech.example' }).click();
+  await page.getByText('peter@initech.example removed.').waitFor();
+  const left = await ok(v1<{ data: { email: string; role: string }[] }>(ws.apiKey, 'GET', '/internal-users'));
+  assert.deepEqual(
+    left.data.map((u) => [u.email, u.role]),
+    [['milton@initech.example', 'admin']],
+  );
 });
 
 test('clients: page through with nextToken, create one, find it by email, edit it, delete it; the phone layout does not scroll sideways', {

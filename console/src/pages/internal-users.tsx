@@ -1,6 +1,21 @@
 import { admin, type Page, path, v1 } from '../api.js';
 import type { Company, InternalUser } from '../types.js';
-import { CreatePanel, DataTable, Field, ListState, PageHeading, Pager, Status, formatDate, useAction, useLoad, usePaged } from '../ui.js';
+import {
+  CreatePanel,
+  DataTable,
+  ErrorMessage,
+  Field,
+  ListState,
+  PageHeading,
+  Pager,
+  RowButton,
+  Status,
+  formatDate,
+  latest,
+  useAction,
+  useLoad,
+  usePaged,
+} from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
 export function InternalUsersPage({ workspaceId }: { workspaceId: string }) {
@@ -8,6 +23,21 @@ export function InternalUsersPage({ workspaceId }: { workspaceId: string }) {
   const list = usePaged((nextToken) => api.get<Page<InternalUser>>('/internal-users', { limit: 25, nextToken }), [workspaceId]);
   const companies = useLoad(() => api.get<Page<Company>>('/companies', { limit: 100, isPlaceholder: false }), [workspaceId]);
   const create = useAction();
+  const change = useAction();
+
+  // The staff lifecycle: a role changed, or a user removed (its sessions end, its tasks are unassigned).
+  const setRole = (user: InternalUser, role: 'admin' | 'staff') =>
+    change.run(async () => {
+      await admin.patch(path`/workspaces/${workspaceId}/internal-users/${user.id}`, { role });
+      list.reload();
+      return `${user.email} is now ${role}.`;
+    });
+  const remove = (user: InternalUser) =>
+    change.runIfConfirmed(`Remove ${user.email}? Their sessions end now; tasks assigned to them stay, unassigned.`, async () => {
+      await admin.delete(path`/workspaces/${workspaceId}/internal-users/${user.id}`);
+      list.reload();
+      return `${user.email} removed.`;
+    });
 
   const createUser = async (data: FormData) => {
     const companyAccessList = data.getAll('company').map(String);
@@ -29,10 +59,11 @@ export function InternalUsersPage({ workspaceId }: { workspaceId: string }) {
   return (
     <>
       <PageHeading title="Internal users" context={useWorkspaceName()} />
-      <Status message={create.done} />
+      <Status message={latest(create, change)} />
+      <ErrorMessage error={change.error} />
       <ListState list={list} empty="No internal user yet." what="internal users" />
       {rows.length > 0 ? (
-        <DataTable caption="Internal users (staff) of the workspace" columns={['Name', 'Email', 'Role', 'Companies', 'Created']}>
+        <DataTable caption="Internal users (staff) of the workspace" columns={['Name', 'Email', 'Role', 'Companies', 'Created']} actions>
           {rows.map((user) => (
             <tr key={user.id}>
               <td data-label="Name">
@@ -44,6 +75,19 @@ export function InternalUsersPage({ workspaceId }: { workspaceId: string }) {
                 {user.isClientAccessLimited ? user.companyAccessList.map((id) => names.get(id) ?? id).join(', ') || 'none' : 'all'}
               </td>
               <td data-label="Created">{formatDate(user.createdAt)}</td>
+              <td class="actions">
+                <RowButton
+                  kind="secondary"
+                  onClick={() => setRole(user, user.role === 'admin' ? 'staff' : 'admin')}
+                  busy={change.busy}
+                  label={`Make ${user.role === 'admin' ? 'staff' : 'admin'}: ${user.email}`}
+                >
+                  {user.role === 'admin' ? 'Make staff' : 'Make admin'}
+                </RowButton>
+                <RowButton kind="danger" onClick={() => remove(user)} busy={change.busy} label={`Remove ${user.email}`}>
+                  Remove
+                </RowButton>
+              </td>
             </tr>
           ))}
         </DataTable>

@@ -5,4 +5,4 @@ export { internalUserAdminRoutes, default as internalUserRoutes } from './intern
 // A read for other modules (sessions name a user, audit events an actor).
 export { findInternalUser } from './internal-users.repository.js';
 // Writes for the staff lifecycle (modules/staff), which also reaches the modules that name a user.
-export { countAdmins, deleteInternalUser, updateInternalUserAccess } from './internal-users.repository.js';
+export { deleteInternalUser, findInternalUserForUpdate, lockAdmins, updateInternalUserAccess } from './internal-users.repository.js';

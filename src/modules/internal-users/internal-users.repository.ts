@@ -89,13 +89,24 @@ export function deleteInternalUser(work: UnitOfWork, access: Access, id: string)
   work.write(work.db.deleteFrom('internal_users').where('workspace_id', '=', access.workspaceId).where('id', '=', id));
 }
 
-/** How many admins the workspace has. */
-export async function countAdmins(db: Kysely<DB>, access: Access): Promise<number> {
-  const row = await db
-    .selectFrom('internal_users')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('workspace_id', '=', access.workspaceId)
-    .where('role', '=', 'admin')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** The internal user, its row locked until the unit's transaction ends on PostgreSQL (a read-modify-write). */
+export async function findInternalUserForUpdate(
+  db: Kysely<DB>,
+  access: Access,
+  id: string,
+  dialect: 'sqlite' | 'postgres',
+): Promise<InternalUser | undefined> {
+  const user = db.selectFrom('internal_users').selectAll().where('workspace_id', '=', access.workspaceId).where('id', '=', id);
+  const row = await (dialect === 'postgres' ? user.forUpdate() : user).executeTakeFirst();
+  return row && toInternalUser(row);
+}
+
+/**
+ * The workspace's admins' ids. On PostgreSQL their rows stay locked until the unit's transaction ends, so two
+ * changes at once (two admins made staff, or removed) cannot each count the other and leave the workspace none.
+ */
+export async function lockAdmins(db: Kysely<DB>, access: Access, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
+  const admins = db.selectFrom('internal_users').select('id').where('workspace_id', '=', access.workspaceId).where('role', '=', 'admin');
+  const rows = await (dialect === 'postgres' ? admins.forUpdate() : admins).execute();
+  return rows.map((row) => row.id);
 }

@@ -10,24 +10,29 @@ import { revokeSessionsOf } from '../credentials/index.js';
 import {
   type InternalUser,
   type InternalUserAccessUpdate,
-  countAdmins,
   deleteInternalUser,
-  findInternalUser,
+  findInternalUserForUpdate,
+  lockAdmins,
   updateInternalUserAccess,
   workspaceCompanies,
 } from '../internal-users/index.js';
 import { unassignTasksOf } from '../tasks/index.js';
 
-/** The internal user, or a 404 (another workspace's id is simply not found). */
-async function existing({ db }: UnitOfWork, access: Access, id: string): Promise<InternalUser> {
-  const user = isUuid(id) ? await findInternalUser(db, access, id) : undefined;
+/**
+ * The internal user and the workspace's admins' ids, read under lock on PostgreSQL: the admins first, then the user,
+ * always in that order, so that changes at once neither lose one another nor deadlock, and two of them cannot each
+ * count the other admin and leave none. Another workspace's user is simply not found (404).
+ */
+async function lockedUser({ db, database }: UnitOfWork, access: Access, id: string) {
+  const admins = await lockAdmins(db, access, database.dialect);
+  const user = isUuid(id) ? await findInternalUserForUpdate(db, access, id, database.dialect) : undefined;
   if (!user) throw errors.notFound('Internal user');
-  return user;
+  return { user, admins };
 }
 
-/** A workspace keeps an admin: its last one can be neither demoted nor removed. */
-async function refuseLastAdmin({ db }: UnitOfWork, access: Access, user: InternalUser, what: string): Promise<void> {
-  if (user.role === 'admin' && (await countAdmins(db, access)) === 1) {
+/** A workspace keeps an admin: its last one can be neither made staff nor removed. */
+function refuseLastAdmin(user: InternalUser, admins: readonly string[], what: string): void {
+  if (user.role === 'admin' && admins.length === 1) {
     throw errors.conflict(`Internal user ${user.id} is the workspace's last admin and cannot be ${what}: make another user admin first.`);
   }
 }
@@ -53,9 +58,9 @@ export async function changeInternalUserAccess(
   return unitOfWork(
     database,
     async (work) => {
-      const previous = await existing(work, access, id);
+      const { user: previous, admins } = await lockedUser(work, access, id);
       const role = input.role ?? previous.role;
-      if (role !== 'admin') await refuseLastAdmin(work, access, previous, 'made staff');
+      if (role !== 'admin') refuseLastAdmin(previous, admins, 'made staff');
       const limited = companies === undefined ? previous.isClientAccessLimited : companies !== null;
       const list = companies === undefined ? previous.companyAccessList : (companies ?? []);
       const roleChanged = role !== previous.role;
@@ -99,8 +104,8 @@ export async function removeInternalUser(database: Database, caller: Caller, id:
   await unitOfWork(
     database,
     async (work) => {
-      const user = await existing(work, access, id);
-      await refuseLastAdmin(work, access, user, 'removed');
+      const { user, admins } = await lockedUser(work, access, id);
+      refuseLastAdmin(user, admins, 'removed');
       const at = isoAt(actor.at);
       unassignTasksOf(work, access, id, at);
       revokeSessionsOf(work, access, id, at);

@@ -128,6 +128,24 @@ for (const backend of BACKENDS) {
       assert.equal((await adminRequest(h, 'DELETE', PATH(ws.workspaceId, second.id))).statusCode, 409, 'now the last one');
     });
 
+    test('two admins made staff at once: one of them stays admin (409 for the other)', async (t) => {
+      const { h, ws, admin } = await world(t);
+      const second = await createTestInternalUser(h, ws.workspaceId, {
+        email: 'two@acme.test',
+        givenName: 'T',
+        familyName: 'W',
+        role: 'admin',
+      });
+      const answers = await Promise.all(
+        [admin, second].map((u) => adminRequest(h, 'PATCH', PATH(ws.workspaceId, u.id), { role: 'staff' })),
+      );
+      assert.deepEqual(answers.map((a) => a.statusCode).sort(), [200, 409]);
+      const roles = await Promise.all(
+        [admin, second].map(async (u) => (await h.as(ws.apiKey, { method: 'GET', url: `/v1/internal-users/${u.id}` })).json().role),
+      );
+      assert.deepEqual(roles.sort(), ['admin', 'staff']);
+    });
+
     test('the portal command: internal-users update and delete', async (t) => {
       const databaseUrl = await freshDatabaseUrl(t, backend, { sqliteFile: true });
       const ws = oneJson((await portal(databaseUrl, 'workspaces', 'create', '--name', 'Cli', '--json')).stdout);
