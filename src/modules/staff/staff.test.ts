@@ -164,40 +164,21 @@ for (const backend of BACKENDS) {
         '--json',
       );
       const { id } = oneJson(created.stdout);
-      const updated = await portal(
-        databaseUrl,
-        'internal-users',
-        'update',
-        '--workspace',
-        ws.workspaceId,
-        '--internal-user',
-        id,
-        '--role',
-        'admin',
-        '--json',
-      );
+      // `portal internal-users <command>` for this user.
+      const ofUser = (command: string, ...args: string[]) =>
+        portal(databaseUrl, 'internal-users', command, '--workspace', ws.workspaceId, '--internal-user', id, ...args);
+      const updated = await ofUser('update', '--role', 'admin', '--json');
       assert.equal(updated.code, 0, updated.stderr);
       assert.deepEqual(oneJson(updated.stdout), { id, role: 'admin', companyAccessList: null });
-      const both = await portal(
-        databaseUrl,
-        'internal-users',
-        'update',
-        '--workspace',
-        ws.workspaceId,
-        '--internal-user',
-        id,
-        '--limit-to-companies',
-        'a',
-        '--all-companies',
-      );
+      const both = await ofUser('update', '--limit-to-companies', 'a', '--all-companies');
       assert.equal(both.code, 2);
-      const nothing = await portal(databaseUrl, 'internal-users', 'update', '--workspace', ws.workspaceId, '--internal-user', id);
+      const nothing = await ofUser('update');
       assert.equal(nothing.code, 2);
-      const last = await portal(databaseUrl, 'internal-users', 'delete', '--workspace', ws.workspaceId, '--internal-user', id);
+      const last = await ofUser('delete');
       assert.notEqual(last.code, 0, 'the last admin');
       assert.match(last.stderr, /last admin/);
-      await portal(databaseUrl, 'internal-users', 'update', '--workspace', ws.workspaceId, '--internal-user', id, '--role', 'staff');
-      const removed = await portal(databaseUrl, 'internal-users', 'delete', '--workspace', ws.workspaceId, '--internal-user', id, '--json');
+      await ofUser('update', '--role', 'staff');
+      const removed = await ofUser('delete', '--json');
       assert.notEqual(removed.code, 0, 'still the last admin: the demotion was refused');
     });
   });
