@@ -41,6 +41,7 @@ import { messageRoutes } from './modules/messages/index.js';
 import { noteRoutes } from './modules/notes/index.js';
 import { formAdminRoutes, formRoutes } from './modules/forms/index.js';
 import { contractAdminRoutes, contractRoutes } from './modules/contracts/index.js';
+import { signInRoutes } from './modules/sign-in/index.js';
 import { staffAdminRoutes } from './modules/staff/index.js';
 import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
 import { notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
@@ -260,6 +261,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(healthRoutes);
   // Files' signed upload and download URLs: outside /v1, the signature stands for the credential.
   await app.register(fileContentRoutes);
+  // People signing in to their workspace's portal: cookie sessions, outside /v1 (no API key).
+  await app.register(signInRoutes, { prefix: '/portal/:workspaceId/api' });
   await app.register(
     async (v1) => {
       await v1.register(auth);

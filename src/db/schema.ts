@@ -15,6 +15,7 @@ import type { NotesTables } from './schema/notes.js';
 import type { FilesTables } from './schema/files.js';
 import type { FormsTables } from './schema/forms.js';
 import type { ContractsTables } from './schema/contracts.js';
+import type { SignInTables } from './schema/sign-in.js';
 
 export * from './schema/platform.js';
 export * from './schema/credentials.js';
@@ -28,6 +29,7 @@ export * from './schema/notes.js';
 export * from './schema/files.js';
 export * from './schema/forms.js';
 export * from './schema/contracts.js';
+export * from './schema/sign-in.js';
 
 /** Every table, for Kysely: one interface per table family under schema/. */
 export interface DB
@@ -42,4 +44,5 @@ export interface DB
     NotesTables,
     FilesTables,
     FormsTables,
-    ContractsTables {}
+    ContractsTables,
+    SignInTables {}

@@ -84,6 +84,11 @@ const TAGS = [
   { name: 'files', description: 'File channels and their files, folders and links; content through signed upload and download URLs.' },
   { name: 'forms', description: 'Forms, and the responses requested of clients.' },
   { name: 'contracts', description: 'Contract templates, and contracts sent to clients for signing.' },
+  {
+    name: 'sign-in',
+    description:
+      'People signing in to their workspace’s portal (/portal/{workspaceId}/api): passwords, e-mailed links, TOTP, invites. Cookie sessions for browsers; every change carries `X-Portal-Request: 1`.',
+  },
   { name: 'admin', description: 'The operator’s surface (`Authorization: Bearer <PORTAL_ADMIN_TOKEN>`): present only with that setting.' },
 ];
 
@@ -102,6 +107,12 @@ export default fp(
           securitySchemes: {
             apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'workspace or app API key' },
             bearerToken: { type: 'http', scheme: 'bearer', description: 'token from POST /v1/token (one hour, an app key’s rights)' },
+            portalSession: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: 'portal_session',
+              description: 'a signed-in person’s session (the sign-in API)',
+            },
             ...(app.ctx.config.adminToken
               ? { adminToken: { type: 'http', scheme: 'bearer', description: 'PORTAL_ADMIN_TOKEN: the /admin surface only' } }
               : {}),

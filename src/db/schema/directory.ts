@@ -50,6 +50,8 @@ export interface ClientsTable extends PersonColumns {
   last_login_date: string | null;
   invited_by: string | null;
   invite_token_hash: string | null;
+  /** When the invite link stops working (sent again: a new link and a new expiry). */
+  invite_expires_at: string | null;
   /** JSON object */
   custom_fields: string;
 }

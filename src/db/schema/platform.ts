@@ -9,6 +9,8 @@ export interface WorkspacesTable {
   id: string;
   name: string;
   daily_quota: number;
+  /** 1: internal users must pass a TOTP step to sign in (workspaceMfaEnabled). */
+  staff_mfa_required: number;
   created_at: string;
   updated_at: string;
 }

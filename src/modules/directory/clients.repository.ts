@@ -184,7 +184,7 @@ function writeMemberships(work: UnitOfWork, access: Access, client: Client) {
 }
 
 /** A new client and its memberships; a taken email or a vanished company is its API error. */
-export function insertClient(work: UnitOfWork, access: Access, client: Client, secrets: { inviteTokenHash: string | null }): void {
+export function insertClient(work: UnitOfWork, access: Access, client: Client, invite: { hash: string; expiresAt: string } | null): void {
   work.write(
     insertClientRow(work.db, {
       id: client.id,
@@ -201,7 +201,8 @@ export function insertClient(work: UnitOfWork, access: Access, client: Client, s
       first_login_date: client.firstLoginDate,
       last_login_date: client.lastLoginDate,
       invited_by: client.invitedBy ?? null,
-      invite_token_hash: secrets.inviteTokenHash,
+      invite_token_hash: invite?.hash ?? null,
+      invite_expires_at: invite?.expiresAt ?? null,
       custom_fields: JSON.stringify(client.customFields),
       created_at: client.createdAt,
       updated_at: client.updatedAt,
@@ -249,6 +250,17 @@ export function updateClient(work: UnitOfWork, access: Access, client: Client, p
   if (!companiesChanged) return;
   work.write(deleteMemberships(work.db, { workspaceId: access.workspaceId, clientId: client.id }));
   writeMemberships(work, access, client);
+}
+
+/** A new invite link for a client (the previous one stops working): status `invited`. */
+export function setInvite(work: UnitOfWork, access: Access, client: Client, invite: { hash: string; expiresAt: string }): void {
+  work.write(
+    work.db
+      .updateTable('clients')
+      .set({ status: 'invited', invite_token_hash: invite.hash, invite_expires_at: invite.expiresAt, updated_at: client.updatedAt })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', client.id),
+  );
 }
 
 export function deleteClient(work: UnitOfWork, access: Access, id: string): void {

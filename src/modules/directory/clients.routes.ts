@@ -107,6 +107,24 @@ export default async function clientRoutes(fastify: FastifyInstance) {
     async (request) => service.getClient(database, request.caller, request.params.id),
   );
 
+  app.post(
+    '/clients/:id/invite',
+    {
+      schema: {
+        tags,
+        operationId: 'inviteClient',
+        summary: 'Send a client its invite (again)',
+        description:
+          'A new one-time `inviteUrl` (in this answer only, and e-mailed to the client through the outbox), valid for 7 days; ' +
+          'any earlier link stops working. The client becomes `invited`. A client that has already accepted an invite ' +
+          '(`active`) is a 409. Records clientInvited. A client session gets a 404.',
+        params: IdParams,
+        response: { 200: Client, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.resendInvite(database, request.caller, request.params.id, config.portalUrl),
+  );
+
   app.patch('/clients/:id', change(UPDATE, ClientUpdate), async (request) =>
     service.updateClient(database, request.caller, request.params.id, request.body),
   );

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Database, DbHandle } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
@@ -7,10 +7,12 @@ import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
 import { ApiError, errors, orNotFound } from '../../lib/errors.js';
 import { fallbackColorFor } from '../../lib/fallback-color.js';
+import { newSecretToken } from '../../lib/secret-token.js';
 import type { CustomFieldValues } from '../../lib/schemas.js';
 import { blankActorPersonalData, recordAudit } from '../../audit/index.js';
 import { existingCompanyIds, findCompany } from './companies.repository.js';
 import { createPlaceholderCompany } from './companies.service.js';
+import { queueEmails } from '../email-outbox/index.js';
 import { checkCustomFields, loadCustomFieldRules, mergeCustomFields, normalizeCustomFields } from '../custom-fields/index.js';
 import * as repo from './clients.repository.js';
 import type { Client, ClientCreate, ClientReplace, ClientUpdate, CreationMethod } from './clients.schemas.js';
@@ -42,22 +44,72 @@ export async function createClient(database: Database, caller: Caller, input: Cl
     : {};
   if (input.companyId) await requireCompany(database.db, access, input.companyId);
   else if (access.companyIds) throw companyRequired();
-  const inviteToken = options.sendInvite ? randomBytes(32).toString('base64url') : undefined;
+  const invite = options.sendInvite ? newInvite(actor.at) : undefined;
   return unitOfWork(database, async (work) => {
     const client = addClient(work, caller, input, fields, {
       creationMethod: options.creationMethod ?? 'internalUser',
-      inviteTokenHash: inviteToken ? createHash('sha256').update(inviteToken).digest('hex') : null,
+      invite: invite ?? null,
     });
-    if (!inviteToken) return client;
-    const subject = clientSubject(client);
-    recordAudit(work, actor, {
-      eventType: 'clientInvited',
-      description: `Client ${client.email} invited`,
-      context: { clientId: client.id },
-      subject,
-    });
-    return { ...client, inviteUrl: `${options.portalUrl}/invite/${inviteToken}` };
+    return invite ? sendInvite(work, caller, client, invite, options.portalUrl) : client;
   });
+}
+
+/** How long an invite link works; sending the invite again makes a new link (the old one stops working). */
+const INVITE_LIFETIME_MS = 7 * 24 * 3600_000;
+
+interface Invite {
+  token: string;
+  hash: string;
+  expiresAt: string;
+}
+
+const newInvite = (now: number): Invite => ({ ...newSecretToken(), expiresAt: isoAt(now + INVITE_LIFETIME_MS) });
+
+/**
+ * The invite's e-mail (through the outbox) and clientInvited, in the unit that stores its hash; the client with its
+ * one-time `inviteUrl`. The token rides in the URL's fragment, which browsers never send to a server or a Referer.
+ */
+function sendInvite(work: UnitOfWork, caller: Caller, client: Client, invite: Invite, portalUrl: string): Client {
+  const inviteUrl = `${portalUrl}/portal/${caller.access.workspaceId}/invite#${invite.token}`;
+  queueEmails(
+    work,
+    caller.access,
+    [
+      {
+        notificationId: null,
+        to: client.email,
+        subject: 'You are invited to your client portal',
+        text: `Hello ${client.givenName},\n\nYou are invited to your client portal. Accept the invite here (the link works until ${invite.expiresAt}):\n\n${inviteUrl}\n`,
+      },
+    ],
+    isoAt(caller.actor.at),
+  );
+  recordAudit(work, caller.actor, {
+    eventType: 'clientInvited',
+    description: `Client ${client.email} invited`,
+    context: { clientId: client.id },
+    subject: clientSubject(client),
+  });
+  return { ...client, inviteUrl };
+}
+
+/**
+ * Sends a client's invite again (or for the first time): a new link valid for 7 days, the old one refused from now on.
+ * A client that has already signed in (`active`) needs none: 409.
+ */
+export async function resendInvite(database: Database, caller: Caller, id: string, portalUrl: string): Promise<Client> {
+  const invite = newInvite(caller.actor.at);
+  return unitOfWork(
+    database,
+    async (work) => {
+      const previous = orNotFound(await repo.findClient(work.db, caller.access, id), 'Client');
+      if (previous.status === 'active') throw errors.conflict('This client has already accepted an invite and signs in.');
+      const client: Client = { ...previous, status: 'invited', updatedAt: isoAt(caller.actor.at) };
+      repo.setInvite(work, caller.access, client, invite);
+      return sendInvite(work, caller, client, invite, portalUrl);
+    },
+    { transaction: true },
+  );
 }
 
 /**
@@ -69,7 +121,7 @@ function addClient(
   caller: Caller,
   input: ClientCreate,
   fields: CustomFieldValues,
-  how: { creationMethod: CreationMethod; inviteTokenHash: string | null },
+  how: { creationMethod: CreationMethod; invite: Invite | null },
 ): Client {
   const { access, actor } = caller;
   const id = randomUUID();
@@ -78,7 +130,7 @@ function addClient(
   const givenName = input.givenName.trim();
   const familyName = input.familyName.trim();
   const companyId = input.companyId ?? createPlaceholderCompany(work, caller, fullName(givenName, familyName));
-  const invitedBy = how.inviteTokenHash && actor.actorType === 'internalUser' ? actor.actorId : null;
+  const invitedBy = how.invite && actor.actorType === 'internalUser' ? actor.actorId : null;
   const client: Client = {
     id,
     object: 'client',
@@ -91,13 +143,13 @@ function addClient(
     companyIds: [companyId],
     customFields: fields,
     fallbackColor: fallbackColorFor(id),
-    status: how.inviteTokenHash ? 'invited' : 'notInvited',
+    status: how.invite ? 'invited' : 'notInvited',
     creationMethod: how.creationMethod,
     firstLoginDate: null,
     lastLoginDate: null,
     ...(invitedBy ? { invitedBy } : {}),
   };
-  repo.insertClient(work, access, client, { inviteTokenHash: how.inviteTokenHash });
+  repo.insertClient(work, access, client, how.invite);
   recordAudit(work, actor, {
     eventType: 'clientCreated',
     description: `Client ${email} created`,
@@ -163,7 +215,7 @@ export async function prepareClients(database: Database, caller: Caller, inputs:
  */
 export function commitClients(database: Database, caller: Caller, clients: readonly CheckedClient[], creationMethod: CreationMethod) {
   return unitOfWork(database, async (work) =>
-    clients.map(({ input, fields }) => addClient(work, caller, input, fields, { creationMethod, inviteTokenHash: null })),
+    clients.map(({ input, fields }) => addClient(work, caller, input, fields, { creationMethod, invite: null })),
   );
 }
 

@@ -20,6 +20,7 @@ export function insertWorkspace(work: UnitOfWork, workspace: Workspace): void {
       id: workspace.id,
       name: workspace.name,
       daily_quota: workspace.dailyQuota,
+      staff_mfa_required: 0,
       created_at: workspace.createdAt,
       updated_at: workspace.updatedAt,
     }),

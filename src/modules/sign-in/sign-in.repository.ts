@@ -1,0 +1,285 @@
+import type { Kysely } from 'kysely';
+import type { DB, SignInLinkPurpose, SignInMethod } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { InternalUserRole } from '../../lib/caller.js';
+
+export type UserType = 'client' | 'internalUser';
+
+/** A person who may sign in: a client or an internal user of one workspace, with what sign-in needs of them. */
+export interface Person {
+  type: UserType;
+  id: string;
+  workspaceId: string;
+  email: string;
+  givenName: string;
+  familyName: string;
+  /** A client's status (`invited`, `active`, …); null for an internal user. */
+  status: string | null;
+  /** A client's primary company; null for an internal user. */
+  companyId: string | null;
+  /** An internal user's role; null for a client. */
+  role: InternalUserRole | null;
+}
+
+/** The columns naming whose row it is. */
+export const personColumns = (person: Pick<Person, 'type' | 'id'>) => ({
+  client_id: person.type === 'client' ? person.id : null,
+  internal_user_id: person.type === 'internalUser' ? person.id : null,
+});
+
+const personColumn = (type: UserType) => (type === 'client' ? 'client_id' : 'internal_user_id');
+
+function clientsQuery(db: Kysely<DB>, workspaceId: string) {
+  return db
+    .selectFrom('clients')
+    .select(['id', 'workspace_id', 'email', 'given_name', 'family_name', 'status', 'company_id'])
+    .where('workspace_id', '=', workspaceId);
+}
+
+function internalUsersQuery(db: Kysely<DB>, workspaceId: string) {
+  return db
+    .selectFrom('internal_users')
+    .select(['id', 'workspace_id', 'email', 'given_name', 'family_name', 'role'])
+    .where('workspace_id', '=', workspaceId);
+}
+
+type ClientRow = {
+  id: string;
+  workspace_id: string;
+  email: string;
+  given_name: string;
+  family_name: string;
+  status: string;
+  company_id: string;
+};
+type UserRow = { id: string; workspace_id: string; email: string; given_name: string; family_name: string; role: InternalUserRole };
+
+const clientPerson = (row: ClientRow): Person => ({
+  type: 'client',
+  id: row.id,
+  workspaceId: row.workspace_id,
+  email: row.email,
+  givenName: row.given_name,
+  familyName: row.family_name,
+  status: row.status,
+  companyId: row.company_id,
+  role: null,
+});
+const userPerson = (row: UserRow): Person => ({
+  type: 'internalUser',
+  id: row.id,
+  workspaceId: row.workspace_id,
+  email: row.email,
+  givenName: row.given_name,
+  familyName: row.family_name,
+  status: null,
+  companyId: null,
+  role: row.role,
+});
+
+/** The person of a workspace with this e-mail (case-insensitively), or undefined. */
+export async function findPersonByEmail(db: Kysely<DB>, workspaceId: string, type: UserType, email: string): Promise<Person | undefined> {
+  const key = email.trim().toLowerCase();
+  if (type === 'client') {
+    const row = await clientsQuery(db, workspaceId).where('email_key', '=', key).executeTakeFirst();
+    return row && clientPerson(row);
+  }
+  const row = await internalUsersQuery(db, workspaceId).where('email_key', '=', key).executeTakeFirst();
+  return row && userPerson(row);
+}
+
+export async function findPerson(db: Kysely<DB>, workspaceId: string, type: UserType, id: string): Promise<Person | undefined> {
+  if (type === 'client') {
+    const row = await clientsQuery(db, workspaceId).where('id', '=', id).executeTakeFirst();
+    return row && clientPerson(row);
+  }
+  const row = await internalUsersQuery(db, workspaceId).where('id', '=', id).executeTakeFirst();
+  return row && userPerson(row);
+}
+
+/** The person a row names (exactly one of its two columns is set). */
+export const refOf = (row: { client_id: string | null; internal_user_id: string | null }): { type: UserType; id: string } =>
+  row.client_id !== null ? { type: 'client', id: row.client_id } : { type: 'internalUser', id: row.internal_user_id as string };
+
+// ---- credentials ---------------------------------------------------------------------------------------------
+
+export async function findCredentials(db: Kysely<DB>, person: Pick<Person, 'workspaceId' | 'type' | 'id'>) {
+  return db
+    .selectFrom('sign_in_credentials')
+    .selectAll()
+    .where('workspace_id', '=', person.workspaceId)
+    .where(personColumn(person.type), '=', person.id)
+    .executeTakeFirst();
+}
+
+/** Creates the person's credentials row or changes it: only the columns given. */
+export function saveCredentials(
+  work: UnitOfWork,
+  person: Pick<Person, 'workspaceId' | 'type' | 'id'>,
+  id: string,
+  changes: {
+    password_hash?: string;
+    password_changed_at?: string;
+    totp_secret?: string | null;
+    totp_enabled_at?: string | null;
+    totp_last_step?: number | null;
+    recovery_code_hashes?: string | null;
+  },
+  at: string,
+): void {
+  work.write(
+    work.db
+      .insertInto('sign_in_credentials')
+      .values({ id, workspace_id: person.workspaceId, ...personColumns(person), ...changes, updated_at: at })
+      .onConflict((oc) => oc.column(personColumn(person.type)).doUpdateSet({ ...changes, updated_at: at })),
+  );
+}
+
+// ---- sessions ------------------------------------------------------------------------------------------------
+
+export interface NewSession {
+  id: string;
+  workspaceId: string;
+  person: Pick<Person, 'type' | 'id'>;
+  tokenHash: string;
+  method: SignInMethod;
+  stage: 'active' | 'mfa';
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export function insertSession(work: UnitOfWork, session: NewSession): void {
+  work.write(
+    work.db.insertInto('sign_in_sessions').values({
+      id: session.id,
+      workspace_id: session.workspaceId,
+      ...personColumns(session.person),
+      token_hash: session.tokenHash,
+      method: session.method,
+      stage: session.stage,
+      ip: session.ip,
+      user_agent: session.userAgent,
+      created_at: session.createdAt,
+      last_seen_at: session.createdAt,
+      expires_at: session.expiresAt,
+      revoked_at: null,
+    }),
+  );
+}
+
+/** An unrevoked session by its cookie's hash, in its workspace (expiry and idleness are the caller's to check). */
+export function findSession(db: Kysely<DB>, workspaceId: string, tokenHash: string) {
+  return db
+    .selectFrom('sign_in_sessions')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('workspace_id', '=', workspaceId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export function touchSession(db: Kysely<DB>, id: string, at: string) {
+  return db.updateTable('sign_in_sessions').set({ last_seen_at: at }).where('id', '=', id).execute();
+}
+
+export function revokeSession(work: UnitOfWork, id: string, at: string): void {
+  work.write(work.db.updateTable('sign_in_sessions').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null));
+}
+
+/** Ends every session of a person (a password reset or change: all but `exceptId`, the session that made the change). */
+export function revokeSessionsOf(
+  work: UnitOfWork,
+  person: Pick<Person, 'workspaceId' | 'type' | 'id'>,
+  at: string,
+  exceptId?: string,
+): void {
+  let query = work.db
+    .updateTable('sign_in_sessions')
+    .set({ revoked_at: at })
+    .where('workspace_id', '=', person.workspaceId)
+    .where(personColumn(person.type), '=', person.id)
+    .where('revoked_at', 'is', null);
+  if (exceptId) query = query.where('id', '<>', exceptId);
+  work.write(query);
+}
+
+// ---- one-time links ------------------------------------------------------------------------------------------
+
+export function insertLink(
+  work: UnitOfWork,
+  link: { id: string; person: Person; tokenHash: string; purpose: SignInLinkPurpose; createdAt: string; expiresAt: string },
+): void {
+  work.write(
+    work.db.insertInto('sign_in_links').values({
+      id: link.id,
+      workspace_id: link.person.workspaceId,
+      ...personColumns(link.person),
+      token_hash: link.tokenHash,
+      purpose: link.purpose,
+      created_at: link.createdAt,
+      expires_at: link.expiresAt,
+      used_at: null,
+    }),
+  );
+}
+
+export function findLink(db: Kysely<DB>, workspaceId: string, tokenHash: string) {
+  return db
+    .selectFrom('sign_in_links')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+}
+
+/**
+ * Uses a link once: the row changes only while unused, and `then` learns whether it did, inside the
+ * transaction, so of two redemptions at once exactly one goes on.
+ */
+export function useLink(work: UnitOfWork, id: string, at: string, then: (used: boolean) => void): void {
+  work.writeReturning(
+    work.db.updateTable('sign_in_links').set({ used_at: at }).where('id', '=', id).where('used_at', 'is', null).returning('id').compile(),
+    (row) => then(row !== undefined),
+  );
+}
+
+/** Forgets a person's unused links of one purpose (a new one was sent, or the password was reset). */
+export function deleteLinksOf(work: UnitOfWork, person: Person, purpose: SignInLinkPurpose): void {
+  work.write(
+    work.db
+      .deleteFrom('sign_in_links')
+      .where('workspace_id', '=', person.workspaceId)
+      .where(personColumn(person.type), '=', person.id)
+      .where('purpose', '=', purpose),
+  );
+}
+
+// ---- invites -------------------------------------------------------------------------------------------------
+
+/** The client an invite link was sent to (the hash of its token), with the link's expiry. */
+export async function findInvitedClient(db: Kysely<DB>, workspaceId: string, tokenHash: string) {
+  const row = await clientsQuery(db, workspaceId).select('invite_expires_at').where('invite_token_hash', '=', tokenHash).executeTakeFirst();
+  return row && { person: clientPerson(row), expiresAt: row.invite_expires_at };
+}
+
+/** A client signed in: its first sign-in makes it `active` (the invite link spent); every one is its last. */
+export function recordClientSignIn(work: UnitOfWork, person: Person, at: string, first: boolean): void {
+  const changes = first
+    ? {
+        status: 'active' as const,
+        first_login_date: at,
+        last_login_date: at,
+        invite_token_hash: null,
+        invite_expires_at: null,
+        updated_at: at,
+      }
+    : { last_login_date: at };
+  work.write(work.db.updateTable('clients').set(changes).where('workspace_id', '=', person.workspaceId).where('id', '=', person.id));
+}
+
+export async function staffMfaRequired(db: Kysely<DB>, workspaceId: string): Promise<boolean | undefined> {
+  const row = await db.selectFrom('workspaces').select('staff_mfa_required').where('id', '=', workspaceId).executeTakeFirst();
+  return row && row.staff_mfa_required === 1;
+}

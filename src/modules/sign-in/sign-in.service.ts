@@ -1,0 +1,605 @@
+import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../../audit/index.js';
+import type { AuditEventType } from '../../audit/index.js';
+import type { Database } from '../../db/database.js';
+import type { SignInMethod } from '../../db/schema.js';
+import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
+import type { Actor, Origin } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
+import { type ApiError, errors } from '../../lib/errors.js';
+import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
+import { generateRecoveryCodes, generateTotpSecret, hashRecoveryCode, otpauthUri, verifyTotp } from '../../lib/totp.js';
+import type { AuthFailureLimiter } from '../../limits/auth-failures.js';
+import type { LimitStore } from '../../limits/limit-store.js';
+import { queueEmails } from '../email-outbox/index.js';
+import { hashPassword, passwordMatches } from './passwords.js';
+import * as repo from './sign-in.repository.js';
+import type { Person, UserType } from './sign-in.repository.js';
+
+/** What signing in needs of the app: built once by the routes. */
+export interface SignInSettings {
+  database: Database;
+  limitStore: LimitStore;
+  authFailures: AuthFailureLimiter;
+  /** Base of the links e-mailed (PORTAL_URL). */
+  portalUrl: string;
+}
+
+/** One request's time and origin: every event it records carries them. */
+export interface Attempt extends Origin {
+  workspaceId: string;
+  at: number;
+}
+
+const MINUTE = 60_000;
+/** ASVS 3.3.2 (level 2): signed in again after 12 hours, or after 30 minutes without a request. */
+export const SESSION_LIFETIME_MS = 12 * 60 * MINUTE;
+export const SESSION_IDLE_MS = 30 * MINUTE;
+/** Between the first factor and the TOTP step (or enrolling one, where the workspace requires it). */
+const MFA_STAGE_MS = 10 * MINUTE;
+const LINK_LIFETIME_MS = { signIn: 15 * MINUTE, passwordReset: 30 * MINUTE } as const;
+/** A session's last request is written at most this often (idleness is measured in minutes). */
+const TOUCH_EVERY_MS = MINUTE;
+
+/**
+ * Failed password and code attempts per account (e-mail, known or not, so the limit tells nothing either):
+ * 10, then one more every 90 s. Only guessing is slowed: links by e-mail still sign the person in, so a
+ * stranger's failures never lock the owner out.
+ */
+const GUESSES = { capacity: 10, perSecond: 10 / 900 };
+/** E-mails one address can be sent (links and resets): 5, then one more every 12 minutes; past it, silently none. */
+const MAILS = { capacity: 5, perSecond: 5 / 3600 };
+
+export type SessionStage = 'active' | 'mfaRequired' | 'mfaEnrolmentRequired';
+
+/** A signed-in (or half signed-in) person, as a request finds it from its cookie. */
+export interface ActiveSession {
+  id: string;
+  person: Person;
+  method: SignInMethod;
+  stage: SessionStage;
+  createdAt: string;
+  expiresAt: string;
+  mfaEnabled: boolean;
+}
+
+/** A session just opened: the cookie's value (once, never stored) and the session. */
+export interface Opened {
+  token: string;
+  session: ActiveSession;
+}
+
+function actorOf(person: Person | undefined, attempt: Attempt): Actor {
+  return {
+    workspaceId: attempt.workspaceId,
+    source: 'web',
+    actorId: person?.id ?? null,
+    actorType: person ? (person.type === 'client' ? 'clientUser' : 'internalUser') : null,
+    actorRole: person?.role ?? null,
+    apiKeyRef: null,
+    companyId: person?.companyId ?? null,
+    ip: attempt.ip,
+    userAgent: attempt.userAgent,
+    at: attempt.at,
+  };
+}
+
+const personSubject = (person: Person) => ({
+  object: person.type === 'client' ? 'client' : 'internalUser',
+  id: person.id,
+  data: { id: person.id, email: person.email, givenName: person.givenName, familyName: person.familyName },
+  companyId: person.companyId,
+});
+
+function record(
+  work: UnitOfWork,
+  person: Person | undefined,
+  attempt: Attempt,
+  eventType: AuditEventType,
+  description: string,
+  context = {},
+) {
+  recordAudit(work, actorOf(person, attempt), {
+    eventType,
+    description,
+    context: { userType: person?.type ?? null, ...context },
+    ...(person ? { subject: personSubject(person) } : {}),
+  });
+}
+
+const wrongCredentials = () => errors.unauthorized('Wrong e-mail or password.');
+
+/** Who may sign in at all: internal users, and clients once invited (an uninvited client has no portal yet). */
+const maySignIn = (person: Person | undefined): person is Person =>
+  person !== undefined && (person.type === 'internalUser' || person.status === 'invited' || person.status === 'active');
+
+function bucketKey(kind: string, workspaceId: string, type: UserType, email: string) {
+  return `signin:${kind}:${workspaceId}:${type}:${email.trim().toLowerCase()}`;
+}
+
+/** Whether this account still has guesses; a failure is then counted with `countGuess`. */
+async function hasGuesses(settings: SignInSettings, key: string, at: number): Promise<boolean> {
+  const { tokens } = await settings.limitStore.bucket(key, GUESSES.capacity, GUESSES.perSecond, at, false);
+  return tokens >= 1;
+}
+
+async function countGuess(settings: SignInSettings, key: string, attempt: Attempt, error: ApiError): Promise<ApiError> {
+  await settings.limitStore.bucket(key, GUESSES.capacity, GUESSES.perSecond, attempt.at, true);
+  return settings.authFailures.fail(attempt.ip ?? 'unknown', attempt.at, error);
+}
+
+const tooManyGuesses = () => errors.rateLimited(Math.ceil(1 / GUESSES.perSecond));
+
+/**
+ * Opens a session in `work` after a first factor passed: active, or at the TOTP step when the person has TOTP
+ * on or is staff of a workspace that requires it. Always a new token (no session is ever carried over a sign-in).
+ */
+async function openSession(
+  settings: SignInSettings,
+  work: UnitOfWork,
+  person: Person,
+  method: SignInMethod,
+  attempt: Attempt,
+): Promise<Opened> {
+  const credentials = await repo.findCredentials(work.db, person);
+  const mfaEnabled = Boolean(credentials?.totp_enabled_at);
+  const mfaRequired = person.type === 'internalUser' && (await repo.staffMfaRequired(work.db, person.workspaceId)) === true;
+  const stage: SessionStage = mfaEnabled ? 'mfaRequired' : mfaRequired ? 'mfaEnrolmentRequired' : 'active';
+  record(work, person, attempt, 'userLoginSucceeded', `${person.email} passed the first factor (${method})`, { method });
+  return startSession(work, person, method, stage, mfaEnabled, attempt);
+}
+
+function startSession(
+  work: UnitOfWork,
+  person: Person,
+  method: SignInMethod,
+  stage: SessionStage,
+  mfaEnabled: boolean,
+  attempt: Attempt,
+): Opened {
+  const { token, hash } = newSecretToken();
+  const id = randomUUID();
+  const createdAt = isoAt(attempt.at);
+  const expiresAt = isoAt(attempt.at + (stage === 'active' ? SESSION_LIFETIME_MS : MFA_STAGE_MS));
+  repo.insertSession(work, {
+    id,
+    workspaceId: person.workspaceId,
+    person,
+    tokenHash: hash,
+    method,
+    stage: stage === 'active' ? 'active' : 'mfa',
+    ip: attempt.ip,
+    userAgent: attempt.userAgent,
+    createdAt,
+    expiresAt,
+  });
+  if (stage === 'active') signedIn(work, person, method, attempt);
+  return { token, session: { id, person, method, stage, createdAt, expiresAt, mfaEnabled } };
+}
+
+/** userLoggedIn, and a client's login dates (its first sign-in makes it active: clientActivated). */
+function signedIn(work: UnitOfWork, person: Person, method: SignInMethod, attempt: Attempt): void {
+  record(work, person, attempt, 'userLoggedIn', `${person.email} signed in (${method})`, { method });
+  if (person.type !== 'client') return;
+  const first = person.status !== 'active';
+  repo.recordClientSignIn(work, person, isoAt(attempt.at), first);
+  if (first) record(work, person, attempt, 'clientActivated', `Client ${person.email} activated`, { clientId: person.id });
+}
+
+// ---- password ------------------------------------------------------------------------------------------------
+
+export async function signInWithPassword(
+  settings: SignInSettings,
+  input: { email: string; password: string; userType: UserType },
+  attempt: Attempt,
+): Promise<Opened> {
+  const guesses = bucketKey('guess', attempt.workspaceId, input.userType, input.email);
+  if (!(await hasGuesses(settings, guesses, attempt.at))) throw tooManyGuesses();
+  const found = await repo.findPersonByEmail(settings.database.db, attempt.workspaceId, input.userType, input.email);
+  const person = maySignIn(found) ? found : undefined;
+  const credentials = person ? await repo.findCredentials(settings.database.db, person) : undefined;
+  // Always one Argon2 check (against a decoy without a password), so the time tells nothing of the account.
+  const ok = await passwordMatches(credentials?.password_hash ?? null, input.password);
+  if (!person || !ok) {
+    await unitOfWork(settings.database, async (work) =>
+      record(work, person, attempt, 'userLoginFailed', `Failed sign-in${person ? ` of ${person.email}` : ''} (password)`, {
+        method: 'password',
+        reason: person ? 'wrongPassword' : 'unknownAccount',
+      }),
+    );
+    throw await countGuess(settings, guesses, attempt, wrongCredentials());
+  }
+  return unitOfWork(settings.database, (work) => openSession(settings, work, person, 'password', attempt), { transaction: true });
+}
+
+// ---- links by e-mail -----------------------------------------------------------------------------------------
+
+/** Whether one more e-mail may go to this address now (silently none past the limit: the answer never differs). */
+async function mayMail(settings: SignInSettings, attempt: Attempt, type: UserType, email: string): Promise<boolean> {
+  const result = await settings.limitStore.bucket(
+    bucketKey('mail', attempt.workspaceId, type, email),
+    MAILS.capacity,
+    MAILS.perSecond,
+    attempt.at,
+    true,
+  );
+  return result.allowed;
+}
+
+function linkUrl(settings: SignInSettings, workspaceId: string, page: string, token: string) {
+  // In the fragment: a browser sends it to no server, log or Referer; the page posts it.
+  return `${settings.portalUrl}/portal/${workspaceId}/${page}#${token}`;
+}
+
+/**
+ * Sends a sign-in link to the person with this e-mail, if there is one who may sign in; the answer is the same
+ * either way (no enumeration). Single use, 15 minutes, stored as its SHA-256; a new link replaces an unused one.
+ */
+export async function requestMagicLink(
+  settings: SignInSettings,
+  input: { email: string; userType: UserType },
+  attempt: Attempt,
+): Promise<void> {
+  const person = await repo.findPersonByEmail(settings.database.db, attempt.workspaceId, input.userType, input.email);
+  if (!maySignIn(person) || !(await mayMail(settings, attempt, input.userType, input.email))) return;
+  const { token, hash } = newSecretToken();
+  await unitOfWork(settings.database, async (work) => {
+    repo.deleteLinksOf(work, person, 'signIn');
+    repo.insertLink(work, {
+      id: randomUUID(),
+      person,
+      tokenHash: hash,
+      purpose: 'signIn',
+      createdAt: isoAt(attempt.at),
+      expiresAt: isoAt(attempt.at + LINK_LIFETIME_MS.signIn),
+    });
+    const url = linkUrl(settings, attempt.workspaceId, 'magic-link', token);
+    queueEmails(
+      work,
+      { workspaceId: attempt.workspaceId, companyIds: null, clientId: null },
+      [
+        {
+          notificationId: null,
+          to: person.email,
+          subject: 'Your sign-in link',
+          text: `Hello ${person.givenName},\n\nSign in with this link within 15 minutes (it works once):\n\n${url}\n\nIf you did not ask for it, ignore this e-mail.\n`,
+        },
+      ],
+      isoAt(attempt.at),
+    );
+    record(work, person, attempt, 'magicLinkSent', `Sign-in link sent to ${person.email}`, {});
+  });
+}
+
+/**
+ * A link's person, if `token` is an unexpired, unused link of this purpose, and uses it in `work` (exactly once,
+ * even when two requests race). Anything else is the same 401, counted against the address's tries.
+ */
+async function redeemLink(
+  settings: SignInSettings,
+  work: UnitOfWork,
+  token: string,
+  purpose: 'signIn' | 'passwordReset',
+  attempt: Attempt,
+): Promise<Person> {
+  const { link, person } = await validLink(settings, work.db, token, purpose, attempt);
+  repo.useLink(work, link.id, isoAt(attempt.at), (used) => {
+    if (!used) throw errors.unauthorized('This link has already been used.');
+  });
+  return person;
+}
+
+async function validLink(
+  settings: SignInSettings,
+  db: Database['db'],
+  token: string,
+  purpose: 'signIn' | 'passwordReset',
+  attempt: Attempt,
+) {
+  const refused = async () =>
+    settings.authFailures.fail(
+      attempt.ip ?? 'unknown',
+      attempt.at,
+      errors.unauthorized('This link is not valid: it has expired, been used, or been replaced by a newer one.'),
+    );
+  const link = await repo.findLink(db, attempt.workspaceId, hashSecretToken(token));
+  if (!link || link.purpose !== purpose || link.used_at !== null || Date.parse(link.expires_at) <= attempt.at) throw await refused();
+  const ref = repo.refOf(link);
+  const person = await repo.findPerson(db, attempt.workspaceId, ref.type, ref.id);
+  if (!maySignIn(person)) throw await refused();
+  return { link, person };
+}
+
+export async function redeemMagicLink(settings: SignInSettings, token: string, attempt: Attempt): Promise<Opened> {
+  return unitOfWork(
+    settings.database,
+    async (work) => openSession(settings, work, await redeemLink(settings, work, token, 'signIn', attempt), 'magicLink', attempt),
+    { transaction: true },
+  );
+}
+
+/** Sends a password-reset link (30 minutes, single use, its own purpose: a sign-in link never resets a password). */
+export async function requestPasswordReset(
+  settings: SignInSettings,
+  input: { email: string; userType: UserType },
+  attempt: Attempt,
+): Promise<void> {
+  const person = await repo.findPersonByEmail(settings.database.db, attempt.workspaceId, input.userType, input.email);
+  if (!maySignIn(person) || !(await mayMail(settings, attempt, input.userType, input.email))) return;
+  const { token, hash } = newSecretToken();
+  await unitOfWork(settings.database, async (work) => {
+    repo.deleteLinksOf(work, person, 'passwordReset');
+    repo.insertLink(work, {
+      id: randomUUID(),
+      person,
+      tokenHash: hash,
+      purpose: 'passwordReset',
+      createdAt: isoAt(attempt.at),
+      expiresAt: isoAt(attempt.at + LINK_LIFETIME_MS.passwordReset),
+    });
+    const url = linkUrl(settings, attempt.workspaceId, 'reset-password', token);
+    queueEmails(
+      work,
+      { workspaceId: attempt.workspaceId, companyIds: null, clientId: null },
+      [
+        {
+          notificationId: null,
+          to: person.email,
+          subject: 'Reset your password',
+          text: `Hello ${person.givenName},\n\nChoose a new password with this link within 30 minutes (it works once):\n\n${url}\n\nIf you did not ask for it, ignore this e-mail: your password stays as it is.\n`,
+        },
+      ],
+      isoAt(attempt.at),
+    );
+  });
+}
+
+/** Sets a new password from a reset link: every session of the person ends (passwordReset); nobody is signed in. */
+export async function completePasswordReset(
+  settings: SignInSettings,
+  input: { token: string; password: string },
+  attempt: Attempt,
+): Promise<void> {
+  await validLink(settings, settings.database.db, input.token, 'passwordReset', attempt); // before the costly hash
+  const hash = await hashPassword(input.password);
+  await unitOfWork(
+    settings.database,
+    async (work) => {
+      const person = await redeemLink(settings, work, input.token, 'passwordReset', attempt);
+      const at = isoAt(attempt.at);
+      repo.saveCredentials(work, person, randomUUID(), { password_hash: hash, password_changed_at: at }, at);
+      repo.revokeSessionsOf(work, person, at);
+      repo.deleteLinksOf(work, person, 'signIn');
+      record(work, person, attempt, 'passwordReset', `${person.email} reset their password`, {});
+    },
+    { transaction: true },
+  );
+}
+
+// ---- invites -------------------------------------------------------------------------------------------------
+
+/**
+ * Accepts a client's invite (its link's token): with a password, that becomes the client's; without, the
+ * link alone signs it in (as a magic link would). The first sign-in makes the client active (clientActivated).
+ */
+export async function acceptInvite(
+  settings: SignInSettings,
+  input: { token: string; password?: string },
+  attempt: Attempt,
+): Promise<Opened> {
+  await validInvite(settings, settings.database.db, input.token, attempt); // before the costly hash
+  const hash = input.password === undefined ? undefined : await hashPassword(input.password);
+  return unitOfWork(
+    settings.database,
+    async (work) => {
+      const invite = await validInvite(settings, work.db, input.token, attempt);
+      const at = isoAt(attempt.at);
+      if (hash) repo.saveCredentials(work, invite.person, randomUUID(), { password_hash: hash, password_changed_at: at }, at);
+      return openSession(settings, work, invite.person, 'invite', attempt);
+    },
+    { transaction: true },
+  );
+}
+
+async function validInvite(settings: SignInSettings, db: Database['db'], token: string, attempt: Attempt) {
+  const invite = await repo.findInvitedClient(db, attempt.workspaceId, hashSecretToken(token));
+  if (!invite || invite.person.status !== 'invited' || invite.expiresAt === null || Date.parse(invite.expiresAt) <= attempt.at) {
+    throw await settings.authFailures.fail(
+      attempt.ip ?? 'unknown',
+      attempt.at,
+      errors.unauthorized('This invite is not valid: it has expired, been accepted, or been replaced by a newer one. Ask for a new one.'),
+    );
+  }
+  return invite;
+}
+
+// ---- the session ---------------------------------------------------------------------------------------------
+
+/**
+ * The session a cookie opens in this workspace, or undefined (unknown, revoked, expired, idle too long, or its
+ * person removed: a removed person's rows go with it, so every process refuses the cookie on its next request).
+ */
+export async function findSession(
+  settings: SignInSettings,
+  workspaceId: string,
+  token: string,
+  at: number,
+): Promise<ActiveSession | undefined> {
+  const { db } = settings.database;
+  const row = await repo.findSession(db, workspaceId, hashSecretToken(token));
+  if (!row || Date.parse(row.expires_at) <= at || Date.parse(row.last_seen_at) + SESSION_IDLE_MS <= at) return undefined;
+  const ref = repo.refOf(row);
+  const person = await repo.findPerson(db, workspaceId, ref.type, ref.id);
+  if (!maySignIn(person)) return undefined;
+  const credentials = await repo.findCredentials(db, person);
+  const mfaEnabled = Boolean(credentials?.totp_enabled_at);
+  if (Date.parse(row.last_seen_at) + TOUCH_EVERY_MS <= at) await repo.touchSession(db, row.id, isoAt(at));
+  const stage: SessionStage = row.stage === 'active' ? 'active' : mfaEnabled ? 'mfaRequired' : 'mfaEnrolmentRequired';
+  return { id: row.id, person, method: row.method, stage, createdAt: row.created_at, expiresAt: row.expires_at, mfaEnabled };
+}
+
+export async function signOut(settings: SignInSettings, session: ActiveSession, attempt: Attempt): Promise<void> {
+  await unitOfWork(settings.database, async (work) => {
+    repo.revokeSession(work, session.id, isoAt(attempt.at));
+    if (session.stage === 'active') record(work, session.person, attempt, 'userLoggedOut', `${session.person.email} signed out`, {});
+  });
+}
+
+/**
+ * Changes the password of the signed-in person. When one is set, the current one is required, whatever opened the
+ * session: a session from an old or forwarded sign-in link can never take the account over (Invoice Ninja #6408).
+ * The person's other sessions end.
+ */
+export async function changePassword(
+  settings: SignInSettings,
+  session: ActiveSession,
+  input: { currentPassword?: string; newPassword: string },
+  attempt: Attempt,
+): Promise<void> {
+  const { person } = session;
+  const credentials = await repo.findCredentials(settings.database.db, person);
+  if (credentials?.password_hash) {
+    const guesses = bucketKey('guess', attempt.workspaceId, person.type, person.email);
+    if (!(await hasGuesses(settings, guesses, attempt.at))) throw tooManyGuesses();
+    if (input.currentPassword === undefined) throw errors.invalidField('body.currentPassword', 'is required to change a password');
+    if (!(await passwordMatches(credentials.password_hash, input.currentPassword))) {
+      await unitOfWork(settings.database, async (work) =>
+        record(work, person, attempt, 'userLoginFailed', `Wrong current password of ${person.email}`, {
+          method: 'passwordChange',
+          reason: 'wrongPassword',
+        }),
+      );
+      throw await countGuess(settings, guesses, attempt, errors.invalidField('body.currentPassword', 'is not your current password'));
+    }
+  }
+  const hash = await hashPassword(input.newPassword);
+  await unitOfWork(settings.database, async (work) => {
+    const at = isoAt(attempt.at);
+    repo.saveCredentials(work, person, randomUUID(), { password_hash: hash, password_changed_at: at }, at);
+    repo.revokeSessionsOf(work, person, at, session.id);
+    record(work, person, attempt, 'passwordChanged', `${person.email} changed their password`, {});
+  });
+}
+
+// ---- TOTP ----------------------------------------------------------------------------------------------------
+
+const RECOVERY_CODES = 10;
+
+/**
+ * The TOTP step of a sign-in: a code of the authenticator (each accepted once) or an unused recovery code. Passed,
+ * the half session ends and a new, active one opens (a new token: the cookie of the first step opens nothing).
+ */
+export async function verifySecondFactor(
+  settings: SignInSettings,
+  session: ActiveSession,
+  code: string,
+  attempt: Attempt,
+): Promise<Opened> {
+  if (session.stage !== 'mfaRequired') throw errors.conflict('This session is not waiting for a TOTP code.');
+  const { person } = session;
+  const guesses = bucketKey('guess', attempt.workspaceId, person.type, person.email);
+  if (!(await hasGuesses(settings, guesses, attempt.at))) throw tooManyGuesses();
+  const opened = await unitOfWork(
+    settings.database,
+    async (work) => {
+      const credentials = await repo.findCredentials(work.db, person);
+      if (!credentials?.totp_secret || !credentials.totp_enabled_at) throw errors.conflict('TOTP is not enabled for this account.');
+      const at = isoAt(attempt.at);
+      const step = verifyTotp(credentials.totp_secret, code.trim(), attempt.at, { lastUsedStep: credentials.totp_last_step });
+      if (step !== undefined) {
+        repo.saveCredentials(work, person, credentials.id, { totp_last_step: step }, at);
+      } else {
+        const unused: string[] = JSON.parse(credentials.recovery_code_hashes ?? '[]');
+        const left = unused.filter((hash) => hash !== hashRecoveryCode(code));
+        if (left.length === unused.length) return undefined;
+        repo.saveCredentials(work, person, credentials.id, { recovery_code_hashes: JSON.stringify(left) }, at);
+      }
+      repo.revokeSession(work, session.id, at);
+      return startSession(work, person, session.method, 'active', true, attempt);
+    },
+    { transaction: true },
+  );
+  if (opened) return opened;
+  await unitOfWork(settings.database, async (work) =>
+    record(work, person, attempt, 'userLoginFailed', `Wrong TOTP code for ${person.email}`, { method: 'totp', reason: 'wrongCode' }),
+  );
+  throw await countGuess(settings, guesses, attempt, errors.unauthorized('Wrong code.'));
+}
+
+/** Starts enrolling an authenticator: a new secret (not in force until a code from it is confirmed). */
+export async function beginTotpEnrolment(settings: SignInSettings, session: ActiveSession, issuer: string, attempt: Attempt) {
+  if (session.stage === 'mfaRequired') throw errors.forbidden('Finish signing in first.');
+  if (session.mfaEnabled) throw errors.conflict('TOTP is already enabled: disable it first to enrol another authenticator.');
+  const secret = generateTotpSecret();
+  await unitOfWork(settings.database, async (work) =>
+    repo.saveCredentials(
+      work,
+      session.person,
+      randomUUID(),
+      { totp_secret: secret, totp_enabled_at: null, totp_last_step: null },
+      isoAt(attempt.at),
+    ),
+  );
+  return { secret, otpauthUri: otpauthUri({ secret, issuer, accountName: session.person.email }) };
+}
+
+/**
+ * Confirms enrolment with a code from the new authenticator: TOTP is on, and the ten recovery codes are answered
+ * (once; stored as hashes). A session that had to enrol (the workspace requires it) becomes a new, active one.
+ */
+export async function confirmTotpEnrolment(
+  settings: SignInSettings,
+  session: ActiveSession,
+  code: string,
+  attempt: Attempt,
+): Promise<{ recoveryCodes: string[]; opened?: Opened }> {
+  if (session.stage === 'mfaRequired') throw errors.forbidden('Finish signing in first.');
+  const { person } = session;
+  const recoveryCodes = generateRecoveryCodes(RECOVERY_CODES);
+  return unitOfWork(
+    settings.database,
+    async (work) => {
+      const credentials = await repo.findCredentials(work.db, person);
+      if (!credentials?.totp_secret || credentials.totp_enabled_at) throw errors.conflict('Start an enrolment first (POST …/mfa/totp).');
+      const step = verifyTotp(credentials.totp_secret, code.trim(), attempt.at, { lastUsedStep: credentials.totp_last_step });
+      if (step === undefined) throw errors.invalidField('body.code', 'is not the current code of the authenticator being enrolled');
+      const at = isoAt(attempt.at);
+      repo.saveCredentials(
+        work,
+        person,
+        credentials.id,
+        { totp_enabled_at: at, totp_last_step: step, recovery_code_hashes: JSON.stringify(recoveryCodes.map(hashRecoveryCode)) },
+        at,
+      );
+      if (session.stage !== 'mfaEnrolmentRequired') return { recoveryCodes };
+      repo.revokeSession(work, session.id, at);
+      return { recoveryCodes, opened: startSession(work, person, session.method, 'active', true, attempt) };
+    },
+    { transaction: true },
+  );
+}
+
+/** Turns TOTP off (a current code required); staff of a workspace that requires it may not (409). */
+export async function disableTotp(settings: SignInSettings, session: ActiveSession, code: string, attempt: Attempt): Promise<void> {
+  if (session.stage !== 'active') throw errors.forbidden('Finish signing in first.');
+  const { person } = session;
+  if (person.type === 'internalUser' && (await repo.staffMfaRequired(settings.database.db, person.workspaceId)))
+    throw errors.conflict('This workspace requires TOTP for its internal users: it cannot be turned off.');
+  await unitOfWork(
+    settings.database,
+    async (work) => {
+      const credentials = await repo.findCredentials(work.db, person);
+      if (!credentials?.totp_enabled_at || !credentials.totp_secret) throw errors.conflict('TOTP is not enabled.');
+      if (verifyTotp(credentials.totp_secret, code.trim(), attempt.at, { lastUsedStep: credentials.totp_last_step }) === undefined)
+        throw errors.invalidField('body.code', 'is not the current code of your authenticator');
+      repo.saveCredentials(
+        work,
+        person,
+        credentials.id,
+        { totp_secret: null, totp_enabled_at: null, totp_last_step: null, recovery_code_hashes: null },
+        isoAt(attempt.at),
+      );
+    },
+    { transaction: true },
+  );
+}
