@@ -49,7 +49,7 @@ for (const backend of BACKENDS) {
       assert.equal(before.headers['x-service-quota-limit'], '500');
 
       const updated = await portal(url, 'workspaces', 'update', '--workspace', ws.workspaceId, '--daily-quota', '750', '--json');
-      assert.deepEqual(oneJson(updated.stdout), { workspaceId: ws.workspaceId, name: 'Acme', dailyQuota: 750 });
+      assert.deepEqual(oneJson(updated.stdout), { workspaceId: ws.workspaceId, name: 'Acme', dailyQuota: 750, staffMfaRequired: false });
       // Another process changed it: the server's cached credential (which carries the quota) sees it within a second.
       await heldWithin(1000, 'the new quota applies', async () => {
         const after = await app.inject({ method: 'GET', url: '/v1/workspaces', headers: { 'x-api-key': ws.apiKey } });

@@ -31,19 +31,24 @@ export const workspacesGroup: CommandGroup = {
     },
   }),
   update: command({
-    usage: 'portal workspaces update --workspace W [--name N] [--daily-quota N]',
-    options: { workspace: { type: 'string' }, name: { type: 'string' }, 'daily-quota': { type: 'string' } },
+    usage: 'portal workspaces update --workspace W [--name N] [--daily-quota N] [--staff-mfa required|optional]',
+    options: { workspace: { type: 'string' }, name: { type: 'string' }, 'daily-quota': { type: 'string' }, 'staff-mfa': { type: 'string' } },
     async run(values, { database, json }) {
       const workspaceId = requireOption(values, 'workspace');
       const dailyQuota = dailyQuotaOption(values['daily-quota']);
-      if (values.name === undefined && dailyQuota === undefined) throw new UsageError('give --name or --daily-quota to change');
-      const input = validInput(WorkspaceUpdate, given({ name: values.name, dailyQuota }));
+      const staffMfa = values['staff-mfa'];
+      if (staffMfa !== undefined && staffMfa !== 'required' && staffMfa !== 'optional')
+        throw new UsageError('--staff-mfa must be required or optional');
+      if (values.name === undefined && dailyQuota === undefined && staffMfa === undefined)
+        throw new UsageError('give --name, --daily-quota or --staff-mfa to change');
+      const staffMfaRequired = staffMfa === undefined ? undefined : staffMfa === 'required';
+      const input = validInput(WorkspaceUpdate, given({ name: values.name, dailyQuota, staffMfaRequired }));
       // An unknown (or malformed) workspace id updates nothing: the service answers 404.
       const updated = await updateWorkspace(database, systemCaller(workspaceId, systemClock.now()), input);
       printResult(
         json,
-        { workspaceId: updated.id, name: updated.name, dailyQuota: updated.dailyQuota },
-        `Workspace ${updated.id}: name "${updated.name}", daily quota ${updated.dailyQuota}.`,
+        { workspaceId: updated.id, name: updated.name, dailyQuota: updated.dailyQuota, staffMfaRequired: updated.staffMfaRequired },
+        `Workspace ${updated.id}: name "${updated.name}", daily quota ${updated.dailyQuota}, TOTP ${updated.staffMfaRequired ? 'required' : 'optional'} for staff.`,
       );
     },
   }),

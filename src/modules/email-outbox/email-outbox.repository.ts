@@ -98,10 +98,11 @@ export async function claimDueEmails(db: Kysely<DB>, now: number, leaseMs: numbe
   return claimed;
 }
 
+/** Sent: its body is not kept (a sign-in, reset or invite e-mail carries a link that opens an account). */
 export async function markEmailSent(db: Kysely<DB>, id: string, attempts: number, at: number): Promise<void> {
   await db
     .updateTable('email_outbox')
-    .set({ status: 'sent', attempts, sent_at: isoAt(at), claimed_until: null, last_error: null })
+    .set({ status: 'sent', attempts, sent_at: isoAt(at), claimed_until: null, last_error: null, text_body: '' })
     .where('id', '=', id)
     .execute();
 }

@@ -278,6 +278,39 @@ for (const backend of BACKENDS) {
       assert.deepEqual(left, [], 'its sessions went with it');
     });
 
+    test('a workspace that requires TOTP of its staff: the next sign-in enrols one before anything else; it cannot be turned off; events', async (t) => {
+      const w = await world(t);
+      const policy = (required: boolean) => adminRequest(w.h, 'PATCH', `/admin/workspaces/${w.ws.workspaceId}`, { staffMfaRequired: required });
+      const on = await policy(true);
+      assert.deepEqual([on.statusCode, on.json().staffMfaRequired], [200, true]);
+      assert.equal((await policy(true)).statusCode, 200, 'unchanged: no second event');
+      await w.browser().call('POST', '/password-resets', { email: w.user.email, userType: 'internalUser' });
+      const { token } = await lastEmailTo(w.h, w.ws.workspaceId, w.user.email);
+      await w.browser().call('POST', '/password-resets/complete', { token, password: PASSWORD });
+      const browser = w.browser();
+      const first = await browser.call('POST', '/sign-in/password', { email: w.user.email, password: PASSWORD, userType: 'internalUser' });
+      assert.deepEqual([first.statusCode, first.json().stage], [200, 'mfaEnrolmentRequired']);
+      assert.equal((await browser.call('PUT', '/password', { currentPassword: PASSWORD, newPassword: 'y'.repeat(12) })).statusCode, 403);
+      const { secret } = (await browser.call('POST', '/mfa/totp')).json();
+      const before = browser.cookie;
+      const confirmed = await browser.call('POST', '/mfa/totp/confirm', { code: codeAt(secret, w.h.clock.now()) });
+      assert.deepEqual([confirmed.statusCode, confirmed.json().session.stage], [200, 'active']);
+      assert.notEqual(browser.cookie, before, 'a new session once enrolled');
+      w.h.clock.advance(60_000);
+      const off = await browser.call('POST', '/mfa/totp/disable', { code: codeAt(secret, w.h.clock.now()) });
+      assert.equal(off.statusCode, 409);
+      // A client is not staff: the policy does not reach it.
+      const { token: invite } = await invited(w);
+      assert.equal((await w.browser().call('POST', '/invites/accept', { token: invite, password: PASSWORD })).json().stage, 'active');
+      w.h.clock.advance(1000);
+      await policy(false);
+      const recorded = (await w.events()).filter((e) => e.event_type.startsWith('workspaceMfa')).map((e) => [e.event_type, e.source]);
+      assert.deepEqual(recorded, [
+        ['workspaceMfaEnabled', 'system'],
+        ['workspaceMfaDisabled', 'system'],
+      ]);
+    });
+
     test('another workspace: its cookie, links and invites open nothing here; an unknown workspace is a 404', async (t) => {
       const w = await world(t);
       const other = await populatedWorkspace(w.h, 'Other');

@@ -10,6 +10,7 @@ const toWorkspace = (row: WorkspacesTable): Workspace => ({
   object: 'workspace',
   name: row.name,
   dailyQuota: row.daily_quota,
+  staffMfaRequired: row.staff_mfa_required === 1,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -20,7 +21,7 @@ export function insertWorkspace(work: UnitOfWork, workspace: Workspace): void {
       id: workspace.id,
       name: workspace.name,
       daily_quota: workspace.dailyQuota,
-      staff_mfa_required: 0,
+      staff_mfa_required: workspace.staffMfaRequired ? 1 : 0,
       created_at: workspace.createdAt,
       updated_at: workspace.updatedAt,
     }),
@@ -56,7 +57,12 @@ export function updateWorkspace(work: UnitOfWork, access: Access, workspace: Wor
   work.write(
     work.db
       .updateTable('workspaces')
-      .set({ name: workspace.name, daily_quota: workspace.dailyQuota, updated_at: workspace.updatedAt })
+      .set({
+        name: workspace.name,
+        daily_quota: workspace.dailyQuota,
+        staff_mfa_required: workspace.staffMfaRequired ? 1 : 0,
+        updated_at: workspace.updatedAt,
+      })
       .where('id', '=', access.workspaceId),
   );
 }

@@ -7,6 +7,7 @@ export const Workspace = Type.Object(
     object: Type.Literal('workspace'),
     name: Type.String(),
     dailyQuota: Type.Integer({ description: 'counted (2xx) requests allowed per UTC day' }),
+    staffMfaRequired: Type.Boolean({ description: 'whether internal users must sign in with TOTP (enrolling one at their next sign-in)' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -23,9 +24,15 @@ export const WorkspaceCreate = Type.Object(
 );
 export type WorkspaceCreate = Static<typeof WorkspaceCreate>;
 
-/** At least one of the two (`portal workspaces update` says which options to give). */
+/** At least one field (`portal workspaces update` says which options to give). */
 export const WorkspaceUpdate = Type.Object(
-  { name: Type.Optional(Name), dailyQuota: Type.Optional(DailyQuota) },
+  {
+    name: Type.Optional(Name),
+    dailyQuota: Type.Optional(DailyQuota),
+    staffMfaRequired: Type.Optional(
+      Type.Boolean({ description: 'require TOTP of internal users (workspaceMfaEnabled / workspaceMfaDisabled when it changes)' }),
+    ),
+  },
   { additionalProperties: false, minProperties: 1, title: 'WorkspaceUpdate' },
 );
 export type WorkspaceUpdate = Static<typeof WorkspaceUpdate>;

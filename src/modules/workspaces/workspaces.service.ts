@@ -6,6 +6,7 @@ import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
 import { errors, orNotFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/formats.js';
+import { recordAudit } from '../../audit/index.js';
 import { addApiKey } from '../credentials/index.js';
 import { installCoreModules } from '../installs/index.js';
 import * as repo from './workspaces.repository.js';
@@ -35,6 +36,7 @@ function addWorkspace(work: UnitOfWork, input: WorkspaceCreate, now: number): Cr
     object: 'workspace',
     name: input.name.trim(),
     dailyQuota: input.dailyQuota ?? DEFAULT_DAILY_QUOTA,
+    staffMfaRequired: false,
     createdAt: at,
     updatedAt: at,
   };
@@ -101,9 +103,19 @@ export async function updateWorkspace(database: Database, caller: Caller, input:
         ...previous,
         name: input.name?.trim() ?? previous.name,
         dailyQuota: input.dailyQuota ?? previous.dailyQuota,
+        staffMfaRequired: input.staffMfaRequired ?? previous.staffMfaRequired,
         updatedAt: isoAt(caller.actor.at),
       };
       repo.updateWorkspace(work, caller.access, workspace);
+      if (workspace.staffMfaRequired !== previous.staffMfaRequired) {
+        recordAudit(work, caller.actor, {
+          eventType: workspace.staffMfaRequired ? 'workspaceMfaEnabled' : 'workspaceMfaDisabled',
+          description: `TOTP ${workspace.staffMfaRequired ? 'required' : 'no longer required'} of internal users`,
+          context: { staffMfaRequired: workspace.staffMfaRequired },
+          previousAttributes: { staffMfaRequired: previous.staffMfaRequired },
+          subject: { object: 'workspace', id: workspace.id, data: workspace },
+        });
+      }
       work.onCommit(() => credentialsChanged(database)); // the quota is part of every cached principal
       return workspace;
     },
