@@ -41,7 +41,7 @@ import { messageRoutes } from './modules/messages/index.js';
 import { noteRoutes } from './modules/notes/index.js';
 import { formAdminRoutes, formRoutes } from './modules/forms/index.js';
 import { contractAdminRoutes, contractRoutes } from './modules/contracts/index.js';
-import { signInRoutes } from './modules/sign-in/index.js';
+import { oidcCallbackRoutes, signInRoutes } from './modules/sign-in/index.js';
 import { staffAdminRoutes } from './modules/staff/index.js';
 import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
 import { notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
@@ -263,6 +263,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fileContentRoutes);
   // People signing in to their workspace's portal: cookie sessions, outside /v1 (no API key).
   await app.register(signInRoutes, { prefix: '/portal/:workspaceId/api' });
+  await app.register(oidcCallbackRoutes, { prefix: '/portal/oidc' });
   await app.register(
     async (v1) => {
       await v1.register(auth);

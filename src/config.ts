@@ -50,6 +50,8 @@ export interface Config {
   readonly databasePoolMax: number;
   /** FILES_STORE=s3://bucket/prefix: files' content in an S3-compatible bucket instead of FILES_DIR. */
   readonly filesS3: S3StoreSettings | undefined;
+  /** OpenID providers people may sign in with (OIDC_PROVIDERS); none by default. */
+  readonly oidcProviders: readonly OidcProviderSettings[];
   /** The largest file content an upload takes, in bytes (FILES_MAX_BYTES, default 100 MiB): past it a 413. */
   readonly filesMaxBytes: number;
   /** How long a signed upload or download URL works, in seconds (FILES_URL_TTL_SECONDS, default 900). */
@@ -151,6 +153,40 @@ export interface S3StoreSettings {
  * for AWS), S3_REGION (default us-east-1), S3_FORCE_PATH_STYLE=1 (most self-hosted stores), and the
  * credentials AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (unset: the AWS SDK's own chain, such as an instance role).
  */
+/** An OpenID provider people may sign in with (OIDC_PROVIDERS). */
+export interface OidcProviderSettings {
+  /** What URLs and linked identities name it (`google`: unlinking one records googleDelinked). */
+  id: string;
+  /** What the sign-in page's button says. */
+  name: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/**
+ * OIDC_PROVIDERS=google,acme, then for each OIDC_<ID>_CLIENT_ID, OIDC_<ID>_CLIENT_SECRET, OIDC_<ID>_ISSUER (Google's by
+ * default for `google`) and OIDC_<ID>_NAME (the button's text). The redirect URI to register at the provider is
+ * `PORTAL_URL/portal/oidc/<id>/callback`, one for every workspace.
+ */
+function oidcProvidersVar(env: NodeJS.ProcessEnv, problems: string[]): OidcProviderSettings[] {
+  const ids = (env.OIDC_PROVIDERS ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+  return ids.flatMap((id) => {
+    if (!/^[a-z][a-z0-9-]{0,30}$/.test(id)) {
+      problems.push(`OIDC_PROVIDERS: "${id}" must be lowercase letters, digits and dashes`);
+      return [];
+    }
+    const key = `OIDC_${id.toUpperCase().replaceAll('-', '_')}`;
+    const issuer = env[`${key}_ISSUER`] || (id === 'google' ? 'https://accounts.google.com' : '');
+    const clientId = env[`${key}_CLIENT_ID`] ?? '';
+    const clientSecret = env[`${key}_CLIENT_SECRET`] ?? '';
+    if (!/^https?:\/\/[^\s]+$/.test(issuer)) problems.push(`${key}_ISSUER must be the provider's issuer URL`);
+    if (!clientId || !clientSecret) problems.push(`${key}_CLIENT_ID and ${key}_CLIENT_SECRET are required for OIDC provider "${id}"`);
+    const name = env[`${key}_NAME`] || (id === 'google' ? 'Google' : id);
+    return [{ id, name, issuer: issuer.replace(/\/+$/, ''), clientId, clientSecret }];
+  });
+}
+
 function s3StoreVar(env: NodeJS.ProcessEnv, problems: string[]): S3StoreSettings | undefined {
   const store = env.FILES_STORE;
   if (!store || store === 'local') return undefined;
@@ -232,6 +268,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (filesMaxBytes < 1) problems.push('FILES_MAX_BYTES must be at least 1');
   const filesUrlTtlSeconds = intVar(env, 'FILES_URL_TTL_SECONDS', '900', problems);
   if (filesUrlTtlSeconds < 1 || filesUrlTtlSeconds > 7 * 86_400) problems.push('FILES_URL_TTL_SECONDS must be 1 to 604800 (a week)');
+  const oidcProviders = oidcProvidersVar(env, problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   const portalUrl = (env.PORTAL_URL || `http://${env.HOST || DEFAULTS.HOST}:${port}`).replace(/\/+$/, '');
   return Object.freeze({
@@ -258,6 +295,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     filesDir: env.FILES_DIR || './data/files',
     databasePoolMax,
     filesS3: s3StoreVar(env, problems),
+    oidcProviders,
     filesMaxBytes,
     filesUrlTtlSeconds,
     smtpFrom: env.SMTP_FROM || `Portal <no-reply@${mailDomainOf(portalUrl)}>`,

@@ -88,6 +88,7 @@ for (const backend of BACKENDS) {
         object: 'workspace',
         name: 'Umbrella',
         dailyQuota: 50,
+        staffMfaRequired: false,
         createdAt: at,
         updatedAt: at,
         usedToday: 3,

@@ -30,6 +30,7 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/workspaces',
     '/v1/clients',
     '/v1/clients/{id}',
+    '/v1/clients/{id}/invite',
     '/v1/companies',
     '/v1/companies/{id}',
     '/v1/internal-users',

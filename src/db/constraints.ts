@@ -7,6 +7,19 @@ import { isForeignKeyViolation, isUniqueViolation } from './errors.js';
  * the error message quotes); the unit of work turns a violation into this error.
  */
 const CONSTRAINTS = {
+  // An identity at an OpenID provider links one person, and a person has one per provider.
+  sign_in_identities_subject: {
+    sqlite: 'sign_in_identities.workspace_id, sign_in_identities.provider, sign_in_identities.subject',
+    error: (provider: string) => errors.conflict(`This ${provider} identity is already linked to someone in this workspace.`),
+  },
+  sign_in_identities_client: {
+    sqlite: 'sign_in_identities.client_id, sign_in_identities.provider',
+    error: (provider: string) => errors.conflict(`You already have a ${provider} identity linked: unlink it first.`),
+  },
+  sign_in_identities_internal_user: {
+    sqlite: 'sign_in_identities.internal_user_id, sign_in_identities.provider',
+    error: (provider: string) => errors.conflict(`You already have a ${provider} identity linked: unlink it first.`),
+  },
   clients_email_unique: {
     sqlite: 'clients.workspace_id, clients.email_key',
     error: (email: string) => errors.conflict(`A client with email "${email}" already exists in this workspace.`),

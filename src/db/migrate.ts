@@ -26,6 +26,7 @@ async function migrate(database: Database, target: string | undefined): Promise<
   await ensureSecret(database, 'paging');
   await ensureSecret(database, 'webhooks');
   await ensureSecret(database, 'files');
+  await ensureSecret(database, 'oidc');
   return applied;
 }
 

@@ -283,3 +283,58 @@ export async function staffMfaRequired(db: Kysely<DB>, workspaceId: string): Pro
   const row = await db.selectFrom('workspaces').select('staff_mfa_required').where('id', '=', workspaceId).executeTakeFirst();
   return row && row.staff_mfa_required === 1;
 }
+
+// ---- identities at OpenID providers --------------------------------------------------------------------------
+
+export function findIdentity(db: Kysely<DB>, workspaceId: string, provider: string, subject: string) {
+  return db
+    .selectFrom('sign_in_identities')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('provider', '=', provider)
+    .where('subject', '=', subject)
+    .executeTakeFirst();
+}
+
+export function listIdentities(db: Kysely<DB>, person: Pick<Person, 'workspaceId' | 'type' | 'id'>) {
+  return db
+    .selectFrom('sign_in_identities')
+    .select(['provider', 'email', 'created_at'])
+    .where('workspace_id', '=', person.workspaceId)
+    .where(personColumn(person.type), '=', person.id)
+    .orderBy('provider')
+    .execute();
+}
+
+/** Links an identity; a subject linked to someone else, or a second identity at one provider, is a 409. */
+export function insertIdentity(
+  work: UnitOfWork,
+  identity: { id: string; person: Person; provider: string; subject: string; email: string | null; createdAt: string },
+): void {
+  work.write(
+    work.db.insertInto('sign_in_identities').values({
+      id: identity.id,
+      workspace_id: identity.person.workspaceId,
+      ...personColumns(identity.person),
+      provider: identity.provider,
+      subject: identity.subject,
+      email: identity.email,
+      created_at: identity.createdAt,
+    }),
+    {
+      sign_in_identities_subject: identity.provider,
+      sign_in_identities_client: identity.provider,
+      sign_in_identities_internal_user: identity.provider,
+    },
+  );
+}
+
+export function deleteIdentity(work: UnitOfWork, person: Pick<Person, 'workspaceId' | 'type' | 'id'>, provider: string): void {
+  work.write(
+    work.db
+      .deleteFrom('sign_in_identities')
+      .where('workspace_id', '=', person.workspaceId)
+      .where(personColumn(person.type), '=', person.id)
+      .where('provider', '=', provider),
+  );
+}

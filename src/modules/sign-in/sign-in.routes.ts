@@ -1,9 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { readSecret } from '../../db/migrate.js';
 import { errors } from '../../lib/errors.js';
+import { SecretBox } from '../../lib/secret-box.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { cookieOf } from '../operator-sessions/index.js';
+import { OidcProviders, type PendingOidc } from './oidc.js';
 import * as repo from './sign-in.repository.js';
 import {
   CodeBody,
@@ -15,6 +18,10 @@ import {
   PasswordSignIn,
   SignInSession,
   TotpConfirmation,
+  Identities,
+  OidcStartQuery,
+  ProviderParams,
+  Providers,
   TotpEnrolment,
   WorkspaceParams,
 } from './sign-in.schemas.js';
@@ -68,34 +75,44 @@ function toView(session: ActiveSession): SignInSession {
  * request that changes anything must carry `X-Portal-Request: 1` and, when the browser sends an Origin, come from
  * this service's own; answers are never cached.
  */
-export async function signInRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+/** The sealed cookie that carries a started OpenID sign-in to the provider's callback (one path for every workspace). */
+const OIDC_COOKIE = 'portal_oidc';
+const OIDC_PATH = '/portal/oidc';
+const OIDC_PENDING_MS = 10 * 60_000;
+
+/** What both route plugins share: settings, cookies, and a request's attempt. */
+async function signInKit(app: FastifyInstance) {
   const { database, clock, config, limitStore, authFailures } = app.ctx;
   const settings: SignInSettings = { database, limitStore, authFailures, portalUrl: config.portalUrl };
   const secure = (request: FastifyRequest) => request.protocol === 'https' || config.portalUrl.startsWith('https:');
-  app.decorateRequest('signInSession', null as unknown as ActiveSession);
-
-  const attemptOf = (request: FastifyRequest): Attempt => {
+  const cookie = (request: FastifyRequest, name: string, value: string, path: string, maxAgeSeconds: number) =>
+    `${name}=${value}; Path=${path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure(request) ? '; Secure' : ''}`;
+  const attemptOf = (request: FastifyRequest, workspaceId = (request.params as { workspaceId: string }).workspaceId): Attempt => {
     const userAgent = request.headers['user-agent'];
     return {
-      workspaceId: (request.params as { workspaceId: string }).workspaceId.toLowerCase(),
+      workspaceId: workspaceId.toLowerCase(),
       at: clock.now(),
       ip: request.ip ?? null,
       userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
     };
   };
-
-  const setCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) => {
-    const { workspaceId } = request.params as { workspaceId: string };
-    reply.header(
-      'set-cookie',
-      `${SIGN_IN_COOKIE}=${value}; Path=/portal/${workspaceId.toLowerCase()}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure(request) ? '; Secure' : ''}`,
-    );
-  };
+  /** Sets the session cookie of a session just opened (its workspace's path) and answers the session. */
   const opened = (request: FastifyRequest, reply: FastifyReply, { token, session }: Opened) => {
-    setCookie(request, reply, token, Math.max(0, Math.floor((Date.parse(session.expiresAt) - clock.now()) / 1000)));
+    const maxAge = Math.max(0, Math.floor((Date.parse(session.expiresAt) - clock.now()) / 1000));
+    reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, token, `/portal/${session.person.workspaceId}`, maxAge));
     return toView(session);
   };
+  const box = new SecretBox(await readSecret(database, 'oidc'));
+  const providers = new OidcProviders(config.oidcProviders, config.portalUrl);
+  return { settings, clock, database, cookie, attemptOf, opened, box, providers };
+}
+
+export async function signInRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { settings, database, cookie, attemptOf, opened, box, providers } = await signInKit(app);
+  app.decorateRequest('signInSession', null as unknown as ActiveSession);
+  const setCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) =>
+    reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, value, `/portal/${attemptOf(request).workspaceId}`, maxAgeSeconds));
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -103,7 +120,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
     if (request.headers[PORTAL_REQUEST_HEADER] !== '1')
       throw errors.forbidden('Send X-Portal-Request: 1 with every request that changes something (it keeps other sites from sending it).');
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== `${request.protocol}://${request.host}` && origin !== new URL(config.portalUrl).origin)
+    if (origin !== undefined && origin !== `${request.protocol}://${request.host}` && origin !== new URL(settings.portalUrl).origin)
       throw errors.forbidden('Cross-origin requests are refused.');
   });
   // The workspace first (404), then the session the route needs (401; 403 while a second factor is due).
@@ -141,7 +158,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
             'userLoginSucceeded and, unless a TOTP step is due (`stage`), userLoggedIn; a failure userLoginFailed.',
         ),
         body: PasswordSignIn,
-        response: { 200: SignInSession, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 200: SignInSession, ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500) },
       },
     },
     async (request, reply) =>
@@ -163,7 +180,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
             'replaces it; 5 e-mails to one address, then one more every 12 minutes. Records magicLinkSent.',
         ),
         body: LinkRequest,
-        response: { 202: LinkRequested, ...errorResponses(400, 403, 404, 500) },
+        response: { 202: LinkRequested, ...errorResponses(400, 403, 404, 413, 415, 500) },
       },
     },
     async (request, reply) => {
@@ -182,7 +199,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
           'The token from the link’s fragment; used once. Records userLoginSucceeded (and userLoggedIn, clientActivated on a client’s first sign-in).',
         ),
         body: LinkRedemption,
-        response: { 200: SignInSession, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 200: SignInSession, ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500) },
       },
     },
     async (request, reply) => opened(request, reply, await service.redeemMagicLink(settings, request.body.token, attemptOf(request))),
@@ -200,7 +217,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
         ),
         ...SIGNED_IN,
         body: CodeBody,
-        response: { 200: SignInSession, ...errorResponses(400, 401, 403, 404, 409, 429, 500) },
+        response: { 200: SignInSession, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 500) },
       },
     },
     async (request, reply) =>
@@ -217,7 +234,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
           'Always 202 (see requestSignInLink); the link works once, for 30 minutes, and only to reset the password.',
         ),
         body: LinkRequest,
-        response: { 202: LinkRequested, ...errorResponses(400, 403, 404, 500) },
+        response: { 202: LinkRequested, ...errorResponses(400, 403, 404, 413, 415, 500) },
       },
     },
     async (request, reply) => {
@@ -236,7 +253,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
           'Every session of the person ends; sign in with the new password. Records passwordReset.',
         ),
         body: PasswordResetCompletion,
-        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500) },
       },
     },
     async (request, reply) => {
@@ -256,7 +273,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
             'links). Signs the client in: it becomes `active`. Records userLoginSucceeded, userLoggedIn and clientActivated.',
         ),
         body: InviteAcceptance,
-        response: { 200: SignInSession, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 200: SignInSession, ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500) },
       },
     },
     async (request, reply) => opened(request, reply, await service.acceptInvite(settings, request.body, attemptOf(request))),
@@ -310,7 +327,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
         ),
         ...SIGNED_IN,
         body: PasswordChange,
-        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500) },
       },
     },
     async (request, reply) => {
@@ -344,7 +361,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
         ...route('confirmTotpEnrolment', 'Confirm the authenticator', 'A current code turns TOTP on and answers ten recovery codes, once.'),
         ...SIGNED_IN,
         body: CodeBody,
-        response: { 200: TotpConfirmation, ...errorResponses(400, 401, 403, 404, 409, 500) },
+        response: { 200: TotpConfirmation, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 500) },
       },
     },
     async (request, reply) => {
@@ -370,7 +387,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
         ),
         ...SIGNED_IN,
         body: CodeBody,
-        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, 409, 500) },
+        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 500) },
       },
     },
     async (request, reply) => {
@@ -378,4 +395,130 @@ export async function signInRoutes(fastify: FastifyInstance) {
       return reply.code(204).send(null);
     },
   );
+
+  app.get(
+    '/sign-in/providers',
+    {
+      schema: {
+        ...route('listSignInProviders', 'The OpenID providers people may sign in with', 'Set by the operator (OIDC_PROVIDERS); empty by default.'),
+        response: { 200: Providers, ...errorResponses(400, 404, 500) },
+      },
+    },
+    async () => ({ data: providers.list() }),
+  );
+
+  app.get(
+    '/oidc/:provider/start',
+    {
+      schema: {
+        ...route(
+          'startOidcSignIn',
+          'Sign in with an OpenID provider (Google, …)',
+          'A 302 to the provider (authorization code flow, PKCE S256, state and nonce, kept 10 minutes in a sealed HttpOnly cookie); it sends ' +
+            'the person back to PORTAL_URL/portal/oidc/{provider}/callback, which signs them in (an identity not linked yet is linked to the ' +
+            'person with the e-mail the provider has verified) and redirects to the portal. `link=true` with a session: links the identity ' +
+            'to the signed-in person instead.',
+        ),
+        params: ProviderParams,
+        querystring: OidcStartQuery,
+        response: { 302: NoContent, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request, reply) => {
+      const attempt = attemptOf(request);
+      const { provider } = request.params;
+      if (!providers.has(provider)) throw errors.notFound('OpenID provider');
+      let linkSessionId: string | undefined;
+      if (request.query.link) {
+        const token = cookieOf(request.headers.cookie, SIGN_IN_COOKIE);
+        const session = token ? await service.findSession(settings, attempt.workspaceId, token, attempt.at) : undefined;
+        if (session?.stage !== 'active') throw errors.unauthorized('Sign in first to link an identity.');
+        linkSessionId = session.id;
+      }
+      const { url, pending } = await providers.start(provider, {
+        workspaceId: attempt.workspaceId,
+        userType: request.query.userType ?? 'client',
+        ...(linkSessionId ? { linkSessionId } : {}),
+        expiresAt: attempt.at + OIDC_PENDING_MS,
+      });
+      reply.header('set-cookie', cookie(request, OIDC_COOKIE, box.seal(JSON.stringify(pending)), OIDC_PATH, OIDC_PENDING_MS / 1000));
+      return reply.redirect(url, 302);
+    },
+  );
+
+  app.get(
+    '/identities',
+    {
+      config: { signedIn: 'active' },
+      schema: {
+        ...route('listLinkedIdentities', 'The signed-in person’s identities at OpenID providers', 'One per provider at most.'),
+        ...SIGNED_IN,
+        response: { 200: Identities, ...errorResponses(400, 401, 403, 404, 500) },
+      },
+    },
+    async (request) => ({ data: await service.listIdentities(settings, request.signInSession) }),
+  );
+
+  app.delete(
+    '/identities/:provider',
+    {
+      config: { signedIn: 'active' },
+      schema: {
+        ...route('unlinkIdentity', 'Unlink an identity', 'The person signs in otherwise from then on (password or e-mailed links). Records googleDelinked for Google.'),
+        ...SIGNED_IN,
+        params: ProviderParams,
+        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, 500) },
+      },
+    },
+    async (request, reply) => {
+      await service.unlinkIdentity(settings, request.signInSession, request.params.provider, attemptOf(request));
+      return reply.code(204).send(null);
+    },
+  );
+}
+
+/**
+ * Where OpenID providers send people back: PORTAL_URL/portal/oidc/{provider}/callback, the one redirect URI of a
+ * provider for every workspace (the sealed cookie names the workspace). Signs the person in, or links the identity,
+ * and redirects to the portal's page for what comes next; a failure redirects to the sign-in page with `?error=`.
+ */
+export async function oidcCallbackRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { settings, clock, cookie, attemptOf, opened, box, providers } = await signInKit(app);
+  const STAGE_PAGES = { active: '', mfaRequired: 'totp', mfaEnrolmentRequired: 'enrol-mfa' } as const;
+
+  app.get('/:provider/callback', { schema: { hide: true } }, async (request, reply) => {
+    const { provider } = request.params as { provider: string };
+    reply.header('cache-control', 'no-store');
+    reply.header('set-cookie', cookie(request, OIDC_COOKIE, '', OIDC_PATH, 0)); // used once, whatever happens
+    const sealed = cookieOf(request.headers.cookie, OIDC_COOKIE);
+    let pending: PendingOidc | undefined;
+    try {
+      pending = sealed ? (JSON.parse(box.open(sealed)) as PendingOidc) : undefined;
+    } catch {
+      pending = undefined;
+    }
+    if (!pending || pending.provider !== provider || pending.expiresAt <= clock.now() || !providers.has(provider))
+      throw errors.badRequest('This sign-in was not started here, or took longer than 10 minutes: start again.');
+    const attempt = attemptOf(request, pending.workspaceId);
+    const portal = `/portal/${pending.workspaceId}`;
+    const query = request.url.slice(request.url.indexOf('?') + 1);
+    try {
+      const claims = await providers.finish(pending, query);
+      const identity = { provider, ...claims, userType: pending.userType };
+      if (pending.linkSessionId) {
+        const token = cookieOf(request.headers.cookie, SIGN_IN_COOKIE);
+        const session = token ? await service.findSession(settings, pending.workspaceId, token, attempt.at) : undefined;
+        if (session?.id !== pending.linkSessionId || session.stage !== 'active') throw errors.unauthorized('Signed out meanwhile.');
+        await service.linkIdentity(settings, session, identity, attempt);
+        return reply.redirect(`${portal}/?linked=${encodeURIComponent(provider)}`, 302);
+      }
+      const view = opened(request, reply, await service.signInWithIdentity(settings, identity, attempt));
+      return reply.redirect(`${portal}/${STAGE_PAGES[view.stage]}`, 302);
+    } catch (error) {
+      request.log.info({ err: error, provider }, 'OpenID sign-in failed');
+      const code = error instanceof Error && 'statusCode' in error && error.statusCode === 409 ? 'already_linked' : 'oidc_failed';
+      return reply.redirect(`${portal}/${pending.linkSessionId ? '' : 'sign-in'}?error=${code}`, 302);
+    }
+  });
 }

@@ -97,3 +97,31 @@ export const TotpConfirmation = Type.Object(
   },
   { title: 'TotpConfirmation' },
 );
+
+export const ProviderParams = Type.Object(
+  { workspaceId: Id, provider: Type.String({ pattern: '^[a-z][a-z0-9-]{0,30}$', description: 'the provider’s id (OIDC_PROVIDERS)' }) },
+  { additionalProperties: false },
+);
+export const OidcStartQuery = Type.Object(
+  {
+    userType: Type.Optional(UserType),
+    link: Type.Optional(Type.Boolean({ description: 'link the identity to the signed-in person instead of signing in' })),
+  },
+  { additionalProperties: false },
+);
+export const Providers = Type.Object(
+  { data: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) },
+  { title: 'SignInProviders' },
+);
+export const Identities = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        provider: Type.String(),
+        email: Type.Optional(Type.String({ description: 'as the provider gave it when linked' })),
+        createdAt: Timestamp,
+      }),
+    ),
+  },
+  { title: 'LinkedIdentities' },
+);

@@ -603,3 +603,77 @@ export async function disableTotp(settings: SignInSettings, session: ActiveSessi
     { transaction: true },
   );
 }
+
+// ---- OpenID providers ----------------------------------------------------------------------------------------
+
+/** What a provider vouched for, on its way back. */
+export interface VouchedIdentity {
+  provider: string;
+  subject: string;
+  email: string | null;
+  emailVerified: boolean;
+  userType: UserType;
+}
+
+/**
+ * Signs in the person an identity is linked to; an identity not linked yet is linked to the person of its
+ * e-mail when the provider has verified that e-mail (a first sign-in with Google). Anyone else: 401 (no sign-up).
+ */
+export async function signInWithIdentity(settings: SignInSettings, identity: VouchedIdentity, attempt: Attempt): Promise<Opened> {
+  const opened = await unitOfWork(
+    settings.database,
+    async (work) => {
+      const linked = await repo.findIdentity(work.db, attempt.workspaceId, identity.provider, identity.subject);
+      let person: Person | undefined;
+      if (linked) {
+        const ref = repo.refOf(linked);
+        person = await repo.findPerson(work.db, attempt.workspaceId, ref.type, ref.id);
+      } else if (identity.email && identity.emailVerified) {
+        person = await repo.findPersonByEmail(work.db, attempt.workspaceId, identity.userType, identity.email);
+        if (maySignIn(person)) addIdentity(work, person, identity, attempt);
+      }
+      return maySignIn(person) ? openSession(settings, work, person, 'oidc', attempt) : undefined;
+    },
+    { transaction: true },
+  );
+  if (opened) return opened;
+  await unitOfWork(settings.database, async (work) =>
+    record(work, undefined, attempt, 'userLoginFailed', `Failed sign-in with ${identity.provider}`, {
+      method: 'oidc',
+      provider: identity.provider,
+      reason: 'unknownIdentity',
+    }),
+  );
+  throw await settings.authFailures.fail(attempt.ip ?? 'unknown', attempt.at, errors.unauthorized(`No one here signs in with this ${identity.provider} account.`));
+}
+
+function addIdentity(work: UnitOfWork, person: Person, identity: VouchedIdentity, attempt: Attempt): void {
+  repo.insertIdentity(work, {
+    id: randomUUID(),
+    person,
+    provider: identity.provider,
+    subject: identity.subject,
+    email: identity.email,
+    createdAt: isoAt(attempt.at),
+  });
+}
+
+/** Links an identity to the signed-in person (from a sign-in with the provider started by that session). */
+export async function linkIdentity(settings: SignInSettings, session: ActiveSession, identity: VouchedIdentity, attempt: Attempt): Promise<void> {
+  await unitOfWork(settings.database, async (work) => addIdentity(work, session.person, identity, attempt));
+}
+
+export async function listIdentities(settings: SignInSettings, session: ActiveSession) {
+  const rows = await repo.listIdentities(settings.database.db, session.person);
+  return rows.map((row) => ({ provider: row.provider, ...(row.email ? { email: row.email } : {}), createdAt: row.created_at }));
+}
+
+/** Unlinks the person's identity at a provider (404 when none); for Google, googleDelinked. */
+export async function unlinkIdentity(settings: SignInSettings, session: ActiveSession, provider: string, attempt: Attempt): Promise<void> {
+  const linked = (await repo.listIdentities(settings.database.db, session.person)).some((row) => row.provider === provider);
+  if (!linked) throw errors.notFound('Linked identity');
+  await unitOfWork(settings.database, async (work) => {
+    repo.deleteIdentity(work, session.person, provider);
+    if (provider === 'google') record(work, session.person, attempt, 'googleDelinked', `${session.person.email} unlinked their Google account`, {});
+  });
+}
