@@ -170,7 +170,10 @@ export interface OidcProviderSettings {
  * `PORTAL_URL/portal/oidc/<id>/callback`, one for every workspace.
  */
 function oidcProvidersVar(env: NodeJS.ProcessEnv, problems: string[]): OidcProviderSettings[] {
-  const ids = (env.OIDC_PROVIDERS ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+  const ids = (env.OIDC_PROVIDERS ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
   return ids.flatMap((id) => {
     if (!/^[a-z][a-z0-9-]{0,30}$/.test(id)) {
       problems.push(`OIDC_PROVIDERS: "${id}" must be lowercase letters, digits and dashes`);

@@ -17,6 +17,7 @@ import {
   sessionKeyFor,
 } from './helpers/factories.js';
 import { heldWithin } from './helpers/eventually.js';
+import { type PortalBrowser, lastEmailTo, portalBrowser } from './helpers/portal.js';
 import { BACKENDS, type Harness, adminHarness } from './helpers/harness.js';
 
 const API_DOC = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
@@ -59,6 +60,36 @@ async function invoiceOf(w: World, extra: object = {}): Promise<string> {
 async function adminCall(h: Harness, url: string, payload?: object) {
   const res = await adminRequest(h, 'POST', url, payload);
   assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+}
+
+const PASSWORD = 'correct horse battery';
+
+/** An invited client (its invite link's token in `w.state.invite`), and a browser on the workspace's portal. */
+async function invitedClient(w: World): Promise<PortalBrowser> {
+  const res = await w.h.as(w.ws.apiKey, {
+    method: 'POST',
+    url: '/v1/clients?sendInvite=true',
+    payload: { email: 'grace@a.test', givenName: 'G', familyName: 'H', companyId: w.company.id },
+  });
+  w.state.invite = new URL(res.json().inviteUrl).hash.slice(1);
+  w.state.clientId = res.json().id;
+  w.h.clock.advance(1000);
+  return portalBrowser(w.h, w.ws.workspaceId);
+}
+
+/** A client who accepted its invite with PASSWORD, signed in on `w.state.browser` (kept in `browsers`). */
+const browsers = new WeakMap<World, PortalBrowser>();
+async function signedInClient(w: World): Promise<void> {
+  const browser = await invitedClient(w);
+  const accepted = await browser.call('POST', '/invites/accept', { token: w.state.invite, password: PASSWORD });
+  assert.equal(accepted.statusCode, 200, accepted.body);
+  browsers.set(w, browser);
+}
+
+async function portalCall(w: World, method: 'POST' | 'PUT' | 'DELETE', path: string, payload?: object, expected = 200) {
+  const browser = browsers.get(w) ?? portalBrowser(w.h, w.ws.workspaceId);
+  const res = await browser.call(method, path, payload);
+  assert.equal(res.statusCode, expected, `${method} ${path}: ${res.body}`);
 }
 
 /** Each operation of the table, as the test runs it (docs/api.md's wording is the key). */
@@ -117,6 +148,77 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
   },
   '`portal internal-users delete`': {
     run: ({ h, ws, user }) => adminRequest(h, 'DELETE', `/admin/workspaces/${ws.workspaceId}/internal-users/${user.id}`),
+  },
+  '`POST /v1/clients/{id}/invite`': {
+    run: ({ h, ws, client }) => call(h, ws.apiKey, 'POST', `/v1/clients/${client.id}/invite`),
+  },
+  '`POST /portal/{id}/api/invites/accept`': {
+    before: async (w) => {
+      await invitedClient(w);
+    },
+    run: (w) => portalCall(w, 'POST', '/invites/accept', { token: w.state.invite, password: PASSWORD }),
+  },
+  '`POST /portal/{id}/api/sign-in/password`': {
+    before: signedInClient,
+    run: (w) => portalCall(w, 'POST', '/sign-in/password', { email: 'grace@a.test', password: PASSWORD }),
+  },
+  '`POST /portal/{id}/api/sign-in/password` (a wrong password)': {
+    before: signedInClient,
+    run: (w) => portalCall(w, 'POST', '/sign-in/password', { email: 'grace@a.test', password: 'not the password' }, 401),
+  },
+  '`POST /portal/{id}/api/sign-in/link`': {
+    before: signedInClient,
+    run: (w) => portalCall(w, 'POST', '/sign-in/link', { email: 'grace@a.test' }, 202),
+  },
+  '`POST /portal/{id}/api/sign-in/link/redeem`': {
+    before: async (w) => {
+      await signedInClient(w);
+      await portalCall(w, 'POST', '/sign-in/link', { email: 'grace@a.test' }, 202);
+      w.state.link = (await lastEmailTo(w.h, w.ws.workspaceId, 'grace@a.test')).token ?? '';
+    },
+    run: (w) => portalCall(w, 'POST', '/sign-in/link/redeem', { token: w.state.link }),
+  },
+  '`DELETE /portal/{id}/api/session`': { before: signedInClient, run: (w) => portalCall(w, 'DELETE', '/session', undefined, 204) },
+  '`PUT /portal/{id}/api/password`': {
+    before: signedInClient,
+    run: (w) => portalCall(w, 'PUT', '/password', { currentPassword: PASSWORD, newPassword: 'another long password' }, 204),
+  },
+  '`POST /portal/{id}/api/password-resets/complete`': {
+    before: async (w) => {
+      await signedInClient(w);
+      await portalCall(w, 'POST', '/password-resets', { email: 'grace@a.test' }, 202);
+      w.state.link = (await lastEmailTo(w.h, w.ws.workspaceId, 'grace@a.test')).token ?? '';
+    },
+    run: (w) => portalCall(w, 'POST', '/password-resets/complete', { token: w.state.link, password: 'another long password' }, 204),
+  },
+  '`DELETE /portal/{id}/api/identities/google`': {
+    // The identity as a Google sign-in links it (src/modules/sign-in/oidc.test.ts runs that against a real provider).
+    before: async (w) => {
+      await signedInClient(w);
+      await w.h.app.ctx.db
+        .insertInto('sign_in_identities')
+        .values({
+          id: crypto.randomUUID(),
+          workspace_id: w.ws.workspaceId,
+          client_id: w.state.clientId,
+          internal_user_id: null,
+          provider: 'google',
+          subject: 'g-1',
+          email: null,
+          created_at: new Date(w.h.clock.now()).toISOString(),
+        })
+        .execute();
+    },
+    run: (w) => portalCall(w, 'DELETE', '/identities/google', undefined, 204),
+  },
+  '`PATCH /admin/workspaces/{id}` (staffMfaRequired becomes true)': {
+    run: ({ h, ws }) => adminRequest(h, 'PATCH', `/admin/workspaces/${ws.workspaceId}`, { staffMfaRequired: true }),
+  },
+  '`PATCH /admin/workspaces/{id}` (staffMfaRequired becomes false)': {
+    before: async ({ h, ws }) => {
+      await adminRequest(h, 'PATCH', `/admin/workspaces/${ws.workspaceId}`, { staffMfaRequired: true });
+    },
+    run: ({ h, ws }) => adminRequest(h, 'PATCH', `/admin/workspaces/${ws.workspaceId}`, { staffMfaRequired: false }),
   },
   '`portal keys create`': { run: ({ h, ws }) => h.appKey(ws.workspaceId, '7b0e4a7e-8c1f-4d55-9f3a-2d5c3a1e9b12') },
   '`portal keys revoke`': { run: ({ h, ws, app }) => revokeKey(h, ws.workspaceId, app.apiKeyId) },

@@ -15,8 +15,17 @@ import type { Harness } from './helpers/types.js';
 const PASSWORD = 'correct horse battery';
 
 /** A client invited and accepted with PASSWORD: signed in by `browser`. */
-async function activeClient(h: Pick<Harness, 'app' | 'as' | 'clock'>, ws: { workspaceId: string; apiKey: string }, companyId: string, email: string) {
-  const res = await h.as(ws.apiKey, { method: 'POST', url: '/v1/clients?sendInvite=true', payload: { email, givenName: 'G', familyName: 'H', companyId } });
+async function activeClient(
+  h: Pick<Harness, 'app' | 'as' | 'clock'>,
+  ws: { workspaceId: string; apiKey: string },
+  companyId: string,
+  email: string,
+) {
+  const res = await h.as(ws.apiKey, {
+    method: 'POST',
+    url: '/v1/clients?sendInvite=true',
+    payload: { email, givenName: 'G', familyName: 'H', companyId },
+  });
   const token = new URL(res.json().inviteUrl).hash.slice(1);
   const browser = portalBrowser(h, ws.workspaceId);
   const accepted = await browser.call('POST', '/invites/accept', { token, password: PASSWORD });
@@ -37,10 +46,13 @@ for (const backend of BACKENDS) {
         const res = await browser.call('POST', '/sign-in/password', { email, password: 'wrong but long enough' });
         answers.push([res.statusCode, res.body, res.headers['set-cookie']]);
       }
-      assert.deepEqual(answers, Array(3).fill([401, '{"code":"unauthorized","message":"Wrong e-mail or password.","data":null}', undefined]));
-      const reasons = (await h.app.ctx.db.selectFrom('audit_log').select(['context', 'actor_id']).where('event_type', '=', 'userLoginFailed').execute()).map(
-        (r) => [JSON.parse(r.context).reason, r.actor_id !== null],
+      assert.deepEqual(
+        answers,
+        Array(3).fill([401, '{"code":"unauthorized","message":"Wrong e-mail or password.","data":null}', undefined]),
       );
+      const reasons = (
+        await h.app.ctx.db.selectFrom('audit_log').select(['context', 'actor_id']).where('event_type', '=', 'userLoginFailed').execute()
+      ).map((r) => [JSON.parse(r.context).reason, r.actor_id !== null]);
       assert.deepEqual(reasons.sort(), [
         ['unknownAccount', false],
         ['unknownAccount', false],
@@ -108,7 +120,11 @@ for (const backend of BACKENDS) {
       for (let i = 0; i < 7; i++) statuses.push((await guess(`user${i}@acme.test`, '198.51.100.7')).statusCode);
       assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429, 429]);
       assert.equal((await guess('grace@acme.test', '198.51.100.8', PASSWORD)).statusCode, 200, 'another address signs in');
-      assert.equal((await guess('grace@acme.test', '198.51.100.7', PASSWORD)).statusCode, 200, 'the right password is never refused for the address alone');
+      assert.equal(
+        (await guess('grace@acme.test', '198.51.100.7', PASSWORD)).statusCode,
+        200,
+        'the right password is never refused for the address alone',
+      );
     });
 
     test('secrets are stored as hashes only: the session cookie, links, the invite token and the password', async (t) => {
@@ -134,7 +150,11 @@ for (const backend of BACKENDS) {
       const evil = await h.app.inject({ method: 'DELETE', url, headers: { cookie, 'x-portal-request': '1', origin: 'https://evil.test' } });
       assert.deepEqual([evil.statusCode, evil.json().message], [403, 'Cross-origin requests are refused.']);
       assert.equal((await browser.call('GET', '/session')).statusCode, 200, 'still signed in');
-      const own = await h.app.inject({ method: 'DELETE', url, headers: { cookie, 'x-portal-request': '1', origin: 'http://localhost:80' } });
+      const own = await h.app.inject({
+        method: 'DELETE',
+        url,
+        headers: { cookie, 'x-portal-request': '1', origin: 'http://localhost:80' },
+      });
       assert.equal(own.statusCode, 204, 'the service’s own origin');
     });
 

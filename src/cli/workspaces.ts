@@ -32,7 +32,12 @@ export const workspacesGroup: CommandGroup = {
   }),
   update: command({
     usage: 'portal workspaces update --workspace W [--name N] [--daily-quota N] [--staff-mfa required|optional]',
-    options: { workspace: { type: 'string' }, name: { type: 'string' }, 'daily-quota': { type: 'string' }, 'staff-mfa': { type: 'string' } },
+    options: {
+      workspace: { type: 'string' },
+      name: { type: 'string' },
+      'daily-quota': { type: 'string' },
+      'staff-mfa': { type: 'string' },
+    },
     async run(values, { database, json }) {
       const workspaceId = requireOption(values, 'workspace');
       const dailyQuota = dailyQuotaOption(values['daily-quota']);

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Caller } from '../lib/caller.js';
 import { errors } from '../lib/errors.js';
-import { CONSOLE_HEADER, OperatorSessions, SESSION_COOKIE, adminTokenMatcher, cookieOf } from '../modules/operator-sessions/index.js';
+import { cookieOf } from '../lib/cookies.js';
+import { CONSOLE_HEADER, OperatorSessions, SESSION_COOKIE, adminTokenMatcher } from '../modules/operator-sessions/index.js';
 import { operatorCaller } from '../modules/workspaces/index.js';
 
 declare module 'fastify' {

@@ -10,7 +10,7 @@ interface PersonRef {
 
 export type SignInMethod = 'password' | 'magicLink' | 'invite' | 'passwordReset' | 'oidc';
 
-export interface SignInSessionsTable extends PersonRef {
+interface SignInSessionsTable extends PersonRef {
   /** SHA-256 of the cookie's secret, hex. */
   token_hash: string;
   method: SignInMethod;
@@ -26,7 +26,7 @@ export interface SignInSessionsTable extends PersonRef {
 
 export type SignInLinkPurpose = 'signIn' | 'passwordReset';
 
-export interface SignInLinksTable extends PersonRef {
+interface SignInLinksTable extends PersonRef {
   token_hash: string;
   purpose: SignInLinkPurpose;
   created_at: string;
@@ -34,7 +34,7 @@ export interface SignInLinksTable extends PersonRef {
   used_at: string | null;
 }
 
-export interface SignInCredentialsTable extends PersonRef {
+interface SignInCredentialsTable extends PersonRef {
   /** Argon2id, PHC string. */
   password_hash: string | null;
   password_changed_at: string | null;
@@ -48,7 +48,7 @@ export interface SignInCredentialsTable extends PersonRef {
   updated_at: string;
 }
 
-export interface SignInIdentitiesTable extends PersonRef {
+interface SignInIdentitiesTable extends PersonRef {
   provider: string;
   subject: string;
   email: string | null;

@@ -68,7 +68,11 @@ for (const backend of BACKENDS) {
       assert.equal(res.statusCode, 200);
       const client = res.json();
       assert.equal(client.status, 'invited');
-      assert.equal(client.inviteUrl.replace(/#[A-Za-z0-9_-]{43}$/, '#…'), `http://127.0.0.1:8080/portal/${ws.workspaceId}/invite#…`, 'the token in the fragment');
+      assert.equal(
+        client.inviteUrl.replace(/#[A-Za-z0-9_-]{43}$/, '#…'),
+        `http://127.0.0.1:8080/portal/${ws.workspaceId}/invite#…`,
+        'the token in the fragment',
+      );
       const again = (await call('GET', `/v1/clients/${client.id}`)).json();
       assert.equal(again.status, 'invited');
       assert.equal('inviteUrl' in again, false);

@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { OperatorSessions, SESSION_COOKIE, adminTokenMatcher, cookieOf, sessionCookie } from './operator-session.js';
+import { cookieOf } from '../../lib/cookies.js';
+import { OperatorSessions, SESSION_COOKIE, adminTokenMatcher, sessionCookie } from './operator-session.js';
 
 const tags = ['admin'];
 const NoContent = Type.Null({ description: 'no body' });

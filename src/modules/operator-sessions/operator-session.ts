@@ -72,16 +72,6 @@ export class OperatorSessions {
 /** What is stored of a signed-out cookie: its SHA-256, never the cookie. */
 const hashOf = (value: string) => createHash('sha256').update(value).digest('hex');
 
-/** One cookie's value from a Cookie header, or undefined. */
-export function cookieOf(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 /** The Set-Cookie value for a session (`maxAgeSeconds` 0 clears it). */
 export function sessionCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
   return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;

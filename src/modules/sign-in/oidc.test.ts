@@ -17,7 +17,9 @@ const REDIRECT_URI = `${PORTAL_URL}/portal/oidc/google/callback`;
 for (const backend of BACKENDS) {
   describe(`Sign in with Google (OpenID Connect) [${backend}]`, () => {
     async function world(t: Parameters<typeof adminHarness>[0]) {
-      const op = await startOidcProvider({ clients: [{ clientId: 'portal', clientSecret: 'portal-secret', redirectUris: [REDIRECT_URI] }] });
+      const op = await startOidcProvider({
+        clients: [{ clientId: 'portal', clientSecret: 'portal-secret', redirectUris: [REDIRECT_URI] }],
+      });
       t.after(() => op.close());
       const h = await adminHarness(t, backend, {
         env: {
@@ -42,10 +44,20 @@ for (const backend of BACKENDS) {
      * A browser signing in with the provider: the portal's start (a 302 to the provider, the sealed cookie), the
      * provider's hops, then the portal's callback with that cookie (and the session's, when there is one).
      */
-    async function withGoogle(h: Harness, workspaceId: string, op: { signInNext(a: OidcTestAccount | null): void }, account: OidcTestAccount | null, options: { session?: string; query?: string } = {}) {
+    async function withGoogle(
+      h: Harness,
+      workspaceId: string,
+      op: { signInNext(a: OidcTestAccount | null): void },
+      account: OidcTestAccount | null,
+      options: { session?: string; query?: string } = {},
+    ) {
       op.signInNext(account);
       const sessionCookie = options.session ? `portal_session=${options.session}` : '';
-      const start = await h.app.inject({ method: 'GET', url: `/portal/${workspaceId}/api/oidc/google/start${options.query ?? ''}`, headers: { cookie: sessionCookie } });
+      const start = await h.app.inject({
+        method: 'GET',
+        url: `/portal/${workspaceId}/api/oidc/google/start${options.query ?? ''}`,
+        headers: { cookie: sessionCookie },
+      });
       assert.equal(start.statusCode, 302, start.body);
       const pending = String(start.headers['set-cookie']);
       assert.match(pending, /^portal_oidc=v1:[^;]+; Path=\/portal\/oidc; Max-Age=600; HttpOnly; SameSite=Lax$/);
@@ -53,7 +65,8 @@ for (const backend of BACKENDS) {
       const cookie = [pending.split(';')[0], sessionCookie].filter(Boolean).join('; ');
       return h.app.inject({ method: 'GET', url: `${callback.pathname}${callback.search}`, headers: { cookie } });
     }
-    const sessionOf = (res: LightMyRequestResponse) => /^portal_session=([^;]+)/.exec(String([res.headers['set-cookie']].flat().find((c) => String(c).startsWith('portal_session='))))?.[1];
+    const sessionOf = (res: LightMyRequestResponse) =>
+      /^portal_session=([^;]+)/.exec(String([res.headers['set-cookie']].flat().find((c) => String(c).startsWith('portal_session='))))?.[1];
 
     test('the first sign-in links the identity to the person with the verified e-mail and activates the client; later ones find it by subject', async (t) => {
       const { h, op, ws, grace } = await world(t);
@@ -68,12 +81,16 @@ for (const backend of BACKENDS) {
       browser.cookie = session;
       const me = await browser.call('GET', '/session');
       assert.deepEqual([me.json().method, me.json().user.id], ['oidc', grace.id]);
-      assert.deepEqual((await browser.call('GET', '/identities')).json().data, [{ provider: 'google', email: 'Grace@acme.test', createdAt: new Date(h.clock.now()).toISOString() }]);
+      assert.deepEqual((await browser.call('GET', '/identities')).json().data, [
+        { provider: 'google', email: 'Grace@acme.test', createdAt: new Date(h.clock.now()).toISOString() },
+      ]);
       // The e-mail at Google changed since: the subject still finds her.
       h.clock.advance(1000);
       const again = await withGoogle(h, ws.workspaceId, op, { sub: 'g-1', email: 'grace.h@elsewhere.test', emailVerified: false });
       assert.equal(again.headers.location, `/portal/${ws.workspaceId}/`);
-      const events = (await auditEntries(h, ws.workspaceId)).filter((e) => e.source === 'web').map((e) => [e.event_type, e.actor_id, e.context.method ?? null]);
+      const events = (await auditEntries(h, ws.workspaceId))
+        .filter((e) => e.source === 'web')
+        .map((e) => [e.event_type, e.actor_id, e.context.method ?? null]);
       assert.deepEqual(events, [
         ['clientActivated', grace.id, null],
         ['userLoggedIn', grace.id, 'oidc'],
@@ -99,10 +116,13 @@ for (const backend of BACKENDS) {
       const forged = await h.app.inject({ method: 'GET', url: `${callback.pathname}${callback.search}` });
       assert.equal(forged.statusCode, 400);
       const failures = (await auditEntries(h, ws.workspaceId)).filter((e) => e.event_type === 'userLoginFailed');
-      assert.deepEqual(failures.map((e) => [e.actor_id, e.context.reason]), [
-        [null, 'unknownIdentity'],
-        [null, 'unknownIdentity'],
-      ]);
+      assert.deepEqual(
+        failures.map((e) => [e.actor_id, e.context.reason]),
+        [
+          [null, 'unknownIdentity'],
+          [null, 'unknownIdentity'],
+        ],
+      );
       assert.equal((await portalBrowser(h, ws.workspaceId).call('GET', '/sign-in/providers')).statusCode, 200);
       const unknown = await h.app.inject({ method: 'GET', url: `/portal/${ws.workspaceId}/api/oidc/acme/start` });
       assert.equal(unknown.statusCode, 404);
@@ -111,23 +131,43 @@ for (const backend of BACKENDS) {
     test('a signed-in person links Google, then unlinks it (googleDelinked); a second link of one Google account is refused', async (t) => {
       const { h, op, ws } = await world(t);
       // Grace accepts her invite (a password-less link sign-in), then links Google under another e-mail.
-      const inviteMail = await h.app.ctx.db.selectFrom('email_outbox').select('text_body').where('to_address', '=', 'grace@acme.test').executeTakeFirstOrThrow();
+      const inviteMail = await h.app.ctx.db
+        .selectFrom('email_outbox')
+        .select('text_body')
+        .where('to_address', '=', 'grace@acme.test')
+        .executeTakeFirstOrThrow();
       const token = /#([A-Za-z0-9_-]+)/.exec(inviteMail.text_body)?.[1];
       const browser = portalBrowser(h, ws.workspaceId);
       assert.equal((await browser.call('POST', '/invites/accept', { token })).statusCode, 200);
-      const linked = await withGoogle(h, ws.workspaceId, op, { sub: 'g-9', email: 'grace.personal@gmail.test' }, { session: browser.cookie, query: '?link=true' });
+      const linked = await withGoogle(
+        h,
+        ws.workspaceId,
+        op,
+        { sub: 'g-9', email: 'grace.personal@gmail.test' },
+        { session: browser.cookie, query: '?link=true' },
+      );
       assert.equal(linked.headers.location, `/portal/${ws.workspaceId}/?linked=google`);
       assert.equal((await browser.call('GET', '/identities')).json().data[0].email, 'grace.personal@gmail.test');
       const signIn = await withGoogle(h, ws.workspaceId, op, { sub: 'g-9', email: 'grace.personal@gmail.test' });
       assert.equal(signIn.headers.location, `/portal/${ws.workspaceId}/`, 'signs her in by that subject');
-      const twice = await withGoogle(h, ws.workspaceId, op, { sub: 'g-10', email: 'x@gmail.test' }, { session: browser.cookie, query: '?link=true' });
+      const twice = await withGoogle(
+        h,
+        ws.workspaceId,
+        op,
+        { sub: 'g-10', email: 'x@gmail.test' },
+        { session: browser.cookie, query: '?link=true' },
+      );
       assert.equal(twice.headers.location, `/portal/${ws.workspaceId}/?error=already_linked`);
       h.clock.advance(1000);
       assert.equal((await browser.call('DELETE', '/identities/google')).statusCode, 204);
       assert.equal((await browser.call('DELETE', '/identities/google')).statusCode, 404);
       assert.deepEqual((await browser.call('GET', '/identities')).json().data, []);
       const after = await withGoogle(h, ws.workspaceId, op, { sub: 'g-9', email: 'grace.personal@gmail.test' });
-      assert.equal(after.headers.location, `/portal/${ws.workspaceId}/sign-in?error=oidc_failed`, 'unlinked: that account no longer signs her in');
+      assert.equal(
+        after.headers.location,
+        `/portal/${ws.workspaceId}/sign-in?error=oidc_failed`,
+        'unlinked: that account no longer signs her in',
+      );
       const delinked = (await auditEntries(h, ws.workspaceId)).filter((e) => e.event_type === 'googleDelinked');
       assert.equal(delinked.length, 1);
       assert.equal(delinked[0].source, 'web');

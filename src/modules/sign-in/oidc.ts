@@ -61,9 +61,15 @@ export class OidcProviders {
     let configuration = this.configurations.get(id);
     if (!configuration) {
       configuration = openIdClient().then((client) =>
-        client.discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret, client.ClientSecretBasic(settings.clientSecret), {
-          ...(isLoopback(settings.issuer) ? { execute: [client.allowInsecureRequests] } : {}),
-        }),
+        client.discovery(
+          new URL(settings.issuer),
+          settings.clientId,
+          settings.clientSecret,
+          client.ClientSecretBasic(settings.clientSecret),
+          {
+            ...(isLoopback(settings.issuer) ? { execute: [client.allowInsecureRequests] } : {}),
+          },
+        ),
       );
       // A provider that could not be reached is asked again next time.
       configuration.catch(() => this.configurations.delete(id));
@@ -73,7 +79,10 @@ export class OidcProviders {
   }
 
   /** Where to send the person, and what to keep until they come back (10 minutes). */
-  async start(id: string, pending: Omit<PendingOidc, 'state' | 'nonce' | 'verifier' | 'provider'>): Promise<{ url: string; pending: PendingOidc }> {
+  async start(
+    id: string,
+    pending: Omit<PendingOidc, 'state' | 'nonce' | 'verifier' | 'provider'>,
+  ): Promise<{ url: string; pending: PendingOidc }> {
     const [client, configuration] = await Promise.all([openIdClient(), this.configuration(id)]);
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();

@@ -22,7 +22,7 @@ export interface Person {
 }
 
 /** The columns naming whose row it is. */
-export const personColumns = (person: Pick<Person, 'type' | 'id'>) => ({
+const personColumns = (person: Pick<Person, 'type' | 'id'>) => ({
   client_id: person.type === 'client' ? person.id : null,
   internal_user_id: person.type === 'internalUser' ? person.id : null,
 });

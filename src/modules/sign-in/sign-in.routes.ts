@@ -2,10 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { readSecret } from '../../db/migrate.js';
+import { cookieOf } from '../../lib/cookies.js';
 import { errors } from '../../lib/errors.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { cookieOf } from '../operator-sessions/index.js';
 import { OidcProviders, type PendingOidc } from './oidc.js';
 import * as repo from './sign-in.repository.js';
 import {
@@ -34,9 +34,9 @@ const NoContent = Type.Null({ description: 'no body' });
 const LinkRequested = Type.Object({ message: Type.String() }, { title: 'SignInLinkRequested' });
 const LINK_REQUESTED = { message: 'If this e-mail belongs to someone who may sign in here, a link is on its way.' };
 /** The session cookie: HttpOnly, scoped to the workspace's portal, Lax (an OpenID provider's redirect back must carry it). */
-export const SIGN_IN_COOKIE = 'portal_session';
+const SIGN_IN_COOKIE = 'portal_session';
 /** What a browser request that changes anything must carry (CSRF): no other site can make a browser send it. */
-export const PORTAL_REQUEST_HEADER = 'x-portal-request';
+const PORTAL_REQUEST_HEADER = 'x-portal-request';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -400,7 +400,11 @@ export async function signInRoutes(fastify: FastifyInstance) {
     '/sign-in/providers',
     {
       schema: {
-        ...route('listSignInProviders', 'The OpenID providers people may sign in with', 'Set by the operator (OIDC_PROVIDERS); empty by default.'),
+        ...route(
+          'listSignInProviders',
+          'The OpenID providers people may sign in with',
+          'Set by the operator (OIDC_PROVIDERS); empty by default.',
+        ),
         response: { 200: Providers, ...errorResponses(400, 404, 500) },
       },
     },
@@ -464,7 +468,11 @@ export async function signInRoutes(fastify: FastifyInstance) {
     {
       config: { signedIn: 'active' },
       schema: {
-        ...route('unlinkIdentity', 'Unlink an identity', 'The person signs in otherwise from then on (password or e-mailed links). Records googleDelinked for Google.'),
+        ...route(
+          'unlinkIdentity',
+          'Unlink an identity',
+          'The person signs in otherwise from then on (password or e-mailed links). Records googleDelinked for Google.',
+        ),
         ...SIGNED_IN,
         params: ProviderParams,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, 500) },

@@ -33,8 +33,8 @@ export interface Attempt extends Origin {
 
 const MINUTE = 60_000;
 /** ASVS 3.3.2 (level 2): signed in again after 12 hours, or after 30 minutes without a request. */
-export const SESSION_LIFETIME_MS = 12 * 60 * MINUTE;
-export const SESSION_IDLE_MS = 30 * MINUTE;
+const SESSION_LIFETIME_MS = 12 * 60 * MINUTE;
+const SESSION_IDLE_MS = 30 * MINUTE;
 /** Between the first factor and the TOTP step (or enrolling one, where the workspace requires it). */
 const MFA_STAGE_MS = 10 * MINUTE;
 const LINK_LIFETIME_MS = { signIn: 15 * MINUTE, passwordReset: 30 * MINUTE } as const;
@@ -50,7 +50,7 @@ const GUESSES = { capacity: 10, perSecond: 10 / 900 };
 /** E-mails one address can be sent (links and resets): 5, then one more every 12 minutes; past it, silently none. */
 const MAILS = { capacity: 5, perSecond: 5 / 3600 };
 
-export type SessionStage = 'active' | 'mfaRequired' | 'mfaEnrolmentRequired';
+type SessionStage = 'active' | 'mfaRequired' | 'mfaEnrolmentRequired';
 
 /** A signed-in (or half signed-in) person, as a request finds it from its cookie. */
 export interface ActiveSession {
@@ -644,7 +644,11 @@ export async function signInWithIdentity(settings: SignInSettings, identity: Vou
       reason: 'unknownIdentity',
     }),
   );
-  throw await settings.authFailures.fail(attempt.ip ?? 'unknown', attempt.at, errors.unauthorized(`No one here signs in with this ${identity.provider} account.`));
+  throw await settings.authFailures.fail(
+    attempt.ip ?? 'unknown',
+    attempt.at,
+    errors.unauthorized(`No one here signs in with this ${identity.provider} account.`),
+  );
 }
 
 function addIdentity(work: UnitOfWork, person: Person, identity: VouchedIdentity, attempt: Attempt): void {
@@ -659,7 +663,12 @@ function addIdentity(work: UnitOfWork, person: Person, identity: VouchedIdentity
 }
 
 /** Links an identity to the signed-in person (from a sign-in with the provider started by that session). */
-export async function linkIdentity(settings: SignInSettings, session: ActiveSession, identity: VouchedIdentity, attempt: Attempt): Promise<void> {
+export async function linkIdentity(
+  settings: SignInSettings,
+  session: ActiveSession,
+  identity: VouchedIdentity,
+  attempt: Attempt,
+): Promise<void> {
   await unitOfWork(settings.database, async (work) => addIdentity(work, session.person, identity, attempt));
 }
 
@@ -674,6 +683,7 @@ export async function unlinkIdentity(settings: SignInSettings, session: ActiveSe
   if (!linked) throw errors.notFound('Linked identity');
   await unitOfWork(settings.database, async (work) => {
     repo.deleteIdentity(work, session.person, provider);
-    if (provider === 'google') record(work, session.person, attempt, 'googleDelinked', `${session.person.email} unlinked their Google account`, {});
+    if (provider === 'google')
+      record(work, session.person, attempt, 'googleDelinked', `${session.person.email} unlinked their Google account`, {});
   });
 }

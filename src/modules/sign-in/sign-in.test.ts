@@ -280,7 +280,8 @@ for (const backend of BACKENDS) {
 
     test('a workspace that requires TOTP of its staff: the next sign-in enrols one before anything else; it cannot be turned off; events', async (t) => {
       const w = await world(t);
-      const policy = (required: boolean) => adminRequest(w.h, 'PATCH', `/admin/workspaces/${w.ws.workspaceId}`, { staffMfaRequired: required });
+      const policy = (required: boolean) =>
+        adminRequest(w.h, 'PATCH', `/admin/workspaces/${w.ws.workspaceId}`, { staffMfaRequired: required });
       const on = await policy(true);
       assert.deepEqual([on.statusCode, on.json().staffMfaRequired], [200, true]);
       assert.equal((await policy(true)).statusCode, 200, 'unchanged: no second event');
