@@ -41,7 +41,7 @@ import { messageRoutes } from './modules/messages/index.js';
 import { noteRoutes } from './modules/notes/index.js';
 import { formAdminRoutes, formRoutes } from './modules/forms/index.js';
 import { contractAdminRoutes, contractRoutes } from './modules/contracts/index.js';
-import { oidcCallbackRoutes, signInRoutes } from './modules/sign-in/index.js';
+import { oidcCallbackRoutes, signInAdminRoutes, signInRoutes } from './modules/sign-in/index.js';
 import { staffAdminRoutes } from './modules/staff/index.js';
 import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
 import { notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
@@ -108,7 +108,7 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [clientRoutes, companyRoutes], admin: [clientCsvAdminRoutes] },
   { v1: [internalUserRoutes], admin: [internalUserAdminRoutes, staffAdminRoutes] },
   { v1: [customFieldRoutes] },
-  { v1: [installRoutes], admin: [installAdminRoutes] },
+  { v1: [installRoutes], admin: [installAdminRoutes, signInAdminRoutes] },
   { v1: [notificationRoutes, notificationPreferenceRoutes], admin: [emailOutboxAdminRoutes] },
   { v1: [auditLogRoutes] },
   { v1: [appEventRoutes], admin: [webhookAdminRoutes] },

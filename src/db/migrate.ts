@@ -26,7 +26,7 @@ async function migrate(database: Database, target: string | undefined): Promise<
   await ensureSecret(database, 'paging');
   await ensureSecret(database, 'webhooks');
   await ensureSecret(database, 'files');
-  await ensureSecret(database, 'oidc');
+  await ensureSecret(database, 'sign-in');
   return applied;
 }
 

@@ -85,6 +85,17 @@ export const signIn: MigrationFactory = () => ({
       .unique()
       .execute();
 
+    // The app key an installed app's sessions are minted with for signed-in people (what the hosted portal hands app
+    // iframes): sealed with the server's secret, since a session token is encrypted with the key itself.
+    await db.schema
+      .createTable('portal_app_keys')
+      .addColumn('install_id', 'text', (c) => c.primaryKey().references('installs.id').onDelete('cascade'))
+      .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
+      .addColumn('api_key_id', 'text', (c) => c.notNull().references('api_keys.id').onDelete('cascade'))
+      .addColumn('sealed_key', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+
     await db.schema
       .alterTable('workspaces')
       .addColumn('staff_mfa_required', 'integer', (c) => c.notNull().defaultTo(0))

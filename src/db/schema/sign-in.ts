@@ -55,7 +55,17 @@ interface SignInIdentitiesTable extends PersonRef {
   created_at: string;
 }
 
+/** The app key an install's sessions for signed-in people are minted with, sealed (SecretBox). */
+interface PortalAppKeysTable {
+  install_id: string;
+  workspace_id: string;
+  api_key_id: string;
+  sealed_key: string;
+  created_at: string;
+}
+
 export interface SignInTables {
+  portal_app_keys: PortalAppKeysTable;
   sign_in_sessions: SignInSessionsTable;
   sign_in_links: SignInLinksTable;
   sign_in_credentials: SignInCredentialsTable;

@@ -1,7 +1,7 @@
 // The installs module's public face (docs/ARCHITECTURE.md: a module).
 export { createConnection } from './connections.service.js';
 export { InstallCreate } from './installs.schemas.js';
-export { createInstall, installCoreModules, publishInstall } from './installs.service.js';
+export { createInstall, getInstall, installCoreModules, publishInstall } from './installs.service.js';
 export { declareNotificationSettings } from './notification-settings.service.js';
 export type { NotificationSetting } from './notification-settings.schemas.js';
 export { installAdminRoutes, default as installRoutes } from './installs.routes.js';

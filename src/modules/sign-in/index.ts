@@ -1,2 +1,2 @@
 // The sign-in module's public face (docs/ARCHITECTURE.md: a module): people signing in to their portal.
-export { oidcCallbackRoutes, signInRoutes } from './sign-in.routes.js';
+export { oidcCallbackRoutes, signInAdminRoutes, signInRoutes } from './sign-in.routes.js';

@@ -338,3 +338,30 @@ export function deleteIdentity(work: UnitOfWork, person: Pick<Person, 'workspace
       .where('provider', '=', provider),
   );
 }
+
+// ---- app keys for signed-in people's app sessions ------------------------------------------------------------
+
+export function saveAppKey(
+  work: UnitOfWork,
+  row: { installId: string; workspaceId: string; apiKeyId: string; sealedKey: string; at: string },
+): void {
+  const values = { api_key_id: row.apiKeyId, sealed_key: row.sealedKey, created_at: row.at };
+  work.write(
+    work.db
+      .insertInto('portal_app_keys')
+      .values({ install_id: row.installId, workspace_id: row.workspaceId, ...values })
+      .onConflict((oc) => oc.column('install_id').doUpdateSet(values)),
+  );
+}
+
+/** The sealed key of an install, with the install's app (its key revoked since: none). */
+export function findAppKey(db: Kysely<DB>, workspaceId: string, installId: string) {
+  return db
+    .selectFrom('portal_app_keys')
+    .innerJoin('api_keys', 'api_keys.id', 'portal_app_keys.api_key_id')
+    .select(['portal_app_keys.sealed_key', 'portal_app_keys.api_key_id'])
+    .where('portal_app_keys.workspace_id', '=', workspaceId)
+    .where('portal_app_keys.install_id', '=', installId)
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+}

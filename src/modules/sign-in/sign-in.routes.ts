@@ -5,7 +5,7 @@ import { readSecret } from '../../db/migrate.js';
 import { cookieOf } from '../../lib/cookies.js';
 import { errors } from '../../lib/errors.js';
 import { SecretBox } from '../../lib/secret-box.js';
-import { errorResponses } from '../../lib/schemas.js';
+import { ADMIN_WRITE_ERRORS, WorkspaceParams, adminDoc, errorResponses } from '../../lib/schemas.js';
 import { OidcProviders, type PendingOidc } from './oidc.js';
 import * as repo from './sign-in.repository.js';
 import {
@@ -22,9 +22,13 @@ import {
   OidcStartQuery,
   ProviderParams,
   Providers,
+  AppSession,
+  InstallParams,
+  PortalAppKey,
+  RegisteredAppKey,
   TotpEnrolment,
-  WorkspaceParams,
 } from './sign-in.schemas.js';
+import { openApp, registerAppKey } from './app-sessions.service.js';
 import * as service from './sign-in.service.js';
 import type { ActiveSession, Attempt, Opened, SignInSettings } from './sign-in.service.js';
 
@@ -90,7 +94,7 @@ async function signInKit(app: FastifyInstance) {
   const attemptOf = (request: FastifyRequest, workspaceId = (request.params as { workspaceId: string }).workspaceId): Attempt => {
     const userAgent = request.headers['user-agent'];
     return {
-      workspaceId: workspaceId.toLowerCase(),
+      workspaceId,
       at: clock.now(),
       ip: request.ip ?? null,
       userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
@@ -102,17 +106,18 @@ async function signInKit(app: FastifyInstance) {
     reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, token, `/portal/${session.person.workspaceId}`, maxAge));
     return toView(session);
   };
-  const box = new SecretBox(await readSecret(database, 'oidc'));
+  const box = new SecretBox(await readSecret(database, 'sign-in'));
   const providers = new OidcProviders(config.oidcProviders, config.portalUrl);
   return { settings, clock, database, cookie, attemptOf, opened, box, providers };
 }
 
 export async function signInRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { settings, database, cookie, attemptOf, opened, box, providers } = await signInKit(app);
+  const { settings, clock, database, cookie, attemptOf, opened, box, providers } = await signInKit(app);
   app.decorateRequest('signInSession', null as unknown as ActiveSession);
   const setCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) =>
     reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, value, `/portal/${attemptOf(request).workspaceId}`, maxAgeSeconds));
+  const { config } = app.ctx;
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -482,6 +487,56 @@ export async function signInRoutes(fastify: FastifyInstance) {
       await service.unlinkIdentity(settings, request.signInSession, request.params.provider, attemptOf(request));
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    '/apps/:installId/session',
+    {
+      config: { signedIn: 'active' },
+      schema: {
+        ...route(
+          'openApp',
+          'Open an installed app as the signed-in person',
+          'The session token the portal hands the app’s iframe (`?token=…`): the app’s SDK decrypts it with its key and calls the API as this ' +
+            'person (a client in its primary company, or an internal user), exactly as with a token from POST /admin/workspaces/{id}/sessions. ' +
+            `It lives ${app.ctx.config.sessionLifetimeSeconds} s (SESSION_LIFETIME_SECONDS). 409 until the operator has given the portal the app’s key ` +
+            '(PUT /admin/workspaces/{id}/installs/{installId}/portal-key).',
+        ),
+        ...SIGNED_IN,
+        params: InstallParams,
+        response: { 200: AppSession, ...errorResponses(400, 401, 403, 404, 409, 500) },
+      },
+    },
+    async (request) =>
+      openApp(database, box, request.signInSession, request.params.installId, {
+        lifetimeSeconds: config.sessionLifetimeSeconds,
+        baseUrl: config.portalUrl,
+        at: clock.now(),
+      }),
+  );
+}
+
+/** The operator's side: the app key the portal mints signed-in people's app sessions with. */
+export async function signInAdminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const box = new SecretBox(await readSecret(app.ctx.database, 'sign-in'));
+  app.put(
+    '/workspaces/:workspaceId/installs/:installId/portal-key',
+    {
+      schema: {
+        ...adminDoc,
+        operationId: 'adminSetPortalAppKey',
+        summary: 'Give the portal an installed app’s key',
+        description:
+          'So that signed-in people can open the app (POST /portal/{id}/api/apps/{installId}/session). An active app key of the ' +
+          'workspace for the install’s app (else a 400 naming body.apiKey); stored sealed with the server’s secret (a session token is ' +
+          'encrypted with the key itself), replaced by a later call, forgotten when the key is revoked.',
+        params: InstallParams,
+        body: PortalAppKey,
+        response: { 200: RegisteredAppKey, ...ADMIN_WRITE_ERRORS },
+      },
+    },
+    async (request) => registerAppKey(app.ctx.database, box, request.caller, request.params.installId, request.body.apiKey),
   );
 }
 

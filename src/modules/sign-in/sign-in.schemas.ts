@@ -1,8 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { Id, Timestamp } from '../../lib/schemas.js';
+import { Id, PathId, Timestamp } from '../../lib/schemas.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.js';
-
-export const WorkspaceParams = Type.Object({ workspaceId: Id }, { additionalProperties: false });
 
 const Email = Type.String({
   minLength: 3,
@@ -99,7 +97,10 @@ export const TotpConfirmation = Type.Object(
 );
 
 export const ProviderParams = Type.Object(
-  { workspaceId: Id, provider: Type.String({ pattern: '^[a-z][a-z0-9-]{0,30}$', description: 'the provider’s id (OIDC_PROVIDERS)' }) },
+  {
+    workspaceId: PathId('workspace id'),
+    provider: Type.String({ pattern: '^[a-z][a-z0-9-]{0,30}$', description: 'the provider’s id (OIDC_PROVIDERS)' }),
+  },
   { additionalProperties: false },
 );
 export const OidcStartQuery = Type.Object(
@@ -125,3 +126,21 @@ export const Identities = Type.Object(
   },
   { title: 'LinkedIdentities' },
 );
+
+export const InstallParams = Type.Object(
+  { workspaceId: PathId('workspace id'), installId: PathId('install id') },
+  { additionalProperties: false },
+);
+export const AppSession = Type.Object(
+  {
+    token: Type.String({ description: 'the session token to hand the app (its SDK decrypts it with the app key)' }),
+    tokenId: Id,
+    expiresAt: Type.Integer({ description: 'Unix seconds' }),
+  },
+  { title: 'PortalAppSession' },
+);
+export const PortalAppKey = Type.Object(
+  { apiKey: Type.String({ minLength: 1, maxLength: 200, description: 'an active app key of the workspace, for the install’s app' }) },
+  { additionalProperties: false, title: 'PortalAppKey' },
+);
+export const RegisteredAppKey = Type.Object({ installId: Id, apiKeyId: Id }, { title: 'RegisteredPortalAppKey' });

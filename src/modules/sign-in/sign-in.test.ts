@@ -4,7 +4,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { base32Decode, hotp, totpStep } from '../../lib/totp.js';
-import { adminRequest, auditEntries, createClient, createTestInternalUser, populatedWorkspace } from '../../../test/helpers/factories.js';
+import {
+  APP_ID,
+  OTHER_APP_ID,
+  adminRequest,
+  auditEntries,
+  createClient,
+  createTestInternalUser,
+  populatedWorkspace,
+} from '../../../test/helpers/factories.js';
 import { BACKENDS, adminHarness } from '../../../test/helpers/harness.js';
 import { emailCount, lastEmailTo, portalBrowser } from '../../../test/helpers/portal.js';
 
@@ -310,6 +318,61 @@ for (const backend of BACKENDS) {
         ['workspaceMfaEnabled', 'system'],
         ['workspaceMfaDisabled', 'system'],
       ]);
+    });
+
+    test('a signed-in person opens an installed app: the SDK session token for that person, once the operator gave the portal the app key', async (t) => {
+      const w = await world(t);
+      const install = (
+        await adminRequest(w.h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/installs`, { type: 'custom', name: 'Docs', appId: APP_ID })
+      ).json();
+      const { token: invite, client } = await invited(w);
+      const browser = w.browser();
+      await browser.call('POST', '/invites/accept', { token: invite, password: PASSWORD });
+      const early = await browser.call('POST', `/apps/${install.id}/session`);
+      assert.deepEqual([early.statusCode, early.json().code], [409, 'conflict']);
+      const keyPath = `/admin/workspaces/${w.ws.workspaceId}/installs/${install.id}/portal-key`;
+      const otherApp = await w.h.appKey(w.ws.workspaceId, OTHER_APP_ID);
+      const wrong = await w.h.app.inject({
+        method: 'PUT',
+        url: keyPath,
+        headers: { authorization: `Bearer ${w.h.adminToken}` },
+        payload: { apiKey: otherApp.apiKey },
+      });
+      assert.deepEqual([wrong.statusCode, wrong.json().data[0].path], [400, 'body.apiKey'], 'another app’s key');
+      const given = await w.h.app.inject({
+        method: 'PUT',
+        url: keyPath,
+        headers: { authorization: `Bearer ${w.h.adminToken}` },
+        payload: { apiKey: w.app.apiKey },
+      });
+      assert.deepEqual([given.statusCode, given.json()], [200, { installId: install.id, apiKeyId: w.app.apiKeyId }]);
+      const stored = await w.h.app.ctx.db.selectFrom('portal_app_keys').select('sealed_key').executeTakeFirstOrThrow();
+      assert.ok(!stored.sealed_key.includes(w.app.apiKey), 'the key is stored sealed');
+      const opened = await browser.call('POST', `/apps/${install.id}/session`);
+      assert.equal(opened.statusCode, 200, opened.body);
+      const { token, tokenId, expiresAt } = opened.json();
+      assert.equal(expiresAt, Math.floor(w.h.clock.now() / 1000) + w.h.app.ctx.config.sessionLifetimeSeconds);
+      // The app's SDK reads who it acts for from the token, with its own key.
+      const { assemblyApi } = await import('@assembly-js/node-sdk');
+      const payload = await assemblyApi({ apiKey: w.app.apiKey, token }).getTokenPayload?.();
+      assert.deepEqual(JSON.parse(JSON.stringify(payload)), {
+        workspaceId: w.ws.workspaceId,
+        clientId: client.id,
+        companyId: w.company.id,
+        tokenId,
+        baseUrl: w.h.app.ctx.config.portalUrl,
+      });
+      // And the API answers it as that client.
+      const seen = await w.h.as(`${w.ws.workspaceId}/${w.app.apiKey}/${tokenId}`, { method: 'GET', url: '/v1/clients?limit=10' });
+      assert.deepEqual(
+        seen.json().data.map((c: { id: string }) => c.id),
+        [client.id],
+      );
+      assert.equal(
+        (await portalBrowser(w.h, w.ws.workspaceId).call('POST', `/apps/${install.id}/session`)).statusCode,
+        401,
+        'signed in only',
+      );
     });
 
     test('another workspace: its cookie, links and invites open nothing here; an unknown workspace is a 404', async (t) => {
