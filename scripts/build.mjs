@@ -5,7 +5,8 @@
 // node_modules). What is imported dynamically (the server, the other commands, libraries a feature loads when
 // first used) is a chunk of its own, loaded then. Type-checking is `npm run typecheck`.
 // Then bundles the admin console (console/, Preact) with Vite into dist/console, which the server
-// serves at /console (src/plugins/console.ts).
+// serves at /console (src/plugins/console.ts), and the portal's pages (portal/, likewise) into dist/portal,
+// served at /portal/{workspaceId}/ (src/plugins/portal-pages.ts).
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -40,6 +41,11 @@ try {
   vite = await import('vite');
 } catch (error) {
   if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-  console.warn('build: vite is not installed (a dev dependency), so the admin console is not built: /console answers 503.');
+  console.warn(
+    "build: vite is not installed (a dev dependency), so the admin console and the portal's pages are not built: /console and /portal/… answer 503.",
+  );
 }
-if (vite) await vite.build({ configFile: join('console', 'vite.config.ts'), logLevel: 'warn' });
+if (vite) {
+  await vite.build({ configFile: join('console', 'vite.config.ts'), logLevel: 'warn' });
+  await vite.build({ configFile: join('portal', 'vite.config.ts'), logLevel: 'warn' });
+}

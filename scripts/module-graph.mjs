@@ -4,8 +4,9 @@
 // - a query built outside a repository (dependency-cruiser sees imports, not calls on a handle) fails;
 // - bench/ and test/helpers/ reach a module through its index.ts only, like the rest of src/ (EXCEPTIONS
 //   below name the few files that may reach further, each with its reason);
-// - the admin console (console/src) imports no server file: only its own files and src/shared/, the data
-//   both sides read (e.g. the audit event types), which itself imports nothing outside src/shared/.
+// - the admin console (console/src) and the portal's pages (portal/src) import no server file: only their own
+//   files and src/shared/, the data both sides read (e.g. the audit event types), which itself imports nothing
+//   outside src/shared/.
 // `node scripts/module-graph.mjs --stats` prints the module-graph paragraph of docs/ARCHITECTURE.md, made
 // from the real graph (test/module-graph-doc.test.ts keeps the two the same).
 import { execFileSync } from 'node:child_process';
@@ -65,9 +66,11 @@ function relativeImports(dir) {
     );
 }
 const inside = (path, dir) => !relative(dir, path).startsWith('..');
-for (const { from, to } of relativeImports('console/src')) {
-  if (!inside(to, 'console') && !inside(to, 'src/shared'))
-    failures.push(`${from} imports ${to}: the console imports no server file (only src/shared/)`);
+for (const app of ['console', 'portal']) {
+  for (const { from, to } of relativeImports(`${app}/src`)) {
+    if (!inside(to, app) && !inside(to, 'src/shared'))
+      failures.push(`${from} imports ${to}: the ${app} imports no server file (only src/shared/)`);
+  }
 }
 for (const { from, to } of relativeImports('src/shared')) {
   if (!inside(to, 'src/shared')) failures.push(`${from} imports ${to}: src/shared/ imports nothing outside itself`);
@@ -127,7 +130,7 @@ if (failures.length > 0) {
 if (process.argv.includes('--stats')) console.log(paragraph());
 else
   console.log(
-    '✔ no loop between module folders; queries only in repositories and db/; bench/ and test/helpers/ through index.ts; the console imports no server file',
+    '✔ no loop between module folders; queries only in repositories and db/; bench/ and test/helpers/ through index.ts; the console and the portal pages import no server file',
   );
 
 /** The module-graph paragraph of docs/ARCHITECTURE.md, from the graph: modules grouped by what they read. */

@@ -93,10 +93,10 @@ if (redisAnswer === true) {
   }
 }
 
-// The admin console's browser tests drive Chromium (PORTAL_TEST_CHROMIUM, default Debian's /usr/bin/chromium).
+// The browser tests (the admin console's, the portal's pages') drive Chromium (PORTAL_TEST_CHROMIUM, default Debian's /usr/bin/chromium).
 // Without it they are left out, said plainly; PORTAL_TEST_REQUIRE_BROWSER=1 (set by CI) makes that a failure.
 const chromium = process.env.PORTAL_TEST_CHROMIUM || '/usr/bin/chromium';
-const browserTests = files.filter((f) => f.endsWith('console.test.ts'));
+const browserTests = files.filter((f) => f.endsWith('console.test.ts') || f.endsWith('-browser.test.ts'));
 if (browserTests.length > 0 && !existsSync(chromium)) {
   console.log(`\n*** Browser tests SKIPPED: no Chromium at ${chromium} (apt-get install chromium). ***\n`);
   if (process.env.PORTAL_TEST_REQUIRE_BROWSER === '1') {

@@ -50,6 +50,7 @@ import { type LookupAll, WebhookWorker, type WebhookWorkerOptions, appEventRoute
 import { workspaceAdminRoutes, workspaceRoutes } from './modules/workspaces/index.js';
 import adminSurface from './plugins/admin.js';
 import { consoleOffRoutes, consoleRoutes } from './plugins/console.js';
+import { portalPageRoutes } from './plugins/portal-pages.js';
 import auth from './plugins/auth.js';
 import authorization from './plugins/authorization.js';
 import limits from './plugins/limits.js';
@@ -264,6 +265,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // People signing in to their workspace's portal: cookie sessions, outside /v1 (no API key).
   await app.register(signInRoutes, { prefix: '/portal/:workspaceId/api' });
   await app.register(oidcCallbackRoutes, { prefix: '/portal/oidc' });
+  // And the pages that call it (dist/portal), around it: /portal/{workspaceId}/… but not …/api/….
+  await app.register(portalPageRoutes);
   await app.register(
     async (v1) => {
       await v1.register(auth);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { WAIT_MS, assertAccessible, ensureConsoleBuilt, launchBrowser, screenshot, scrollsSideways } from './helpers/browser.js';
+import { WAIT_MS, assertAccessible, ensureBuilt, launchBrowser, screenshot, scrollsSideways } from './helpers/browser.js';
 import { type Server, serve, stop } from './helpers/server.js';
 
 const ADMIN_TOKEN = 'console-test-admin-token-0123456789';
@@ -24,7 +24,7 @@ let receiver: Receiver;
 let dir: string;
 
 before(async () => {
-  ensureConsoleBuilt();
+  ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'portal-console-'));
   receiver = await startReceiver();
   server = await serve({

@@ -23,6 +23,6 @@ test('scripts/module-graph.mjs passes: no module loop, bench/ and test/helpers/ 
   const out = execFileSync(process.execPath, ['scripts/module-graph.mjs'], { encoding: 'utf8' });
   assert.match(
     out,
-    /^✔ no loop between module folders; queries only in repositories and db\/; bench\/ and test\/helpers\/ through index\.ts; the console imports no server file\n$/,
+    /^✔ no loop between module folders; queries only in repositories and db\/; bench\/ and test\/helpers\/ through index\.ts; the console and the portal pages import no server file\n$/,
   );
 });

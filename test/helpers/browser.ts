@@ -14,12 +14,17 @@ export const ARTIFACTS = join('test', 'artifacts');
 /** Every wait of a browser test is bounded by this (ms) unless it says otherwise. */
 export const WAIT_MS = 20_000;
 
-/** Builds the console (and the server) when dist/console is missing, as on a fresh clone; at most 2 minutes. */
-export function ensureConsoleBuilt() {
-  if (existsSync(join('dist', 'console', 'index.html'))) return;
+const BUILT = [join('dist', 'console', 'index.html'), join('dist', 'portal', 'index.html')];
+
+/**
+ * Builds the front ends (the console, the portal's pages) and the server when one is missing, as on a fresh clone;
+ * at most 2 minutes.
+ */
+export function ensureBuilt() {
+  if (BUILT.every((file) => existsSync(file))) return;
   const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit', timeout: 120_000 });
   assert.equal(build.status, 0, 'node scripts/build.mjs failed');
-  assert.ok(existsSync(join('dist', 'console', 'index.html')), 'the build wrote dist/console/index.html');
+  for (const file of BUILT) assert.ok(existsSync(file), `the build wrote ${file}`);
 }
 
 /** Headless chromium; closed by the caller. */
@@ -49,26 +54,30 @@ interface AxeViolation {
   id: string;
   impact: string | null;
   help: string;
+  tags: string[];
   nodes: { target: unknown[]; failureSummary?: string }[];
 }
 
 /**
  * Runs axe-core in the page (WCAG 2.1 A and AA rules and best practices) and fails on any serious or
- * critical violation. The source is evaluated through the DevTools protocol, which the page's
- * Content-Security-Policy does not govern (an injected <script> would be refused, rightly).
+ * critical violation; with `everyWcag`, on any violation of a WCAG rule too, whatever its impact. The source
+ * is evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern (an
+ * injected <script> would be refused, rightly).
  */
-export async function assertAccessible(page: Page, what: string) {
+export async function assertAccessible(page: Page, what: string, options: { everyWcag?: boolean } = {}) {
   const loaded = await page.evaluate('typeof window.axe === "object"');
   if (!loaded) await page.evaluate(axe.source);
   const violations = (await page.evaluate(
     `window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
-       .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`,
+       .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, tags: v.tags, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`,
   )) as AxeViolation[];
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const failing = violations.filter(
+    (v) => v.impact === 'serious' || v.impact === 'critical' || (options.everyWcag && v.tags.some((tag) => /^wcag2\d*a+$/.test(tag))),
+  );
   assert.deepEqual(
-    serious.map((v) => `${v.impact} ${v.id}: ${v.help} — ${JSON.stringify(v.nodes)}`),
+    failing.map((v) => `${v.impact} ${v.id}: ${v.help} — ${JSON.stringify(v.nodes)}`),
     [],
-    `${what}: no serious or critical accessibility violation`,
+    `${what}: no ${options.everyWcag ? 'WCAG 2 A/AA, nor serious or critical,' : 'serious or critical'} accessibility violation`,
   );
 }
 

@@ -12,10 +12,13 @@ export interface Server {
   exited: Promise<number | null>;
 }
 
-/** Starts `portal serve` on a free port with this environment; resolves once it listens (20 s at most). */
+/**
+ * Starts `portal serve` on a free port (or `env.PORT`, for a test that must know it first: PORTAL_URL) with this
+ * environment; resolves once it listens (20 s at most).
+ */
 export function serve(env: Record<string, string>): Promise<Server> {
   const child = spawn(process.execPath, ['bin/portal.js', 'serve'], {
-    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    env: { ...process.env, PORT: '0', ...env, HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
