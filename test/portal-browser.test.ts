@@ -2,7 +2,8 @@
 // playwright-core against a `portal serve` process on SQLite, sending its e-mails to a local SMTP server. One client
 // goes through every way in: (a) invited through the API, accepts with a password, lands on their page, signs out;
 // (b) signs in by an e-mailed link; (c) turns TOTP on, signs out, signs in by password and passes the TOTP step;
-// (d) resets a forgotten password by e-mail, signs in with it and a recovery code, changes it. At
+// (d) resets a forgotten password by e-mail, signs in with it and a recovery code, changes it; (e) signs in with
+// Google (a real OpenID provider, oidc-provider, started here), and someone unknown to the portal is refused. At
 // 320 px wide throughout; every page is checked with axe-core (no WCAG A/AA violation at all), its heading focused,
 // and no request leaves the server's origin. Screenshots: test/artifacts/portal-<page>.png.
 import assert from 'node:assert/strict';
@@ -15,6 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { base32Decode, hotp, totpStep } from '../src/lib/totp.js';
 import { ARTIFACTS, WAIT_MS, assertAccessible, ensureBuilt, launchBrowser, scrollsSideways } from './helpers/browser.js';
 import { type Server, freePort, serve, stop } from './helpers/server.js';
+import { type OidcTestProvider, startOidcProvider } from './helpers/oidc-provider.js';
 import { type ReceivedMail, smtpServer } from './helpers/smtp.js';
 
 const ADMIN_TOKEN = 'portal-pages-test-admin-token-0123456789';
@@ -27,6 +29,7 @@ let server: Server;
 let browser: Browser;
 let smtp: Awaited<ReturnType<typeof smtpServer>>;
 let dir: string;
+let op: OidcTestProvider;
 const cleanups: (() => Promise<void>)[] = [];
 
 before(async () => {
@@ -35,7 +38,17 @@ before(async () => {
   smtp = await smtpServer({ after: (fn) => cleanups.push(fn) });
   // The links in e-mails and invites are made from PORTAL_URL: the server must listen where it says.
   const port = await freePort();
+  op = await startOidcProvider({
+    clients: [
+      { clientId: 'portal', clientSecret: 'portal-secret', redirectUris: [`http://127.0.0.1:${port}/portal/oidc/google/callback`] },
+    ],
+  });
+  cleanups.push(() => op.close());
   server = await serve({
+    OIDC_PROVIDERS: 'google',
+    OIDC_GOOGLE_ISSUER: op.issuer,
+    OIDC_GOOGLE_CLIENT_ID: 'portal',
+    OIDC_GOOGLE_CLIENT_SECRET: 'portal-secret',
     DATABASE_URL: `sqlite:${join(dir, 'portal.db')}`,
     PORTAL_ADMIN_TOKEN: ADMIN_TOKEN,
     PORT: String(port),
@@ -308,13 +321,34 @@ test('a client is invited, accepts, signs in by e-mailed link, turns TOTP on, si
     },
   );
 
-  await t.test('an OpenID provider’s failure comes back as ?error= and shows as an alert', async () => {
-    await page.goto(`${pages}/sign-in?error=${encodeURIComponent('The provider refused the sign-in.')}`);
+  await t.test(
+    '(e) Sign in with Google: the button, the provider, back signed in (after the TOTP step, with a recovery code)',
+    async () => {
+      await signOut();
+      op.signInNext({ sub: 'google-grace', email: EMAIL });
+      await page.getByRole('link', { name: 'Sign in with Google' }).click();
+      await arrived(v, 'totp-after-google', 'Enter your sign-in code');
+      await page.getByLabel('Code').fill(recoveryCodes[1]);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await home('home-by-google');
+      // Someone the provider vouches for but who has no account here: back on the sign-in page, with the reason.
+      await signOut();
+      op.signInNext({ sub: 'google-stranger', email: 'stranger@elsewhere.test' });
+      await page.getByRole('link', { name: 'Sign in with Google' }).click();
+      await arrived(v, 'sign-in-google-refused', 'Sign in');
+      await page.getByRole('alert').filter({ hasText: 'nobody here signs in with that account' }).waitFor();
+      assert.equal(page.url(), `${pages}/sign-in?error=oidc_failed`);
+    },
+  );
+
+  await t.test('an unknown ?error= shows a generic alert, never the query’s text', async () => {
+    await page.goto(`${pages}/sign-in?error=${encodeURIComponent('Call +1 555 0100 to unlock your account')}`);
     await arrived(v, 'sign-in-error', 'Sign in');
-    await page.getByRole('alert').filter({ hasText: 'The provider refused the sign-in.' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'That sign-in did not work. Try again.' }).waitFor();
   });
 
-  const elsewhere = v.requests.filter((url) => !url.startsWith(`${server.base}/`));
+  // The provider's own pages are the only other origin (its redirects, in this test the one OpenID provider).
+  const elsewhere = v.requests.filter((url) => !url.startsWith(`${server.base}/`) && !url.startsWith(`${op.issuer}/`));
   assert.deepEqual(elsewhere, [], 'no request left the origin');
   assert.ok(
     v.requests.some((url) => url.includes('/portal/assets/')),

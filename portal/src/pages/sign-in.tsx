@@ -10,7 +10,7 @@ import { ErrorAlert, Field, PageHeading, Status, UserTypeChoice, continueSignIn,
 export function SignInPage() {
   const [userType, setUserType] = useState<UserType>('client');
   const [providers, setProviders] = useState<Provider[]>([]);
-  const queryError = new URLSearchParams(window.location.search).get('error');
+  const queryError = signInError(new URLSearchParams(window.location.search).get('error'));
   const password = useAction();
   const link = useAction();
   const [linkSent, setLinkSent] = useState<string | null>(null);
@@ -102,4 +102,14 @@ export function SignInPage() {
       ) : null}
     </>
   );
+}
+
+/** What the server's `?error=` codes mean; never the query's own text (a crafted link could put anything there). */
+const SIGN_IN_ERRORS: Record<string, string> = {
+  oidc_failed:
+    'That sign-in did not work: nobody here signs in with that account (the provider must have verified the e-mail you were invited with), or it was cancelled.',
+};
+function signInError(code: string | null): string | undefined {
+  if (code === null) return undefined;
+  return SIGN_IN_ERRORS[code] ?? 'That sign-in did not work. Try again.';
 }
