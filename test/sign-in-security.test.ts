@@ -208,7 +208,7 @@ for (const backend of BACKENDS) {
       assert.equal((await active.call('GET', '/session')).statusCode, 401, 'at 12 hours');
     });
 
-    test('sign-out, and removing a person, end the session on every server sharing the database at once', async (t) => {
+    test('sign-out, and removing a client or a member of staff, end the session on every server sharing the database at once', async (t) => {
       const clock = new TestClock();
       const url = await freshDatabaseUrl(t, backend);
       const database = openDatabase(url);
@@ -235,6 +235,22 @@ for (const backend of BACKENDS) {
       assert.equal((await onTwo(alan.browser)).statusCode, 200);
       assert.equal((await h1.as(ws.apiKey, { method: 'DELETE', url: `/v1/clients/${alan.id}` })).statusCode, 200);
       assert.equal((await onTwo(alan.browser)).statusCode, 401, 'removed on one: refused on two');
+      // A member of staff removed by the operator on one server: refused on the other at its next request.
+      const staff = await adminRequest({ app: one } as Harness, 'POST', `/admin/workspaces/${ws.workspaceId}/internal-users`, {
+        email: 'sam@acme.test',
+        givenName: 'Sam',
+        familyName: 'S',
+      });
+      const sam = portalBrowser({ app: one }, ws.workspaceId);
+      await sam.call('POST', '/password-resets', { email: 'sam@acme.test', userType: 'internalUser' });
+      const { token } = await lastEmailTo({ app: one }, ws.workspaceId, 'sam@acme.test');
+      await sam.call('POST', '/password-resets/complete', { token, password: PASSWORD });
+      const signedIn = await sam.call('POST', '/sign-in/password', { email: 'sam@acme.test', password: PASSWORD, userType: 'internalUser' });
+      assert.equal(signedIn.statusCode, 200, signedIn.body);
+      assert.equal((await onTwo(sam)).statusCode, 200);
+      const removed = await adminRequest({ app: one } as Harness, 'DELETE', `/admin/workspaces/${ws.workspaceId}/internal-users/${staff.json().id}`);
+      assert.equal(removed.statusCode, 200);
+      assert.equal((await onTwo(sam)).statusCode, 401, 'staff removed on one: refused on two');
     });
   });
 }
