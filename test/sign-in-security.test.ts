@@ -245,10 +245,18 @@ for (const backend of BACKENDS) {
       await sam.call('POST', '/password-resets', { email: 'sam@acme.test', userType: 'internalUser' });
       const { token } = await lastEmailTo({ app: one }, ws.workspaceId, 'sam@acme.test');
       await sam.call('POST', '/password-resets/complete', { token, password: PASSWORD });
-      const signedIn = await sam.call('POST', '/sign-in/password', { email: 'sam@acme.test', password: PASSWORD, userType: 'internalUser' });
+      const signedIn = await sam.call('POST', '/sign-in/password', {
+        email: 'sam@acme.test',
+        password: PASSWORD,
+        userType: 'internalUser',
+      });
       assert.equal(signedIn.statusCode, 200, signedIn.body);
       assert.equal((await onTwo(sam)).statusCode, 200);
-      const removed = await adminRequest({ app: one } as Harness, 'DELETE', `/admin/workspaces/${ws.workspaceId}/internal-users/${staff.json().id}`);
+      const removed = await adminRequest(
+        { app: one } as Harness,
+        'DELETE',
+        `/admin/workspaces/${ws.workspaceId}/internal-users/${staff.json().id}`,
+      );
       assert.equal(removed.statusCode, 200);
       assert.equal((await onTwo(sam)).statusCode, 401, 'staff removed on one: refused on two');
     });

@@ -264,19 +264,19 @@ export async function findInvitedClient(db: Kysely<DB>, workspaceId: string, tok
   return row && { person: clientPerson(row), expiresAt: row.invite_expires_at };
 }
 
-/** A client signed in: its first sign-in makes it `active` (the invite link spent); every one is its last. */
-export function recordClientSignIn(work: UnitOfWork, person: Person, at: string, first: boolean): void {
-  const changes = first
-    ? {
-        status: 'active' as const,
-        first_login_date: at,
-        last_login_date: at,
-        invite_token_hash: null,
-        invite_expires_at: null,
-        updated_at: at,
-      }
-    : { last_login_date: at };
-  work.write(work.db.updateTable('clients').set(changes).where('workspace_id', '=', person.workspaceId).where('id', '=', person.id));
+/**
+ * A client signed in: its last sign-in, and its first makes it `active` (the invite link spent). `activated` learns,
+ * inside the transaction, whether this sign-in was the one that did (of two at once, exactly one is).
+ */
+export function recordClientSignIn(work: UnitOfWork, person: Person, at: string, activated: (first: boolean) => void): void {
+  const client = (query: ReturnType<typeof work.db.updateTable<'clients'>>) =>
+    query.where('workspace_id', '=', person.workspaceId).where('id', '=', person.id);
+  work.write(client(work.db.updateTable('clients').set({ last_login_date: at })));
+  const activation = { status: 'active' as const, first_login_date: at, invite_token_hash: null, invite_expires_at: null, updated_at: at };
+  work.writeReturning(
+    client(work.db.updateTable('clients').set(activation)).where('status', '<>', 'active').returning('id').compile(),
+    (row) => activated(row !== undefined),
+  );
 }
 
 export async function staffMfaRequired(db: Kysely<DB>, workspaceId: string): Promise<boolean | undefined> {

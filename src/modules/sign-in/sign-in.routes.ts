@@ -189,7 +189,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await service.requestMagicLink(settings, { ...request.body, userType: request.body.userType ?? 'client' }, attemptOf(request));
+      await service.sendLink(settings, 'signIn', { ...request.body, userType: request.body.userType ?? 'client' }, attemptOf(request));
       return reply.code(202).send(LINK_REQUESTED);
     },
   );
@@ -243,7 +243,12 @@ export async function signInRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await service.requestPasswordReset(settings, { ...request.body, userType: request.body.userType ?? 'client' }, attemptOf(request));
+      await service.sendLink(
+        settings,
+        'passwordReset',
+        { ...request.body, userType: request.body.userType ?? 'client' },
+        attemptOf(request),
+      );
       return reply.code(202).send(LINK_REQUESTED);
     },
   );

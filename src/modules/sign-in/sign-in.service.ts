@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../audit/index.js';
 import type { AuditEventType } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
-import type { SignInMethod } from '../../db/schema.js';
+import type { SignInLinkPurpose, SignInMethod } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Actor, Origin } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
@@ -181,9 +181,9 @@ function startSession(
 function signedIn(work: UnitOfWork, person: Person, method: SignInMethod, attempt: Attempt): void {
   record(work, person, attempt, 'userLoggedIn', `${person.email} signed in (${method})`, { method });
   if (person.type !== 'client') return;
-  const first = person.status !== 'active';
-  repo.recordClientSignIn(work, person, isoAt(attempt.at), first);
-  if (first) record(work, person, attempt, 'clientActivated', `Client ${person.email} activated`, { clientId: person.id });
+  repo.recordClientSignIn(work, person, isoAt(attempt.at), (first) => {
+    if (first) record(work, person, attempt, 'clientActivated', `Client ${person.email} activated`, { clientId: person.id });
+  });
 }
 
 // ---- password ------------------------------------------------------------------------------------------------
@@ -231,43 +231,56 @@ function linkUrl(settings: SignInSettings, workspaceId: string, page: string, to
   return `${settings.portalUrl}/portal/${workspaceId}/${page}#${token}`;
 }
 
+/** What each kind of e-mailed link says, and the page it opens. */
+const LINK_MAILS = {
+  signIn: {
+    page: 'magic-link',
+    subject: 'Your sign-in link',
+    text: (name: string, url: string) =>
+      `Hello ${name},\n\nSign in with this link within 15 minutes (it works once):\n\n${url}\n\nIf you did not ask for it, ignore this e-mail.\n`,
+  },
+  passwordReset: {
+    page: 'reset-password',
+    subject: 'Reset your password',
+    text: (name: string, url: string) =>
+      `Hello ${name},\n\nChoose a new password with this link within 30 minutes (it works once):\n\n${url}\n\nIf you did not ask for it, ignore this e-mail: your password stays as it is.\n`,
+  },
+} as const;
+
 /**
- * Sends a sign-in link to the person with this e-mail, if there is one who may sign in; the answer is the same
- * either way (no enumeration). Single use, 15 minutes, stored as its SHA-256; a new link replaces an unused one.
+ * E-mails a link of `purpose` to the person with this e-mail, if there is one who may sign in; the answer is the
+ * same either way (no enumeration). Single use, short-lived (15 minutes to sign in, 30 to reset a password), stored
+ * as its SHA-256, good for its own purpose only (a sign-in link never sets a password); a new one replaces an unused one.
+ * A sign-in link records magicLinkSent.
  */
-export async function requestMagicLink(
+export async function sendLink(
   settings: SignInSettings,
+  purpose: SignInLinkPurpose,
   input: { email: string; userType: UserType },
   attempt: Attempt,
 ): Promise<void> {
   const person = await repo.findPersonByEmail(settings.database.db, attempt.workspaceId, input.userType, input.email);
   if (!maySignIn(person) || !(await mayMail(settings, attempt, input.userType, input.email))) return;
   const { token, hash } = newSecretToken();
+  const mail = LINK_MAILS[purpose];
   await unitOfWork(settings.database, async (work) => {
-    repo.deleteLinksOf(work, person, 'signIn');
+    repo.deleteLinksOf(work, person, purpose);
     repo.insertLink(work, {
       id: randomUUID(),
       person,
       tokenHash: hash,
-      purpose: 'signIn',
+      purpose,
       createdAt: isoAt(attempt.at),
-      expiresAt: isoAt(attempt.at + LINK_LIFETIME_MS.signIn),
+      expiresAt: isoAt(attempt.at + LINK_LIFETIME_MS[purpose]),
     });
-    const url = linkUrl(settings, attempt.workspaceId, 'magic-link', token);
-    queueEmails(
-      work,
-      { workspaceId: attempt.workspaceId, companyIds: null, clientId: null },
-      [
-        {
-          notificationId: null,
-          to: person.email,
-          subject: 'Your sign-in link',
-          text: `Hello ${person.givenName},\n\nSign in with this link within 15 minutes (it works once):\n\n${url}\n\nIf you did not ask for it, ignore this e-mail.\n`,
-        },
-      ],
-      isoAt(attempt.at),
-    );
-    record(work, person, attempt, 'magicLinkSent', `Sign-in link sent to ${person.email}`, {});
+    const to = {
+      notificationId: null,
+      to: person.email,
+      subject: mail.subject,
+      text: mail.text(person.givenName, linkUrl(settings, attempt.workspaceId, mail.page, token)),
+    };
+    queueEmails(work, { workspaceId: attempt.workspaceId, companyIds: null, clientId: null }, [to], isoAt(attempt.at));
+    if (purpose === 'signIn') record(work, person, attempt, 'magicLinkSent', `Sign-in link sent to ${person.email}`, {});
   });
 }
 
@@ -316,42 +329,6 @@ export async function redeemMagicLink(settings: SignInSettings, token: string, a
     async (work) => openSession(settings, work, await redeemLink(settings, work, token, 'signIn', attempt), 'magicLink', attempt),
     { transaction: true },
   );
-}
-
-/** Sends a password-reset link (30 minutes, single use, its own purpose: a sign-in link never resets a password). */
-export async function requestPasswordReset(
-  settings: SignInSettings,
-  input: { email: string; userType: UserType },
-  attempt: Attempt,
-): Promise<void> {
-  const person = await repo.findPersonByEmail(settings.database.db, attempt.workspaceId, input.userType, input.email);
-  if (!maySignIn(person) || !(await mayMail(settings, attempt, input.userType, input.email))) return;
-  const { token, hash } = newSecretToken();
-  await unitOfWork(settings.database, async (work) => {
-    repo.deleteLinksOf(work, person, 'passwordReset');
-    repo.insertLink(work, {
-      id: randomUUID(),
-      person,
-      tokenHash: hash,
-      purpose: 'passwordReset',
-      createdAt: isoAt(attempt.at),
-      expiresAt: isoAt(attempt.at + LINK_LIFETIME_MS.passwordReset),
-    });
-    const url = linkUrl(settings, attempt.workspaceId, 'reset-password', token);
-    queueEmails(
-      work,
-      { workspaceId: attempt.workspaceId, companyIds: null, clientId: null },
-      [
-        {
-          notificationId: null,
-          to: person.email,
-          subject: 'Reset your password',
-          text: `Hello ${person.givenName},\n\nChoose a new password with this link within 30 minutes (it works once):\n\n${url}\n\nIf you did not ask for it, ignore this e-mail: your password stays as it is.\n`,
-        },
-      ],
-      isoAt(attempt.at),
-    );
-  });
 }
 
 /** Sets a new password from a reset link: every session of the person ends (passwordReset); nobody is signed in. */
