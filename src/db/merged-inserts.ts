@@ -52,6 +52,11 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'form_responses',
   'contract_templates',
   'contracts',
+  'sign_in_sessions',
+  'sign_in_links',
+  'sign_in_credentials',
+  'sign_in_identities',
+  'portal_app_keys',
 ];
 const RANK = new Map(TABLES_PARENTS_FIRST.map((table, i) => [table, i]));
 
