@@ -20,7 +20,7 @@ const Password = Type.String({
 const LinkToken = Type.String({
   minLength: 20,
   maxLength: 200,
-  pattern: '^[A-Za-z0-9_-]+$',
+  pattern: '^[A-Za-z0-9_-]{20,200}$',
   description: 'the part of the link after `#`',
 });
 const Code = Type.String({ minLength: 6, maxLength: 20, description: 'the 6 digits of the authenticator, or an unused recovery code' });
