@@ -41,6 +41,7 @@ for (const { name, env } of SURFACES) {
       'no-ambiguous-paths #/paths/~1v1~1files~1{id}',
       'no-identical-paths #/paths/~1v1~1files~1{id}',
       'no-path-trailing-slash #/paths/~1v1~1files~1{id}~1permissions~1',
+      'operation-2xx-response #/paths/~1portal~1{workspaceId}~1api~1oidc~1{provider}~1start/get/responses',
     ]);
   });
 
