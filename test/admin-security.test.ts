@@ -4,10 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/open.js';
-import { BACKENDS, TEST_ADMIN_TOKEN, TestClock, adminHarness, freshDatabaseUrl } from './helpers/harness.js';
+import { BACKENDS, TEST_ADMIN_TOKEN, adminHarness, twoServersOnOneDatabase } from './helpers/harness.js';
 import type { Harness } from './helpers/types.js';
 
 const STRANGER = '10.7.7.7';
@@ -63,14 +60,7 @@ for (const backend of BACKENDS) {
 for (const backend of BACKENDS) {
   describe(`signing out ends a console session on every server [${backend}] (issue 20, point 6)`, () => {
     test('after DELETE /admin/session the same cookie is a 401 on this server and on another sharing the database', async (t) => {
-      const clock = new TestClock();
-      const url = await freshDatabaseUrl(t, backend);
-      const database = openDatabase(url);
-      t.after(() => database.close());
-      const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', PORTAL_ADMIN_TOKEN: TEST_ADMIN_TOKEN });
-      const [one, two] = [await buildApp(config, { database, clock }), await buildApp(config, { database, clock })];
-      t.after(() => one.close());
-      t.after(() => two.close());
+      const { one, two, clock, database } = await twoServersOnOneDatabase(t, backend);
       const signIn = await one.inject({ method: 'POST', url: '/admin/session', payload: { token: TEST_ADMIN_TOKEN } });
       const cookie = String(signIn.headers['set-cookie']).split(';')[0];
       const other = String(

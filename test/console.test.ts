@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { WAIT_MS, assertAccessible, ensureBuilt, launchBrowser, screenshot, scrollsSideways } from './helpers/browser.js';
-import { type Server, serve, stop } from './helpers/server.js';
+import { type Server, jsonRequest, serve, stop } from './helpers/server.js';
 
 const ADMIN_TOKEN = 'console-test-admin-token-0123456789';
 const TEST_MS = 90_000;
@@ -50,22 +50,10 @@ after(async () => {
 
 // --- the API, from the test's side ----------------------------------------------------------------------------
 
-interface Answer<T = unknown> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
+type Answer<T = unknown> = Awaited<ReturnType<typeof jsonRequest<T>>>;
 
-async function http<T = unknown>(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer<T>> {
-  const response = await fetch(server.base + path, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
-}
+const http = <T = unknown>(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer<T>> =>
+  jsonRequest<T>(server.base, method, path, headers, body);
 
 /** An admin route with the admin token itself (the operator's scripts), not through the console. */
 const admin = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>

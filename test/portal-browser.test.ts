@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { base32Decode, hotp, totpStep } from '../src/lib/totp.js';
 import { ARTIFACTS, WAIT_MS, assertAccessible, ensureBuilt, launchBrowser, scrollsSideways } from './helpers/browser.js';
-import { type Server, freePort, serve, stop } from './helpers/server.js';
+import { type Server, freePort, jsonRequest, serve, stop } from './helpers/server.js';
 import { type OidcTestProvider, startOidcProvider } from './helpers/oidc-provider.js';
 import { type ReceivedMail, smtpServer } from './helpers/smtp.js';
 
@@ -66,21 +66,8 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function http<T>(
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-): Promise<{ status: number; body: T }> {
-  const response = await fetch(server.base + path, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
+const http = <T>(method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+  jsonRequest<T>(server.base, method, path, headers, body);
 
 /** The text of an e-mail as received (nodemailer encodes long lines as quoted-printable). */
 function textOf(mail: ReceivedMail): string {

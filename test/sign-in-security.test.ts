@@ -5,10 +5,8 @@
 // server sharing the database. Both backends.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { adminRequest, populatedWorkspace } from './helpers/factories.js';
-import { BACKENDS, TEST_ADMIN_TOKEN, TestClock, adminHarness, freshDatabaseUrl, openDatabase } from './helpers/harness.js';
+import { BACKENDS, adminHarness, twoServersOnOneDatabase } from './helpers/harness.js';
 import { lastEmailTo, portalBrowser } from './helpers/portal.js';
 import type { Harness } from './helpers/types.js';
 
@@ -209,14 +207,7 @@ for (const backend of BACKENDS) {
     });
 
     test('sign-out, and removing a client or a member of staff, end the session on every server sharing the database at once', async (t) => {
-      const clock = new TestClock();
-      const url = await freshDatabaseUrl(t, backend);
-      const database = openDatabase(url);
-      t.after(() => database.close());
-      const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', PORTAL_ADMIN_TOKEN: TEST_ADMIN_TOKEN });
-      const [one, two] = [await buildApp(config, { database, clock }), await buildApp(config, { database, clock })];
-      t.after(() => one.close());
-      t.after(() => two.close());
+      const { one, two, clock } = await twoServersOnOneDatabase(t, backend);
       const h1 = { app: one, clock, as: (apiKey: string, o: object) => one.inject({ ...o, headers: { 'x-api-key': apiKey } }) };
       const created = await adminRequest({ app: one } as Harness, 'POST', '/admin/workspaces', { name: 'Acme' });
       const ws = { workspaceId: created.json().workspaceId, apiKey: created.json().apiKey };

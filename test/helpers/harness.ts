@@ -126,3 +126,19 @@ export async function workspaceHarness(t: TestContext, backend: Backend, opts: H
     });
   return { h, ws, call };
 }
+
+/**
+ * Two app instances (as two server processes) sharing one fresh database and one test clock, with the admin
+ * surface on: what a revocation must reach at once. Both closed after the test.
+ */
+export async function twoServersOnOneDatabase(t: TestContext, backend: Backend) {
+  const clock = new TestClock();
+  const url = await freshDatabaseUrl(t, backend);
+  const database = openDatabase(url);
+  t.after(() => database.close());
+  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', PORTAL_ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+  const [one, two] = [await buildApp(config, { database, clock }), await buildApp(config, { database, clock })];
+  t.after(() => one.close());
+  t.after(() => two.close());
+  return { one, two, clock, database };
+}

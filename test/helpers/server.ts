@@ -87,6 +87,24 @@ export function httpGet(base: string, path: string, apiKey: string): Promise<Ans
   });
 }
 
+/** A JSON request to a running server (a body sent as JSON, the answer parsed when there is one), bounded by 15 s. */
+export async function jsonRequest<T = unknown>(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; body: T; headers: Headers }> {
+  const response = await fetch(base + path, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
+}
+
 /** A TCP port free on 127.0.0.1 right now. */
 export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');

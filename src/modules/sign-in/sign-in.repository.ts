@@ -169,15 +169,67 @@ export function insertSession(work: UnitOfWork, session: NewSession): void {
   );
 }
 
-/** An unrevoked session by its cookie's hash, in its workspace (expiry and idleness are the caller's to check). */
-export function findSession(db: Kysely<DB>, workspaceId: string, tokenHash: string) {
-  return db
-    .selectFrom('sign_in_sessions')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .where('workspace_id', '=', workspaceId)
-    .where('revoked_at', 'is', null)
+/**
+ * An unrevoked session by its cookie's hash, in its workspace, with its person (undefined when removed since) and
+ * whether that person has TOTP on, in one query: this runs on every signed-in request. Expiry and idleness are the
+ * caller's to check.
+ */
+export async function findSession(db: Kysely<DB>, workspaceId: string, tokenHash: string) {
+  const row = await db
+    .selectFrom('sign_in_sessions as s')
+    .leftJoin('clients as c', (join) => join.onRef('c.id', '=', 's.client_id').onRef('c.workspace_id', '=', 's.workspace_id'))
+    .leftJoin('internal_users as u', (join) => join.onRef('u.id', '=', 's.internal_user_id').onRef('u.workspace_id', '=', 's.workspace_id'))
+    .leftJoin('sign_in_credentials as cc', 'cc.client_id', 's.client_id')
+    .leftJoin('sign_in_credentials as uc', 'uc.internal_user_id', 's.internal_user_id')
+    .select([
+      's.id',
+      's.method',
+      's.stage',
+      's.created_at',
+      's.last_seen_at',
+      's.expires_at',
+      'c.id as client_id',
+      'c.email as client_email',
+      'c.given_name as client_given_name',
+      'c.family_name as client_family_name',
+      'c.status as client_status',
+      'c.company_id as client_company_id',
+      'u.id as user_id',
+      'u.email as user_email',
+      'u.given_name as user_given_name',
+      'u.family_name as user_family_name',
+      'u.role as user_role',
+      'cc.totp_enabled_at as client_totp_enabled_at',
+      'uc.totp_enabled_at as user_totp_enabled_at',
+    ])
+    .where('s.token_hash', '=', tokenHash)
+    .where('s.workspace_id', '=', workspaceId)
+    .where('s.revoked_at', 'is', null)
     .executeTakeFirst();
+  if (!row) return undefined;
+  const common = { workspace_id: workspaceId };
+  const person =
+    row.client_id !== null && row.client_email !== null && row.client_status !== null && row.client_company_id !== null
+      ? clientPerson({
+          ...common,
+          id: row.client_id,
+          email: row.client_email,
+          given_name: row.client_given_name ?? '',
+          family_name: row.client_family_name ?? '',
+          status: row.client_status,
+          company_id: row.client_company_id,
+        })
+      : row.user_id !== null && row.user_email !== null && row.user_role !== null
+        ? userPerson({
+            ...common,
+            id: row.user_id,
+            email: row.user_email,
+            given_name: row.user_given_name ?? '',
+            family_name: row.user_family_name ?? '',
+            role: row.user_role,
+          })
+        : undefined;
+  return { ...row, person, totpEnabled: Boolean(row.client_totp_enabled_at ?? row.user_totp_enabled_at) };
 }
 
 export function touchSession(db: Kysely<DB>, id: string, at: string) {

@@ -117,18 +117,23 @@ function bucketKey(kind: string, workspaceId: string, type: UserType, email: str
   return `signin:${kind}:${workspaceId}:${type}:${email.trim().toLowerCase()}`;
 }
 
-/** Whether this account still has guesses; a failure is then counted with `countGuess`. */
-async function hasGuesses(settings: SignInSettings, key: string, at: number): Promise<boolean> {
-  const { tokens } = await settings.limitStore.bucket(key, GUESSES.capacity, GUESSES.perSecond, at, false);
-  return tokens >= 1;
+/** A failed attempt, counted against the client address's tries: the error to throw (429 once it is out of them). */
+function refusal(settings: SignInSettings, attempt: Attempt, error: ApiError): Promise<ApiError> {
+  return settings.authFailures.fail(attempt.ip ?? 'unknown', attempt.at, error);
+}
+
+/** The account's guess bucket, once it is known to hold a guess (else 429); a wrong guess is counted with `countGuess`. */
+async function guessesOf(settings: SignInSettings, attempt: Attempt, type: UserType, email: string): Promise<string> {
+  const key = bucketKey('guess', attempt.workspaceId, type, email);
+  const { tokens } = await settings.limitStore.bucket(key, GUESSES.capacity, GUESSES.perSecond, attempt.at, false);
+  if (tokens < 1) throw errors.rateLimited(Math.ceil(1 / GUESSES.perSecond));
+  return key;
 }
 
 async function countGuess(settings: SignInSettings, key: string, attempt: Attempt, error: ApiError): Promise<ApiError> {
   await settings.limitStore.bucket(key, GUESSES.capacity, GUESSES.perSecond, attempt.at, true);
-  return settings.authFailures.fail(attempt.ip ?? 'unknown', attempt.at, error);
+  return refusal(settings, attempt, error);
 }
-
-const tooManyGuesses = () => errors.rateLimited(Math.ceil(1 / GUESSES.perSecond));
 
 /**
  * Opens a session in `work` after a first factor passed: active, or at the TOTP step when the person has TOTP
@@ -193,8 +198,7 @@ export async function signInWithPassword(
   input: { email: string; password: string; userType: UserType },
   attempt: Attempt,
 ): Promise<Opened> {
-  const guesses = bucketKey('guess', attempt.workspaceId, input.userType, input.email);
-  if (!(await hasGuesses(settings, guesses, attempt.at))) throw tooManyGuesses();
+  const guesses = await guessesOf(settings, attempt, input.userType, input.email);
   const found = await repo.findPersonByEmail(settings.database.db, attempt.workspaceId, input.userType, input.email);
   const person = maySignIn(found) ? found : undefined;
   const credentials = person ? await repo.findCredentials(settings.database.db, person) : undefined;
@@ -292,7 +296,7 @@ async function redeemLink(
   settings: SignInSettings,
   work: UnitOfWork,
   token: string,
-  purpose: 'signIn' | 'passwordReset',
+  purpose: SignInLinkPurpose,
   attempt: Attempt,
 ): Promise<Person> {
   const { link, person } = await validLink(settings, work.db, token, purpose, attempt);
@@ -302,19 +306,9 @@ async function redeemLink(
   return person;
 }
 
-async function validLink(
-  settings: SignInSettings,
-  db: Database['db'],
-  token: string,
-  purpose: 'signIn' | 'passwordReset',
-  attempt: Attempt,
-) {
-  const refused = async () =>
-    settings.authFailures.fail(
-      attempt.ip ?? 'unknown',
-      attempt.at,
-      errors.unauthorized('This link is not valid: it has expired, been used, or been replaced by a newer one.'),
-    );
+async function validLink(settings: SignInSettings, db: Database['db'], token: string, purpose: SignInLinkPurpose, attempt: Attempt) {
+  const refused = () =>
+    refusal(settings, attempt, errors.unauthorized('This link is not valid: it has expired, been used, or been replaced by a newer one.'));
   const link = await repo.findLink(db, attempt.workspaceId, hashSecretToken(token));
   if (!link || link.purpose !== purpose || link.used_at !== null || Date.parse(link.expires_at) <= attempt.at) throw await refused();
   const ref = repo.refOf(link);
@@ -381,9 +375,9 @@ export async function acceptInvite(
 async function validInvite(settings: SignInSettings, db: Database['db'], token: string, attempt: Attempt) {
   const invite = await repo.findInvitedClient(db, attempt.workspaceId, hashSecretToken(token));
   if (!invite || invite.person.status !== 'invited' || invite.expiresAt === null || Date.parse(invite.expiresAt) <= attempt.at) {
-    throw await settings.authFailures.fail(
-      attempt.ip ?? 'unknown',
-      attempt.at,
+    throw await refusal(
+      settings,
+      attempt,
       errors.unauthorized('This invite is not valid: it has expired, been accepted, or been replaced by a newer one. Ask for a new one.'),
     );
   }
@@ -405,11 +399,8 @@ export async function findSession(
   const { db } = settings.database;
   const row = await repo.findSession(db, workspaceId, hashSecretToken(token));
   if (!row || Date.parse(row.expires_at) <= at || Date.parse(row.last_seen_at) + SESSION_IDLE_MS <= at) return undefined;
-  const ref = repo.refOf(row);
-  const person = await repo.findPerson(db, workspaceId, ref.type, ref.id);
+  const { person, totpEnabled: mfaEnabled } = row;
   if (!maySignIn(person)) return undefined;
-  const credentials = await repo.findCredentials(db, person);
-  const mfaEnabled = Boolean(credentials?.totp_enabled_at);
   if (Date.parse(row.last_seen_at) + TOUCH_EVERY_MS <= at) await repo.touchSession(db, row.id, isoAt(at));
   const stage: SessionStage = row.stage === 'active' ? 'active' : mfaEnabled ? 'mfaRequired' : 'mfaEnrolmentRequired';
   return { id: row.id, person, method: row.method, stage, createdAt: row.created_at, expiresAt: row.expires_at, mfaEnabled };
@@ -436,8 +427,7 @@ export async function changePassword(
   const { person } = session;
   const credentials = await repo.findCredentials(settings.database.db, person);
   if (credentials?.password_hash) {
-    const guesses = bucketKey('guess', attempt.workspaceId, person.type, person.email);
-    if (!(await hasGuesses(settings, guesses, attempt.at))) throw tooManyGuesses();
+    const guesses = await guessesOf(settings, attempt, person.type, person.email);
     if (input.currentPassword === undefined) throw errors.invalidField('body.currentPassword', 'is required to change a password');
     if (!(await passwordMatches(credentials.password_hash, input.currentPassword))) {
       await unitOfWork(settings.database, async (work) =>
@@ -474,8 +464,7 @@ export async function verifySecondFactor(
 ): Promise<Opened> {
   if (session.stage !== 'mfaRequired') throw errors.conflict('This session is not waiting for a TOTP code.');
   const { person } = session;
-  const guesses = bucketKey('guess', attempt.workspaceId, person.type, person.email);
-  if (!(await hasGuesses(settings, guesses, attempt.at))) throw tooManyGuesses();
+  const guesses = await guessesOf(settings, attempt, person.type, person.email);
   const opened = await unitOfWork(
     settings.database,
     async (work) => {
@@ -621,11 +610,7 @@ export async function signInWithIdentity(settings: SignInSettings, identity: Vou
       reason: 'unknownIdentity',
     }),
   );
-  throw await settings.authFailures.fail(
-    attempt.ip ?? 'unknown',
-    attempt.at,
-    errors.unauthorized(`No one here signs in with this ${identity.provider} account.`),
-  );
+  throw await refusal(settings, attempt, errors.unauthorized(`No one here signs in with this ${identity.provider} account.`));
 }
 
 function addIdentity(work: UnitOfWork, person: Person, identity: VouchedIdentity, attempt: Attempt): void {
