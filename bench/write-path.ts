@@ -30,7 +30,7 @@ const database = openDatabase(`sqlite:${template}`);
 await migrateToLatest(database);
 const now = Date.now();
 const { workspaceId, apiKeyId } = await createWorkspace(database, { name: 'Write path' }, now);
-const principal = { kind: 'workspaceKey' as const, workspaceId, apiKeyId, dailyQuota: 1e9 };
+const principal = { kind: 'workspaceKey' as const, workspaceId, apiKeyId, dailyQuota: 1e9, clockOffsetMs: 0 };
 const callerAt = (at: number) => callerOf(principal, at, { ip: '127.0.0.1', userAgent: 'autocannon' });
 const companyIds: string[] = [];
 for (let i = 0; i < 100; i++) companyIds.push((await createCompany(database, callerAt(now), { name: `Company ${i}` })).id);

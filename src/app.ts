@@ -12,7 +12,9 @@ import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
 import { PersonalDataSweep } from './audit/index.js';
 import { auditLogRoutes } from './modules/audit-log/index.js';
 import {
-  SubscriptionBiller,
+  BillingWorker,
+  paymentRoutes,
+  sandboxProcessor,
   catalogAdminRoutes,
   catalogRoutes,
   invoiceAdminRoutes,
@@ -47,7 +49,7 @@ import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
 import { notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
 import { operatorSessionRoutes } from './modules/operator-sessions/index.js';
 import { type LookupAll, WebhookWorker, type WebhookWorkerOptions, appEventRoutes, webhookAdminRoutes } from './modules/webhooks/index.js';
-import { workspaceAdminRoutes, workspaceRoutes } from './modules/workspaces/index.js';
+import { testClockAdminRoutes, testClockRoutes, workspaceAdminRoutes, workspaceRoutes } from './modules/workspaces/index.js';
 import adminSurface from './plugins/admin.js';
 import { consoleOffRoutes, consoleRoutes } from './plugins/console.js';
 import { portalPageRoutes } from './plugins/portal-pages.js';
@@ -105,7 +107,7 @@ function requestForLog(request: FastifyRequest) {
 const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPluginAsync[] }[] = [
   { v1: [meRoutes] },
   { v1: [tokenRoutes], admin: [apiKeyAdminRoutes, tokenAdminRoutes, sessionAdminRoutes] },
-  { v1: [workspaceRoutes], admin: [workspaceAdminRoutes] },
+  { v1: [workspaceRoutes, testClockRoutes], admin: [workspaceAdminRoutes, testClockAdminRoutes] },
   { v1: [clientRoutes, companyRoutes], admin: [clientCsvAdminRoutes] },
   { v1: [internalUserRoutes], admin: [internalUserAdminRoutes, staffAdminRoutes] },
   { v1: [customFieldRoutes] },
@@ -113,7 +115,7 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [notificationRoutes, notificationPreferenceRoutes], admin: [emailOutboxAdminRoutes] },
   { v1: [auditLogRoutes] },
   { v1: [appEventRoutes], admin: [webhookAdminRoutes] },
-  { v1: [catalogRoutes, invoiceRoutes, subscriptionRoutes], admin: [catalogAdminRoutes, invoiceAdminRoutes] },
+  { v1: [catalogRoutes, invoiceRoutes, subscriptionRoutes, paymentRoutes], admin: [catalogAdminRoutes, invoiceAdminRoutes] },
   { v1: [messageRoutes] },
   { v1: [taskRoutes], admin: [taskAdminRoutes] },
   { v1: [noteRoutes] },
@@ -186,10 +188,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     lifecycle: { draining: false },
     limitStore,
     authFailures: new AuthFailureLimiter(limitStore, config.limits.authFailuresPerMinute),
-    subscriptionBiller:
-      options.subscriptionPollMs === false
-        ? null
-        : new SubscriptionBiller(database, clock, app.log.child({ component: 'subscriptions' }), options.subscriptionPollMs),
+    billing: {
+      processor: sandboxProcessor,
+      worker:
+        options.subscriptionPollMs === false
+          ? null
+          : new BillingWorker(database, sandboxProcessor, clock, app.log.child({ component: 'billing' }), options.subscriptionPollMs),
+    },
     webhooks: {
       settings: webhookSettings,
       worker:
@@ -236,7 +241,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await fileStore.close?.();
     await ctx.emailDelivery?.close(); // before the database they write to
     await ctx.webhooks.worker?.close();
-    await ctx.subscriptionBiller?.close();
+    await ctx.billing.worker?.close();
     await piiSweep?.close();
     await ctx.limitStore.close(); // first: the in-process store writes its counts to the database
     if (ownsDatabase) await database.close();

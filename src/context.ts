@@ -3,7 +3,7 @@ import type { Database, DbHandle } from './db/database.js';
 import type { PageTokens } from './db/paging.js';
 import type { Clock } from './lib/clock.js';
 import type { EmailDelivery } from './modules/email-outbox/index.js';
-import type { SubscriptionBiller } from './modules/billing/index.js';
+import type { BillingWorker, PaymentProcessor } from './modules/billing/index.js';
 import type { FileSettings } from './modules/files/index.js';
 import type { WebhookSettings, WebhookWorker } from './modules/webhooks/index.js';
 import type { AuthFailureLimiter } from './limits/auth-failures.js';
@@ -24,8 +24,11 @@ export interface AppContext {
   readonly authFailures: AuthFailureLimiter;
   /** Sends the e-mail outbox when SMTP_URL is set; null otherwise (e-mails stay queued). */
   readonly emailDelivery: EmailDelivery | null;
-  /** Bills subscriptions' periods as they come due (null: this app does not). */
-  readonly subscriptionBiller: SubscriptionBiller | null;
+  /**
+   * The payment processor (the built-in sandbox), and the worker that bills subscriptions' periods and makes and
+   * retries automatic charges as they fall due (null: this app does not).
+   */
+  readonly billing: { readonly processor: PaymentProcessor; readonly worker: BillingWorker | null };
   /** Webhook endpoints' settings (secrets, address policy) and the worker that delivers (null: this process does not). */
   readonly webhooks: { readonly settings: WebhookSettings; readonly worker: WebhookWorker | null };
   /** Files' content store (FILES_DIR), the signer of its URLs, and their limits. */

@@ -38,6 +38,8 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'subscriptions',
   'invoices',
   'payments',
+  'payment_methods',
+  'refunds',
   'console_session_revocations',
   'message_channels',
   'message_channel_members',

@@ -31,3 +31,7 @@ export const personFields = (row: PersonColumns) => ({
 /** A claim's read: `FOR UPDATE SKIP LOCKED` on PostgreSQL, so processes never take the same rows; SQLite has one writer. */
 export const skipLocked = <Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q, dialect: 'sqlite' | 'postgres'): Q =>
   dialect === 'postgres' ? query.forUpdate().skipLocked() : query;
+
+/** A read-modify-write's read: `FOR UPDATE` on PostgreSQL (a concurrent change waits for this one); SQLite has one writer. */
+export const lockedForUpdate = <Q extends { forUpdate(): Q }>(query: Q, dialect: 'sqlite' | 'postgres'): Q =>
+  dialect === 'postgres' ? query.forUpdate() : query;

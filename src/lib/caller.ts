@@ -13,6 +13,8 @@ interface KeyBacked {
   apiKeyId: string;
   /** The workspace's daily quota, read with the credential. */
   dailyQuota: number;
+  /** How far the workspace's test clock is ahead of the server (ms; 0 but in a sandbox whose clock moved): the request's time is the server's plus this. */
+  clockOffsetMs: number;
   /** Set when the key's rights came through a bearer token (POST /v1/token, or the operator's token): its id. */
   bearerTokenId?: string;
 }

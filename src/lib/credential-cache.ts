@@ -19,7 +19,7 @@ export interface CachedCredential {
   readonly principal: ApiPrincipal;
   /** The credential's secret part, compared in constant time with the presented one. */
   readonly secret: string;
-  /** When the credential expires (app clock, ms); Infinity for keys. */
+  /** When the credential expires (the workspace's clock, ms); Infinity for keys. */
   readonly expiresAt: number;
   /** performance.now() at verification. */
   readonly verifiedAt: number;
@@ -33,11 +33,11 @@ export class CredentialCache {
     private readonly maxEntries = 10_000,
   ) {}
 
-  /** The principal of a credential verified less than ttlMs ago whose secret matches, unexpired at `now`. */
+  /** The principal of a credential verified less than ttlMs ago whose secret matches, unexpired at `now` (the server's time) on its workspace's clock. */
   find(id: string, secret: string, now: number): ApiPrincipal | undefined {
     const entry = this.entries.get(id);
     if (entry === undefined) return undefined;
-    if (performance.now() - entry.verifiedAt >= this.ttlMs || now >= entry.expiresAt) {
+    if (performance.now() - entry.verifiedAt >= this.ttlMs || now + entry.principal.clockOffsetMs >= entry.expiresAt) {
       this.entries.delete(id);
       return undefined;
     }

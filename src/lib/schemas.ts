@@ -83,7 +83,7 @@ export const ErrorBody = Type.Object(
   {
     code: Type.String({
       description:
-        'stable, for programs: bad_request, unauthorized, forbidden, not_found, conflict, idempotency_key_in_use, idempotency_key_reused, method_not_allowed, payload_too_large, unsupported_media_type, rate_limit_exceeded, internal_error, unavailable, request_timeout',
+        'stable, for programs: bad_request, unauthorized, payment_failed, forbidden, not_found, conflict, idempotency_key_in_use, idempotency_key_reused, method_not_allowed, payload_too_large, unsupported_media_type, rate_limit_exceeded, internal_error, unavailable, request_timeout',
     }),
     message: Type.String({ description: 'for humans' }),
     data: Type.Any({ description: '400: array of {path, message}; 500: {requestId}; otherwise null' }),
@@ -96,6 +96,7 @@ export const QuotaExceededBody = Type.Object({ error: Type.Literal('quota limit 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}`',
   401: 'Missing, unknown, revoked or expired credentials',
+  402: 'Payment failed (`payment_failed`): the card was declined; `data` is {paymentId, declineCode}',
   403: 'Authenticated but not allowed',
   404: 'No such route or object in this workspace',
   409: 'Conflict with an existing object',

@@ -77,11 +77,12 @@ async function verify(app: FastifyInstance, presented: Presented, now: number): 
     const row = await verifyBearerToken(db, presented.value, now);
     if (!row) return undefined;
     const { workspace_id: workspaceId, api_key_id: apiKeyId, app_id: appId, daily_quota: dailyQuota, id: bearerTokenId } = row;
+    const clockOffsetMs = Number(row.clock_offset_ms);
     // Same rights as its key: an app key's token (POST /v1/token), or the operator's workspace-key token (admin surface).
     const principal: ApiPrincipal =
       row.kind === 'app'
-        ? { kind: 'bearer', workspaceId, apiKeyId, appId, dailyQuota, bearerTokenId }
-        : { kind: 'workspaceKey', workspaceId, apiKeyId, dailyQuota, bearerTokenId };
+        ? { kind: 'bearer', workspaceId, apiKeyId, appId, dailyQuota, clockOffsetMs, bearerTokenId }
+        : { kind: 'workspaceKey', workspaceId, apiKeyId, dailyQuota, clockOffsetMs, bearerTokenId };
     return { principal, expiresAt: Date.parse(row.expires_at) };
   }
   // X-API-KEY: <key>, <workspaceId>/<key> or, for a session, <workspaceId>/<key>/<tokenId>.
@@ -95,7 +96,7 @@ async function verify(app: FastifyInstance, presented: Presented, now: number): 
   }
   const row = await verifyApiKey(db, key);
   if (!row || (namedWorkspace !== undefined && namedWorkspace.toLowerCase() !== row.workspace_id)) return undefined;
-  const common = { workspaceId: row.workspace_id, apiKeyId: row.id, dailyQuota: row.daily_quota };
+  const common = { workspaceId: row.workspace_id, apiKeyId: row.id, dailyQuota: row.daily_quota, clockOffsetMs: Number(row.clock_offset_ms) };
   const principal: ApiPrincipal =
     row.kind === 'app' ? { ...common, kind: 'appKey', appId: row.app_id } : { ...common, kind: 'workspaceKey' };
   return { principal, expiresAt: Number.POSITIVE_INFINITY };
@@ -112,7 +113,8 @@ export default fp(
     function authenticated(request: FastifyRequest, presented: Presented, principal: ApiPrincipal, now: number) {
       request.credentialSecret = presented.secret;
       const userAgent = request.headers['user-agent'];
-      request.caller = callerOf(principal, now, {
+      // The request's time is the workspace's: a sandbox's test clock may be ahead of the server's.
+      request.caller = callerOf(principal, now + principal.clockOffsetMs, {
         ip: request.ip ?? null,
         userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
       });

@@ -64,7 +64,7 @@ export default fp(
         'x-ratelimit-remaining': Math.floor(taken.tokens),
         'x-service-quota-limit': r.limit,
         'x-service-quota-remaining': Math.max(0, r.limit - quota.used),
-        'x-service-quota-reset': nextUtcMidnight(r.nowMs),
+        'x-service-quota-reset': nextUtcMidnight(request.caller.actor.at),
       });
       if (!taken.allowed) return done(errors.rateLimited(secondsUntilToken(taken.tokens, r.refillPerSecond)));
       if (!r.reserve) return done();
@@ -87,7 +87,9 @@ export default fp(
         bucketKey: isRead ? bucketKeysOf(principal).read : bucketKeysOf(principal).write,
         capacity: bucket.capacity,
         refillPerSecond: bucket.refillPerSecond,
-        nowMs: actor.at, // the request's time, read once by the auth hook
+        // The request's time, read once by the auth hook: the server's for the bucket, the workspace's (a sandbox's
+        // test clock may be ahead) for the quota's day.
+        nowMs: actor.at - principal.clockOffsetMs,
         workspaceId: principal.workspaceId,
         day: utcDay(actor.at),
         limit: principal.dailyQuota,

@@ -27,6 +27,11 @@ export interface InvoicesTable {
   period_index: number | null;
   paid_at: string | null;
   voided_at: string | null;
+  /** cents refunded (succeeded refunds) */
+  amount_refunded: number;
+  /** automatic collection: charges attempted so far, and when the next is due (null: none) */
+  attempt_count: number;
+  next_payment_attempt_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -35,9 +40,51 @@ export interface PaymentsTable {
   id: string;
   workspace_id: string;
   invoice_id: string;
-  status: 'succeeded';
+  status: 'succeeded' | 'failed';
   amount: number;
+  /** manual or creditCard */
   payment_method: string;
+  payment_method_id: string | null;
+  brand: string | null;
+  last4: string | null;
+  /** a failed payment: why, and the processor's decline code */
+  message: string | null;
+  decline_code: string | null;
+  /** the processor's charge reference (refunds name it) */
+  processor_ref: string | null;
+  /** cents refunded (succeeded refunds) */
+  amount_refunded: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A card on file for a client (client_id) or a company (client_id null): the processor's token, never the number. */
+export interface PaymentMethodsTable {
+  id: string;
+  workspace_id: string;
+  client_id: string | null;
+  company_id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  processor_token: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RefundsTable {
+  id: string;
+  workspace_id: string;
+  payment_id: string;
+  invoice_id: string;
+  /** the invoice's company: what a limited internal user may see */
+  company_id: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  failure_message: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -47,7 +94,7 @@ export interface SubscriptionsTable {
   workspace_id: string;
   client_id: string | null;
   company_id: string;
-  status: 'notStarted' | 'active' | 'cancelled' | 'ended';
+  status: 'notStarted' | 'active' | 'pastDue' | 'unpaid' | 'cancelled' | 'ended';
   /** JSON of the billing terms, as invoices hold them */
   terms: string;
   interval: 'day' | 'week' | 'month' | 'quarterly' | 'yearly';
@@ -125,6 +172,8 @@ export interface BillingTables {
   invoice_counters: InvoiceCountersTable;
   invoices: InvoicesTable;
   payments: PaymentsTable;
+  payment_methods: PaymentMethodsTable;
+  refunds: RefundsTable;
   subscriptions: SubscriptionsTable;
   products: ProductsTable;
   prices: PricesTable;

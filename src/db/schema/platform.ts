@@ -11,6 +11,10 @@ export interface WorkspacesTable {
   daily_quota: number;
   /** 1: internal users must pass a TOTP step to sign in (workspaceMfaEnabled). */
   staff_mfa_required: number;
+  /** 1: a sandbox, whose time its test clock moves (workspace time = server time + clock_offset_ms). */
+  sandbox: number;
+  /** ms the test clock is ahead of the server (0 outside a sandbox); bigint: PostgreSQL may answer it as text. */
+  clock_offset_ms: number | string;
   created_at: string;
   updated_at: string;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { type Page, type PageTokens, fetchPage, pageScope, preparedList } from '../../db/paging.js';
-import { nonEmpty } from '../../db/rows.js';
+import { lockedForUpdate, nonEmpty } from '../../db/rows.js';
 import type { DB, InvoicesTable, PaymentsTable } from '../../db/schema.js';
 import { type FullRow, preparedWrite } from '../../db/prepared.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
@@ -29,6 +29,9 @@ function toInvoice(row: InvoiceColumns): Invoice {
     billingReason: row.billing_reason,
     subscriptionId: row.subscription_id ?? undefined,
     paymentSuccessDate: row.paid_at ?? undefined,
+    amountRefunded: Number(row.amount_refunded) > 0 ? Number(row.amount_refunded) : undefined,
+    attemptCount: row.attempt_count > 0 ? row.attempt_count : undefined,
+    nextPaymentAttempt: row.next_payment_attempt_at ?? undefined,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -65,6 +68,9 @@ function columnsOf(stored: StoredInvoice): InvoiceColumns {
     collection_method: invoice.collectionMethod,
     subscription_id: invoice.subscriptionId ?? null,
     paid_at: invoice.paymentSuccessDate ?? null,
+    amount_refunded: invoice.amountRefunded ?? 0,
+    attempt_count: invoice.attemptCount ?? 0,
+    next_payment_attempt_at: invoice.nextPaymentAttempt ?? null,
     created_at: invoice.createdAt,
     updated_at: invoice.updatedAt,
   };
@@ -94,6 +100,14 @@ export function billedTo(access: Access) {
     return e.and(conditions);
   };
 }
+
+/** Rows of workspaces whose clock is the server's (a sandbox whose test clock moved is worked on its own time). */
+export const onServerTime = (eb: ExpressionBuilder<DB, 'invoices' | 'subscriptions'>) =>
+  eb(
+    eb.ref('workspace_id'),
+    'not in',
+    eb.selectFrom('workspaces').select('workspaces.id').where('workspaces.clock_offset_ms', '<>', 0),
+  );
 
 /**
  * Invoices this access sees: those billed to it; a client session only those sent to it. A draft is staff's
@@ -179,6 +193,8 @@ export interface NewInvoiceRecord {
   billingReason: Invoice['billingReason'];
   collectionMethod: Invoice['collectionMethod'];
   subscription?: { id: string; periodIndex: number };
+  /** automatic collection: when the first charge is attempted */
+  nextPaymentAttemptAt: string | null;
   at: string;
 }
 
@@ -200,6 +216,9 @@ export function insertInvoice(work: UnitOfWork, access: Access, input: NewInvoic
     period_index: input.subscription?.periodIndex ?? null,
     paid_at: null,
     voided_at: null,
+    amount_refunded: 0,
+    attempt_count: 0,
+    next_payment_attempt_at: input.nextPaymentAttemptAt,
     created_at: input.at,
     updated_at: input.at,
   };
@@ -217,6 +236,10 @@ export interface InvoiceChanges {
   sentDate?: string;
   paidAt?: string;
   voidedAt?: string;
+  amountRefunded?: number;
+  attemptCount?: number;
+  /** null: no further attempt */
+  nextPaymentAttemptAt?: string | null;
   updatedAt: string;
 }
 
@@ -234,6 +257,9 @@ export function updateInvoice(work: UnitOfWork, access: Access, before: StoredIn
     ...(changes.sentDate ? { sent_date: changes.sentDate } : {}),
     ...(changes.paidAt ? { paid_at: changes.paidAt } : {}),
     ...(changes.voidedAt ? { voided_at: changes.voidedAt } : {}),
+    ...(changes.amountRefunded !== undefined ? { amount_refunded: changes.amountRefunded } : {}),
+    ...(changes.attemptCount !== undefined ? { attempt_count: changes.attemptCount } : {}),
+    ...(changes.nextPaymentAttemptAt !== undefined ? { next_payment_attempt_at: changes.nextPaymentAttemptAt } : {}),
     updated_at: changes.updatedAt,
   };
   work.write(work.db.updateTable('invoices').set(set).where(billedTo(access)).where('id', '=', before.invoice.id));
@@ -246,28 +272,50 @@ export function deleteInvoice(work: UnitOfWork, access: Access, id: string): voi
   work.write(work.db.deleteFrom('invoices').where(billedTo(access)).where('id', '=', id));
 }
 
-function toPayment(row: PaymentsTable): Payment {
+export function toPayment(row: PaymentsTable): Payment {
+  const amountRefunded = Number(row.amount_refunded);
   return {
     id: row.id,
     object: 'payment',
     invoiceId: row.invoice_id,
     status: row.status,
     amount: Number(row.amount),
+    message: row.message ?? undefined,
+    declineCode: row.decline_code ?? undefined,
     paymentMethod: row.payment_method,
+    paymentMethodId: row.payment_method_id ?? undefined,
+    last4Digits: row.last4 ?? undefined,
+    brand: row.brand ?? undefined,
+    amountRefunded: amountRefunded > 0 ? amountRefunded : undefined,
     feeAmount: { paidByPlatform: 0, paidByClient: 0 },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-export function insertPayment(work: UnitOfWork, access: Access, invoice: Invoice, at: string): Payment {
+/** A charge of a card (none when the party had no card on file): what the processor answered. */
+export interface CardCharge {
+  card?: { paymentMethodId: string; brand: string; last4: string };
+  outcome: { status: 'succeeded'; reference: string } | { status: 'failed'; declineCode: string; message: string };
+}
+
+/** A payment of an invoice: marked paid by an operator (no charge), or a card's charge, succeeded or failed. */
+export function insertPayment(work: UnitOfWork, access: Access, invoice: Invoice, at: string, charge?: CardCharge): Payment {
+  const outcome = charge?.outcome;
   const row: PaymentsTable = {
     id: randomUUID(),
     workspace_id: access.workspaceId,
     invoice_id: invoice.id,
-    status: 'succeeded',
+    status: outcome?.status ?? 'succeeded',
     amount: invoice.total,
-    payment_method: 'manual',
+    payment_method: charge ? 'creditCard' : 'manual',
+    payment_method_id: charge?.card?.paymentMethodId ?? null,
+    brand: charge?.card?.brand ?? null,
+    last4: charge?.card?.last4 ?? null,
+    message: outcome?.status === 'failed' ? outcome.message : null,
+    decline_code: outcome?.status === 'failed' ? outcome.declineCode : null,
+    processor_ref: outcome?.status === 'succeeded' ? outcome.reference : null,
+    amount_refunded: 0,
     created_at: at,
     updated_at: at,
   };
@@ -282,4 +330,11 @@ export function listPayments(db: Kysely<DB>, access: Access, query: PaymentListQ
     q = q.where('payments.invoice_id', 'in', db.selectFrom('invoices').select('invoices.id').where(visibleInvoices(access)));
   if (query.invoiceId !== undefined) q = q.where('payments.invoice_id', '=', query.invoiceId);
   return fetchPage(q, 'payments', query, tokens, pageScope(access, 'payments', { invoiceId: query.invoiceId }), toPayment);
+}
+
+/** The invoice, locked for the transaction (PostgreSQL `FOR UPDATE`): what a payment's record re-reads. */
+export async function findInvoiceForUpdate(work: UnitOfWork, access: Access, id: string): Promise<StoredInvoice | undefined> {
+  const q = work.db.selectFrom('invoices').selectAll().where(billedTo(access)).where('id', '=', id);
+  const row = await lockedForUpdate(q, work.database.dialect).executeTakeFirst();
+  return row && toStored(row);
 }

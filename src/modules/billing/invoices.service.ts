@@ -7,6 +7,7 @@ import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { recordAudit } from '../../audit/index.js';
 import * as repo from './invoices.repository.js';
+import { recordPaid } from './payments.service.js';
 import type { Invoice, InvoiceCreate, InvoiceUpdate, Payment } from './invoices.schemas.js';
 import { type Billed, type Terms, termsOf } from './terms.js';
 
@@ -55,6 +56,8 @@ function writeInvoice(work: UnitOfWork, caller: Caller, input: NewInvoice, id: s
     billingReason: input.billingReason,
     collectionMethod: input.collectionMethod,
     subscription: input.subscription,
+    // Automatic collection charges the party's card at once (the payment worker), then retries.
+    nextPaymentAttemptAt: input.status === 'open' && input.collectionMethod === 'chargeAutomatically' ? at : null,
     at,
   });
   recordAudit(work, caller.actor, {
@@ -221,7 +224,10 @@ export async function getInvoice(database: Database, caller: Caller, id: string)
   return orNotFound(await repo.findInvoice(database.db, caller.access, id), 'Invoice').invoice;
 }
 
-/** Marks an open invoice paid (paidManually): its payment, invoicePaid and paymentSucceeded, in one transaction. */
+/**
+ * Marks an open invoice paid (paidManually): its payment, invoicePaid and paymentSucceeded, in one transaction; automatic
+ * charges stop, and its subscription, if past due or unpaid, is active again.
+ */
 export async function markPaid(database: Database, caller: Caller, id: string): Promise<{ invoice: Invoice; payment: Payment }> {
   return unitOfWork(
     database,
@@ -230,21 +236,9 @@ export async function markPaid(database: Database, caller: Caller, id: string): 
       const { status } = stored.invoice;
       if (status !== 'open') throw errors.conflict(`Only an open invoice can be paid; this one is ${status}.`);
       const at = isoAt(caller.actor.at);
-      const invoice = repo.updateInvoice(work, caller.access, stored, { status: 'paid', paidAt: at, updatedAt: at });
+      const invoice = repo.updateInvoice(work, caller.access, stored, { status: 'paid', paidAt: at, nextPaymentAttemptAt: null, updatedAt: at });
       const payment = repo.insertPayment(work, caller.access, invoice, at);
-      recordAudit(work, caller.actor, {
-        eventType: 'invoicePaid',
-        description: `Invoice ${invoice.number} paid`,
-        context: { invoiceId: invoice.id, paidManually: true },
-        previousAttributes: { status },
-        subject: invoiceSubject(invoice),
-      });
-      recordAudit(work, caller.actor, {
-        eventType: 'paymentSucceeded',
-        description: `Payment of ${invoice.total} ${invoice.currency} for invoice ${invoice.number}`,
-        context: { invoiceId: invoice.id, paymentId: payment.id, amount: payment.amount },
-        subject: { object: 'payment', id: payment.id, data: payment, companyId: invoice.companyId },
-      });
+      recordPaid(work, caller, invoice, payment, status);
       return { invoice, payment };
     },
     { transaction: true },
@@ -261,7 +255,7 @@ export async function voidInvoice(database: Database, caller: Caller, id: string
       if (status === 'paid') throw errors.conflict('A paid invoice cannot be voided.');
       if (status === 'void') throw errors.conflict('This invoice is already void.');
       const at = isoAt(caller.actor.at);
-      const invoice = repo.updateInvoice(work, caller.access, stored, { status: 'void', voidedAt: at, updatedAt: at });
+      const invoice = repo.updateInvoice(work, caller.access, stored, { status: 'void', voidedAt: at, nextPaymentAttemptAt: null, updatedAt: at });
       recordAudit(work, caller.actor, {
         eventType: 'invoiceVoided',
         description: `${invoiceName(invoice)} voided`,

@@ -6,7 +6,7 @@ import type { DB, SubscriptionsTable } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { isoAt } from '../../lib/clock.js';
 import type { Access } from '../../lib/caller.js';
-import { billedTo } from './invoices.repository.js';
+import { billedTo, onServerTime } from './invoices.repository.js';
 import { type Billed, type Terms, billingFields } from './terms.js';
 import type { Subscription, SubscriptionListQuery } from './subscriptions.schemas.js';
 
@@ -113,17 +113,29 @@ export interface DueSubscription {
   collectionMethod: Subscription['collectionMethod'];
   schedule: Schedule;
   periodsBilled: number;
+  status: Subscription['status'];
 }
 
-/** The most overdue subscription with a period due, locked for this transaction (PostgreSQL: skipped by other processes). */
-export async function claimMostOverdue(work: UnitOfWork, dialect: DialectName, now: number): Promise<DueSubscription | undefined> {
-  const due = work.db
+/** Statuses whose subscription still bills its periods. */
+export const BILLING_STATUSES: readonly Subscription['status'][] = ['notStarted', 'active', 'pastDue', 'unpaid'];
+
+/**
+ * The most overdue subscription with a period due (of one workspace, or of every workspace on the server's time),
+ * locked for this transaction (PostgreSQL: skipped by other processes).
+ */
+export async function claimMostOverdue(
+  work: UnitOfWork,
+  dialect: DialectName,
+  scope: { workspaceId: string | null; now: number },
+): Promise<DueSubscription | undefined> {
+  let due = work.db
     .selectFrom('subscriptions')
     .selectAll()
-    .where('status', 'in', ['notStarted', 'active'])
-    .where('next_period_at', '<=', isoAt(now))
+    .where('status', 'in', BILLING_STATUSES)
+    .where('next_period_at', '<=', isoAt(scope.now))
     .orderBy('next_period_at')
     .limit(1);
+  due = scope.workspaceId === null ? due.where(onServerTime) : due.where('workspace_id', '=', scope.workspaceId);
   const row = (await skipLocked(due, dialect).executeTakeFirst()) as SubscriptionsTable | undefined;
   return (
     row && {
@@ -140,6 +152,7 @@ export async function claimMostOverdue(work: UnitOfWork, dialect: DialectName, n
         intervalCount: row.interval_count,
       },
       periodsBilled: row.periods_billed,
+      status: row.status,
     }
   );
 }
@@ -162,5 +175,24 @@ export function advanceSubscription(
       .where(billedTo(access))
       .where('id', '=', id)
       .where('periods_billed', '=', billed),
+  );
+}
+
+/** Moves a subscription of this access's workspace from one of `from` to `to` (nothing if it is in none of them). */
+export function setSubscriptionStatus(
+  work: UnitOfWork,
+  access: Access,
+  id: string,
+  from: readonly Subscription['status'][],
+  to: Subscription['status'],
+  at: string,
+): void {
+  work.write(
+    work.db
+      .updateTable('subscriptions')
+      .set({ status: to, updated_at: at })
+      .where(billedTo(access))
+      .where('id', '=', id)
+      .where('status', 'in', from),
   );
 }

@@ -11,7 +11,7 @@ const tags = ['billing'];
 export default async function subscriptionRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { database, pageTokens } = app.ctx;
-  const wake = () => app.ctx.subscriptionBiller?.wake();
+  const wake = () => app.ctx.billing.worker?.wake();
 
   app.get(
     '/subscriptions',

@@ -23,7 +23,8 @@ export const SubscriptionCreate = Type.Object(
 );
 export type SubscriptionCreate = Static<typeof SubscriptionCreate>;
 
-const SUBSCRIPTION_STATUSES = ['notStarted', 'active', 'cancelled', 'ended'] as const;
+/** pastDue: an invoice of it failed to be charged and is being retried; unpaid: its retries ran out (docs/api.md, Payments). */
+const SUBSCRIPTION_STATUSES = ['notStarted', 'active', 'pastDue', 'unpaid', 'cancelled', 'ended'] as const;
 
 export const Subscription = Type.Object(
   {

@@ -52,6 +52,7 @@ const sessionForRequest = preparedQuery('session_for_request', (db, p: { tokenId
       'api_keys.app_id',
       'api_keys.secret_hash',
       'workspaces.daily_quota',
+      'workspaces.clock_offset_ms',
       'internal_users.role',
       'internal_users.is_client_access_limited',
       'internal_users.company_access_list',

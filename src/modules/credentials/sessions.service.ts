@@ -88,7 +88,7 @@ type SessionPrincipal = InternalUserSessionPrincipal | ClientSessionPrincipal;
  * The principal of a session presented as `X-API-KEY: <workspaceId>/<appKey>/<tokenId>` and when the
  * session expires (ms), or undefined:
  * the key must be active and the one the session was minted for, the workspace the session's, the
- * session unexpired and unrevoked, and its end user still there (a client still in the session's company).
+ * session unexpired (at the workspace's time: `now` is the server's) and unrevoked, and its end user still there (a client still in the session's company).
  */
 export async function verifySession(
   db: DbHandle,
@@ -100,12 +100,14 @@ export async function verifySession(
   const row = await repo.findSessionForRequest(db, presented.tokenId.toLowerCase(), key.lookup);
   if (!row || !secretMatches(key.secret, row.secret_hash)) return undefined;
   const expiresAt = Date.parse(row.expires_at);
-  if (row.workspace_id !== presented.workspaceId.toLowerCase() || expiresAt <= now) return undefined;
+  const clockOffsetMs = Number(row.clock_offset_ms);
+  if (row.workspace_id !== presented.workspaceId.toLowerCase() || expiresAt <= now + clockOffsetMs) return undefined;
   const base = {
     workspaceId: row.workspace_id,
     apiKeyId: row.api_key_id,
     appId: row.app_id,
     dailyQuota: row.daily_quota,
+    clockOffsetMs,
     sessionId: row.id,
   };
   if (row.internal_user_id !== null) {

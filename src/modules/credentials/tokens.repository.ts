@@ -34,6 +34,7 @@ const tokenByHash = preparedQuery('bearer_token_by_hash', (db, p: { tokenHash: s
       'api_keys.kind',
       'api_keys.app_id',
       'workspaces.daily_quota',
+      'workspaces.clock_offset_ms',
     ])
     .where('bearer_tokens.token_hash', '=', p.tokenHash)
     .where('api_keys.revoked_at', 'is', null),

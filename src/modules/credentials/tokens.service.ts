@@ -66,10 +66,13 @@ export async function mintOperatorToken(database: Database, caller: Caller): Pro
   );
 }
 
-/** The token's row with its active key and workspace, or undefined (malformed, unknown, expired, or key revoked). */
+/**
+ * The token's row with its active key and workspace, or undefined (malformed, unknown, expired, or key revoked).
+ * Expiry is at the workspace's time: `now` (the server's) plus its test clock's offset.
+ */
 export async function verifyBearerToken(db: DbHandle, presented: string, now: number) {
   if (!TOKEN_PATTERN.test(presented)) return undefined;
   const row = await repo.findTokenByHash(db, hashToken(presented));
-  if (!row || Date.parse(row.expires_at) <= now) return undefined;
+  if (!row || Date.parse(row.expires_at) <= now + Number(row.clock_offset_ms)) return undefined;
   return row;
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { type Page, type PageRequest, type PageTokens, fetchPage } from '../../db/paging.js';
 import type { DB, WorkspacesTable } from '../../db/schema.js';
+import { lockedForUpdate } from '../../db/rows.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
 import type { Workspace } from './workspaces.schemas.js';
@@ -11,6 +12,7 @@ const toWorkspace = (row: WorkspacesTable): Workspace => ({
   name: row.name,
   dailyQuota: row.daily_quota,
   staffMfaRequired: row.staff_mfa_required === 1,
+  sandbox: row.sandbox === 1,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -22,6 +24,8 @@ export function insertWorkspace(work: UnitOfWork, workspace: Workspace): void {
       name: workspace.name,
       daily_quota: workspace.dailyQuota,
       staff_mfa_required: workspace.staffMfaRequired ? 1 : 0,
+      sandbox: workspace.sandbox ? 1 : 0,
+      clock_offset_ms: 0,
       created_at: workspace.createdAt,
       updated_at: workspace.updatedAt,
     }),
@@ -44,6 +48,28 @@ export async function lockFirstWorkspace(db: Kysely<DB>, dialect: 'sqlite' | 'po
 }
 /** The advisory lock's key: any fixed number no other lock of this service uses. */
 const FIRST_WORKSPACE_LOCK = 7_031_001;
+
+/** A workspace's clock: whether it is a sandbox, and how far its test clock is ahead of the server's (ms). */
+export interface WorkspaceClock {
+  sandbox: boolean;
+  offsetMs: number;
+}
+
+export async function findClock(db: Kysely<DB>, workspaceId: string): Promise<WorkspaceClock | undefined> {
+  const row = await db.selectFrom('workspaces').select(['sandbox', 'clock_offset_ms']).where('id', '=', workspaceId).executeTakeFirst();
+  return row && { sandbox: row.sandbox === 1, offsetMs: Number(row.clock_offset_ms) };
+}
+
+/** The clock of this access's workspace, locked for the transaction (PostgreSQL), and its move forward. */
+export async function findClockForUpdate(work: UnitOfWork, access: Access): Promise<WorkspaceClock | undefined> {
+  const q = work.db.selectFrom('workspaces').select(['sandbox', 'clock_offset_ms']).where('id', '=', access.workspaceId);
+  const row = await lockedForUpdate(q, work.database.dialect).executeTakeFirst();
+  return row && { sandbox: row.sandbox === 1, offsetMs: Number(row.clock_offset_ms) };
+}
+
+export function setClockOffset(work: UnitOfWork, access: Access, offsetMs: number, at: string): void {
+  work.write(work.db.updateTable('workspaces').set({ clock_offset_ms: offsetMs, updated_at: at }).where('id', '=', access.workspaceId));
+}
 
 export async function countWorkspaces(db: Kysely<DB>): Promise<number> {
   const row = await db

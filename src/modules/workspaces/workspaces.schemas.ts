@@ -8,6 +8,7 @@ export const Workspace = Type.Object(
     name: Type.String(),
     dailyQuota: Type.Integer({ description: 'counted (2xx) requests allowed per UTC day' }),
     staffMfaRequired: Type.Boolean({ description: 'whether internal users must sign in with TOTP (enrolling one at their next sign-in)' }),
+    sandbox: Type.Boolean({ description: 'a sandbox has a test clock its operator, the CLI or its keys can move forward (docs/api.md, Test clocks)' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -19,7 +20,11 @@ export type Workspace = Static<typeof Workspace>;
 const DailyQuota = Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'counted (2xx) requests allowed per UTC day' });
 
 export const WorkspaceCreate = Type.Object(
-  { name: Name, dailyQuota: Type.Optional(DailyQuota) },
+  {
+    name: Name,
+    dailyQuota: Type.Optional(DailyQuota),
+    sandbox: Type.Optional(Type.Boolean({ description: 'create a sandbox: its time can be advanced by a test clock (default false; fixed for life)' })),
+  },
   { additionalProperties: false, title: 'WorkspaceCreate' },
 );
 export type WorkspaceCreate = Static<typeof WorkspaceCreate>;

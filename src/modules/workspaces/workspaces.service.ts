@@ -37,6 +37,7 @@ function addWorkspace(work: UnitOfWork, input: WorkspaceCreate, now: number): Cr
     name: input.name.trim(),
     dailyQuota: input.dailyQuota ?? DEFAULT_DAILY_QUOTA,
     staffMfaRequired: false,
+    sandbox: input.sandbox ?? false,
     createdAt: at,
     updatedAt: at,
   };
@@ -80,13 +81,13 @@ export async function updateWorkspaceWithUsage(
 
 /**
  * The operator (the `portal` command, the admin surface) acting on a workspace as the system: an unknown
- * or malformed id is a 404 here, once, before anything is read or written; the services trust it after.
+ * or malformed id is a 404 here, once, before anything is read or written; the services trust it after. Its time
+ * is the workspace's: `now` (the server's) plus a sandbox's test clock offset.
  */
 export async function operatorCaller(database: Database, workspaceId: string, now: number): Promise<Caller> {
   if (!isUuid(workspaceId)) throw errors.notFound('Workspace');
-  const caller = systemCaller(workspaceId, now);
-  await getWorkspace(database, caller);
-  return caller;
+  const clock = orNotFound(await repo.findClock(database.db, workspaceId), 'Workspace');
+  return systemCaller(workspaceId, now + clock.offsetMs);
 }
 
 export async function getWorkspace(database: Database, caller: Caller): Promise<Workspace> {
