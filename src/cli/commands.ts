@@ -16,6 +16,7 @@ import { taskTemplatesGroup } from './tasks.js';
 import { formsGroup } from './forms.js';
 import { contractTemplatesGroup } from './contracts.js';
 import { workspacesGroup } from './workspaces.js';
+import { testClockGroup } from './test-clock.js';
 
 /** The command groups that work on the database (migrated first), by name. */
 export const GROUPS: Record<string, CommandGroup> = {
@@ -34,6 +35,7 @@ export const GROUPS: Record<string, CommandGroup> = {
   'task-templates': taskTemplatesGroup,
   forms: formsGroup,
   'contract-templates': contractTemplatesGroup,
+  'test-clock': testClockGroup,
 };
 
 /**

@@ -13,7 +13,8 @@ const USAGE = `Usage: portal <command> [options] [--json]
   seed --workspace W                                 fill a workspace with demo data
   migrate                                            apply pending migrations
   backup --out FILE                                  a consistent copy of the SQLite database (VACUUM INTO), server running or not
-  workspaces create --name N [--daily-quota N]       create a workspace and its first key
+  workspaces create --name N [--daily-quota N] [--sandbox]
+                                                     create a workspace and its first key (--sandbox: with a test clock)
   workspaces update --workspace W [--name N] [--daily-quota N] [--staff-mfa required|optional]
                                                      rename a workspace, change its daily quota or its staff's TOTP policy
   keys create --workspace W [--app APP_ID] [--label L]
@@ -47,6 +48,9 @@ const USAGE = `Usage: portal <command> [options] [--json]
   webhooks replay --workspace W (--delivery D | --failed-since TIME)
                                                      send a delivery, or every failed one, again
   invoices pay|void --workspace W --invoice I        mark an open invoice paid, or void it
+  test-clock show --workspace W                      a sandbox's test clock
+  test-clock advance --workspace W (--to TIME | --by-seconds N)
+                                                     move it forward: what falls due runs, in order
   import clients --workspace W FILE.csv              create clients from CSV (email, givenName, familyName,
                                                      company, custom field keys); a progress bar on a terminal
   export clients --workspace W [--out FILE]          the workspace's clients as CSV (the import's columns)

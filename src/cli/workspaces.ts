@@ -15,12 +15,12 @@ function dailyQuotaOption(text: string | undefined): number | undefined {
 
 export const workspacesGroup: CommandGroup = {
   create: command({
-    usage: 'portal workspaces create --name N [--daily-quota N]',
-    options: { name: { type: 'string' }, 'daily-quota': { type: 'string' } },
+    usage: 'portal workspaces create --name N [--daily-quota N] [--sandbox]',
+    options: { name: { type: 'string' }, 'daily-quota': { type: 'string' }, sandbox: { type: 'boolean' } },
     async run(values, { database, json }) {
       const input = validInput(WorkspaceCreate, {
         name: requireOption(values, 'name'),
-        ...given({ dailyQuota: dailyQuotaOption(values['daily-quota']) }),
+        ...given({ dailyQuota: dailyQuotaOption(values['daily-quota']), sandbox: values.sandbox === true ? true : undefined }),
       });
       const created = await createWorkspace(database, input, systemClock.now());
       printResult(
