@@ -7,7 +7,13 @@ import { CredentialCache } from '../src/lib/credential-cache.js';
 import { heldWithin } from './helpers/eventually.js';
 import { BACKENDS, freshDatabaseUrl, harness, openDatabase } from './helpers/harness.js';
 
-const principal = (apiKeyId: string): ApiPrincipal => ({ kind: 'workspaceKey', workspaceId: 'w', apiKeyId, dailyQuota: 10, clockOffsetMs: 0 });
+const principal = (apiKeyId: string): ApiPrincipal => ({
+  kind: 'workspaceKey',
+  workspaceId: 'w',
+  apiKeyId,
+  dailyQuota: 10,
+  clockOffsetMs: 0,
+});
 /** Another process's change: a second handle on the database, which this process's cache does not hear of. */
 async function revokeElsewhere(databaseUrl: string, apiKeyId: string) {
   const other = openDatabase(databaseUrl);

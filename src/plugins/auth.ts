@@ -96,7 +96,12 @@ async function verify(app: FastifyInstance, presented: Presented, now: number): 
   }
   const row = await verifyApiKey(db, key);
   if (!row || (namedWorkspace !== undefined && namedWorkspace.toLowerCase() !== row.workspace_id)) return undefined;
-  const common = { workspaceId: row.workspace_id, apiKeyId: row.id, dailyQuota: row.daily_quota, clockOffsetMs: Number(row.clock_offset_ms) };
+  const common = {
+    workspaceId: row.workspace_id,
+    apiKeyId: row.id,
+    dailyQuota: row.daily_quota,
+    clockOffsetMs: Number(row.clock_offset_ms),
+  };
   const principal: ApiPrincipal =
     row.kind === 'app' ? { ...common, kind: 'appKey', appId: row.app_id } : { ...common, kind: 'workspaceKey' };
   return { principal, expiresAt: Number.POSITIVE_INFINITY };

@@ -81,10 +81,6 @@ export const paymentsAndClocks: MigrationFactory = () => ({
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('refunds_page').on('refunds').columns(['workspace_id', 'created_at', 'id']).execute();
-    await db.schema
-      .createIndex('refunds_payment_page')
-      .on('refunds')
-      .columns(['workspace_id', 'payment_id', 'created_at', 'id'])
-      .execute();
+    await db.schema.createIndex('refunds_payment_page').on('refunds').columns(['workspace_id', 'payment_id', 'created_at', 'id']).execute();
   },
 });

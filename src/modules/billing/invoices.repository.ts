@@ -103,11 +103,7 @@ export function billedTo(access: Access) {
 
 /** Rows of workspaces whose clock is the server's (a sandbox whose test clock moved is worked on its own time). */
 export const onServerTime = (eb: ExpressionBuilder<DB, 'invoices' | 'subscriptions'>) =>
-  eb(
-    eb.ref('workspace_id'),
-    'not in',
-    eb.selectFrom('workspaces').select('workspaces.id').where('workspaces.clock_offset_ms', '<>', 0),
-  );
+  eb(eb.ref('workspace_id'), 'not in', eb.selectFrom('workspaces').select('workspaces.id').where('workspaces.clock_offset_ms', '<>', 0));
 
 /**
  * Invoices this access sees: those billed to it; a client session only those sent to it. A draft is staff's

@@ -106,7 +106,10 @@ export const Invoice = Type.Object(
       Type.Integer({ description: 'charges attempted so far (automatic collection, or a client paying); absent before the first' }),
     ),
     nextPaymentAttempt: Type.Optional(
-      Type.String({ format: 'date-time', description: 'automatic collection: when the next charge is attempted (after a failure: 1, 3, then 5 days later)' }),
+      Type.String({
+        format: 'date-time',
+        description: 'automatic collection: when the next charge is attempted (after a failure: 1, 3, then 5 days later)',
+      }),
     ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -134,7 +137,11 @@ export const Payment = Type.Object(
     status: Type.Enum(['succeeded', 'failed']),
     amount: Type.Integer({ description: 'cents' }),
     message: Type.Optional(Type.String({ description: 'a failed payment: why, for humans' })),
-    declineCode: Type.Optional(Type.String({ description: 'a failed payment: the processor’s decline code (generic_decline, insufficient_funds, lost_card, expired_card)' })),
+    declineCode: Type.Optional(
+      Type.String({
+        description: 'a failed payment: the processor’s decline code (generic_decline, insufficient_funds, lost_card, expired_card)',
+      }),
+    ),
     paymentMethod: Type.String({ description: 'manual (marked paid by an operator) or creditCard' }),
     paymentMethodId: Type.Optional(Type.String({ description: 'the card charged' })),
     last4Digits: Type.Optional(Type.String()),

@@ -236,7 +236,12 @@ export async function markPaid(database: Database, caller: Caller, id: string): 
       const { status } = stored.invoice;
       if (status !== 'open') throw errors.conflict(`Only an open invoice can be paid; this one is ${status}.`);
       const at = isoAt(caller.actor.at);
-      const invoice = repo.updateInvoice(work, caller.access, stored, { status: 'paid', paidAt: at, nextPaymentAttemptAt: null, updatedAt: at });
+      const invoice = repo.updateInvoice(work, caller.access, stored, {
+        status: 'paid',
+        paidAt: at,
+        nextPaymentAttemptAt: null,
+        updatedAt: at,
+      });
       const payment = repo.insertPayment(work, caller.access, invoice, at);
       recordPaid(work, caller, invoice, payment, status);
       return { invoice, payment };
@@ -255,7 +260,12 @@ export async function voidInvoice(database: Database, caller: Caller, id: string
       if (status === 'paid') throw errors.conflict('A paid invoice cannot be voided.');
       if (status === 'void') throw errors.conflict('This invoice is already void.');
       const at = isoAt(caller.actor.at);
-      const invoice = repo.updateInvoice(work, caller.access, stored, { status: 'void', voidedAt: at, nextPaymentAttemptAt: null, updatedAt: at });
+      const invoice = repo.updateInvoice(work, caller.access, stored, {
+        status: 'void',
+        voidedAt: at,
+        nextPaymentAttemptAt: null,
+        updatedAt: at,
+      });
       recordAudit(work, caller.actor, {
         eventType: 'invoiceVoided',
         description: `${invoiceName(invoice)} voided`,

@@ -24,9 +24,7 @@ export interface TokenizedCard {
   last4: string;
 }
 
-export type ChargeOutcome =
-  | { status: 'succeeded'; reference: string }
-  | { status: 'failed'; declineCode: string; message: string };
+export type ChargeOutcome = { status: 'succeeded'; reference: string } | { status: 'failed'; declineCode: string; message: string };
 
 export type RefundOutcome = { status: 'succeeded' } | { status: 'failed'; message: string };
 

@@ -65,7 +65,13 @@ export default async function paymentRoutes(fastify: FastifyInstance) {
     '/payment-methods/:id',
     {
       config: { policy: CLIENTS_WRITE },
-      schema: { tags, operationId: 'retrievePaymentMethod', summary: 'Retrieve a card on file', params: PaymentMethodParams, response: { 200: PaymentMethod, ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'retrievePaymentMethod',
+        summary: 'Retrieve a card on file',
+        params: PaymentMethodParams,
+        response: { 200: PaymentMethod, ...READ_ERRORS },
+      },
     },
     async (request) => service.getPaymentMethod(database, request.caller, request.params.id),
   );
@@ -138,7 +144,15 @@ export default async function paymentRoutes(fastify: FastifyInstance) {
   );
   app.get(
     '/refunds/:id',
-    { schema: { tags, operationId: 'retrieveRefund', summary: 'Retrieve a refund', params: IdParams, response: { 200: Refund, ...READ_ERRORS } } },
+    {
+      schema: {
+        tags,
+        operationId: 'retrieveRefund',
+        summary: 'Retrieve a refund',
+        params: IdParams,
+        response: { 200: Refund, ...READ_ERRORS },
+      },
+    },
     async (request) => service.getRefund(database, request.caller, request.params.id),
   );
 }

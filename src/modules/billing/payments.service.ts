@@ -32,9 +32,7 @@ export async function createPaymentMethod(
   const { principal } = caller;
   const own = principal.kind === 'clientSession' && input.clientId === undefined && input.companyId === undefined;
   const problems: FieldProblem[] = [];
-  const billed = own
-    ? { clientId: principal.clientId, companyId: principal.companyId }
-    : await billedOf(database, caller, input, problems);
+  const billed = own ? { clientId: principal.clientId, companyId: principal.companyId } : await billedOf(database, caller, input, problems);
   const card = processor.tokenize(input.card);
   if ('problem' in card) problems.push({ path: 'body.card.number', message: card.problem });
   if (expiredAt(input.card, caller.actor.at)) problems.push({ path: 'body.card.expYear', message: 'the card has expired' });
@@ -84,8 +82,10 @@ async function attemptCharge(
   at: number,
 ): Promise<Attempt> {
   const { invoice } = stored;
-  if (!card) return { stored, outcome: { status: 'failed', declineCode: 'no_payment_method', message: 'No card is on file for the party billed.' } };
-  if (expiredAt(card.method, at)) return { stored, card, outcome: { status: 'failed', declineCode: 'expired_card', message: 'Your card has expired.' } };
+  if (!card)
+    return { stored, outcome: { status: 'failed', declineCode: 'no_payment_method', message: 'No card is on file for the party billed.' } };
+  if (expiredAt(card.method, at))
+    return { stored, card, outcome: { status: 'failed', declineCode: 'expired_card', message: 'Your card has expired.' } };
   const outcome = await processor.charge({
     token: card.token,
     amount: invoice.total,
@@ -131,7 +131,8 @@ async function recordAttempt(
     return { invoice, payment };
   }
   const failures = automatic ? attemptCount : undefined;
-  const retry = failures !== undefined && failures <= RETRY_DELAYS_DAYS.length ? caller.actor.at + RETRY_DELAYS_DAYS[failures - 1] * DAY_MS : null;
+  const retry =
+    failures !== undefined && failures <= RETRY_DELAYS_DAYS.length ? caller.actor.at + RETRY_DELAYS_DAYS[failures - 1] * DAY_MS : null;
   const invoice = invoices.updateInvoice(work, caller.access, current, {
     attemptCount,
     ...(automatic ? { nextPaymentAttemptAt: retry === null ? null : isoAt(retry) } : {}),
@@ -141,7 +142,13 @@ async function recordAttempt(
   recordAudit(work, caller.actor, {
     eventType: 'paymentFailed',
     description: `Payment of ${money(invoice.total, invoice.currency)} for invoice ${invoice.number} failed: ${outcome.message}`,
-    context: { invoiceId: invoice.id, paymentId: payment.id, declineCode: outcome.declineCode, attemptCount, ...(retry ? { nextPaymentAttempt: isoAt(retry) } : {}) },
+    context: {
+      invoiceId: invoice.id,
+      paymentId: payment.id,
+      declineCode: outcome.declineCode,
+      attemptCount,
+      ...(retry ? { nextPaymentAttempt: isoAt(retry) } : {}),
+    },
     subject: paymentSubject(payment, invoice.companyId),
   });
   if (invoice.subscriptionId && automatic) {
@@ -173,7 +180,11 @@ export function recordPaid(work: UnitOfWork, caller: Caller, invoice: Invoice, p
 /** A charge recorded by nobody (the invoice changed while it was in flight) is given back whole. */
 async function giveBack(processor: PaymentProcessor, attempt: Attempt) {
   if (attempt.outcome.status !== 'succeeded') return;
-  await processor.refund({ chargeReference: attempt.outcome.reference, amount: attempt.stored.invoice.total, idempotencyKey: `${attempt.outcome.reference}:void` });
+  await processor.refund({
+    chargeReference: attempt.outcome.reference,
+    amount: attempt.stored.invoice.total,
+    idempotencyKey: `${attempt.outcome.reference}:void`,
+  });
 }
 
 /**
@@ -231,7 +242,10 @@ export async function chargeDue(
       if (!due) return undefined;
       const caller = systemCaller(due.workspaceId, scope.now);
       const stored = orNotFound(await invoices.findInvoice(work.db, caller.access, due.invoiceId), 'Invoice');
-      invoices.updateInvoice(work, caller.access, stored, { nextPaymentAttemptAt: isoAt(scope.now + CHARGE_LEASE_MS), updatedAt: stored.invoice.updatedAt });
+      invoices.updateInvoice(work, caller.access, stored, {
+        nextPaymentAttemptAt: isoAt(scope.now + CHARGE_LEASE_MS),
+        updatedAt: stored.invoice.updatedAt,
+      });
       return { caller, stored };
     },
     { transaction: true },
@@ -285,9 +299,18 @@ export async function createRefund(database: Database, processor: PaymentProcess
     { transaction: true },
   );
   const { refund, processorRef, companyId } = pending;
-  const outcome = processorRef === null ? { status: 'succeeded' as const } : await processor.refund({ chargeReference: processorRef, amount: refund.amount, idempotencyKey: refund.id });
+  const outcome =
+    processorRef === null
+      ? { status: 'succeeded' as const }
+      : await processor.refund({ chargeReference: processorRef, amount: refund.amount, idempotencyKey: refund.id });
   return unitOfWork(database, async (work) => {
-    const settled = repo.settleRefund(work, caller.access, refund, outcome.status === 'failed' ? { failureMessage: outcome.message } : {}, isoAt(caller.actor.at));
+    const settled = repo.settleRefund(
+      work,
+      caller.access,
+      refund,
+      outcome.status === 'failed' ? { failureMessage: outcome.message } : {},
+      isoAt(caller.actor.at),
+    );
     recordAudit(work, caller.actor, {
       eventType: settled.status === 'succeeded' ? 'refundSucceeded' : 'refundFailed',
       description: `Refund of ${money(refund.amount, refund.currency)} for invoice ${pending.number} ${settled.status === 'succeeded' ? 'succeeded' : `failed: ${settled.failureMessage}`}`,

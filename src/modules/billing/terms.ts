@@ -70,7 +70,12 @@ export function billingFields(row: {
 }
 
 /** The client and company billed: they must exist (and be seen) and belong together; a client of several companies names one. */
-export async function billedOf(database: Database, caller: Caller, input: TermsInput, problems: FieldProblem[]): Promise<Billed | undefined> {
+export async function billedOf(
+  database: Database,
+  caller: Caller,
+  input: TermsInput,
+  problems: FieldProblem[],
+): Promise<Billed | undefined> {
   const clientId = (input.clientId ?? input.clientUserId ?? input.recipientId)?.toLowerCase();
   const companyId = input.companyId?.toLowerCase();
   const clientPath =

@@ -107,7 +107,15 @@ const activeKeyByLookup = preparedQuery('api_key_by_lookup', (db, p: { lookup: s
   db
     .selectFrom('api_keys')
     .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
-    .select(['api_keys.id', 'api_keys.workspace_id', 'api_keys.kind', 'api_keys.app_id', 'api_keys.secret_hash', 'workspaces.daily_quota', 'workspaces.clock_offset_ms'])
+    .select([
+      'api_keys.id',
+      'api_keys.workspace_id',
+      'api_keys.kind',
+      'api_keys.app_id',
+      'api_keys.secret_hash',
+      'workspaces.daily_quota',
+      'workspaces.clock_offset_ms',
+    ])
     .where('api_keys.lookup', '=', p.lookup)
     .where('api_keys.revoked_at', 'is', null),
 );

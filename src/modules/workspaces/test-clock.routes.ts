@@ -26,7 +26,13 @@ export default async function testClockRoutes(fastify: FastifyInstance) {
     '/test-clock',
     {
       config: { policy: ADMINS_MOVE },
-      schema: { tags, operationId: 'retrieveTestClock', summary: 'The sandbox’s test clock', description: ABOUT, response: { 200: TestClock, ...READ_ERRORS } },
+      schema: {
+        tags,
+        operationId: 'retrieveTestClock',
+        summary: 'The sandbox’s test clock',
+        description: ABOUT,
+        response: { 200: TestClock, ...READ_ERRORS },
+      },
     },
     async (request) => service.getTestClock(database, request.caller, clock.now()),
   );

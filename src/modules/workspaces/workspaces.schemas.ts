@@ -8,7 +8,9 @@ export const Workspace = Type.Object(
     name: Type.String(),
     dailyQuota: Type.Integer({ description: 'counted (2xx) requests allowed per UTC day' }),
     staffMfaRequired: Type.Boolean({ description: 'whether internal users must sign in with TOTP (enrolling one at their next sign-in)' }),
-    sandbox: Type.Boolean({ description: 'a sandbox has a test clock its operator, the CLI or its keys can move forward (docs/api.md, Test clocks)' }),
+    sandbox: Type.Boolean({
+      description: 'a sandbox has a test clock its operator, the CLI or its keys can move forward (docs/api.md, Test clocks)',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -23,7 +25,9 @@ export const WorkspaceCreate = Type.Object(
   {
     name: Name,
     dailyQuota: Type.Optional(DailyQuota),
-    sandbox: Type.Optional(Type.Boolean({ description: 'create a sandbox: its time can be advanced by a test clock (default false; fixed for life)' })),
+    sandbox: Type.Optional(
+      Type.Boolean({ description: 'create a sandbox: its time can be advanced by a test clock (default false; fixed for life)' }),
+    ),
   },
   { additionalProperties: false, title: 'WorkspaceCreate' },
 );
