@@ -12,11 +12,12 @@ function fieldsOption(text: string): unknown {
   }
 }
 
-/** `--allow-multiple-submissions true|false` of `forms update` (a flag alone could not turn it off). */
-function booleanOption(name: string, text: string | undefined): boolean | undefined {
-  if (text === undefined) return undefined;
-  if (text === 'true' || text === 'false') return text === 'true';
-  throw new UsageError(`--${name} must be true or false`);
+/** `forms update`'s `--allow-multiple-submissions` (on) or `--single-submission` (off), or neither (unchanged). */
+function multipleSubmissionsOption(values: { 'allow-multiple-submissions'?: boolean; 'single-submission'?: boolean }) {
+  const on = values['allow-multiple-submissions'] === true;
+  const off = values['single-submission'] === true;
+  if (on && off) throw new UsageError('--allow-multiple-submissions and --single-submission: give one of them');
+  return on ? true : off ? false : undefined;
 }
 
 /** `portal forms create`: the body of POST /admin/workspaces/{id}/forms, checked by the same schema and service. */
@@ -49,14 +50,15 @@ export const formsGroup: CommandGroup = {
   }),
   update: command({
     usage:
-      'portal forms update --workspace W --form F [--name N] [--description D] [--fields JSON] [--allow-multiple-submissions true|false] [--visibility V]',
+      'portal forms update --workspace W --form F [--name N] [--description D] [--fields JSON] [--allow-multiple-submissions | --single-submission] [--visibility V]',
     options: {
       workspace: { type: 'string' },
       form: { type: 'string' },
       name: { type: 'string' },
       description: { type: 'string' },
       fields: { type: 'string' },
-      'allow-multiple-submissions': { type: 'string' },
+      'allow-multiple-submissions': { type: 'boolean' },
+      'single-submission': { type: 'boolean' },
       visibility: { type: 'string' },
     },
     /** The body of PATCH /admin/workspaces/{id}/forms/{formId}: `--fields` is the whole list, `formFieldId` keeping a field. */
@@ -69,7 +71,7 @@ export const formsGroup: CommandGroup = {
           name: values.name,
           description: values.description,
           formFields: values.fields === undefined ? undefined : fieldsOption(values.fields),
-          allowMultipleSubmissions: booleanOption('allow-multiple-submissions', values['allow-multiple-submissions']),
+          allowMultipleSubmissions: multipleSubmissionsOption(values),
           visibility: values.visibility,
         }),
       );
