@@ -22,8 +22,14 @@ export const formVersions: MigrationFactory = () => ({
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('form_versions_pk', ['form_id', 'version'])
       .execute();
-    await db.schema.alterTable('forms').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
-    await db.schema.alterTable('form_responses').addColumn('form_version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+    await db.schema
+      .alterTable('forms')
+      .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+      .execute();
+    await db.schema
+      .alterTable('form_responses')
+      .addColumn('form_version', 'integer', (c) => c.notNull().defaultTo(1))
+      .execute();
     await sql`insert into form_versions (form_id, version, workspace_id, name, description, fields, created_at)
       select id, 1, workspace_id, name, description, fields, created_at from forms`.execute(db);
   },
