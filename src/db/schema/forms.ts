@@ -25,7 +25,7 @@ export interface FormsTable {
 }
 
 /** Every version of a form, whole: what a response answered on an older one is read with. */
-export interface FormVersionsTable {
+interface FormVersionsTable {
   form_id: string;
   /** 1, 2, …: one per edit of the name, description or fields. */
   version: number;
