@@ -333,6 +333,23 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
     run: ({ h, ws, client, state }) =>
       call(h, ws.apiKey, 'POST', '/v1/messages', { channelId: state.channel, text: 'Hello', senderId: client.id }),
   },
+  '`DELETE /v1/message-channels/{id}` (with its messages)': {
+    before: async (w) => {
+      const res = await w.h.as(w.ws.apiKey, {
+        method: 'POST',
+        url: '/v1/message-channels',
+        payload: { membershipType: 'company', companyId: w.company.id },
+      });
+      w.state.channel = res.json().id;
+      const sent = await w.h.as(w.ws.apiKey, {
+        method: 'POST',
+        url: '/v1/messages',
+        payload: { channelId: w.state.channel, text: 'Hello', senderId: w.client.id },
+      });
+      assert.equal(sent.statusCode, 200, sent.body);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'DELETE', `/v1/message-channels/${state.channel}`),
+  },
   '`POST /v1/tasks`': { run: ({ h, ws, client }) => call(h, ws.apiKey, 'POST', '/v1/tasks', { name: 'T', clientId: client.id }) },
   '`POST /v1/tasks` (status completed)': {
     run: ({ h, ws, company }) => call(h, ws.apiKey, 'POST', '/v1/tasks', { name: 'T', companyId: company.id, status: 'completed' }),
@@ -451,6 +468,17 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
   '`POST /admin/workspaces/{id}/forms`': {
     run: ({ h, ws }) =>
       adminCall(h, `/admin/workspaces/${ws.workspaceId}/forms`, { name: 'F', formFields: [{ title: 'Q', type: 'shortAnswer' }] }),
+  },
+  '`PATCH /admin/workspaces/{id}/forms/{formId}` (fields)': {
+    before: async (w) => {
+      w.state.form = await formOf(w);
+    },
+    run: async ({ h, ws, state }) => {
+      const res = await adminRequest(h, 'PATCH', `/admin/workspaces/${ws.workspaceId}/forms/${state.form}`, {
+        formFields: [{ title: 'New question', type: 'longAnswer' }],
+      });
+      assert.equal(res.statusCode, 200, res.body);
+    },
   },
   '`POST /v1/form-responses`': {
     before: async (w) => {

@@ -168,6 +168,7 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
       '/admin/workspaces/{workspaceId}/contract-templates',
       '/admin/workspaces/{workspaceId}/exports/clients',
       '/admin/workspaces/{workspaceId}/forms',
+      '/admin/workspaces/{workspaceId}/forms/{id}',
       '/admin/workspaces/{workspaceId}/imports/clients',
       '/admin/workspaces/{workspaceId}/installs',
       '/admin/workspaces/{workspaceId}/installs/{installId}/portal-key',

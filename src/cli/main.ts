@@ -64,6 +64,8 @@ const USAGE = `Usage: portal <command> [options] [--json]
                                                      a task template (subtasks: [{"name": …, "description": …}])
   forms create --workspace W --name N --fields JSON [--description D] [--allow-multiple-submissions] [--visibility V]
                                                      a form (fields: [{"title": …, "type": "shortAnswer", "isRequired": true}])
+  forms update --workspace W --form F [--name N] [--description D] [--fields JSON] [--allow-multiple-submissions | --single-submission] [--visibility V]
+                                                     a new version of its fields ([{"formFieldId"?: …, "title": …, "type": …}])
   contract-templates create --workspace W --name N --fields JSON [--file-url URL]
                                                      a contract template (fields: [{"type": "signature", "inputType": "client"}])
 

@@ -55,6 +55,16 @@ const CONSTRAINTS = {
     error: (formId: string) =>
       errors.conflict(`Form ${formId} does not allow multiple submissions, and was already requested of this client.`),
   },
+  // Two edits of one form at once make the same next version: one wins.
+  form_versions_pk: {
+    sqlite: 'form_versions.form_id, form_versions.version',
+    error: (formId: string) => errors.conflict(`Form ${formId} was edited by someone else meanwhile: read it again and retry.`),
+  },
+  // A message sent while its channel is being deleted (SQLite names no foreign key).
+  messages_channel_id_fkey: {
+    sqlite: undefined,
+    error: (path: string) => errors.invalidField(path, 'is not a message channel of this workspace'),
+  },
   // A recipient deleted between the check and the write (SQLite names no foreign key).
   form_responses_client_id_fkey: {
     sqlite: undefined,

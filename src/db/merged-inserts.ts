@@ -51,6 +51,7 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'file_channel_members',
   'files',
   'forms',
+  'form_versions',
   'form_responses',
   'contract_templates',
   'contracts',

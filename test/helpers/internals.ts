@@ -51,3 +51,9 @@ export function auditProbeRoute(v1: FastifyInstance) {
     return { ok: true };
   });
 }
+
+/** The ids of the message rows a channel still has, whoever could read them: what a channel's deletion must leave none of. */
+export async function messageRowsOf(h: Harness, channelId: string): Promise<string[]> {
+  const rows = await h.app.ctx.db.selectFrom('messages').select('id').where('channel_id', '=', channelId).orderBy('id').execute();
+  return rows.map((row) => row.id);
+}

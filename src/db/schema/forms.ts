@@ -18,8 +18,23 @@ export interface FormsTable {
   fields: string;
   allow_multiple_submissions: number;
   visibility: FormVisibility;
+  /** The newest version's number (name, description and fields above are that version's); 1 for a form never edited. */
+  version: number;
   created_at: string;
   updated_at: string;
+}
+
+/** Every version of a form, whole: what a response answered on an older one is read with. */
+interface FormVersionsTable {
+  form_id: string;
+  /** 1, 2, …: one per edit of the name, description or fields. */
+  version: number;
+  workspace_id: string;
+  name: string;
+  description: string;
+  /** JSON text, as FormsTable.fields */
+  fields: string;
+  created_at: string;
 }
 
 export interface FormResponsesTable {
@@ -37,11 +52,14 @@ export interface FormResponsesTable {
   /** The internal user or client who requested it, or the API key's id. */
   requested_by: string;
   submitted_at: string | null;
+  /** The form's version it was answered on; while pending, the version it was requested on (it answers the newest). */
+  form_version: number;
   created_at: string;
   updated_at: string;
 }
 
 export interface FormsTables {
   forms: FormsTable;
+  form_versions: FormVersionsTable;
   form_responses: FormResponsesTable;
 }

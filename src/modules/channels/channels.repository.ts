@@ -215,3 +215,14 @@ export function insertChannel<K extends ChannelKind>(work: UnitOfWork, access: A
   }
   return toChannel(kind, row);
 }
+
+/** Queues the deletion of a channel of this access's workspace and its member rows (what it holds is its family's to delete first). */
+export function deleteChannel(work: UnitOfWork, access: Access, kind: ChannelKind, id: string): void {
+  work.write(work.db.deleteFrom(TABLES[kind].members as 'message_channel_members').where('channel_id', '=', id));
+  work.write(
+    work.db
+      .deleteFrom(TABLES[kind].channels as 'message_channels')
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', id),
+  );
+}

@@ -84,6 +84,29 @@ export async function getChannel<K extends repo.ChannelKind>(
   return orNotFound(await repo.findChannel(database.db, caller.access, kind, id, true), NAME[kind]);
 }
 
+/**
+ * Deletes a channel the caller sees (404 otherwise), in one transaction: `clear` first queues what the family
+ * deletes with it (its contents, its audit entry), then the channel and its member rows go. The channel as it was.
+ */
+export async function deleteChannel<K extends repo.ChannelKind>(
+  database: Database,
+  caller: Caller,
+  kind: K,
+  id: string,
+  clear: (work: UnitOfWork, channel: repo.Channel<K>) => Promise<void>,
+): Promise<repo.Channel<K>> {
+  return unitOfWork(
+    database,
+    async (work) => {
+      const channel = orNotFound(await repo.findChannel(work.db, caller.access, kind, id, true), NAME[kind]);
+      await clear(work, channel);
+      repo.deleteChannel(work, caller.access, kind, channel.id);
+      return channel;
+    },
+    { transaction: true },
+  );
+}
+
 /** The channel, if the caller sees it, its memberIds as stored: what a send or an upload checks its sender against. */
 export function findVisibleChannel<K extends repo.ChannelKind>(
   database: Database,

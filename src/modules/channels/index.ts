@@ -9,5 +9,5 @@ export {
   MessageChannelCreate,
   MessageChannelListQuery,
 } from './channels.schemas.js';
-export { createChannel, findVisibleChannel, getChannel, listChannels } from './channels.service.js';
+export { createChannel, deleteChannel, findVisibleChannel, getChannel, listChannels } from './channels.service.js';
 export { findChannelRow, visibleChannelIds } from './channels.repository.js';

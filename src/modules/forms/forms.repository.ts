@@ -22,6 +22,7 @@ function toForm(row: FormRow): Form {
     visibility: row.visibility,
     formResponseRequests: Number(row.requests),
     formResponseSubmissions: Number(row.submissions),
+    version: Number(row.version),
   };
   if (row.latest_submission_at !== null) form.latestSubmissionDate = row.latest_submission_at;
   return form;
@@ -72,15 +73,56 @@ export function insertForm(work: UnitOfWork, access: Access, form: Form): void {
       fields: JSON.stringify(form.formFields),
       allow_multiple_submissions: form.allowMultipleSubmissions ? 1 : 0,
       visibility: form.visibility,
+      version: form.version,
       created_at: form.createdAt,
       updated_at: form.updatedAt,
     }),
   );
+  insertVersion(work, access, form);
+}
+
+/** The form's version as it is now (its name, description and fields), kept for the responses answered on it. */
+function insertVersion(work: UnitOfWork, access: Access, form: Form): void {
+  work.write(
+    work.db.insertInto('form_versions').values({
+      form_id: form.id,
+      version: form.version,
+      workspace_id: access.workspaceId,
+      name: form.name,
+      description: form.description,
+      fields: JSON.stringify(form.formFields),
+      created_at: form.updatedAt,
+    }),
+    // Two edits of one form at once both make the same next version: one wins, the other is a 409.
+    { form_versions_pk: form.id },
+  );
+}
+
+/**
+ * Queues an edit: only the columns that changed (two edits at once of different settings both hold), and, when
+ * the name, description or fields changed (`form.version` above `previousVersion`), the new version's row.
+ */
+export function updateForm(work: UnitOfWork, access: Access, form: Form, previous: Form): void {
+  const changed: Partial<Omit<FormsTable, 'id' | 'workspace_id' | 'created_at'>> = { updated_at: form.updatedAt };
+  if (form.version !== previous.version) {
+    insertVersion(work, access, form);
+    Object.assign(changed, {
+      name: form.name,
+      description: form.description,
+      fields: JSON.stringify(form.formFields),
+      version: form.version,
+    });
+  }
+  if (form.allowMultipleSubmissions !== previous.allowMultipleSubmissions)
+    changed.allow_multiple_submissions = form.allowMultipleSubmissions ? 1 : 0;
+  if (form.visibility !== previous.visibility) changed.visibility = form.visibility;
+  work.write(work.db.updateTable('forms').set(changed).where('workspace_id', '=', access.workspaceId).where('id', '=', form.id));
 }
 
 // ---- responses ----
 
 type ResponseRow = FormResponsesTable & {
+  shown_version: number | string;
   form_name: string;
   form_description: string;
   form_fields: string;
@@ -108,6 +150,7 @@ function toFormResponse(row: ResponseRow): FormResponse {
     clientId: row.client_id,
     companyId: row.company_id,
     status: row.status,
+    formVersion: Number(row.shown_version),
   };
   if (row.submitted_at !== null) response.submissionDate = row.submitted_at;
   return response;
@@ -126,16 +169,37 @@ function responsesOf(access: Access) {
   };
 }
 
-/** The responses an access sees (responsesOf), with the form's fields (a join on its key). */
+/**
+ * The responses an access sees (responsesOf), each with the name, description and fields of its version of the
+ * form (joins on their keys): a completed response the version it was answered on, a pending one the form's
+ * newest (it answers the form as it is now). The form's settings (multiple submissions, visibility) are the form's.
+ */
 function visibleResponses(db: Kysely<DB>, access: Access) {
   return db
     .selectFrom('form_responses')
     .innerJoin('forms', 'forms.id', 'form_responses.form_id')
+    .innerJoin('form_versions as fv', (join) =>
+      join
+        .onRef('fv.form_id', '=', 'form_responses.form_id')
+        .on((eb) =>
+          eb(
+            'fv.version',
+            '=',
+            eb
+              .case()
+              .when('form_responses.status', '=', 'completed')
+              .then(eb.ref('form_responses.form_version'))
+              .else(eb.ref('forms.version'))
+              .end(),
+          ),
+        ),
+    )
     .selectAll('form_responses')
     .select([
-      'forms.name as form_name',
-      'forms.description as form_description',
-      'forms.fields as form_fields',
+      'fv.version as shown_version',
+      'fv.name as form_name',
+      'fv.description as form_description',
+      'fv.fields as form_fields',
       'forms.allow_multiple_submissions',
       'forms.visibility',
     ])
@@ -217,6 +281,7 @@ export function insertResponse(work: UnitOfWork, access: Access, response: FormR
       once_key: response.allowMultipleSubmissions ? null : `${response.formId}/${response.clientId}`,
       requested_by: requestedBy,
       submitted_at: response.submissionDate ?? null,
+      form_version: response.formVersion,
       created_at: response.createdAt,
       updated_at: response.updatedAt,
     }),
@@ -237,6 +302,7 @@ export function completeResponse(work: UnitOfWork, access: Access, response: For
         status: 'completed',
         answers: answersOf(response),
         submitted_at: response.submissionDate ?? null,
+        form_version: response.formVersion,
         updated_at: response.updatedAt,
       })
       .where(responsesOf(access))

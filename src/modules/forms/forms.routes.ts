@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { RoutePolicy } from '../../lib/policy.js';
-import { ADMIN_WRITE_ERRORS, adminDoc, IdParams, Page, READ_ERRORS, WorkspaceParams, WRITE_ERRORS } from '../../lib/schemas.js';
+import { Type } from 'typebox';
+import { ADMIN_WRITE_ERRORS, adminDoc, IdParams, Page, PathId, READ_ERRORS, WorkspaceParams, WRITE_ERRORS } from '../../lib/schemas.js';
 import {
   AllFormResponsesQuery,
   FORM_FIELDS_MAX,
@@ -13,6 +14,7 @@ import {
   FormResponseComplete,
   FormResponseListQuery,
   FormResponseRequest,
+  FormUpdate,
 } from './forms.schemas.js';
 import * as service from './forms.service.js';
 
@@ -165,5 +167,27 @@ export async function formAdminRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => service.createForm(database, request.caller, request.body),
+  );
+  app.patch(
+    '/workspaces/:workspaceId/forms/:id',
+    {
+      schema: {
+        ...adminDoc,
+        operationId: 'adminUpdateForm',
+        summary: 'Edit a form: formEdited',
+        description:
+          'Changes only what is given (at least one of name, description, formFields, allowMultipleSubmissions, visibility). ' +
+          '`formFields` is the whole list after the edit, in order: a field with its `formFieldId` is kept under that id ' +
+          '(one of the form’s fields, at most once: else a 400 naming it), one without is new, one left out is removed. ' +
+          'A change of name, description or fields makes a new version (`version` + 1): a completed response keeps ' +
+          'showing the questions of the version it was answered on (its `formVersion`); a pending one answers the newest. ' +
+          'allowMultipleSubmissions and visibility apply from now on. Records formEdited with the previous values; ' +
+          'nothing changed: the form as it is, no event. Two edits at once of the fields: one wins, the other is a 409.',
+        params: Type.Object({ workspaceId: PathId('workspace id'), id: PathId('form id') }, { additionalProperties: false }),
+        body: FormUpdate,
+        response: { 200: Form, ...ADMIN_WRITE_ERRORS },
+      },
+    },
+    async (request) => service.updateForm(database, request.caller, request.params.id, request.body),
   );
 }

@@ -49,6 +49,11 @@ export const Form = Type.Object(
     formResponseRequests: Type.Integer({ description: 'responses requested (pending and completed)' }),
     formResponseSubmissions: Type.Integer({ description: 'responses completed' }),
     latestSubmissionDate: Type.Optional(Timestamp),
+    version: Type.Integer({
+      minimum: 1,
+      description:
+        'the form’s version: 1 when made, one more with each edit of its name, description or fields (a response keeps the version it was answered on)',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -78,6 +83,40 @@ export const FormCreate = Type.Object(
   { additionalProperties: false, title: 'FormCreate' },
 );
 export type FormCreate = Static<typeof FormCreate>;
+
+/** A field of an edited form: an existing one keeps its formFieldId (given), a new one gets its own. */
+const EditedField = Type.Object(
+  {
+    formFieldId: Type.Optional(
+      RefId('an existing field of the form, to keep it (its id, so answers stay comparable across versions); left out: a new field'),
+    ),
+    title: FormName,
+    description: Type.Optional(Description),
+    type: FieldType,
+    isRequired: Type.Optional(Type.Boolean({ description: 'default false' })),
+  },
+  { additionalProperties: false },
+);
+
+export const FormUpdate = Type.Object(
+  {
+    name: Type.Optional(FormName),
+    description: Type.Optional(Description),
+    formFields: Type.Optional(
+      Type.Array(EditedField, {
+        minItems: 1,
+        maxItems: FORM_FIELDS_MAX,
+        description:
+          `the form’s fields after the edit, whole and in order (1–${FORM_FIELDS_MAX}): a field left out is removed from the new ` +
+          'version; one with a formFieldId keeps it, each at most once; one without gets a new formFieldId',
+      }),
+    ),
+    allowMultipleSubmissions: Type.Optional(Type.Boolean({ description: 'from now on: responses already requested stay' })),
+    visibility: Type.Optional(Visibility),
+  },
+  { additionalProperties: false, minProperties: 1, title: 'FormUpdate' },
+);
+export type FormUpdate = Static<typeof FormUpdate>;
 
 export const FormListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 export type FormListQuery = Static<typeof FormListQuery>;
@@ -109,6 +148,12 @@ export const FormResponse = Type.Object(
     clientId: Type.String(),
     companyId: Type.String(),
     status: ResponseStatus,
+    formVersion: Type.Integer({
+      minimum: 1,
+      description:
+        'the form’s version whose name, description and fields this response shows: the one it was answered on once completed; ' +
+        'while pending, the form’s newest (a pending response answers the form as it is now)',
+    }),
     submissionDate: Type.Optional(Timestamp),
     createdAt: Timestamp,
     updatedAt: Timestamp,

@@ -8,7 +8,7 @@ import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { visibleClientCompanies } from '../directory/index.js';
 import * as repo from './forms.repository.js';
-import type { Form, FormCreate, FormField, FormResponse, FormResponseComplete, FormResponseRequest } from './forms.schemas.js';
+import type { Form, FormCreate, FormField, FormResponse, FormResponseComplete, FormResponseRequest, FormUpdate } from './forms.schemas.js';
 
 type FormFieldType = FormField['type'];
 
@@ -59,6 +59,7 @@ export async function createForm(database: Database, caller: Caller, input: Form
     visibility: input.visibility ?? 'requestedClients',
     formResponseRequests: 0,
     formResponseSubmissions: 0,
+    version: 1,
     createdAt: at,
     updatedAt: at,
   };
@@ -72,6 +73,82 @@ export async function createForm(database: Database, caller: Caller, input: Form
     });
   });
   return form;
+}
+
+/**
+ * The fields after an edit: one with a formFieldId keeps that field's id (it must be one of the form's fields, each
+ * at most once), one without gets a new id. Every failing field named.
+ */
+function editedFields(form: Form, given: NonNullable<FormUpdate['formFields']>, problems: FieldProblem[]): FormField[] {
+  const current = new Set(form.formFieldIds);
+  const seen = new Map<string, number>();
+  return given.map((field, index) => {
+    const path = `body.formFields.${index}.formFieldId`;
+    let formFieldId: string = randomUUID();
+    if (field.formFieldId !== undefined) {
+      const earlier = seen.get(field.formFieldId);
+      if (!current.has(field.formFieldId)) problems.push({ path, message: 'is not a field of this form' });
+      else if (earlier !== undefined) problems.push({ path, message: `names the field already kept at formFields.${earlier}` });
+      else seen.set(field.formFieldId, index);
+      formFieldId = field.formFieldId;
+    }
+    return {
+      formFieldId,
+      title: field.title,
+      description: field.description ?? '',
+      type: field.type,
+      isRequired: field.isRequired ?? false,
+    };
+  });
+}
+
+/**
+ * Edits a form (admin surface and `portal forms update`): formEdited with what it was. Changing the name, the
+ * description or the fields makes a new version (`version` + 1), kept whole: a completed response keeps showing
+ * the version it was answered on; a pending one answers the newest (its fields are the form's as it is when
+ * answered). allowMultipleSubmissions and visibility are settings of the form, not of a version: they apply from
+ * now on (responses already requested stay). Nothing changed: the form as it is, and no event.
+ */
+export async function updateForm(database: Database, caller: Caller, id: string, input: FormUpdate): Promise<Form> {
+  return unitOfWork(
+    database,
+    async (work) => {
+      const previous = orNotFound(await repo.findForm(work.db, caller.access, id), 'Form');
+      const problems: FieldProblem[] = [];
+      const formFields = input.formFields === undefined ? previous.formFields : editedFields(previous, input.formFields, problems);
+      if (problems.length > 0) throw errors.invalidFields(problems);
+      const edited = {
+        name: input.name ?? previous.name,
+        description: input.description ?? previous.description,
+        formFields,
+        allowMultipleSubmissions: input.allowMultipleSubmissions ?? previous.allowMultipleSubmissions,
+        visibility: input.visibility ?? previous.visibility,
+      };
+      const previousAttributes: Record<string, unknown> = {};
+      for (const key of Object.keys(edited) as (keyof typeof edited)[]) {
+        if (JSON.stringify(edited[key]) !== JSON.stringify(previous[key])) previousAttributes[key] = previous[key];
+      }
+      if (Object.keys(previousAttributes).length === 0) return previous;
+      const newVersion = 'name' in previousAttributes || 'description' in previousAttributes || 'formFields' in previousAttributes;
+      const form: Form = {
+        ...previous,
+        ...edited,
+        formFieldIds: formFields.map((field) => field.formFieldId),
+        version: newVersion ? previous.version + 1 : previous.version,
+        updatedAt: isoAt(caller.actor.at),
+      };
+      repo.updateForm(work, caller.access, form, previous);
+      recordAudit(work, caller.actor, {
+        eventType: 'formEdited',
+        description: `Form "${form.name}" edited${newVersion ? ` (version ${form.version})` : ''}`,
+        context: { formId: form.id, version: form.version, previousVersion: previous.version },
+        previousAttributes,
+        subject: { object: 'form', id: form.id, data: form, companyId: null },
+      });
+      return form;
+    },
+    { transaction: true },
+  );
 }
 
 /**
@@ -129,6 +206,7 @@ export async function requestFormResponse(database: Database, caller: Caller, in
     clientId,
     companyId,
     status: 'pending',
+    formVersion: form.version,
     createdAt: at,
     updatedAt: at,
   }));
@@ -234,6 +312,8 @@ export async function completeFormResponse(
           ]),
         ),
         status: 'completed',
+        // The version whose fields were checked above: the form's newest when it was read, in this transaction.
+        formVersion: previous.formVersion,
         submissionDate: at,
         updatedAt: at,
       };

@@ -45,6 +45,7 @@ for (const backend of BACKENDS) {
         visibility: 'requestedClients',
         formResponseRequests: 0,
         formResponseSubmissions: 0,
+        version: 1,
         createdAt: AT,
         updatedAt: AT,
       });
@@ -91,6 +92,7 @@ for (const backend of BACKENDS) {
         clientId: w.ada.id,
         companyId: w.acme.id,
         status: 'pending',
+        formVersion: 1,
         createdAt: AT,
         updatedAt: AT,
       });

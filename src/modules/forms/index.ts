@@ -1,4 +1,4 @@
 // The forms module's public face (docs/ARCHITECTURE.md: a module): forms and form responses.
-export { FormCreate } from './forms.schemas.js';
-export { createForm } from './forms.service.js';
+export { FormCreate, FormUpdate } from './forms.schemas.js';
+export { createForm, updateForm } from './forms.service.js';
 export { formAdminRoutes, default as formRoutes } from './forms.routes.js';

@@ -37,6 +37,8 @@ export function insertMessage(work: UnitOfWork, access: Access, message: Message
       created_at: message.createdAt,
       updated_at: message.updatedAt,
     }),
+    // The channel deleted between the check and the commit (SQLite names no foreign key).
+    { messages_channel_id_fkey: 'body.channelId' },
   );
   work.write(moveLastMessageDate(work.db, { workspaceId: access.workspaceId, channelId: message.channelId, at: message.createdAt }));
 }
@@ -51,6 +53,22 @@ const moveLastMessageDate = preparedWrite('move_last_message_date', (db, p: { wo
     .where('id', '=', p.channelId)
     .where((eb) => eb.or([eb('last_message_date', 'is', null), eb('last_message_date', '<', p.at)])),
 );
+
+/** How many messages a channel holds (the caller has checked that it sees the channel): what its deletion takes with it. */
+export async function countMessages(db: Kysely<DB>, access: Access, channelId: string): Promise<number> {
+  const row = await db
+    .selectFrom('messages')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('workspace_id', '=', access.workspaceId)
+    .where('channel_id', '=', channelId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Queues the deletion of every message of a channel (the caller deletes the channel in the same unit). */
+export function deleteMessagesOf(work: UnitOfWork, access: Access, channelId: string): void {
+  work.write(work.db.deleteFrom('messages').where('workspace_id', '=', access.workspaceId).where('channel_id', '=', channelId));
+}
 
 /** A page of a channel's messages, newest first (the caller has checked that it sees the channel). */
 export function listMessages(

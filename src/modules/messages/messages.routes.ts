@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { RoutePolicy } from '../../lib/policy.js';
-import { IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
+import { DELETE_ERRORS, DeletedBody, IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
 import { MAX_GROUP_MEMBERS, MessageChannel, MessageChannelCreate, MessageChannelListQuery } from '../channels/index.js';
 import { MAX_MESSAGE_LENGTH, Message, MessageCreate, MessageListQuery } from './messages.schemas.js';
 import * as service from './messages.service.js';
@@ -10,6 +10,11 @@ import * as service from './messages.service.js';
 const CLIENT_READS: RoutePolicy = { clientSession: 'read' };
 /** A client session sends messages, as itself, in the channels it belongs to. */
 const CLIENT_SENDS: RoutePolicy = { clientSession: 'write' };
+/**
+ * Deleting a channel ends its whole history for everyone in it: an admin's (keys, bearer tokens, admin sessions),
+ * as deleting a client or a company is; staff and client sessions get a 403.
+ */
+const ADMINS_DELETE: RoutePolicy = { clientSession: 'read', staff: false };
 const tags = ['messages'];
 
 const SEES =
@@ -69,6 +74,27 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => service.getChannel(database, request.caller, request.params.id),
+  );
+
+  app.delete(
+    '/message-channels/:id',
+    {
+      config: { policy: ADMINS_DELETE },
+      schema: {
+        tags,
+        operationId: 'deleteMessageChannel',
+        summary: 'Delete a message channel and its messages: messageChannelDeleted',
+        description:
+          'The channel, its members and every message in it go together, in one transaction; afterwards the channel is a 404 ' +
+          '(retrieving it, listing its messages, sending to it: a 400 naming `body.channelId`). Records messageChannelDeleted ' +
+          'with the channel as it was and `messageCount`. Who may: keys, bearer tokens and admin sessions (an admin limited to ' +
+          'some companies, the channels of those companies; others are a 404); a staff session or a client session gets a 403. ' +
+          'Nothing else refers to a message (messages carry no attachments); the messageSent entries of the audit log stay.',
+        params: IdParams,
+        response: { 200: DeletedBody, ...DELETE_ERRORS },
+      },
+    },
+    async (request) => service.deleteChannel(database, request.caller, request.params.id),
   );
 
   app.post(

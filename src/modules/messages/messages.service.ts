@@ -35,6 +35,25 @@ export function createChannel(database: Database, caller: Caller, input: Message
   );
 }
 
+/**
+ * Deletes a message channel with its messages and members, and records messageChannelDeleted (the channel as it
+ * was, and how many messages went with it), all in one transaction. Nothing else refers to a message: the
+ * messageSent entries of the audit log stay, as history.
+ */
+export async function deleteChannel(database: Database, caller: Caller, id: string) {
+  const channel = await channels.deleteChannel(database, caller, 'message', id, async (work, channel) => {
+    const messageCount = await repo.countMessages(work.db, caller.access, channel.id);
+    repo.deleteMessagesOf(work, caller.access, channel.id);
+    recordAudit(work, caller.actor, {
+      eventType: 'messageChannelDeleted',
+      description: `${channel.membershipType} message channel deleted, with ${messageCount} message${messageCount === 1 ? '' : 's'}`,
+      context: { channelId: channel.id, membershipType: channel.membershipType, companyId: channel.companyId, messageCount },
+      subject: channelSubject(channel),
+    });
+  });
+  return { id: channel.id, object: 'messageChannel', deleted: true as const };
+}
+
 export function listChannels(
   database: Database,
   caller: Caller,
