@@ -57,6 +57,17 @@ async function invoiceOf(w: World, extra: object = {}): Promise<string> {
   return res.json().id;
 }
 
+const TEST_CARD = { expMonth: 12, expYear: 2030 };
+
+/** An invoice paid with a sandbox test card (its setup records events the runner's count leaves out); the payment's id. */
+async function paidWith(w: World, number: string): Promise<string> {
+  const invoice = await invoiceOf(w);
+  await call(w.h, w.ws.apiKey, 'POST', '/v1/payment-methods', { companyId: w.company.id, card: { ...TEST_CARD, number } });
+  await call(w.h, w.ws.apiKey, 'POST', `/v1/invoices/${invoice}/pay`, {});
+  const payments = await w.h.as(w.ws.apiKey, { method: 'GET', url: `/v1/payments?invoiceId=${invoice}` });
+  return payments.json().data[0].id;
+}
+
 async function adminCall(h: Harness, url: string, payload?: object) {
   const res = await adminRequest(h, 'POST', url, payload);
   assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
@@ -272,6 +283,41 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
       w.state.invoice = await invoiceOf(w);
     },
     run: ({ h, ws, state }) => adminCall(h, `/admin/workspaces/${ws.workspaceId}/invoices/${state.invoice}/pay`),
+  },
+  '`POST /v1/invoices/{id}/pay` (a good card)': {
+    before: async (w) => {
+      w.state.invoice = await invoiceOf(w);
+      await call(w.h, w.ws.apiKey, 'POST', '/v1/payment-methods', {
+        companyId: w.company.id,
+        card: { ...TEST_CARD, number: '4242424242424242' },
+      });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', `/v1/invoices/${state.invoice}/pay`, {}),
+  },
+  '`POST /v1/invoices/{id}/pay` (a declined card: 402)': {
+    before: async (w) => {
+      w.state.invoice = await invoiceOf(w);
+      await call(w.h, w.ws.apiKey, 'POST', '/v1/payment-methods', {
+        companyId: w.company.id,
+        card: { ...TEST_CARD, number: '4000000000000002' },
+      });
+    },
+    run: async ({ h, ws, state }) => {
+      const res = await h.as(ws.apiKey, { method: 'POST', url: `/v1/invoices/${state.invoice}/pay`, payload: {} });
+      assert.equal(res.statusCode, 402, res.body);
+    },
+  },
+  '`POST /v1/refunds`': {
+    before: async (w) => {
+      w.state.payment = await paidWith(w, '4242424242424242');
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', '/v1/refunds', { paymentId: state.payment }),
+  },
+  '`POST /v1/refunds` (a card that refuses refunds)': {
+    before: async (w) => {
+      w.state.payment = await paidWith(w, '4000000000005126');
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', '/v1/refunds', { paymentId: state.payment }),
   },
   '`portal invoices void` (an open invoice)': {
     before: async (w) => {

@@ -30,8 +30,10 @@ export function createTestWorkspace(
   on: AppWithClock,
   name: string,
   dailyQuota?: number,
+  sandbox?: boolean,
 ): Promise<{ workspaceId: string; apiKeyId: string; apiKey: string }> {
-  return createWorkspace(on.app.ctx.database, { name, ...(dailyQuota === undefined ? {} : { dailyQuota }) }, on.clock.now());
+  const input = { name, ...(dailyQuota === undefined ? {} : { dailyQuota }), ...(sandbox ? { sandbox } : {}) };
+  return createWorkspace(on.app.ctx.database, input, on.clock.now());
 }
 
 /** An app key of the workspace, as `portal keys create --app` makes it. */

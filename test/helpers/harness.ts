@@ -101,7 +101,7 @@ export async function harness(t: TestContext, backend: Backend, opts: HarnessOpt
     clock,
     databaseUrl,
     adminToken: config.adminToken,
-    workspace: (name = 'Acme', dailyQuota) => createTestWorkspace({ app, clock }, name, dailyQuota),
+    workspace: (name = 'Acme', dailyQuota, sandbox) => createTestWorkspace({ app, clock }, name, dailyQuota, sandbox),
     appKey: (workspaceId, appId) => createAppKey({ app, clock }, workspaceId, appId),
     as: (apiKey, options) => app.inject({ ...options, headers: { 'x-api-key': apiKey, ...(options.headers ?? {}) } }),
   };

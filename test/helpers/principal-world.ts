@@ -56,8 +56,8 @@ export type World = Awaited<ReturnType<typeof principalWorld>>;
  * kind; and another workspace's key.
  */
 export async function principalWorld(h: Harness) {
-  const ws = await h.workspace('Walked');
-  const other = await h.workspace('Other');
+  const ws = await h.workspace('Walked', undefined, true); // a sandbox: its test clock is walked too
+  const other = await h.workspace('Other', undefined, true);
   const app = await h.appKey(ws.workspaceId, APP_ID);
   const minted = await mintBearerToken(h, app.apiKey);
   assert.equal(minted.statusCode, 200, minted.body);

@@ -22,8 +22,8 @@ export interface Harness {
   databaseUrl: string;
   /** PORTAL_ADMIN_TOKEN, when the admin surface is on (adminHarness). */
   adminToken: string | undefined;
-  /** A workspace with its first (workspace-kind) key. */
-  workspace(name?: string, dailyQuota?: number): Promise<{ workspaceId: string; apiKeyId: string; apiKey: string }>;
+  /** A workspace with its first (workspace-kind) key; `sandbox`: with a test clock. */
+  workspace(name?: string, dailyQuota?: number, sandbox?: boolean): Promise<{ workspaceId: string; apiKeyId: string; apiKey: string }>;
   appKey(workspaceId: string, appId: string): Promise<{ apiKeyId: string; apiKey: string }>;
   /** `app.inject` with the key in X-API-KEY. */
   as(apiKey: string, options: InjectOptions): Promise<LightMyRequestResponse>;
