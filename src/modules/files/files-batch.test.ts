@@ -2,6 +2,9 @@
 // transaction; never into itself), deleted several at once, and downloaded as one zip archive streamed from the
 // store; every item is checked for the caller (one it cannot see refuses the whole batch, naming the item).
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { type IncomingMessage, request } from 'node:http';
+import { Readable, Transform } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { describe, test } from 'node:test';
 import { fromBufferPromise } from 'yauzl';
@@ -36,7 +39,7 @@ async function world(h: Harness) {
       const put = await h.app.inject({ method: 'PUT', url: `${url.pathname}${url.search}`, payload: extra.content });
       assert.equal(put.statusCode, 200, put.body);
     }
-    return made as { id: string; path: string; updatedAt: string };
+    return made as { id: string; path: string; updatedAt: string; uploadUrl: string };
   };
   const paths = async (channelId = adas.id) =>
     ((await ok('GET', `/v1/files?channelId=${channelId}&limit=100`)).data as { path: string }[]).map((f) => f.path).sort();
@@ -276,6 +279,112 @@ for (const backend of BACKENDS) {
               },
             ],
           ],
+        );
+      });
+
+      test('the archive is streamed: the store is read only as far as the reply is taken (bounded read-ahead), memory stays flat', async (t) => {
+        const h = await adminHarness(t, backend, { fileStore: store });
+        const w = await world(h);
+        await h.app.listen({ port: 0, host: '127.0.0.1' });
+        const address = h.app.server.address();
+        assert.ok(address && typeof address === 'object');
+        const MiB = 1024 * 1024;
+        const FILE_BYTES = 16 * MiB;
+        // One random 64 KiB block repeated: incompressible to deflate (its window is 32 KiB), and cheap to make.
+        const block = randomBytes(64 * 1024);
+        const http = (method: string, path: string, headers: Record<string, string | number>, body?: Iterable<Buffer>) =>
+          new Promise<IncomingMessage>((resolve, reject) => {
+            const req = request({ host: '127.0.0.1', port: address.port, method, path, headers }, resolve).on('error', reject);
+            if (body) Readable.from(body).pipe(req);
+            else req.end();
+          });
+        const ids: string[] = [];
+        for (const name of ['one.bin', 'two.bin', 'three.bin']) {
+          const made = await w.make('file', name);
+          const url = new URL(made.uploadUrl);
+          const blocks = function* () {
+            for (let sent = 0; sent < FILE_BYTES; sent += block.length) yield block;
+          };
+          const put = await http(
+            'PUT',
+            `${url.pathname}${url.search}`,
+            { 'content-type': 'application/octet-stream', 'content-length': FILE_BYTES },
+            blocks(),
+          );
+          assert.equal(put.statusCode, 200);
+          put.resume();
+          await new Promise((done) => put.on('end', done));
+          ids.push(made.id);
+        }
+
+        // Count what the archive reads from the store.
+        const files = h.app.ctx.files.store;
+        const get = files.get.bind(files);
+        let fromStore = 0;
+        let open = 0;
+        let mostOpen = 0;
+        files.get = async (key) => {
+          const found = await get(key);
+          if (!found) return found;
+          open++;
+          mostOpen = Math.max(mostOpen, open);
+          const counted = new Transform({
+            transform(chunk: Buffer, _encoding, done) {
+              fromStore += chunk.length;
+              done(null, chunk);
+            },
+          });
+          counted.on('close', () => open--);
+          return { size: found.size, stream: found.stream.pipe(counted) as Readable };
+        };
+        t.after(() => {
+          files.get = get;
+        });
+
+        const baseline = process.memoryUsage().rss;
+        let peak = baseline;
+        const sampler = setInterval(() => {
+          peak = Math.max(peak, process.memoryUsage().rss);
+        }, 10);
+        t.after(() => clearInterval(sampler));
+        const res = await http('GET', `/v1/files/archive?ids=${ids.join(',')}`, {
+          'x-api-key': w.ws.apiKey,
+        });
+        assert.equal(res.statusCode, 200);
+        // Take 1 MiB, then stop reading: the archive may read ahead only as far as the buffers on the way hold.
+        let received = 0;
+        await new Promise<void>((paused) => {
+          const take = (chunk: Buffer) => {
+            received += chunk.length;
+            if (received >= MiB) {
+              res.pause();
+              res.off('data', take);
+              paused();
+            }
+          };
+          res.on('data', take);
+        });
+        let settled = -1;
+        while (settled !== fromStore) {
+          settled = fromStore;
+          await new Promise((later) => setTimeout(later, 200));
+        }
+        t.diagnostic(`read ahead: ${fromStore} bytes from the store for ${received} taken`);
+        assert.ok(fromStore < 16 * MiB, `read ${fromStore} bytes from the store for ${received} taken: no more than the pipes hold`);
+        assert.ok(fromStore > 0);
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+        });
+        res.resume();
+        await new Promise((done) => res.on('end', done));
+        clearInterval(sampler);
+        assert.equal(fromStore, 3 * FILE_BYTES, 'every byte of the three files read');
+        assert.ok(received > 3 * FILE_BYTES, `the archive holds them (${received} bytes)`);
+        assert.equal(mostOpen, 1, 'one store stream open at a time');
+        t.diagnostic(`memory: +${Math.round((peak - baseline) / MiB)} MiB at most`);
+        assert.ok(
+          peak - baseline < 24 * MiB,
+          `memory grew by ${Math.round((peak - baseline) / MiB)} MiB while ${(3 * FILE_BYTES) / MiB} MiB went through`,
         );
       });
     });
