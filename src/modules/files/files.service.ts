@@ -503,7 +503,7 @@ export async function deleteFiles(
 }
 
 /** At most this many entries (files and folders) in one archive. */
-export const MAX_ARCHIVE_ENTRIES = 10_000;
+const MAX_ARCHIVE_ENTRIES = 10_000;
 
 /** An archive's entry: a folder (its path), or a file with content (its path, store key and last change). */
 export type ArchiveEntry = { path: string; folder: true; at: string } | { path: string; folder: false; at: string; storageKey: string };
