@@ -110,8 +110,8 @@ for (const backend of BACKENDS) {
         await refused(a.id, { path: 'A/../x' }, ['body.path']);
         await refused(f.id, { linkUrl: 'https://example.com' }, ['body.linkUrl']);
         await refused(link.id, { linkUrl: 'ftp://example.com' }, ['body.linkUrl']);
-        const empty = await w.call('PATCH', `/v1/files/${a.id}`, {});
-        assert.equal(empty.statusCode, 400, empty.body);
+        assert.deepEqual(await w.ok('PATCH', `/v1/files/${a.id}`, {}), await w.ok('GET', `/v1/files/${a.id}`), 'nothing to change');
+        assert.equal((await w.ok('PATCH', `/v1/files/${a.id}`, { path: 'A' })).updatedAt, a.updatedAt, 'the path it has');
         const clash = await w.call('PATCH', `/v1/files/${b.id}`, { path: 'A' });
         assert.deepEqual(
           [clash.statusCode, clash.json()],
@@ -188,19 +188,19 @@ for (const backend of BACKENDS) {
           const r = await w.call('GET', `/v1/files/archive?ids=${query}`, undefined, key);
           assertRefused(r, status, paths);
         };
-        await refused(`${top.id},${inLink.id},${pending.id}`, 400, ['querystring.ids.1', 'querystring.ids.2']);
-        await refused(`${top.id},${UNKNOWN},${d.id},${UNKNOWN.replace('3f', '4f')}`, 404, ['querystring.ids.1', 'querystring.ids.3']);
+        await refused(`${top.id},${inLink.id},${pending.id}`, 400, ['query.ids.1', 'query.ids.2']);
+        await refused(`${top.id},${UNKNOWN},${d.id},${UNKNOWN.replace('3f', '4f')}`, 404, ['query.ids.1', 'query.ids.3']);
         const betaFile = await w.make('file', 'b.txt', { content: 'beta', channelId: w.betas.id });
-        await refused(`${top.id},${betaFile.id}`, 400, ['querystring.ids.1']);
-        await refused(`${top.id},${top.id}`, 400, ['querystring.ids']);
-        await refused(`${top.id},`, 400, ['querystring.ids']);
-        await refused(Array.from({ length: 101 }, () => UNKNOWN).join(','), 400, ['querystring.ids']);
+        await refused(`${top.id},${betaFile.id}`, 400, ['query.ids.1']);
+        await refused(`${top.id},${top.id}`, 400, ['query.ids']);
+        await refused(`${top.id},`, 400, ['query.ids']);
+        await refused(Array.from({ length: 101 }, () => UNKNOWN).join(','), 400, ['query.ids']);
         const bob = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.bob.id });
-        await refused(`${betaFile.id},${top.id}`, 404, ['querystring.ids.1'], bob);
+        await refused(`${betaFile.id},${top.id}`, 404, ['query.ids.1'], bob);
         const { session } = await limitedUserSession(h, w.ws.workspaceId, w.app.apiKey, [w.beta.id], 'lim@beta.test');
-        await refused(`${betaFile.id},${top.id}`, 404, ['querystring.ids.1'], session);
+        await refused(`${betaFile.id},${top.id}`, 404, ['query.ids.1'], session);
         const other = await populatedWorkspace(h, 'Other');
-        await refused(top.id, 404, ['querystring.ids.0'], other.ws.apiKey);
+        await refused(top.id, 404, ['query.ids.0'], other.ws.apiKey);
 
         const downloads = await events(h, w.ws.workspaceId, /^fileBatchDownloaded$/);
         assert.deepEqual(

@@ -228,7 +228,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
           '`path`: the new full path in the same channel (rename: a new last segment; move: other folders before it; the create ' +
           'body’s rules, a 400 naming body.path). The new path’s folders must exist (400); a path taken is a 409 `conflict`. A ' +
           'folder’s contents follow at any depth, in the same transaction (their `updatedAt` stays); a folder cannot go inside ' +
-          'itself or a folder inside it (400 naming body.path). `linkUrl`: links only, an http(s) URL. A file keeps its id, content ' +
+          'itself or a folder inside it (400 naming body.path). An empty body, or the path the object has, changes nothing (no event). `linkUrl`: links only, an http(s) URL. A file keeps its id, content ' +
           'and URLs. Staff only (a client session: 403). Records fileUpdated, folderUpdated or linkUpdated.',
         params: IdParams,
         body: FileUpdate,
@@ -253,7 +253,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
           'inside it (in `ids` too), else a 400 "Folder is not empty" naming it. Staff only (a client session: 403). Records one ' +
           'fileBatchDeleted.',
         body: FileBatch,
-        response: { 200: FileBatchDeleted, ...DELETE_ERRORS },
+        response: { 200: FileBatchDeleted, ...DELETE_ERRORS, ...errorResponses(413, 415) },
       },
     },
     async (request) => service.deleteFiles(database, request.caller, files, request.body.ids),
@@ -271,8 +271,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
           `\`ids\`: 1–${MAX_BATCH_IDS} distinct ids of files and folders of one channel, separated by commas. The archive holds each ` +
           'file named and each folder named with everything inside it at any depth, at their paths in the channel (folders as ' +
           'entries, so empty ones are kept); inside a folder, links and files without content yet (pending) are left out, and a ' +
-          'link or pending file named is a 400 naming it (querystring.ids.N). An item the caller cannot see refuses the whole ' +
-          'request with a 404 naming each such item (querystring.ids.N). At most 10,000 entries (400). The archive is streamed as ' +
+          'link or pending file named is a 400 naming it (query.ids.N). An item the caller cannot see refuses the whole ' +
+          'request with a 404 naming each such item (query.ids.N). At most 10,000 entries (400). The archive is streamed as ' +
           'it is made (no Content-Length; a content missing from the store cuts the reply short), an attachment with ' +
           '`Cache-Control: private, no-store`. A client session downloads from its channels. Records fileBatchDownloaded.',
         querystring: Type.Object(

@@ -184,7 +184,7 @@ export const FileUpdate = Type.Object(
     ),
     linkUrl: Type.Optional(Text({ maxLength: 2048, description: 'links only: a new http(s) URL' })),
   },
-  { additionalProperties: false, minProperties: 1, title: 'FileUpdate' },
+  { additionalProperties: false, title: 'FileUpdate', description: 'what to change; an empty body changes nothing' },
 );
 export type FileUpdate = Static<typeof FileUpdate>;
 

@@ -376,6 +376,8 @@ export async function updateFile(
           problems.push({ path: 'body.path', message: `names a folder that does not exist in this channel: ${folderPath}` });
       }
       if (problems.length > 0) throw errors.invalidFields(problems);
+      // Nothing to change (an empty body, or the path it has): the object as it is, and no event.
+      if (!moved && input.linkUrl === undefined) return file;
       const modifier = modifierOf(caller);
       const { lastModifiedBy: _previous, ...rest } = file;
       // A pending file's updated_at is its upload's claim while the upload runs: kept, so the upload completes.
@@ -508,10 +510,10 @@ const MAX_ARCHIVE_ENTRIES = 10_000;
 /** An archive's entry: a folder (its path), or a file with content (its path, store key and last change). */
 export type ArchiveEntry = { path: string; folder: true; at: string } | { path: string; folder: false; at: string; storageKey: string };
 
-/** The `ids` of an archive's query: comma-separated, 1–MAX_BATCH_IDS distinct ids (else a 400 naming querystring.ids). */
+/** The `ids` of an archive's query: comma-separated, 1–MAX_BATCH_IDS distinct ids (else a 400 naming query.ids). */
 function archiveIds(raw: string): string[] {
   const ids = raw.split(',');
-  const bad = (message: string) => errors.invalidFields([{ path: 'querystring.ids', message }]);
+  const bad = (message: string) => errors.invalidFields([{ path: 'query.ids', message }]);
   if (ids.some((id) => id === '')) throw bad('must be ids separated by commas, none empty');
   if (ids.length > MAX_BATCH_IDS) throw bad(`may name at most ${MAX_BATCH_IDS} ids`);
   if (new Set(ids).size !== ids.length) throw bad('may name each id once');
@@ -527,12 +529,12 @@ function archiveIds(raw: string): string[] {
  */
 export async function archive(database: Database, caller: Caller, rawIds: string): Promise<ArchiveEntry[]> {
   const ids = archiveIds(rawIds);
-  const { items, channel } = await batchItems(database.db, caller, ids, 'querystring.ids');
+  const { items, channel } = await batchItems(database.db, caller, ids, 'query.ids');
   const problems: FieldProblem[] = [];
   for (const [index, { file }] of items.entries()) {
-    if (file.object === 'link') problems.push({ path: `querystring.ids.${index}`, message: 'is a link: it has no content to download' });
+    if (file.object === 'link') problems.push({ path: `query.ids.${index}`, message: 'is a link: it has no content to download' });
     else if (file.object === 'file' && file.status !== 'completed')
-      problems.push({ path: `querystring.ids.${index}`, message: 'is a file without content yet' });
+      problems.push({ path: `query.ids.${index}`, message: 'is a file without content yet' });
   }
   if (problems.length > 0) throw errors.invalidFields(problems);
   const all = new Map<string, repo.StoredFile>();
@@ -542,7 +544,7 @@ export async function archive(database: Database, caller: Caller, rawIds: string
     for (const inside of await repo.findContents(database.db, caller.access, channel.id, stored.file.path, MAX_ARCHIVE_ENTRIES + 1))
       all.set(inside.file.id, inside);
     if (all.size > MAX_ARCHIVE_ENTRIES)
-      throw errors.invalidFields([{ path: 'querystring.ids', message: `name more than ${MAX_ARCHIVE_ENTRIES} files and folders` }]);
+      throw errors.invalidFields([{ path: 'query.ids', message: `name more than ${MAX_ARCHIVE_ENTRIES} files and folders` }]);
   }
   const entries: ArchiveEntry[] = [];
   for (const { file, storageKey } of all.values()) {
