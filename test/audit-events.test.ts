@@ -511,6 +511,38 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
     },
     run: ({ h, ws, state }) => call(h, ws.apiKey, 'GET', `/v1/files/${state.file}/download-url`),
   },
+  '`PATCH /v1/files/{id}` (file)': {
+    before: async (w) => {
+      w.state.file = await fileOf(w, 'file', { path: 'a.txt' });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'PATCH', `/v1/files/${state.file}`, { path: 'b.txt' }),
+  },
+  '`PATCH /v1/files/{id}` (folder)': {
+    before: async (w) => {
+      w.state.file = await fileOf(w, 'folder', { path: 'F' });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'PATCH', `/v1/files/${state.file}`, { path: 'G' }),
+  },
+  '`PATCH /v1/files/{id}` (link)': {
+    before: async (w) => {
+      w.state.file = await fileOf(w, 'link', { path: 'L', linkUrl: 'https://example.com' });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'PATCH', `/v1/files/${state.file}`, { linkUrl: 'https://example.org' }),
+  },
+  '`POST /v1/files/batch-delete`': {
+    before: async (w) => {
+      const channelId = await fileChannelOf(w);
+      w.state.a = await fileOf(w, 'file', { channelId, path: 'a.txt' }, 'content');
+      w.state.b = await fileOf(w, 'link', { channelId, path: 'L', linkUrl: 'https://example.com' });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', '/v1/files/batch-delete', { ids: [state.a, state.b] }),
+  },
+  '`GET /v1/files/archive`': {
+    before: async (w) => {
+      w.state.a = await fileOf(w, 'file', { path: 'a.txt' }, 'content');
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'GET', `/v1/files/archive?ids=${state.a}`),
+  },
   '`POST /admin/workspaces/{id}/forms`': {
     run: ({ h, ws }) =>
       adminCall(h, `/admin/workspaces/${ws.workspaceId}/forms`, { name: 'F', formFields: [{ title: 'Q', type: 'shortAnswer' }] }),

@@ -86,6 +86,8 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/files/{id}/download',
     '/v1/files/{id}/download-url',
     '/v1/files/{id}/permissions/',
+    '/v1/files/archive',
+    '/v1/files/batch-delete',
     '/v1/forms',
     '/v1/forms/{id}',
     '/v1/forms/{id}/form-responses',

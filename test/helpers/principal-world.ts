@@ -186,6 +186,7 @@ export async function principalWorld(h: Harness) {
   const queries: Record<string, { query: string; resource: string }> = {
     'GET /v1/messages': { query: `channelId=${ids['message-channels']}`, resource: 'message-channels' },
     'GET /v1/files': { query: `channelId=${ids.channels}`, resource: 'channels' },
+    'GET /v1/files/archive': { query: `ids=${ids.files}`, resource: 'files' },
   };
   return { ws, app, client, company, elsewhere, admin, limited, call, ids, queries };
 }

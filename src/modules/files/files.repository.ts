@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { type Page, type PageRequest, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
 import { objectFields } from '../../db/rows.js';
 import type { ClientPermissions, DB, FileChannelsTable, FilesTable } from '../../db/schema.js';
@@ -268,4 +268,96 @@ export function listFiles(
     q = q.where(({ eb, fn, val }) => eb(fn('substr', ['files.path', val(1), val([...prefix].length)]), '=', prefix));
   }
   return fetchPage(q, 'files', page, tokens, pageScope(access, `files:${channelId}`, { path: folderPath }), toFile);
+}
+
+/** These file objects of this workspace, by id, unless a client session may not see them yet (channels are the service's to check). */
+export async function findFiles(db: Kysely<DB>, access: Access, ids: readonly string[]): Promise<StoredFile[]> {
+  let q = db.selectFrom('files').selectAll().where('files.workspace_id', '=', access.workspaceId).where('files.id', 'in', ids);
+  if (access.clientId) q = q.where(finishedOrOwn(access.clientId));
+  return (await q.execute()).map(toStored);
+}
+
+/**
+ * What lies inside a folder path, at any depth, by path (a client session: not the pending files someone else
+ * created); at most `limit` of them.
+ */
+export async function findContents(
+  db: Kysely<DB>,
+  access: Access,
+  channelId: string,
+  folderPath: string,
+  limit: number,
+): Promise<StoredFile[]> {
+  const prefix = `${folderPath}/`;
+  let q = db
+    .selectFrom('files')
+    .selectAll()
+    .where('files.workspace_id', '=', access.workspaceId)
+    .where('files.channel_id', '=', channelId)
+    .where(({ eb, fn, val }) => eb(fn('substr', ['files.path', val(1), val([...prefix].length)]), '=', prefix));
+  if (access.clientId) q = q.where(finishedOrOwn(access.clientId));
+  return (await q.orderBy('files.path').limit(limit).execute()).map(toStored);
+}
+
+/** A file object's new path, name or link, and who changed it when (a path taken in the channel is a 409). */
+export function updateFile(work: UnitOfWork, access: Access, file: FileObject): void {
+  work.write(
+    work.db
+      .updateTable('files')
+      .set({
+        path: file.path,
+        name: file.name,
+        link_url: file.linkUrl ?? null,
+        modified_by_id: file.lastModifiedBy?.id ?? null,
+        modified_by_object: file.lastModifiedBy?.object ?? null,
+        updated_at: file.updatedAt,
+      })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', file.id)
+      .where('channel_id', 'in', visibleChannelIds(work.db, access)),
+    { files_channel_path: file.path },
+  );
+}
+
+/**
+ * What lies inside the folder path `from`, at any depth, moved under `to` (`from/x/y` becomes `to/x/y`), in
+ * one statement; a path taken in the channel is a 409. Their `updated_at` stays: it is also a pending file's
+ * upload claim.
+ */
+export function moveContents(work: UnitOfWork, access: Access, channelId: string, from: string, to: string): void {
+  const prefix = `${from}/`;
+  const length = [...prefix].length;
+  work.write(
+    work.db
+      .updateTable('files')
+      .set({ path: sql<string>`${`${to}/`} || substr(path, ${length + 1})` })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('channel_id', '=', channelId)
+      .where(({ eb, fn, val }) => eb(fn('substr', ['path', val(1), val(length)]), '=', prefix))
+      .where('channel_id', 'in', visibleChannelIds(work.db, access)),
+    { files_channel_path: `${to}/…` },
+  );
+}
+
+export function deleteFiles(work: UnitOfWork, access: Access, ids: readonly string[]): void {
+  work.write(
+    work.db
+      .deleteFrom('files')
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', 'in', ids)
+      .where('channel_id', 'in', visibleChannelIds(work.db, access)),
+  );
+}
+
+/** How many objects lie inside the folder path, at any depth, whether the caller sees them or not. */
+export async function countContents(db: Kysely<DB>, access: Access, channelId: string, folderPath: string): Promise<number> {
+  const prefix = `${folderPath}/`;
+  const row = await db
+    .selectFrom('files')
+    .select(({ fn }) => fn.countAll<number | string | bigint>().as('n'))
+    .where('workspace_id', '=', access.workspaceId)
+    .where('channel_id', '=', channelId)
+    .where(({ eb, fn, val }) => eb(fn('substr', ['path', val(1), val([...prefix].length)]), '=', prefix))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -8,19 +8,24 @@ import { DELETE_ERRORS, IdParams, Page, READ_ERRORS, WRITE_ERRORS, errorResponse
 import {
   DownloadUrl,
   FILE_TYPES,
+  FileBatch,
+  FileBatchDeleted,
   FileCreate,
   FileCreateDeprecated,
   FileDeleted,
   FileListQuery,
   FileObject,
   FileTypeParams,
+  FileUpdate,
   FolderDeprecated,
+  MAX_BATCH_IDS,
   Permissions,
   PermissionsUpdate,
   SignedQuery,
 } from './files.schemas.js';
 import { FileChannel, FileChannelCreate, FileChannelListQuery } from '../channels/index.js';
 import * as service from './files.service.js';
+import { zipStream } from './archive.js';
 
 /** A client session reads the channels it belongs to and their files; changing them is staff's (403 for it). */
 const CLIENT_READS: RoutePolicy = { clientSession: 'read' };
@@ -209,6 +214,88 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => service.deleteFile(database, request.caller, files, request.params.id),
+  );
+
+  app.patch(
+    '/files/:id',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        operationId: 'updateFile',
+        summary: 'Rename or move a file, folder or link; change a link’s URL',
+        description:
+          '`path`: the new full path in the same channel (rename: a new last segment; move: other folders before it; the create ' +
+          'body’s rules, a 400 naming body.path). The new path’s folders must exist (400); a path taken is a 409 `conflict`. A ' +
+          'folder’s contents follow at any depth, in the same transaction (their `updatedAt` stays); a folder cannot go inside ' +
+          'itself or a folder inside it (400 naming body.path). An empty body, or the path the object has, changes nothing (no event). `linkUrl`: links only, an http(s) URL. A file keeps its id, content ' +
+          'and URLs. Staff only (a client session: 403). Records fileUpdated, folderUpdated or linkUpdated.',
+        params: IdParams,
+        body: FileUpdate,
+        response: { 200: FileObject, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.updateFile(database, request.caller, files, request.params.id, request.body),
+  );
+
+  app.post(
+    '/files/batch-delete',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        operationId: 'deleteFiles',
+        summary: 'Delete several files, folders and links of one channel at once',
+        description:
+          `\`ids\`: 1–${MAX_BATCH_IDS} distinct ids, all of one channel (else a 400 naming the item, body.ids.N). All or nothing: ` +
+          'an item the caller cannot see (unknown, another workspace’s, a channel out of its reach) refuses the whole batch with a ' +
+          '404 naming each such item (body.ids.N), and nothing is deleted. As a single delete, a folder goes only with everything ' +
+          'inside it (in `ids` too), else a 400 "Folder is not empty" naming it. Staff only (a client session: 403). Records one ' +
+          'fileBatchDeleted.',
+        body: FileBatch,
+        response: { 200: FileBatchDeleted, ...DELETE_ERRORS, ...errorResponses(413, 415) },
+      },
+    },
+    async (request) => service.deleteFiles(database, request.caller, files, request.body.ids),
+  );
+
+  app.get(
+    '/files/archive',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        operationId: 'downloadFilesArchive',
+        summary: 'Download several files, or folders, as one zip archive',
+        description:
+          `\`ids\`: 1–${MAX_BATCH_IDS} distinct ids of files and folders of one channel, separated by commas. The archive holds each ` +
+          'file named and each folder named with everything inside it at any depth, at their paths in the channel (folders as ' +
+          'entries, so empty ones are kept); inside a folder, links and files without content yet (pending) are left out, and a ' +
+          'link or pending file named is a 400 naming it (query.ids.N). An item the caller cannot see refuses the whole ' +
+          'request with a 404 naming each such item (query.ids.N). At most 10,000 entries (400). The archive is streamed as ' +
+          'it is made (no Content-Length; a content missing from the store cuts the reply short), an attachment with ' +
+          '`Cache-Control: private, no-store`. A client session downloads from its channels. Records fileBatchDownloaded.',
+        querystring: Type.Object(
+          {
+            ids: Type.String({
+              maxLength: MAX_BATCH_IDS * 65,
+              description: `ids of files and folders, separated by commas (1–${MAX_BATCH_IDS}, each once)`,
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: { description: 'the zip archive', content: { 'application/zip': { schema: Bytes } } }, ...READ_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const entries = await service.archive(database, request.caller, request.query.ids);
+      return reply
+        .type('application/zip')
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', 'attachment; filename="files.zip"')
+        .header('x-content-type-options', 'nosniff')
+        .send(await zipStream(files.store, entries));
+    },
   );
 
   app.get(

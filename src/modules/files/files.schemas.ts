@@ -169,3 +169,48 @@ export const SignedQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const FileUpdate = Type.Object(
+  {
+    path: Type.Optional(
+      Line({
+        minLength: 1,
+        maxLength: MAX_PATH_LENGTH,
+        description:
+          'the new full path in the same channel, name last: a rename (a new last segment), a move (other folders before it), or ' +
+          'both. Its folders must exist; a path taken is a 409; a folder cannot go inside itself (400). A folder’s contents follow, ' +
+          'at any depth, in the same change. The rules of a path are the create body’s.',
+      }),
+    ),
+    linkUrl: Type.Optional(Text({ maxLength: 2048, description: 'links only: a new http(s) URL' })),
+  },
+  { additionalProperties: false, title: 'FileUpdate', description: 'what to change; an empty body changes nothing' },
+);
+export type FileUpdate = Static<typeof FileUpdate>;
+
+/** At most this many ids in one batch (download or delete). */
+export const MAX_BATCH_IDS = 100;
+
+export const FileBatch = Type.Object(
+  {
+    ids: Type.Array(Type.String({ maxLength: 64 }), {
+      minItems: 1,
+      maxItems: MAX_BATCH_IDS,
+      uniqueItems: true,
+      description: `1–${MAX_BATCH_IDS} distinct ids of files, folders or links, all of one channel`,
+    }),
+  },
+  { additionalProperties: false, title: 'FileBatch' },
+);
+export type FileBatch = Static<typeof FileBatch>;
+
+export const FileBatchDeleted = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({ id: Type.String(), object: Type.Enum([...FILE_TYPES]), deleted: Type.Literal(true) }, { additionalProperties: false }),
+      { description: 'every object deleted, in the order of `ids`, then what was inside the folders named' },
+    ),
+  },
+  { additionalProperties: false, title: 'FileBatchDeleted' },
+);
+export type FileBatchDeleted = Static<typeof FileBatchDeleted>;
