@@ -11,6 +11,8 @@ export interface WorkspacesTable {
   daily_quota: number;
   /** 1: internal users must pass a TOTP step to sign in (workspaceMfaEnabled). */
   staff_mfa_required: number;
+  /** #rrggbb: invoices and contracts are drawn in it; null: one derived from the id. */
+  brand_color: string | null;
   created_at: string;
   updated_at: string;
 }

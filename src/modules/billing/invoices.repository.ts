@@ -283,3 +283,14 @@ export function listPayments(db: Kysely<DB>, access: Access, query: PaymentListQ
   if (query.invoiceId !== undefined) q = q.where('payments.invoice_id', '=', query.invoiceId);
   return fetchPage(q, 'payments', query, tokens, pageScope(access, 'payments', { invoiceId: query.invoiceId }), toPayment);
 }
+
+/** The sum of an invoice's payments, cents (0 when it has none). */
+export async function amountPaid(db: Kysely<DB>, access: Access, invoiceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.sum<string | number | null>('amount').as('paid'))
+    .where('workspace_id', '=', access.workspaceId)
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirst();
+  return Number(row?.paid ?? 0);
+}

@@ -11,6 +11,7 @@ const toWorkspace = (row: WorkspacesTable): Workspace => ({
   name: row.name,
   dailyQuota: row.daily_quota,
   staffMfaRequired: row.staff_mfa_required === 1,
+  ...(row.brand_color === null ? {} : { brandColor: row.brand_color }),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -61,6 +62,7 @@ export function updateWorkspace(work: UnitOfWork, access: Access, workspace: Wor
         name: workspace.name,
         daily_quota: workspace.dailyQuota,
         staff_mfa_required: workspace.staffMfaRequired ? 1 : 0,
+        brand_color: workspace.brandColor ?? null,
         updated_at: workspace.updatedAt,
       })
       .where('id', '=', access.workspaceId),

@@ -8,6 +8,9 @@ export const Workspace = Type.Object(
     name: Type.String(),
     dailyQuota: Type.Integer({ description: 'counted (2xx) requests allowed per UTC day' }),
     staffMfaRequired: Type.Boolean({ description: 'whether internal users must sign in with TOTP (enrolling one at their next sign-in)' }),
+    brandColor: Type.Optional(
+      Type.String({ description: 'the colour invoice and contract PDFs are drawn in (#rrggbb); absent: one derived from the workspace’s id' }),
+    ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -31,6 +34,9 @@ export const WorkspaceUpdate = Type.Object(
     dailyQuota: Type.Optional(DailyQuota),
     staffMfaRequired: Type.Optional(
       Type.Boolean({ description: 'require TOTP of internal users (workspaceMfaEnabled / workspaceMfaDisabled when it changes)' }),
+    ),
+    brandColor: Type.Optional(
+      Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'the colour of its invoice and contract PDFs, #rrggbb' }),
     ),
   },
   { additionalProperties: false, minProperties: 1, title: 'WorkspaceUpdate' },
