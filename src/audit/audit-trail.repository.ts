@@ -109,7 +109,13 @@ export interface TrailEntry {
  * The entries about one object (its kind and id), oldest first, at most `limit`. Only contracts have an index
  * for it (audit_log_contract_trail, partial on their entries): another kind would read the workspace's log.
  */
-export async function entriesAbout(db: Kysely<DB>, access: Access, objectType: 'contract', id: string, limit: number): Promise<TrailEntry[]> {
+export async function entriesAbout(
+  db: Kysely<DB>,
+  access: Access,
+  objectType: 'contract',
+  id: string,
+  limit: number,
+): Promise<TrailEntry[]> {
   const rows = await db
     .selectFrom('audit_log')
     .select(['event_type', 'event_description', 'actor_type', 'actor_id', 'api_key_ref', 'ip', 'created_at'])

@@ -85,7 +85,11 @@ export class PdfWriter {
       .fontSize(16)
       .fillColor(inkOn(this.#brand.color))
       .text(pdfText(this.#brand.name), MARGIN, 24, { width: this.#width, lineBreak: false, ellipsis: true });
-    doc.fillColor('#000000').font('Helvetica-Bold').fontSize(22).text(pdfText(title), MARGIN, BAND_HEIGHT + 24, { width: this.#width });
+    doc
+      .fillColor('#000000')
+      .font('Helvetica-Bold')
+      .fontSize(22)
+      .text(pdfText(title), MARGIN, BAND_HEIGHT + 24, { width: this.#width });
     doc.font('Helvetica').fontSize(11).fillColor(MUTED).text(pdfText(subtitle), { width: this.#width });
     doc.moveDown(1);
     return this;

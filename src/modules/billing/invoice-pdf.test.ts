@@ -59,7 +59,11 @@ for (const backend of BACKENDS) {
 
       // Billed to the company (no client), in euros, voided: nothing is due.
       const billed = okJson(
-        await call('POST', '/v1/invoices', { companyId: acme.id, lineItems: [{ amount: 5000, quantity: 2, description: 'Audit' }], daysUntilDue: 0 }),
+        await call('POST', '/v1/invoices', {
+          companyId: acme.id,
+          lineItems: [{ amount: 5000, quantity: 2, description: 'Audit' }],
+          daysUntilDue: 0,
+        }),
       );
       okJson(await adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/invoices/${billed.id}/void`));
       const voided = pdfAnswerText(await pdf(billed.id), '0002.pdf');
@@ -72,7 +76,12 @@ for (const backend of BACKENDS) {
     test('a draft is the staff’s: named draft-<id>.pdf; a client session gets a 404 as for GET', async (t) => {
       const { ada, session, pdf, call } = await world(t, backend);
       const draft = okJson(
-        await call('POST', '/v1/invoices', { clientId: ada.id, lineItems: [{ amount: 100, quantity: 1 }], daysUntilDue: 1, createDraft: true }),
+        await call('POST', '/v1/invoices', {
+          clientId: ada.id,
+          lineItems: [{ amount: 100, quantity: 1 }],
+          daysUntilDue: 1,
+          createDraft: true,
+        }),
       );
       const text = pdfAnswerText(await pdf(draft.id), `draft-${draft.id}.pdf`);
       assert.ok(text.includes('Draft invoice') && text.includes('Status Draft'), text);

@@ -21,10 +21,16 @@ const STATUS_LABEL: Record<Invoice['status'], string> = { draft: 'Draft', open: 
  * An amount of cents as the document shows it: "$1,234.50", the currency's symbol when the PDF's fonts can
  * draw it, else its code ("INR 1,234.50"); always two decimals, as amounts are cents.
  */
-export function formatMoney(cents: number, currency: string): string {
+function formatMoney(cents: number, currency: string): string {
   const code = currency.toUpperCase();
   const format = (currencyDisplay: 'narrowSymbol' | 'code') =>
-    new Intl.NumberFormat('en-US', { style: 'currency', currency: code, currencyDisplay, minimumFractionDigits: 2, maximumFractionDigits: 2 })
+    new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: code,
+      currencyDisplay,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    })
       .format(cents / 100)
       .replace(/\u00a0/g, ' ');
   try {
@@ -39,13 +45,13 @@ export function formatMoney(cents: number, currency: string): string {
 export const invoiceFileName = (invoice: Invoice) => (invoice.number === undefined ? `draft-${invoice.id}.pdf` : `${invoice.number}.pdf`);
 
 /** What is still owed: nothing on a void invoice, else the total less what was paid. */
-export const amountDue = (invoice: Invoice, paid: number) => (invoice.status === 'void' ? 0 : Math.max(0, invoice.total - paid));
+const amountDue = (invoice: Invoice, paid: number) => (invoice.status === 'void' ? 0 : Math.max(0, invoice.total - paid));
 
 /**
  * The totals block, top to bottom. Another amount (a refund) is one more row here, placed before the amount
  * due it changes.
  */
-export function invoiceTotals(invoice: Invoice, paid: number): TotalRow[] {
+function invoiceTotals(invoice: Invoice, paid: number): TotalRow[] {
   const money = (cents: number) => formatMoney(cents, invoice.currency);
   return [
     { label: 'Subtotal', value: money(invoice.subtotal) },
@@ -59,10 +65,9 @@ export function invoiceTotals(invoice: Invoice, paid: number): TotalRow[] {
 export function invoicePdf(invoice: Invoice, paid: number, parties: InvoiceParties): Promise<Readable> {
   const title = invoice.number === undefined ? 'Draft invoice' : `Invoice ${invoice.number}`;
   const money = (cents: number) => formatMoney(cents, invoice.currency);
-  const billedTo = [
-    parties.client && `${parties.client.name} <${parties.client.email}>`,
-    parties.company?.name,
-  ].filter((line): line is string => line !== undefined);
+  const billedTo = [parties.client && `${parties.client.name} <${parties.client.email}>`, parties.company?.name].filter(
+    (line): line is string => line !== undefined,
+  );
   const dates: Array<readonly [string, string]> = [
     ['Status', STATUS_LABEL[invoice.status]],
     [invoice.sentDate === undefined ? 'Created' : 'Issued', pdfDate(invoice.sentDate ?? invoice.createdAt)],

@@ -22,9 +22,12 @@ async function world(t: Parameters<typeof moduleHarness>[0], backend: Backend) {
   const nda = okJson(
     await adminRequest(w.h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/contract-templates`, { name: 'Mutual NDA', fields: FIELDS }),
   );
-  const contract = okJson(await w.call('POST', '/v1/contracts', { contractTemplateId: nda.id, clientId: w.ada.id, variableValues: { fee: '$2,500' } }));
+  const contract = okJson(
+    await w.call('POST', '/v1/contracts', { contractTemplateId: nda.id, clientId: w.ada.id, variableValues: { fee: '$2,500' } }),
+  );
   const adaKey = await w.session({ clientId: w.ada.id });
-  const sign = () => w.call('POST', `/v1/contracts/${contract.id}/sign`, { values: { sig: 'Ada Lovelace', signedOn: '2026-11-28' } }, adaKey);
+  const sign = () =>
+    w.call('POST', `/v1/contracts/${contract.id}/sign`, { values: { sig: 'Ada Lovelace', signedOn: '2026-11-28' } }, adaKey);
   const pdf = (key = w.ws.apiKey) => w.h.as(key, { method: 'GET', url: `/v1/contracts/${contract.id}/pdf` });
   return { ...w, contract, adaKey, sign, pdf, fileName: `Mutual-NDA-${contract.id}.pdf` };
 }

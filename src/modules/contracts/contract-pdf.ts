@@ -22,7 +22,12 @@ const TYPE_LABEL: Record<ContractField['type'], string> = { signature: 'Signatur
 
 /** The document's file name: the contract's name and id, in characters any file system takes. */
 export const contractFileName = (contract: Contract) =>
-  `${contract.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'contract'}-${contract.id}.pdf`;
+  `${
+    contract.name
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'contract'
+  }-${contract.id}.pdf`;
 
 /** Who an entry's actor is, as the trail lists it (the signer by name). */
 function actorOf(entry: TrailEntry, contract: Contract, signerName: string): string {

@@ -2,7 +2,16 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { PdfResponse, pdfHeaders } from '../../lib/pdf.js';
 import type { RoutePolicy } from '../../lib/policy.js';
-import { ADMIN_WRITE_ERRORS, adminDoc, errorResponses, IdParams, Page, READ_ERRORS, WorkspaceParams, WRITE_ERRORS } from '../../lib/schemas.js';
+import {
+  ADMIN_WRITE_ERRORS,
+  adminDoc,
+  errorResponses,
+  IdParams,
+  Page,
+  READ_ERRORS,
+  WorkspaceParams,
+  WRITE_ERRORS,
+} from '../../lib/schemas.js';
 import {
   CONTRACT_FIELDS_MAX,
   Contract,

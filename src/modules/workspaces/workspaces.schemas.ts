@@ -9,7 +9,9 @@ export const Workspace = Type.Object(
     dailyQuota: Type.Integer({ description: 'counted (2xx) requests allowed per UTC day' }),
     staffMfaRequired: Type.Boolean({ description: 'whether internal users must sign in with TOTP (enrolling one at their next sign-in)' }),
     brandColor: Type.Optional(
-      Type.String({ description: 'the colour invoice and contract PDFs are drawn in (#rrggbb); absent: one derived from the workspace’s id' }),
+      Type.String({
+        description: 'the colour invoice and contract PDFs are drawn in (#rrggbb); absent: one derived from the workspace’s id',
+      }),
     ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
