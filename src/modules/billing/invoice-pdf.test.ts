@@ -73,6 +73,16 @@ for (const backend of BACKENDS) {
       assert.ok(!voided.includes('Ada L'), voided);
     });
 
+    test('the brand colour: the workspace’s brandColor (#rrggbb, set on the admin surface), absent until set', async (t) => {
+      const { h, ws, invoice, pdf } = await world(t, backend);
+      const url = `/admin/workspaces/${ws.workspaceId}`;
+      assert.equal('brandColor' in okJson(await adminRequest(h, 'PATCH', url, { name: 'Acme' })), false);
+      const bad = await adminRequest(h, 'PATCH', url, { brandColor: 'red' });
+      assert.equal(bad.statusCode, 400);
+      assert.equal(okJson(await adminRequest(h, 'PATCH', url, { brandColor: '#1A2B3C' })).brandColor, '#1a2b3c');
+      assert.ok(pdfAnswerText(await pdf(invoice.id), '0001.pdf').includes('Invoice 0001'));
+    });
+
     test('a draft is the staff’s: named draft-<id>.pdf; a client session gets a 404 as for GET', async (t) => {
       const { ada, session, pdf, call } = await world(t, backend);
       const draft = okJson(
