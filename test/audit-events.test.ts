@@ -337,6 +337,12 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
     },
     run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', `/v1/invoices/${state.invoice}/finalize`),
   },
+  '`GET /v1/invoices/{id}/pdf`': {
+    before: async (w) => {
+      w.state.invoice = await invoiceOf(w);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'GET', `/v1/invoices/${state.invoice}/pdf`),
+  },
   '`DELETE /v1/invoices/{id}` (a draft)': {
     before: async (w) => {
       w.state.invoice = await invoiceOf(w, { createDraft: true });
@@ -614,6 +620,20 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
       w.state.session = await clientSession(w);
     },
     run: ({ h, state }) => call(h, state.session, 'POST', `/v1/contracts/${state.contract}/sign`, { values: { sig: 'Ada L' } }),
+  },
+  '`GET /v1/contracts/{id}/pdf` (a signed one)': {
+    before: async (w) => {
+      const template = await contractTemplateOf(w);
+      const res = await w.h.as(w.ws.apiKey, {
+        method: 'POST',
+        url: '/v1/contracts',
+        payload: { contractTemplateId: template, clientId: w.client.id },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      w.state.contract = res.json().id;
+      await call(w.h, await clientSession(w), 'POST', `/v1/contracts/${w.state.contract}/sign`, { values: { sig: 'Ada L' } });
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'GET', `/v1/contracts/${state.contract}/pdf`),
   },
 };
 

@@ -51,6 +51,7 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/invoices',
     '/v1/invoices/{id}',
     '/v1/invoices/{id}/finalize',
+    '/v1/invoices/{id}/pdf',
     '/v1/payments',
     '/v1/payment-methods',
     '/v1/payment-methods/{id}',
@@ -98,6 +99,7 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/contract-templates/{id}',
     '/v1/contracts',
     '/v1/contracts/{id}',
+    '/v1/contracts/{id}/pdf',
     '/v1/contracts/{id}/sign',
   ];
   assert.deepEqual(

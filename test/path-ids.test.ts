@@ -71,7 +71,9 @@ for (const backend of BACKENDS) {
         const lower = (param: string) => known(op, param) ?? randomUUID();
         if (op.method === 'GET' && params.every((p) => known(op, p) !== undefined) && !op.path.startsWith('/files/')) {
           const found = await call(op, lower, query);
-          assert.equal(found.statusCode, 200, `${op.method} ${op.path} with the existing ids: ${found.body}`);
+          // The walked contract is not signed: its document is a 409 (found, not yet made).
+          const expected = op.path === '/v1/contracts/{id}/pdf' ? 409 : 200;
+          assert.equal(found.statusCode, expected, `${op.method} ${op.path} with the existing ids: ${found.body}`);
         }
         for (const param of params) {
           const id = known(op, param);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import { type FullRow, preparedWrite } from '../db/prepared.js';
 import { skipLocked } from '../db/rows.js';
@@ -92,4 +92,48 @@ export async function markWorkspacesDispatched(trx: Kysely<DB>, workspaceIds: re
       pending.selectFrom('audit_log').select('id').where('webhook_pending', '=', 1).where('workspace_id', 'in', workspaceIds).limit(limit),
     )
     .execute();
+}
+
+/** An entry of one object's trail, as a document lists it. */
+export interface TrailEntry {
+  eventType: string;
+  description: string;
+  actorType: string | null;
+  actorId: string | null;
+  apiKeyRef: string | null;
+  ip: string | null;
+  createdAt: string;
+}
+
+/**
+ * The entries about one object (its kind and id), oldest first, at most `limit`. Only contracts have an index
+ * for it (audit_log_contract_trail, partial on their entries): another kind would read the workspace's log.
+ */
+export async function entriesAbout(
+  db: Kysely<DB>,
+  access: Access,
+  objectType: 'contract',
+  id: string,
+  limit: number,
+): Promise<TrailEntry[]> {
+  const rows = await db
+    .selectFrom('audit_log')
+    .select(['event_type', 'event_description', 'actor_type', 'actor_id', 'api_key_ref', 'ip', 'created_at'])
+    .where('workspace_id', '=', access.workspaceId)
+    // A literal, so that both databases' planners match the partial index's condition.
+    .where('object_type', '=', sql.lit(objectType))
+    .where('ref', '=', id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    eventType: row.event_type,
+    description: row.event_description,
+    actorType: row.actor_type,
+    actorId: row.actor_id,
+    apiKeyRef: row.api_key_ref,
+    ip: row.ip,
+    createdAt: row.created_at,
+  }));
 }

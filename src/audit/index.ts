@@ -7,8 +7,10 @@ export { AUDIT_EVENT_TYPES, type AuditEventType, WEBHOOK_EVENT_NAMES, webhookEve
 export { flagForWebhooksWhen, onAuditCommitted, recordAudit } from './audit-log.writer.js';
 export {
   type PendingEntry,
+  type TrailEntry,
   blankActorPersonalData,
   claimPendingEntries,
+  entriesAbout,
   entriesOfWorkspaceBetween,
   markDispatched,
   markWorkspacesDispatched,

@@ -15,7 +15,7 @@ const USAGE = `Usage: portal <command> [options] [--json]
   backup --out FILE                                  a consistent copy of the SQLite database (VACUUM INTO), server running or not
   workspaces create --name N [--daily-quota N] [--sandbox]
                                                      create a workspace and its first key (--sandbox: with a test clock)
-  workspaces update --workspace W [--name N] [--daily-quota N] [--staff-mfa required|optional]
+  workspaces update --workspace W [--name N] [--daily-quota N] [--staff-mfa required|optional] [--brand-color #rrggbb]
                                                      rename a workspace, change its daily quota or its staff's TOTP policy
   keys create --workspace W [--app APP_ID] [--label L]
                                                      create a workspace key (or an app key)

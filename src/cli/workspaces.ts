@@ -31,12 +31,13 @@ export const workspacesGroup: CommandGroup = {
     },
   }),
   update: command({
-    usage: 'portal workspaces update --workspace W [--name N] [--daily-quota N] [--staff-mfa required|optional]',
+    usage: 'portal workspaces update --workspace W [--name N] [--daily-quota N] [--staff-mfa required|optional] [--brand-color #rrggbb]',
     options: {
       workspace: { type: 'string' },
       name: { type: 'string' },
       'daily-quota': { type: 'string' },
       'staff-mfa': { type: 'string' },
+      'brand-color': { type: 'string' },
     },
     async run(values, { database, json }) {
       const workspaceId = requireOption(values, 'workspace');
@@ -44,15 +45,22 @@ export const workspacesGroup: CommandGroup = {
       const staffMfa = values['staff-mfa'];
       if (staffMfa !== undefined && staffMfa !== 'required' && staffMfa !== 'optional')
         throw new UsageError('--staff-mfa must be required or optional');
-      if (values.name === undefined && dailyQuota === undefined && staffMfa === undefined)
-        throw new UsageError('give --name, --daily-quota or --staff-mfa to change');
+      const brandColor = values['brand-color'];
+      if (values.name === undefined && dailyQuota === undefined && staffMfa === undefined && brandColor === undefined)
+        throw new UsageError('give --name, --daily-quota, --staff-mfa or --brand-color to change');
       const staffMfaRequired = staffMfa === undefined ? undefined : staffMfa === 'required';
-      const input = validInput(WorkspaceUpdate, given({ name: values.name, dailyQuota, staffMfaRequired }));
+      const input = validInput(WorkspaceUpdate, given({ name: values.name, dailyQuota, staffMfaRequired, brandColor }));
       // An unknown (or malformed) workspace id updates nothing: the service answers 404.
       const updated = await updateWorkspace(database, systemCaller(workspaceId, systemClock.now()), input);
       printResult(
         json,
-        { workspaceId: updated.id, name: updated.name, dailyQuota: updated.dailyQuota, staffMfaRequired: updated.staffMfaRequired },
+        {
+          workspaceId: updated.id,
+          name: updated.name,
+          dailyQuota: updated.dailyQuota,
+          staffMfaRequired: updated.staffMfaRequired,
+          ...(updated.brandColor === undefined ? {} : { brandColor: updated.brandColor }),
+        },
         `Workspace ${updated.id}: name "${updated.name}", daily quota ${updated.dailyQuota}, TOTP ${updated.staffMfaRequired ? 'required' : 'optional'} for staff.`,
       );
     },

@@ -27,6 +27,7 @@ import { contracts } from './2026-11-25-19-contracts.js';
 import { signIn } from './2026-11-27-01-sign-in.js';
 import { paymentsAndClocks } from './2026-11-28-01-payments-and-clocks.js';
 import { formVersions } from './2026-11-28-04-form-versions.js';
+import { documents } from './2026-11-28-02-documents.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -60,4 +61,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-27-01-sign-in': signIn,
   '2026-11-28-01-payments-and-clocks': paymentsAndClocks,
   '2026-11-28-04-form-versions': formVersions,
+  '2026-11-28-02-documents': documents,
 };

@@ -15,6 +15,8 @@ export interface WorkspacesTable {
   sandbox: number;
   /** ms the test clock is ahead of the server (0 outside a sandbox); bigint: PostgreSQL may answer it as text. */
   clock_offset_ms: number | string;
+  /** #rrggbb: invoices and contracts are drawn in it; null: one derived from the id. */
+  brand_color: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -334,3 +334,15 @@ export async function findInvoiceForUpdate(work: UnitOfWork, access: Access, id:
   const row = await lockedForUpdate(q, work.database.dialect).executeTakeFirst();
   return row && toStored(row);
 }
+
+/** The sum of an invoice's succeeded payments, cents (0 when it has none; failed attempts are not money paid). */
+export async function amountPaid(db: Kysely<DB>, access: Access, invoiceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.sum<string | number | null>('amount').as('paid'))
+    .where('workspace_id', '=', access.workspaceId)
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'succeeded')
+    .executeTakeFirst();
+  return Number(row?.paid ?? 0);
+}

@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
-import type { Caller } from '../../lib/caller.js';
+import { type Caller, workspaceAccess } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
+import type { PdfDocument } from '../../lib/pdf.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { recordAudit } from '../../audit/index.js';
+import { findClient, findCompany } from '../directory/index.js';
+import { documentBrand } from '../workspaces/index.js';
+import { type InvoiceParties, invoiceFileName, invoicePdf } from './invoice-pdf.js';
 import * as repo from './invoices.repository.js';
 import { recordPaid } from './payments.service.js';
 import type { Invoice, InvoiceCreate, InvoiceUpdate, Payment } from './invoices.schemas.js';
@@ -280,3 +284,31 @@ export async function voidInvoice(database: Database, caller: Caller, id: string
 }
 
 export const listPayments = listAs(repo.listPayments);
+
+/**
+ * An invoice the caller sees as a PDF (invoiceDownloaded): the same invoices as GET /invoices/{id}. The parties
+ * are read workspace-wide: a caller who sees the invoice sees who it bills, as the invoice names them.
+ */
+export async function invoiceDocument(database: Database, caller: Caller, id: string): Promise<PdfDocument> {
+  const { invoice } = orNotFound(await repo.findInvoice(database.db, caller.access, id), 'Invoice');
+  const workspace = workspaceAccess(caller.access.workspaceId);
+  const [brand, paid, client, company] = await Promise.all([
+    documentBrand(database, caller),
+    repo.amountPaid(database.db, caller.access, invoice.id),
+    invoice.clientId === undefined ? undefined : findClient(database.db, workspace, invoice.clientId),
+    findCompany(database.db, workspace, invoice.companyId),
+  ]);
+  const parties: InvoiceParties = { brand };
+  if (client) parties.client = { name: `${client.givenName} ${client.familyName}`, email: client.email };
+  if (company && !company.isPlaceholder) parties.company = { name: company.name };
+  const stream = await invoicePdf(invoice, paid, parties);
+  await unitOfWork(database, async (work) => {
+    recordAudit(work, caller.actor, {
+      eventType: 'invoiceDownloaded',
+      description: `${invoiceName(invoice)} downloaded as a PDF`,
+      context: { invoiceId: invoice.id, number: invoice.number },
+      subject: invoiceSubject(invoice),
+    });
+  });
+  return { fileName: invoiceFileName(invoice), stream };
+}

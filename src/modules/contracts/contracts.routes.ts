@@ -1,7 +1,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { PdfResponse, pdfHeaders } from '../../lib/pdf.js';
 import type { RoutePolicy } from '../../lib/policy.js';
-import { ADMIN_WRITE_ERRORS, adminDoc, IdParams, Page, READ_ERRORS, WorkspaceParams, WRITE_ERRORS } from '../../lib/schemas.js';
+import {
+  ADMIN_WRITE_ERRORS,
+  adminDoc,
+  errorResponses,
+  IdParams,
+  Page,
+  READ_ERRORS,
+  WorkspaceParams,
+  WRITE_ERRORS,
+} from '../../lib/schemas.js';
 import {
   CONTRACT_FIELDS_MAX,
   Contract,
@@ -108,6 +118,28 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => service.getContract(database, request.caller, request.params.id),
+  );
+  app.get(
+    '/contracts/:id/pdf',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        operationId: 'downloadContractPdf',
+        summary: 'Download a signed contract as a PDF: contractDownloaded',
+        description:
+          'Not in the SDK. The signed contract as a document (application/pdf, an attachment named `<name>-<id>.pdf`): the ' +
+          'template’s fields with the values the sender and the signer gave, the signer, the time of signing, and the contract’s ' +
+          'audit trail (its entries in the audit log, oldest first, at most 500, times in UTC). A contract not signed yet is a 409 ' +
+          `(its document is the signed one). Who may read the contract may download it: ${SEES}`,
+        params: IdParams,
+        response: { 200: PdfResponse('the signed contract, as a PDF'), ...READ_ERRORS, ...errorResponses(409) },
+      },
+    },
+    async (request, reply) => {
+      const document = await service.contractDocument(database, request.caller, request.params.id);
+      return reply.headers(pdfHeaders(document)).send(document.stream);
+    },
   );
   app.post(
     '/contracts/:id/sign',

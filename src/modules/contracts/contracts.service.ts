@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { recordAudit } from '../../audit/index.js';
+import { entriesAbout, recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import type { Caller } from '../../lib/caller.js';
+import { type Caller, workspaceAccess } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
-import { resolveMembers } from '../directory/index.js';
+import type { PdfDocument } from '../../lib/pdf.js';
+import { findClient, findCompany, resolveMembers } from '../directory/index.js';
+import { documentBrand } from '../workspaces/index.js';
+import { type ContractParties, contractFileName, contractPdf } from './contract-pdf.js';
 import * as repo from './contracts.repository.js';
 import {
   type Contract,
@@ -225,4 +228,42 @@ export async function signContract(database: Database, caller: Caller, id: strin
     },
     { transaction: true },
   );
+}
+
+/** The most entries of its audit trail a contract's document lists (its downloads add to it). */
+const TRAIL_MAX = 500;
+
+/**
+ * A signed contract the caller sees as a PDF (contractDownloaded): the same contracts as GET /contracts/{id}.
+ * One not signed yet is a 409: its document is the signed one. The signer and company are read
+ * workspace-wide (who sees the contract sees whom it was sent to).
+ */
+export async function contractDocument(database: Database, caller: Caller, id: string): Promise<PdfDocument> {
+  const contract = orNotFound(await repo.findContract(database.db, caller.access, id), 'Contract');
+  if (contract.status !== 'signed') {
+    throw errors.conflict(`Contract ${contract.id} is not signed yet: its document can be downloaded once the client has signed it.`);
+  }
+  const workspace = workspaceAccess(caller.access.workspaceId);
+  const [brand, client, company, trail] = await Promise.all([
+    documentBrand(database, caller),
+    findClient(database.db, workspace, contract.clientId),
+    findCompany(database.db, workspace, contract.companyId),
+    entriesAbout(database.db, caller.access, 'contract', contract.id, TRAIL_MAX),
+  ]);
+  const parties: ContractParties = {
+    brand,
+    signer: client ? { name: `${client.givenName} ${client.familyName}`, email: client.email } : { name: contract.clientId, email: '' },
+    trail,
+  };
+  if (company && !company.isPlaceholder) parties.company = { name: company.name };
+  const stream = await contractPdf(contract, parties);
+  await unitOfWork(database, async (work) => {
+    recordAudit(work, caller.actor, {
+      eventType: 'contractDownloaded',
+      description: `Contract "${contract.name}" downloaded as a PDF`,
+      context: { contractId: contract.id, contractTemplateId: contract.contractTemplateId, clientId: contract.clientId },
+      subject: { object: 'contract', id: contract.id, data: contract, companyId: contract.companyId },
+    });
+  });
+  return { fileName: contractFileName(contract), stream };
 }

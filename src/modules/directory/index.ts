@@ -7,4 +7,4 @@ export { default as clientRoutes } from './clients.routes.js';
 export { default as companyRoutes } from './companies.routes.js';
 // Reads for other modules, under the caller's access: who may be billed, named, connected or exported.
 export { clientsInCreationOrder, findClient, visibleClientCompanies } from './clients.repository.js';
-export { existingCompanyIds } from './companies.repository.js';
+export { existingCompanyIds, findCompany } from './companies.repository.js';

@@ -1,6 +1,6 @@
 // The workspaces module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
 export { WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
-export { createFirstWorkspace, createWorkspace, operatorCaller, updateWorkspace } from './workspaces.service.js';
+export { createFirstWorkspace, createWorkspace, documentBrand, operatorCaller, updateWorkspace } from './workspaces.service.js';
 export { workspaceAdminRoutes, default as workspaceRoutes } from './workspaces.routes.js';
 export { TestClockAdvance } from './test-clock.schemas.js';
 export { advanceTestClock, getTestClock } from './test-clock.service.js';

@@ -13,6 +13,7 @@ const toWorkspace = (row: WorkspacesTable): Workspace => ({
   dailyQuota: row.daily_quota,
   staffMfaRequired: row.staff_mfa_required === 1,
   sandbox: row.sandbox === 1,
+  ...(row.brand_color === null ? {} : { brandColor: row.brand_color }),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -87,6 +88,7 @@ export function updateWorkspace(work: UnitOfWork, access: Access, workspace: Wor
         name: workspace.name,
         daily_quota: workspace.dailyQuota,
         staff_mfa_required: workspace.staffMfaRequired ? 1 : 0,
+        brand_color: workspace.brandColor ?? null,
         updated_at: workspace.updatedAt,
       })
       .where('id', '=', access.workspaceId),

@@ -11,6 +11,11 @@ export const Workspace = Type.Object(
     sandbox: Type.Boolean({
       description: 'a sandbox has a test clock its operator, the CLI or its keys can move forward (docs/api.md, Test clocks)',
     }),
+    brandColor: Type.Optional(
+      Type.String({
+        description: 'the colour invoice and contract PDFs are drawn in (#rrggbb); absent: one derived from the workspace’s id',
+      }),
+    ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -40,6 +45,9 @@ export const WorkspaceUpdate = Type.Object(
     dailyQuota: Type.Optional(DailyQuota),
     staffMfaRequired: Type.Optional(
       Type.Boolean({ description: 'require TOTP of internal users (workspaceMfaEnabled / workspaceMfaDisabled when it changes)' }),
+    ),
+    brandColor: Type.Optional(
+      Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'the colour of its invoice and contract PDFs, #rrggbb' }),
     ),
   },
   { additionalProperties: false, minProperties: 1, title: 'WorkspaceUpdate' },

@@ -5,7 +5,9 @@ import { type Caller, systemCaller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
 import { errors, orNotFound } from '../../lib/errors.js';
+import { fallbackColorFor } from '../../lib/fallback-color.js';
 import { isUuid } from '../../lib/formats.js';
+import type { Brand } from '../../lib/pdf.js';
 import { recordAudit } from '../../audit/index.js';
 import { addApiKey } from '../credentials/index.js';
 import { installCoreModules } from '../installs/index.js';
@@ -68,6 +70,12 @@ export async function listWorkspacesWithUsage(
   return { ...listed, data: await withUsage(limitStore, listed.data, now) };
 }
 
+/** The caller's workspace as its documents show it (invoice and contract PDFs): its name, and its brand colour or one derived from its id. */
+export async function documentBrand(database: Database, caller: Caller): Promise<Brand> {
+  const workspace = await getWorkspace(database, caller);
+  return { name: workspace.name, color: workspace.brandColor ?? fallbackColorFor(workspace.id) };
+}
+
 /** Renames a workspace or changes its quota (operator): the workspace answered with today's use. */
 export async function updateWorkspaceWithUsage(
   database: Database,
@@ -105,6 +113,7 @@ export async function updateWorkspace(database: Database, caller: Caller, input:
         name: input.name?.trim() ?? previous.name,
         dailyQuota: input.dailyQuota ?? previous.dailyQuota,
         staffMfaRequired: input.staffMfaRequired ?? previous.staffMfaRequired,
+        ...(input.brandColor === undefined ? {} : { brandColor: input.brandColor.toLowerCase() }),
         updatedAt: isoAt(caller.actor.at),
       };
       repo.updateWorkspace(work, caller.access, workspace);
