@@ -25,6 +25,7 @@ import { invoiceDrafts } from './2026-11-25-17-invoice-drafts.js';
 import { forms } from './2026-11-25-18-forms.js';
 import { contracts } from './2026-11-25-19-contracts.js';
 import { signIn } from './2026-11-27-01-sign-in.js';
+import { qaAndAppResources } from './2026-11-28-05-qa-and-app-resources.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -56,4 +57,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-25-19-contracts': contracts,
   '2026-11-26-01-server-settings': serverSettings,
   '2026-11-27-01-sign-in': signIn,
+  '2026-11-28-05-qa-and-app-resources': qaAndAppResources,
 };

@@ -1,0 +1,122 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Database } from '../../db/database.js';
+import type { Page, PageTokens } from '../../db/paging.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import { recordAudit } from '../../audit/index.js';
+import type { Caller } from '../../lib/caller.js';
+import { isoAt } from '../../lib/clock.js';
+import { errors } from '../../lib/errors.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import * as repo from './app-api.repository.js';
+import type { AppApiResource, AppApiResourceListQuery, AppApiResourceReplace, AppBuilderSecret } from './app-api.schemas.js';
+
+/**
+ * The app a caller is: an app API key in X-API-KEY, or a bearer token minted from one, of a key made with an
+ * `appId`. Everything here is scoped to that app and the key's workspace; anyone else is refused (403).
+ */
+function appOf(caller: Caller): string {
+  const { principal } = caller;
+  if ((principal.kind === 'appKey' || principal.kind === 'bearer') && principal.appId) return principal.appId;
+  if (principal.kind === 'appKey' || principal.kind === 'bearer')
+    throw errors.forbidden('This key names no app (appId): app API resources belong to an app.');
+  throw errors.forbidden('Only an app (its app API key, or a bearer token minted from it) declares its API resources.');
+}
+
+export function listResources(database: Database, caller: Caller, query: AppApiResourceListQuery, tokens: PageTokens): Promise<Page<AppApiResource>> {
+  return repo.listResources(database.db, caller.access, appOf(caller), query, tokens);
+}
+
+export async function getResource(database: Database, caller: Caller, name: string): Promise<AppApiResource> {
+  const resource = await repo.findResource(database.db, caller.access, appOf(caller), name);
+  if (!resource) throw errors.notFound('App API resource');
+  return resource;
+}
+
+const sameDeclaration = (a: AppApiResource, b: AppApiResource) =>
+  a.description === b.description && a.path === b.path && a.methods.join() === b.methods.join();
+
+/**
+ * Declares (201, appApiResourceRegistered) or replaces (200, appApiResourceUpdated; no event when nothing changed)
+ * the app's resource `name`.
+ */
+export async function putResource(
+  database: Database,
+  caller: Caller,
+  name: string,
+  input: AppApiResourceReplace,
+): Promise<{ created: boolean; resource: AppApiResource }> {
+  const appId = appOf(caller);
+  const { access, actor } = caller;
+  return unitOfWork(
+    database,
+    async (work) => {
+      const existing = await repo.findResource(work.db, access, appId, name);
+      const at = isoAt(actor.at);
+      const resource: AppApiResource = {
+        id: existing?.id ?? randomUUID(),
+        object: 'appApiResource',
+        name,
+        appId,
+        methods: repo.orderedMethods(input.methods ?? ['GET']),
+        createdAt: existing?.createdAt ?? at,
+        updatedAt: at,
+      };
+      if (input.description !== undefined) resource.description = input.description;
+      if (input.path !== undefined) resource.path = input.path;
+      if (existing && sameDeclaration(existing, resource)) return { created: false, resource: existing };
+      if (existing) repo.updateResource(work, access, resource);
+      else repo.insertResource(work, access, resource);
+      recordAudit(work, actor, {
+        eventType: existing ? 'appApiResourceUpdated' : 'appApiResourceRegistered',
+        description: `App API resource ${name} ${existing ? 'updated' : 'registered'}`,
+        context: { appId, name },
+        previousAttributes: existing ? { description: existing.description ?? null, methods: existing.methods, path: existing.path ?? null } : null,
+        subject: { object: 'appApiResource', id: resource.id, data: resource },
+      });
+      return { created: !existing, resource };
+    },
+    { transaction: true },
+  );
+}
+
+/** Removes the app's resource `name`: appApiResourceDeleted. */
+export async function deleteResource(database: Database, caller: Caller, name: string): Promise<AppApiResource> {
+  const appId = appOf(caller);
+  const { access, actor } = caller;
+  return unitOfWork(
+    database,
+    async (work) => {
+      const resource = await repo.findResource(work.db, access, appId, name);
+      if (!resource) throw errors.notFound('App API resource');
+      repo.deleteResource(work, access, resource.id);
+      recordAudit(work, actor, {
+        eventType: 'appApiResourceDeleted',
+        description: `App API resource ${name} deleted`,
+        context: { appId, name },
+        subject: { object: 'appApiResource', id: resource.id, data: resource },
+      });
+      return resource;
+    },
+    { transaction: true },
+  );
+}
+
+/**
+ * A new secret for the app's builder to sign with (`pbs_` + 256 random bits, base64url), replacing any earlier one:
+ * answered now only, stored sealed (SecretBox), never recorded: appBuilderSecretUpdated.
+ */
+export async function rotateBuilderSecret(database: Database, box: SecretBox, caller: Caller): Promise<AppBuilderSecret> {
+  const appId = appOf(caller);
+  const { access, actor } = caller;
+  const secret = `pbs_${randomBytes(32).toString('base64url')}`;
+  const updatedAt = isoAt(actor.at);
+  await unitOfWork(database, async (work) => {
+    repo.upsertBuilderSecret(work, access, appId, box.seal(secret), updatedAt);
+    recordAudit(work, actor, {
+      eventType: 'appBuilderSecretUpdated',
+      description: 'App builder secret rotated',
+      context: { appId },
+    });
+  });
+  return { object: 'appBuilderSecret', appId, secret, updatedAt };
+}
