@@ -72,7 +72,11 @@ export const qaGroup: CommandGroup = {
         baseUrl,
       });
       const expires = new Date(minted.expiresAt * 1000).toISOString();
-      printResult(json, { ...minted }, `Session ${minted.tokenId} for QA principal ${id} (until ${expires}); token for the app:\n${minted.token}`);
+      printResult(
+        json,
+        { ...minted },
+        `Session ${minted.tokenId} for QA principal ${id} (until ${expires}); token for the app:\n${minted.token}`,
+      );
     },
   }),
   'agent-token': command({

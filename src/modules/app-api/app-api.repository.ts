@@ -33,7 +33,14 @@ export function listResources(
   query: AppApiResourceListQuery,
   tokens: PageTokens,
 ): Promise<Page<AppApiResource>> {
-  return fetchPage(ofApp(db, access, appId), 'app_api_resources', query, tokens, pageScope(access, 'app_api_resources', { appId }), toResource);
+  return fetchPage(
+    ofApp(db, access, appId),
+    'app_api_resources',
+    query,
+    tokens,
+    pageScope(access, 'app_api_resources', { appId }),
+    toResource,
+  );
 }
 
 export async function findResource(db: Kysely<DB>, access: Access, appId: string, name: string): Promise<AppApiResource | undefined> {

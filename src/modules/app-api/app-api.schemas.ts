@@ -13,14 +13,17 @@ export const AppApiResource = Type.Object(
     name: Type.String({ description: 'unique per app and workspace; the path segment of /v1/app-api-resources/{name}' }),
     appId: Id,
     description: Type.Optional(Type.String()),
-    methods: Type.Array(Type.Enum([...APP_API_METHODS]), { description: 'the HTTP methods the resource takes, in the order GET, POST, PUT, PATCH, DELETE' }),
+    methods: Type.Array(Type.Enum([...APP_API_METHODS]), {
+      description: 'the HTTP methods the resource takes, in the order GET, POST, PUT, PATCH, DELETE',
+    }),
     path: Type.Optional(Type.String({ description: "the path template under the app's own base URL, e.g. /orders/{orderId}" })),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
   {
     title: 'AppApiResource',
-    description: 'A resource an app declares its own API exposes. Seen only by the app that declared it (its app key or its bearer tokens).',
+    description:
+      'A resource an app declares its own API exposes. Seen only by the app that declared it (its app key or its bearer tokens).',
   },
 );
 export type AppApiResource = Static<typeof AppApiResource>;

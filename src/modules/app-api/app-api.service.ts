@@ -22,7 +22,12 @@ function appOf(caller: Caller): string {
   throw errors.forbidden('Only an app (its app API key, or a bearer token minted from it) declares its API resources.');
 }
 
-export function listResources(database: Database, caller: Caller, query: AppApiResourceListQuery, tokens: PageTokens): Promise<Page<AppApiResource>> {
+export function listResources(
+  database: Database,
+  caller: Caller,
+  query: AppApiResourceListQuery,
+  tokens: PageTokens,
+): Promise<Page<AppApiResource>> {
   return repo.listResources(database.db, caller.access, appOf(caller), query, tokens);
 }
 
@@ -70,7 +75,9 @@ export async function putResource(
         eventType: existing ? 'appApiResourceUpdated' : 'appApiResourceRegistered',
         description: `App API resource ${name} ${existing ? 'updated' : 'registered'}`,
         context: { appId, name },
-        previousAttributes: existing ? { description: existing.description ?? null, methods: existing.methods, path: existing.path ?? null } : null,
+        previousAttributes: existing
+          ? { description: existing.description ?? null, methods: existing.methods, path: existing.path ?? null }
+          : null,
         subject: { object: 'appApiResource', id: resource.id, data: resource },
       });
       return { created: !existing, resource };

@@ -50,7 +50,12 @@ function principals(db: Kysely<DB>, access: Access) {
     .where('qa_principals.workspace_id', '=', access.workspaceId);
 }
 
-export function listQaPrincipals(db: Kysely<DB>, access: Access, query: QaPrincipalListQuery, tokens: PageTokens): Promise<Page<QaPrincipal>> {
+export function listQaPrincipals(
+  db: Kysely<DB>,
+  access: Access,
+  query: QaPrincipalListQuery,
+  tokens: PageTokens,
+): Promise<Page<QaPrincipal>> {
   return fetchPage(principals(db, access), 'qa_principals', query, tokens, pageScope(access, 'qa_principals'), toPrincipal);
 }
 

@@ -45,7 +45,7 @@ export const QaImpersonationTokenCreate = Type.Object(
       description: 'an active app API key of the workspace: the token is encrypted with it, and only it may present the session',
     }),
     companyId: Type.Optional(
-      Type.String({ format: 'uuid', description: "a client principal only: one of its companies (default: its primary company)" }),
+      Type.String({ format: 'uuid', description: 'a client principal only: one of its companies (default: its primary company)' }),
     ),
   },
   { additionalProperties: false, title: 'QaImpersonationTokenCreate' },
@@ -55,7 +55,9 @@ export type QaImpersonationTokenCreate = Static<typeof QaImpersonationTokenCreat
 export const QaImpersonationToken = Type.Object(
   {
     principalId: Id,
-    token: Type.String({ description: 'the session token the official Node SDK decrypts with the app API key (as POST /admin/…/sessions answers)' }),
+    token: Type.String({
+      description: 'the session token the official Node SDK decrypts with the app API key (as POST /admin/…/sessions answers)',
+    }),
     tokenId: Id,
     expiresAt: Type.Integer({ description: 'Unix seconds; the session is refused (401) from then on' }),
   },
@@ -88,4 +90,3 @@ export const QaAgentToken = Type.Object(
   { title: 'QaAgentToken' },
 );
 export type QaAgentToken = Static<typeof QaAgentToken>;
-

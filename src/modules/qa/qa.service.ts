@@ -7,13 +7,7 @@ import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
 import { errors } from '../../lib/errors.js';
-import {
-  addBearerToken,
-  createSession,
-  findActiveApiKey,
-  revokeClientSessions,
-  revokeSessionsOf,
-} from '../credentials/index.js';
+import { addBearerToken, createSession, findActiveApiKey, revokeClientSessions, revokeSessionsOf } from '../credentials/index.js';
 import { findClient } from '../directory/index.js';
 import { findInternalUser } from '../internal-users/index.js';
 import * as repo from './qa.repository.js';
@@ -28,8 +22,12 @@ import {
   type QaPrincipalListQuery,
 } from './qa.schemas.js';
 
-export const listQaPrincipals: (database: Database, caller: Caller, query: QaPrincipalListQuery, tokens: PageTokens) => ReturnType<typeof repo.listQaPrincipals> =
-  listAs(repo.listQaPrincipals);
+export const listQaPrincipals: (
+  database: Database,
+  caller: Caller,
+  query: QaPrincipalListQuery,
+  tokens: PageTokens,
+) => ReturnType<typeof repo.listQaPrincipals> = listAs(repo.listQaPrincipals);
 
 export async function getQaPrincipal(database: Database, caller: Caller, id: string): Promise<QaPrincipal> {
   const principal = await repo.findQaPrincipal(database.db, caller.access, id);
