@@ -117,6 +117,7 @@ for (const backend of BACKENDS) {
       const me = await h.as(key, { method: 'GET', url: '/v1/me' });
       assert.equal(me.statusCode, 200, me.body);
       assert.equal(me.json().id, ada.id);
+      h.clock.advance(1000); // the entries in order of their time
       const staffToken = await qa('POST', `/principals/${user.id}/tokens`, { apiKey: app.apiKey });
       assert.equal(staffToken.statusCode, 201);
       const staffKey = sessionKey(ws.workspaceId, app.apiKey, staffToken.json().tokenId);
@@ -146,6 +147,7 @@ for (const backend of BACKENDS) {
       assert.equal((await qa('DELETE', `/principals/${ada.id}`)).statusCode, 404);
       assert.equal((await qa('POST', `/principals/${ada.id}/tokens`, { apiKey: app.apiKey })).statusCode, 404, 'no longer impersonable');
       assert.equal((await h.as(ws.apiKey, { method: 'GET', url: `/v1/clients/${ada.id}` })).statusCode, 200, 'the client stays');
+      h.clock.advance(1000); // the entries in order of their time
       assert.equal((await qa('DELETE', `/principals/${user.id}`)).statusCode, 200);
       assert.equal((await h.as(staffKey, { method: 'GET', url: '/v1/me' })).statusCode, 401);
       const removed = (await auditEntries(h, ws.workspaceId)).filter((e) => e.event_type === 'qaPrincipalDeleted');
