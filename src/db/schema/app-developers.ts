@@ -4,7 +4,7 @@ export const QA_PRINCIPAL_KINDS = ['client', 'internalUser'] as const;
 export type QaPrincipalKind = (typeof QA_PRINCIPAL_KINDS)[number];
 
 /** A client or internal user marked for testing: `id` is the person's id; exactly one of client_id and internal_user_id is set. */
-export interface QaPrincipalsTable {
+interface QaPrincipalsTable {
   id: string;
   workspace_id: string;
   kind: QaPrincipalKind;
@@ -14,7 +14,6 @@ export interface QaPrincipalsTable {
 }
 
 export const APP_API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type AppApiMethod = (typeof APP_API_METHODS)[number];
 
 /** A resource an app's API exposes, as the app declared it; unique by (workspace, app, name). */
 export interface AppApiResourcesTable {
@@ -31,7 +30,7 @@ export interface AppApiResourcesTable {
 }
 
 /** The secret an app's builder signs with, sealed (SecretBox, server secret "app-builder"): one per workspace and app. */
-export interface AppBuilderSecretsTable {
+interface AppBuilderSecretsTable {
   workspace_id: string;
   app_id: string;
   sealed_secret: string;

@@ -2,7 +2,7 @@
 export { ApiKeyCreate } from './api-keys.schemas.js';
 export { addApiKey, createApiKey, revokeApiKey, verifyApiKey } from './api-keys.service.js';
 export { SessionCreate } from './sessions.schemas.js';
-export { type MintedSession, createSession, revokeSession, verifySession } from './sessions.service.js';
+export { createSession, revokeSession, verifySession } from './sessions.service.js';
 export { addBearerToken, verifyBearerToken } from './tokens.service.js';
 export { apiKeyAdminRoutes } from './api-keys.routes.js';
 export { default as sessionAdminRoutes } from './sessions.routes.js';

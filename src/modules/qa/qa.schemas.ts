@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { QA_PRINCIPAL_KINDS } from '../../db/schema.js';
 import { Id, PageQuery, PathId } from '../../lib/schemas.js';
 
-export const QA_AGENT_TOKEN_MAX_SECONDS = 3600;
+const QA_AGENT_TOKEN_MAX_SECONDS = 3600;
 export const QA_AGENT_TOKEN_DEFAULT_SECONDS = 900;
 
 export const QaPrincipal = Type.Object(
