@@ -15,9 +15,9 @@ import * as service from './app-api.service.js';
 const tags = ['app-api'];
 
 const WHO =
-  'Only an app calls this: its app API key in `X-API-KEY` (or a bearer token minted from it), the key made with an `appId`; ' +
-  'workspace keys and internal-user sessions get 403, client sessions 404. Everything is scoped to that app in that workspace: ' +
-  "another app's or another workspace's resources are 404.";
+  'An app is its app API key in `X-API-KEY` (or a bearer token minted from it), the key made with an `appId`. Everything is scoped ' +
+  "to that app in that workspace: another app's or another workspace's resources are 404. A workspace key or an internal-user " +
+  'session lists every app’s resources (filter `appId`) but has no names of its own (404 on a name); client sessions get 404.';
 
 /**
  * App API resources: the resources a portal app's own API exposes, declared by the app (one PUT per resource,
@@ -102,10 +102,11 @@ export default async function appApiRoutes(fastify: FastifyInstance) {
         summary: 'Rotate the secret the calling app’s builder signs with: appBuilderSecretUpdated',
         description:
           'Takes no body. Makes a new secret (`pbs_` + 43 characters), replacing the app’s earlier one at once, and answers it this once: ' +
-          `it is stored sealed (AES-256-GCM under a server key), never recorded and never shown again; rotate to replace a lost one. ${WHO}`,
-        response: { 201: AppBuilderSecret, ...WRITE_ERRORS },
+          'it is stored sealed (AES-256-GCM under a server key), never recorded and never shown again; rotate to replace a lost one. ' +
+          'Only an app has one: any other caller gets 403.',
+        response: { 200: AppBuilderSecret, ...WRITE_ERRORS },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.rotateBuilderSecret(database, box, request.caller)),
+    async (request) => service.rotateBuilderSecret(database, box, request.caller),
   );
 }

@@ -3,7 +3,7 @@ import { APP_API_METHODS } from '../../db/schema.js';
 import { Id, PageQuery, Text, Timestamp } from '../../lib/schemas.js';
 
 /** A resource's name: what an app calls it in its own API (lower-case letters, digits and dashes, 1–64). */
-const NAME_PATTERN = '^[a-z][a-z0-9-]{0,63}$';
+export const NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
 const PATH_PATTERN = '^/[A-Za-z0-9._~{}/:-]{0,499}$';
 
 export const AppApiResource = Type.Object(
@@ -57,14 +57,20 @@ export type AppApiResourceReplace = Static<typeof AppApiResourceReplace>;
 export const AppApiResourceParams = Type.Object(
   {
     name: Type.String({
-      pattern: NAME_PATTERN,
-      description: 'the resource name: a lower-case letter, then up to 63 lower-case letters, digits and dashes',
+      description:
+        'the resource name: a lower-case letter, then up to 63 lower-case letters, digits and dashes (PUT: any other is a 400 naming params.name; GET and DELETE: a 404)',
     }),
   },
   { additionalProperties: false },
 );
 
-export const AppApiResourceListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export const AppApiResourceListQuery = Type.Object(
+  {
+    ...PageQuery,
+    appId: Type.Optional(Type.String({ format: 'uuid', description: "a workspace key's or staff's list: one app's resources only" })),
+  },
+  { additionalProperties: false },
+);
 export type AppApiResourceListQuery = Static<typeof AppApiResourceListQuery>;
 
 export const AppBuilderSecret = Type.Object(

@@ -8,7 +8,13 @@ import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import * as repo from './app-api.repository.js';
-import type { AppApiResource, AppApiResourceListQuery, AppApiResourceReplace, AppBuilderSecret } from './app-api.schemas.js';
+import {
+  type AppApiResource,
+  type AppApiResourceListQuery,
+  type AppApiResourceReplace,
+  type AppBuilderSecret,
+  NAME_PATTERN,
+} from './app-api.schemas.js';
 
 /**
  * The app a caller is: an app API key in X-API-KEY, or a bearer token minted from one, of a key made with an
@@ -51,6 +57,10 @@ export async function putResource(
   input: AppApiResourceReplace,
 ): Promise<{ created: boolean; resource: AppApiResource }> {
   const appId = appOf(caller);
+  // Names are an app's own: a caller that is no app has none to declare (404, as for a name it does not have).
+  if (appId === undefined) throw errors.notFound('App API resource');
+  if (!NAME_PATTERN.test(name))
+    throw errors.invalidField('params.name', 'must be a lower-case letter, then up to 63 lower-case letters, digits and dashes');
   const { access, actor } = caller;
   return unitOfWork(
     database,
@@ -93,7 +103,7 @@ export async function deleteResource(database: Database, caller: Caller, name: s
   return unitOfWork(
     database,
     async (work) => {
-      const resource = await repo.findResource(work.db, access, appId, name);
+      const resource = appId === undefined ? undefined : await repo.findResource(work.db, access, appId, name);
       if (!resource) throw errors.notFound('App API resource');
       repo.deleteResource(work, access, resource.id);
       recordAudit(work, actor, {
@@ -114,6 +124,8 @@ export async function deleteResource(database: Database, caller: Caller, name: s
  */
 export async function rotateBuilderSecret(database: Database, box: SecretBox, caller: Caller): Promise<AppBuilderSecret> {
   const appId = appOf(caller);
+  if (appId === undefined)
+    throw errors.forbidden('Only an app (its app API key made with an appId, or a bearer token minted from it) has a builder secret.');
   const { access, actor } = caller;
   const secret = `pbs_${randomBytes(32).toString('base64url')}`;
   const updatedAt = isoAt(actor.at);

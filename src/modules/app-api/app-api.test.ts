@@ -3,7 +3,7 @@
 // (200, appApiResourceUpdated; no event when nothing changed), GET lists and reads, DELETE removes
 // (appApiResourceDeleted) — and rotates the secret its builder signs with (POST /v1/app-builder-secret, answered once,
 // stored sealed: appBuilderSecretUpdated). Everything is the calling app's in its workspace: another app's or another
-// workspace's resources are 404; workspace keys and staff sessions 403, client sessions 404.
+// workspace's resources are 404; a workspace key lists every app's but has no names of its own (404); client sessions 404.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { auditEntries, mintBearerToken } from '../../../test/helpers/factories.js';
@@ -83,7 +83,10 @@ for (const backend of BACKENDS) {
     test('bad input is a 400 naming the field, nothing written', async (t) => {
       const { asApp } = await world(t);
       const put = (name: string, body: object) => asApp('PUT', `/v1/app-api-resources/${name}`, body);
-      assertProblems(await put('Orders', {}), ['params.name']);
+      assertProblems(await put('Orders', {}), [
+        { path: 'params.name', message: 'must be a lower-case letter, then up to 63 lower-case letters, digits and dashes' },
+      ]);
+      assert.equal((await asApp('GET', '/v1/app-api-resources/Orders')).statusCode, 404, 'a read of a malformed name finds nothing');
       assertProblems(await put('orders', { methods: [] }), ['body.methods']);
       assertProblems(await put('orders', { methods: ['GET', 'GET'] }), ['body.methods']);
       assertProblems(await put('orders', { methods: ['TRACE'] }), ['body.methods.0']);
@@ -105,15 +108,31 @@ for (const backend of BACKENDS) {
         assert.equal((await as('PUT', '/v1/app-api-resources/orders', { methods: ['POST'] })).statusCode, 201);
       }
       assert.deepEqual((await asApp('GET', '/v1/app-api-resources/orders')).json().methods, ['GET'], 'untouched by the others');
-      const workspaceKey = await h.as(ws.apiKey, { method: 'GET', url: '/v1/app-api-resources' });
-      assert.equal(workspaceKey.statusCode, 403);
-      assert.deepEqual(workspaceKey.json(), {
-        code: 'forbidden',
-        message: 'Only an app (its app API key, or a bearer token minted from it) declares its API resources.',
-        data: null,
-      });
+      // A workspace key (and staff) list every app's resources of the workspace, but have no names of their own.
+      const everyApp = await h.as(ws.apiKey, { method: 'GET', url: '/v1/app-api-resources' });
+      assert.equal(everyApp.statusCode, 200);
+      assert.deepEqual(
+        everyApp
+          .json()
+          .data.map((r: { appId: string }) => r.appId)
+          .sort(),
+        [await appIdOf(h, app.apiKeyId), OTHER_APP].sort(),
+      );
+      const oneApp = await h.as(ws.apiKey, { method: 'GET', url: `/v1/app-api-resources?appId=${OTHER_APP}` });
+      assert.deepEqual(
+        oneApp.json().data.map((r: { methods: string[] }) => r.methods),
+        [['POST']],
+      );
+      const own = await asApp('GET', `/v1/app-api-resources?appId=${OTHER_APP}`);
+      assert.deepEqual(own.json(), { data: [] }, "an app never lists another app's");
+      for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+        const res = await h.as(ws.apiKey, { method, url: '/v1/app-api-resources/orders', ...(method === 'PUT' ? { payload: {} } : {}) });
+        assert.equal(res.statusCode, 404, `${method} by a workspace key`);
+        assert.deepEqual(res.json(), { code: 'not_found', message: 'App API resource not found.', data: null });
+      }
       const staff = await session({ internalUserId: user.id });
-      assert.equal((await h.as(staff, { method: 'GET', url: '/v1/app-api-resources' })).statusCode, 403);
+      assert.equal((await h.as(staff, { method: 'GET', url: '/v1/app-api-resources' })).statusCode, 200);
+      assert.equal((await h.as(staff, { method: 'GET', url: '/v1/app-api-resources/orders' })).statusCode, 404);
       const client = await session({ clientId: ada.id });
       assert.equal((await h.as(client, { method: 'GET', url: '/v1/app-api-resources' })).statusCode, 404);
       const token = (await mintBearerToken(h, app.apiKey)).json().token;
@@ -128,7 +147,7 @@ for (const backend of BACKENDS) {
     test('builder secret: answered once, stored sealed, rotated; appBuilderSecretUpdated without the secret', async (t) => {
       const { h, ws, asApp, appId, otherApp } = await world(t);
       const first = await asApp('POST', '/v1/app-builder-secret');
-      assert.equal(first.statusCode, 201, first.body);
+      assert.equal(first.statusCode, 200, first.body);
       const { secret } = first.json();
       assert.match(secret, /^pbs_[A-Za-z0-9_-]{43}$/);
       assert.deepEqual(first.json(), { object: 'appBuilderSecret', appId, secret, updatedAt: AT });
@@ -140,7 +159,7 @@ for (const backend of BACKENDS) {
       assert.notEqual(second.json().secret, secret);
       assert.equal(second.json().updatedAt, LATER);
       h.clock.advance(1000);
-      assert.equal((await h.as(otherApp.apiKey, { method: 'POST', url: '/v1/app-builder-secret' })).statusCode, 201);
+      assert.equal((await h.as(otherApp.apiKey, { method: 'POST', url: '/v1/app-builder-secret' })).statusCode, 200);
       const after = await h.app.ctx.db
         .selectFrom('app_builder_secrets')
         .select(['app_id', 'updated_at'])
@@ -148,7 +167,13 @@ for (const backend of BACKENDS) {
         .orderBy('app_id')
         .execute();
       assert.deepEqual(after.map((r) => r.app_id).sort(), [appId, OTHER_APP].sort(), 'one secret per app, replaced in place');
-      assert.equal((await h.as(ws.apiKey, { method: 'POST', url: '/v1/app-builder-secret' })).statusCode, 403);
+      const refused = await h.as(ws.apiKey, { method: 'POST', url: '/v1/app-builder-secret' });
+      assert.equal(refused.statusCode, 403);
+      assert.deepEqual(refused.json(), {
+        code: 'forbidden',
+        message: 'Only an app (its app API key made with an appId, or a bearer token minted from it) has a builder secret.',
+        data: null,
+      });
       const entries = (await auditEntries(h, ws.workspaceId)).filter((e) => e.event_type === 'appBuilderSecretUpdated');
       assert.deepEqual(
         entries.map((e) => e.context),
