@@ -26,15 +26,17 @@ export const orderedMethods = (methods: readonly string[]) => APP_API_METHODS.fi
 const ofApp = (db: Kysely<DB>, access: Access, appId: string) =>
   db.selectFrom('app_api_resources').selectAll().where('workspace_id', '=', access.workspaceId).where('app_id', '=', appId);
 
+/** One app's resources, or (appId undefined) every app's of the workspace. */
 export function listResources(
   db: Kysely<DB>,
   access: Access,
-  appId: string,
+  appId: string | undefined,
   query: AppApiResourceListQuery,
   tokens: PageTokens,
 ): Promise<Page<AppApiResource>> {
+  const every = db.selectFrom('app_api_resources').selectAll().where('workspace_id', '=', access.workspaceId);
   return fetchPage(
-    ofApp(db, access, appId),
+    appId === undefined ? every : ofApp(db, access, appId),
     'app_api_resources',
     query,
     tokens,

@@ -17,28 +17,30 @@ import {
 } from './app-api.schemas.js';
 
 /**
- * The app a caller is: an app API key in X-API-KEY, or a bearer token minted from one, of a key made with an
- * `appId`. Everything here is scoped to that app and the key's workspace; anyone else is refused (403).
+ * The app a caller is: an app API key in X-API-KEY, or a bearer token minted from it, of a key made with an
+ * `appId`; undefined for any other caller (a workspace key, a session), which has no resources of its own.
  */
-function appOf(caller: Caller): string {
+function appOf(caller: Caller): string | undefined {
   const { principal } = caller;
-  if ((principal.kind === 'appKey' || principal.kind === 'bearer') && principal.appId) return principal.appId;
-  if (principal.kind === 'appKey' || principal.kind === 'bearer')
-    throw errors.forbidden('This key names no app (appId): app API resources belong to an app.');
-  throw errors.forbidden('Only an app (its app API key, or a bearer token minted from it) declares its API resources.');
+  return (principal.kind === 'appKey' || principal.kind === 'bearer') && principal.appId ? principal.appId : undefined;
 }
 
+/** An app lists its own resources; a workspace key or staff every app's of the workspace (filter appId). */
 export function listResources(
   database: Database,
   caller: Caller,
   query: AppApiResourceListQuery,
   tokens: PageTokens,
 ): Promise<Page<AppApiResource>> {
-  return repo.listResources(database.db, caller.access, appOf(caller), query, tokens);
+  const own = appOf(caller);
+  if (own !== undefined && query.appId !== undefined && query.appId !== own) return Promise.resolve({ data: [] });
+  return repo.listResources(database.db, caller.access, own ?? query.appId, query, tokens);
 }
 
+/** The calling app's resource `name`: a 404 for a caller that is no app, and for a name its app has not declared. */
 export async function getResource(database: Database, caller: Caller, name: string): Promise<AppApiResource> {
-  const resource = await repo.findResource(database.db, caller.access, appOf(caller), name);
+  const appId = appOf(caller);
+  const resource = appId === undefined ? undefined : await repo.findResource(database.db, caller.access, appId, name);
   if (!resource) throw errors.notFound('App API resource');
   return resource;
 }
