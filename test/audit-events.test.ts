@@ -527,7 +527,7 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
     run: ({ h, app }) => call(h, app.apiKey, 'PUT', '/v1/app-api-resources/orders', { methods: ['POST'] }),
   },
   '`DELETE /v1/app-api-resources/{name}`': {
-    before: ({ h, app }) => call(h, app.apiKey, 'PUT', '/v1/app-api-resources/orders', {}),
+    before: ({ h, app }) => call(h, app.apiKey, 'PUT', '/v1/app-api-resources/orders', { methods: ['GET'] }),
     run: ({ h, app }) => call(h, app.apiKey, 'DELETE', '/v1/app-api-resources/orders'),
   },
   '`POST /v1/app-builder-secret`': { run: ({ h, app }) => call(h, app.apiKey, 'POST', '/v1/app-builder-secret') },

@@ -64,7 +64,7 @@ export default async function appApiRoutes(fastify: FastifyInstance) {
         operationId: 'putAppApiResource',
         summary: 'Declare or replace an API resource of the calling app: appApiResourceRegistered (201) or appApiResourceUpdated (200)',
         description:
-          'The body is the whole declaration `{description?, methods?, path?}`: a field left out is cleared (methods back to ["GET"]). ' +
+          'The body is the whole declaration `{methods, description?, path?}`: a description or path left out is cleared. ' +
           `A new name is registered (201); a known one replaced (200; no event when nothing changed). ${WHO}`,
         params: AppApiResourceParams,
         body: AppApiResourceReplace,

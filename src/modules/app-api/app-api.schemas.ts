@@ -31,14 +31,12 @@ export type AppApiResource = Static<typeof AppApiResource>;
 export const AppApiResourceReplace = Type.Object(
   {
     description: Type.Optional(Text({ maxLength: 1000, description: 'what the resource is, for people reading the declaration' })),
-    methods: Type.Optional(
-      Type.Array(Type.Enum([...APP_API_METHODS]), {
-        minItems: 1,
-        maxItems: APP_API_METHODS.length,
-        uniqueItems: true,
-        description: 'GET, POST, PUT, PATCH and/or DELETE, each once; default ["GET"]',
-      }),
-    ),
+    methods: Type.Array(Type.Enum([...APP_API_METHODS]), {
+      minItems: 1,
+      maxItems: APP_API_METHODS.length,
+      uniqueItems: true,
+      description: 'GET, POST, PUT, PATCH and/or DELETE, each once (required)',
+    }),
     path: Type.Optional(
       Type.String({
         pattern: PATH_PATTERN,
@@ -49,7 +47,7 @@ export const AppApiResourceReplace = Type.Object(
   {
     additionalProperties: false,
     title: 'AppApiResourceReplace',
-    description: 'The whole declaration: a field left out is cleared (methods back to ["GET"])',
+    description: 'The whole declaration: methods required; description or path left out is cleared',
   },
 );
 export type AppApiResourceReplace = Static<typeof AppApiResourceReplace>;

@@ -74,7 +74,7 @@ export async function putResource(
         object: 'appApiResource',
         name,
         appId,
-        methods: repo.orderedMethods(input.methods ?? ['GET']),
+        methods: repo.orderedMethods(input.methods),
         createdAt: existing?.createdAt ?? at,
         updatedAt: at,
       };

@@ -60,7 +60,7 @@ for (const backend of BACKENDS) {
       const same = await asApp('PUT', '/v1/app-api-resources/orders', { methods: ['DELETE'] });
       assert.equal(same.statusCode, 200);
       assert.deepEqual(same.json(), updated, 'nothing changed: not even updatedAt');
-      const defaulted = await asApp('PUT', '/v1/app-api-resources/invoices', {});
+      const defaulted = await asApp('PUT', '/v1/app-api-resources/invoices', { methods: ['GET'] });
       assert.equal(defaulted.statusCode, 201);
       assert.deepEqual(defaulted.json().methods, ['GET']);
       const deleted = await asApp('DELETE', '/v1/app-api-resources/orders');
@@ -83,22 +83,23 @@ for (const backend of BACKENDS) {
     test('bad input is a 400 naming the field, nothing written', async (t) => {
       const { asApp } = await world(t);
       const put = (name: string, body: object) => asApp('PUT', `/v1/app-api-resources/${name}`, body);
-      assertProblems(await put('Orders', {}), [
+      assertProblems(await put('orders', {}), ['body.methods']);
+      assertProblems(await put('Orders', { methods: ['GET'] }), [
         { path: 'params.name', message: 'must be a lower-case letter, then up to 63 lower-case letters, digits and dashes' },
       ]);
       assert.equal((await asApp('GET', '/v1/app-api-resources/Orders')).statusCode, 404, 'a read of a malformed name finds nothing');
       assertProblems(await put('orders', { methods: [] }), ['body.methods']);
       assertProblems(await put('orders', { methods: ['GET', 'GET'] }), ['body.methods']);
       assertProblems(await put('orders', { methods: ['TRACE'] }), ['body.methods.0']);
-      assertProblems(await put('orders', { path: 'orders' }), ['body.path']);
-      assertProblems(await put('orders', { description: 'a\u0000b' }), ['body.description']);
-      assertProblems(await put('orders', { name: 'x' }), ['body.name']);
+      assertProblems(await put('orders', { methods: ['GET'], path: 'orders' }), ['body.path']);
+      assertProblems(await put('orders', { methods: ['GET'], description: 'a\u0000b' }), ['body.description']);
+      assertProblems(await put('orders', { methods: ['GET'], name: 'x' }), ['body.name']);
       assert.deepEqual((await asApp('GET', '/v1/app-api-resources')).json(), { data: [] });
     });
 
     test("another app's and another workspace's resources are 404; who may call", async (t) => {
       const { h, ws, app, asApp, otherApp, otherWsApp, session, ada, user } = await world(t);
-      assert.equal((await asApp('PUT', '/v1/app-api-resources/orders', {})).statusCode, 201);
+      assert.equal((await asApp('PUT', '/v1/app-api-resources/orders', { methods: ['GET'] })).statusCode, 201);
       for (const key of [otherApp.apiKey, otherWsApp.apiKey]) {
         const as = (method: Method, url: string, body?: object) => h.as(key, { method, url, ...(body ? { payload: body } : {}) });
         assert.equal((await as('GET', '/v1/app-api-resources/orders')).statusCode, 404);
@@ -126,7 +127,11 @@ for (const backend of BACKENDS) {
       const own = await asApp('GET', `/v1/app-api-resources?appId=${OTHER_APP}`);
       assert.deepEqual(own.json(), { data: [] }, "an app never lists another app's");
       for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-        const res = await h.as(ws.apiKey, { method, url: '/v1/app-api-resources/orders', ...(method === 'PUT' ? { payload: {} } : {}) });
+        const res = await h.as(ws.apiKey, {
+          method,
+          url: '/v1/app-api-resources/orders',
+          ...(method === 'PUT' ? { payload: { methods: ['GET'] } } : {}),
+        });
         assert.equal(res.statusCode, 404, `${method} by a workspace key`);
         assert.deepEqual(res.json(), { code: 'not_found', message: 'App API resource not found.', data: null });
       }
