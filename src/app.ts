@@ -43,6 +43,8 @@ import { messageRoutes } from './modules/messages/index.js';
 import { noteRoutes } from './modules/notes/index.js';
 import { formAdminRoutes, formRoutes } from './modules/forms/index.js';
 import { contractAdminRoutes, contractRoutes } from './modules/contracts/index.js';
+import { qaAdminRoutes } from './modules/qa/index.js';
+import { appApiRoutes } from './modules/app-api/index.js';
 import { oidcCallbackRoutes, signInAdminRoutes, signInRoutes } from './modules/sign-in/index.js';
 import { staffAdminRoutes } from './modules/staff/index.js';
 import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
@@ -122,6 +124,8 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [fileRoutes] },
   { v1: [formRoutes], admin: [formAdminRoutes] },
   { v1: [contractRoutes], admin: [contractAdminRoutes] },
+  { admin: [qaAdminRoutes] },
+  { v1: [appApiRoutes] },
 ];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

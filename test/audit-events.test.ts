@@ -635,7 +635,35 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
     },
     run: ({ h, ws, state }) => call(h, ws.apiKey, 'GET', `/v1/contracts/${state.contract}/pdf`),
   },
+  '`POST /admin/workspaces/{id}/qa/principals`': { run: (w) => qaCall(w, 'POST', '/principals', { clientId: w.client.id }) },
+  '`DELETE /admin/workspaces/{id}/qa/principals/{principalId}`': {
+    before: (w) => qaCall(w, 'POST', '/principals', { clientId: w.client.id }),
+    run: (w) => qaCall(w, 'DELETE', `/principals/${w.client.id}`),
+  },
+  '`POST /admin/workspaces/{id}/qa/principals/{principalId}/tokens`': {
+    before: (w) => qaCall(w, 'POST', '/principals', { clientId: w.client.id }),
+    run: (w) => qaCall(w, 'POST', `/principals/${w.client.id}/tokens`, { apiKey: w.app.apiKey }),
+  },
+  '`POST /admin/workspaces/{id}/qa/agent-tokens`': { run: (w) => qaCall(w, 'POST', '/agent-tokens', { apiKeyId: w.app.apiKeyId }) },
+  '`PUT /v1/app-api-resources/{name}` (a new name)': {
+    run: ({ h, app }) => call(h, app.apiKey, 'PUT', '/v1/app-api-resources/orders', { methods: ['GET'] }),
+  },
+  '`PUT /v1/app-api-resources/{name}` (a declared name, changed)': {
+    before: ({ h, app }) => call(h, app.apiKey, 'PUT', '/v1/app-api-resources/orders', { methods: ['GET'] }),
+    run: ({ h, app }) => call(h, app.apiKey, 'PUT', '/v1/app-api-resources/orders', { methods: ['POST'] }),
+  },
+  '`DELETE /v1/app-api-resources/{name}`': {
+    before: ({ h, app }) => call(h, app.apiKey, 'PUT', '/v1/app-api-resources/orders', { methods: ['GET'] }),
+    run: ({ h, app }) => call(h, app.apiKey, 'DELETE', '/v1/app-api-resources/orders'),
+  },
+  '`POST /v1/app-builder-secret`': { run: ({ h, app }) => call(h, app.apiKey, 'POST', '/v1/app-builder-secret') },
 };
+
+/** A call on the workspace's QA surface (admin), which must succeed. */
+async function qaCall(w: World, method: 'POST' | 'DELETE', path: string, payload?: object): Promise<void> {
+  const res = await adminRequest(w.h, method, `/admin/workspaces/${w.ws.workspaceId}/qa${path}`, payload);
+  assert.ok(res.statusCode < 300, `${method} ${path}: ${res.statusCode} ${res.body}`);
+}
 
 /** The world's client's file channel: its id. */
 async function fileChannelOf(w: World): Promise<string> {

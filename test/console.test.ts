@@ -354,6 +354,73 @@ test('API keys: create an app key (shown once, with a copy button) and revoke it
   await checkPage(c, 'keys');
 });
 
+test('QA: mark a client as a QA principal, mint its impersonation token (shown once), an agent token, then remove it', {
+  timeout: TEST_MS,
+}, async (t) => {
+  const ws = await workspace('QA Co');
+  const appId = randomUUID();
+  const key = await ok(admin<{ apiKeyId: string; apiKey: string }>('POST', `/workspaces/${ws.id}/keys`, { appId, label: 'Tester' }), 201);
+  const company = await ok(v1<{ id: string }>(ws.apiKey, 'POST', '/companies', { name: 'Hooli' }));
+  const client = await ok(
+    v1<{ id: string }>(ws.apiKey, 'POST', '/clients', {
+      email: 'gavin@hooli.example',
+      givenName: 'Gavin',
+      familyName: 'B',
+      companyId: company.id,
+    }),
+  );
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/qa`);
+  await heading(page, 'QA');
+  await page.getByText('No QA principal yet.').waitFor();
+
+  const create = region(page, 'Add a QA principal');
+  await create.getByLabel('Client or internal user').selectOption({ label: 'Gavin B <gavin@hooli.example>' });
+  await create.getByRole('button', { name: 'Add QA principal' }).click();
+  const principal = row(page, 'gavin@hooli.example');
+  await principal.getByRole('cell', { name: 'client', exact: true }).waitFor();
+  const listed = await ok(admin<{ data: { id: string }[] }>('GET', `/workspaces/${ws.id}/qa/principals`));
+  assert.deepEqual(
+    listed.data.map((p) => p.id),
+    [client.id],
+  );
+
+  await page.getByLabel('App API key for impersonation tokens').fill(key.apiKey);
+  await principal.getByRole('button', { name: 'Mint token for gavin@hooli.example' }).click();
+  const secret = page.getByRole('region', { name: /^Impersonation token for gavin@hooli.example/ });
+  await secret.getByRole('button', { name: 'Copy' }).waitFor();
+  const token = await secret.getByRole('textbox').inputValue();
+  assert.match(token, /^[0-9a-f]{64,}$/);
+  const tokenId = /session ([0-9a-f-]{36})/.exec((await secret.getByRole('heading').textContent()) ?? '')?.[1] ?? '';
+  const me = await ok(v1<{ id: string }>(`${ws.id}/${key.apiKey}/${tokenId}`, 'GET', '/me'));
+  assert.equal(me.id, client.id, 'the token acts as the QA principal');
+  await secret.getByRole('button', { name: 'I have saved it' }).click();
+  assert.ok(!(await page.content()).includes(token), 'shown once');
+  await checkPage(c, 'qa');
+
+  const agent = region(page, 'Mint an agent bearer token');
+  await agent.getByLabel('App key').selectOption(key.apiKeyId);
+  await agent.getByLabel('Lifetime (seconds)').fill('120');
+  await agent.getByRole('button', { name: 'Mint agent token' }).click();
+  const bearer = await page
+    .getByRole('region', { name: `Agent bearer token for key ${key.apiKeyId}` })
+    .getByRole('textbox')
+    .inputValue();
+  assert.match(bearer, /^ppt_/);
+  assert.equal((await http('GET', '/v1/companies', { authorization: `Bearer ${bearer}` })).status, 200, 'the agent token works');
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+
+  await principal.getByRole('button', { name: 'Remove gavin@hooli.example from QA' }).click();
+  await page.getByText('gavin@hooli.example is no longer a QA principal.').waitFor();
+  assert.equal((await http('GET', '/v1/me', { 'x-api-key': `${ws.id}/${key.apiKey}/${tokenId}` })).status, 401, 'its session is revoked');
+  const events = await ok(v1<{ data: { eventType: string }[] }>(ws.apiKey, 'GET', '/audit-logs?limit=100'));
+  assert.deepEqual(
+    events.data.map((e) => e.eventType).filter((e) => e.startsWith('qa')),
+    ['qaPrincipalDeleted', 'qaAgentBearerMinted', 'qaImpersonationTokenMinted', 'qaPrincipalCreated'],
+  );
+});
+
 test('internal users: add one limited to a company, see it listed; the last admin stays admin; a user made admin, another removed', {
   timeout: TEST_MS,
 }, async (t) => {

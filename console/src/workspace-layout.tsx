@@ -23,6 +23,7 @@ const SECTIONS: [string, string][] = [
   ['/webhooks', 'Webhooks'],
   ['/billing', 'Invoices & subscriptions'],
   ['/csv', 'Import & export'],
+  ['/qa', 'QA'],
 ];
 
 const WorkspaceName = createContext<string>('');

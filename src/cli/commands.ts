@@ -12,6 +12,7 @@ import { backupCommand } from './backup.js';
 import { seedCommand } from './seed.js';
 import { webhooksGroup } from './webhooks.js';
 import { sessionsGroup } from './sessions.js';
+import { qaGroup } from './qa.js';
 import { taskTemplatesGroup } from './tasks.js';
 import { formsGroup } from './forms.js';
 import { contractTemplatesGroup } from './contracts.js';
@@ -26,6 +27,7 @@ export const GROUPS: Record<string, CommandGroup> = {
   'custom-fields': customFieldsGroup,
   installs: installsGroup,
   sessions: sessionsGroup,
+  qa: qaGroup,
   outbox: outboxGroup,
   webhooks: webhooksGroup,
   invoices: invoicesGroup,

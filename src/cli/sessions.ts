@@ -11,7 +11,7 @@ import { printResult } from './output.js';
  * recorded (its PORTAL_URL, or where it listens), never this command's own environment, which may not be the
  * server's. With neither, a usage error saying how to give one.
  */
-async function sessionBaseUrl(database: Database, given: string | undefined): Promise<string> {
+export async function sessionBaseUrl(database: Database, given: string | undefined): Promise<string> {
   if (given !== undefined) {
     if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(given)) throw new UsageError(`--base-url must be an http(s) URL (got "${given}")`);
     return given.replace(/\/+$/, '');

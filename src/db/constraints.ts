@@ -82,6 +82,16 @@ const CONSTRAINTS = {
     sqlite: undefined,
     error: (path: string) => errors.invalidField(path, 'names a client or company deleted meanwhile'),
   },
+  // An app declaring the same resource twice at once (PUT /v1/app-api-resources/{name}): one request wins.
+  app_api_resources_name_unique: {
+    sqlite: 'app_api_resources.workspace_id, app_api_resources.app_id, app_api_resources.name',
+    error: (name: string) => errors.conflict(`The resource "${name}" was declared meanwhile: send the request again to update it.`),
+  },
+  // The same person marked as a QA principal twice at once: one request wins.
+  qa_principals_pkey: {
+    sqlite: 'qa_principals.id',
+    error: (email: string) => errors.conflict(`${email} is already a QA principal.`),
+  },
 } satisfies Record<string, { sqlite: string | undefined; error: (subject: string) => ApiError }>;
 
 type ConstraintName = keyof typeof CONSTRAINTS;

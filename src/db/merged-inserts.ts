@@ -60,6 +60,9 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'sign_in_credentials',
   'sign_in_identities',
   'portal_app_keys',
+  'qa_principals',
+  'app_api_resources',
+  'app_builder_secrets',
 ];
 const RANK = new Map(TABLES_PARENTS_FIRST.map((table, i) => [table, i]));
 

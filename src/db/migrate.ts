@@ -27,6 +27,7 @@ async function migrate(database: Database, target: string | undefined): Promise<
   await ensureSecret(database, 'webhooks');
   await ensureSecret(database, 'files');
   await ensureSecret(database, 'sign-in');
+  await ensureSecret(database, 'app-builder');
   return applied;
 }
 

@@ -16,6 +16,7 @@ import type { FilesTables } from './schema/files.js';
 import type { FormsTables } from './schema/forms.js';
 import type { ContractsTables } from './schema/contracts.js';
 import type { SignInTables } from './schema/sign-in.js';
+import type { AppDevelopersTables } from './schema/app-developers.js';
 
 export * from './schema/platform.js';
 export * from './schema/credentials.js';
@@ -30,6 +31,7 @@ export * from './schema/files.js';
 export * from './schema/forms.js';
 export * from './schema/contracts.js';
 export * from './schema/sign-in.js';
+export * from './schema/app-developers.js';
 
 /** Every table, for Kysely: one interface per table family under schema/. */
 export interface DB
@@ -45,4 +47,5 @@ export interface DB
     FilesTables,
     FormsTables,
     ContractsTables,
-    SignInTables {}
+    SignInTables,
+    AppDevelopersTables {}

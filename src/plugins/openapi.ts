@@ -85,6 +85,7 @@ const TAGS = [
   { name: 'files', description: 'File channels and their files, folders and links; content through signed upload and download URLs.' },
   { name: 'forms', description: 'Forms, and the responses requested of clients.' },
   { name: 'contracts', description: 'Contract templates, and contracts sent to clients for signing.' },
+  { name: 'app-api', description: "An app's own API resources as it declares them, and the secret its builder signs with." },
   {
     name: 'sign-in',
     description:

@@ -28,6 +28,7 @@ import { signIn } from './2026-11-27-01-sign-in.js';
 import { paymentsAndClocks } from './2026-11-28-01-payments-and-clocks.js';
 import { formVersions } from './2026-11-28-04-form-versions.js';
 import { documents } from './2026-11-28-02-documents.js';
+import { qaAndAppResources } from './2026-11-28-05-qa-and-app-resources.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -62,4 +63,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-28-01-payments-and-clocks': paymentsAndClocks,
   '2026-11-28-04-form-versions': formVersions,
   '2026-11-28-02-documents': documents,
+  '2026-11-28-05-qa-and-app-resources': qaAndAppResources,
 };

@@ -102,6 +102,17 @@ export function deleteExpired(work: UnitOfWork, access: Access, table: 'bearer_t
   );
 }
 
+/** An unrevoked key of the workspace by its id: its kind and app, or undefined. */
+export async function findActiveApiKey(db: Kysely<DB>, access: Access, id: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'kind', 'app_id'])
+    .where('workspace_id', '=', access.workspaceId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
 /** The key and its workspace's settings in one prepared query: this runs on every authenticated request. */
 const activeKeyByLookup = preparedQuery('api_key_by_lookup', (db, p: { lookup: string }) =>
   db

@@ -79,3 +79,15 @@ export function revokeSessionsOf(work: UnitOfWork, access: Access, internalUserI
       .where('revoked_at', 'is', null),
   );
 }
+
+/** Revokes every live session of a client (in any of its companies). */
+export function revokeClientSessions(work: UnitOfWork, access: Access, clientId: string, at: string): void {
+  work.write(
+    work.db
+      .updateTable('sessions')
+      .set({ revoked_at: at })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('client_id', '=', clientId)
+      .where('revoked_at', 'is', null),
+  );
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, DbHandle } from '../../db/database.js';
-import { unitOfWork } from '../../db/unit-of-work.js';
+import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller, ClientSessionPrincipal, InternalUserSessionPrincipal } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
@@ -14,15 +14,27 @@ import { type SessionTokenPayload, encryptSessionToken } from './sessions.crypto
 import * as repo from './sessions.repository.js';
 import type { CreatedSession, SessionCreate } from './sessions.schemas.js';
 
+/** A session just minted, as a caller of createSession may record it (modules/qa: qaImpersonationTokenMinted). */
+export interface MintedSession {
+  tokenId: string;
+  apiKeyId: string;
+  appId: string | null;
+  clientId?: string;
+  companyId?: string;
+  internalUserId?: string;
+  expiresAt: number;
+}
+
 /**
  * Mints a session token for an end user of the caller's workspace (an internal user, or a client in
  * one of its companies) on behalf of an app key, and records its `tokenId` with the end user and the expiry.
+ * `settings.record` adds its own writes (an audit entry) to the same unit of work.
  */
 export async function createSession(
   database: Database,
   caller: Caller,
   input: SessionCreate,
-  settings: { lifetimeSeconds: number; baseUrl: string },
+  settings: { lifetimeSeconds: number; baseUrl: string; record?: (work: UnitOfWork, minted: MintedSession) => void },
 ): Promise<CreatedSession> {
   const { access } = caller;
   const { workspaceId } = access;
@@ -53,7 +65,7 @@ export async function createSession(
 
   const now = caller.actor.at;
   const expiresAt = Math.floor(now / 1000) + settings.lifetimeSeconds;
-  await unitOfWork(database, async (work) =>
+  await unitOfWork(database, async (work) => {
     repo.insertSession(work, access, {
       id: payload.tokenId,
       apiKeyId: key.id,
@@ -62,8 +74,17 @@ export async function createSession(
       companyId: payload.companyId ?? null,
       createdAt: isoAt(now),
       expiresAt: isoAt(expiresAt * 1000),
-    }),
-  );
+    });
+    const { clientId, companyId, internalUserId } = payload;
+    settings.record?.(work, {
+      tokenId: payload.tokenId,
+      apiKeyId: key.id,
+      appId: key.app_id,
+      ...(clientId ? { clientId, companyId } : {}),
+      ...(internalUserId ? { internalUserId } : {}),
+      expiresAt,
+    });
+  });
   return { token: encryptSessionToken(input.apiKey, payload), tokenId: payload.tokenId, expiresAt };
 }
 

@@ -26,23 +26,35 @@ export async function mintBearerToken(database: Database, caller: Caller): Promi
   if (principal.kind === 'workspaceKey') throw errors.forbidden('Only app API keys mint tokens; this is a workspace key.');
   if (principal.kind !== 'appKey')
     throw errors.forbidden('Tokens are minted with an app API key in X-API-KEY, not with a token or a session.');
-  return unitOfWork(database, async (work) => addBearerToken(work, caller, principal.apiKeyId));
+  return unitOfWork(database, async (work) => {
+    const { token, tokenExpiresAt } = addBearerToken(work, caller, principal.apiKeyId);
+    return { token, tokenExpiresAt };
+  });
 }
 
-/** A new token of a key, in a unit of work; the token is answered only now. */
-function addBearerToken(work: UnitOfWork, caller: Caller, apiKeyId: string): BearerToken {
+/**
+ * A new token of a key, in a unit of work (one hour unless `lifetimeSeconds` says less: the QA surface's agent
+ * tokens); the token is answered only now, with the id of its row.
+ */
+export function addBearerToken(
+  work: UnitOfWork,
+  caller: Caller,
+  apiKeyId: string,
+  lifetimeSeconds = BEARER_TOKEN_LIFETIME_SECONDS,
+): BearerToken & { bearerTokenId: string } {
   const now = caller.actor.at;
   // A whole second, so that the stored expiry and the answered `tokenExpiresAt` are the same instant.
-  const tokenExpiresAt = Math.floor(now / 1000) + BEARER_TOKEN_LIFETIME_SECONDS;
+  const tokenExpiresAt = Math.floor(now / 1000) + lifetimeSeconds;
   const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
+  const bearerTokenId = randomUUID();
   repo.insertBearerToken(work, caller.access, {
-    id: randomUUID(),
+    id: bearerTokenId,
     apiKeyId,
     tokenHash: hashToken(token),
     createdAt: isoAt(now),
     expiresAt: isoAt(tokenExpiresAt * 1000),
   });
-  return { token, tokenExpiresAt };
+  return { token, tokenExpiresAt, bearerTokenId };
 }
 
 /** The label of the workspace key that the operator's tokens (the admin console's) are minted for. */
@@ -60,7 +72,8 @@ export async function mintOperatorToken(database: Database, caller: Caller): Pro
       const apiKeyId =
         (await findActiveWorkspaceKeyByLabel(work.db, caller.access, OPERATOR_KEY_LABEL)) ??
         addApiKey(work, caller, { kind: 'workspace', label: OPERATOR_KEY_LABEL }).apiKeyId;
-      return addBearerToken(work, caller, apiKeyId);
+      const { token, tokenExpiresAt } = addBearerToken(work, caller, apiKeyId);
+      return { token, tokenExpiresAt };
     },
     { transaction: true },
   );
