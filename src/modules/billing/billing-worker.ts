@@ -18,7 +18,7 @@ const MAX_STEPS_PER_ROUND = 500;
 const MAX_STEPS_PER_ADVANCE = 2000;
 
 /** Whose time a step runs on: every workspace on the server's (workspaceId null), or one sandbox at its clock's. */
-export interface ClockScope {
+interface ClockScope {
   workspaceId: string | null;
   /** ms */
   now: number;

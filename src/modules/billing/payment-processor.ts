@@ -12,21 +12,21 @@ export interface PaymentProcessor {
   refund(request: { chargeReference: string; amount: number; idempotencyKey: string }): Promise<RefundOutcome>;
 }
 
-export interface CardDetails {
+interface CardDetails {
   number: string;
   expMonth: number;
   expYear: number;
 }
 
-export interface TokenizedCard {
+interface TokenizedCard {
   token: string;
   brand: string;
   last4: string;
 }
 
-export type ChargeOutcome = { status: 'succeeded'; reference: string } | { status: 'failed'; declineCode: string; message: string };
+type ChargeOutcome = { status: 'succeeded'; reference: string } | { status: 'failed'; declineCode: string; message: string };
 
-export type RefundOutcome = { status: 'succeeded' } | { status: 'failed'; message: string };
+type RefundOutcome = { status: 'succeeded' } | { status: 'failed'; message: string };
 
 /** How a sandbox test card behaves: the last part of its token and of its charges' references. */
 type Behaviour = 'succeeds' | 'declined' | 'insufficientFunds' | 'lostCard' | 'refundFails';
@@ -35,7 +35,7 @@ type Behaviour = 'succeeds' | 'declined' | 'insufficientFunds' | 'lostCard' | 'r
  * The sandbox's test cards: the numbers processors' test modes document (Stripe's), each with its behaviour.
  * Any other number is refused, as a processor in test mode refuses a real card.
  */
-export const SANDBOX_TEST_CARDS: Readonly<Record<string, { brand: string; behaviour: Behaviour }>> = {
+const SANDBOX_TEST_CARDS: Readonly<Record<string, { brand: string; behaviour: Behaviour }>> = {
   '4242424242424242': { brand: 'visa', behaviour: 'succeeds' },
   '5555555555554444': { brand: 'mastercard', behaviour: 'succeeds' },
   '378282246310005': { brand: 'amex', behaviour: 'succeeds' },

@@ -15,7 +15,7 @@ import { billedOf } from './terms.js';
 
 const DAY_MS = 86_400_000;
 /** After an automatic charge fails: retried 1, 3, then 5 days later; after the fourth failure, no more (Stripe's default is alike). */
-export const RETRY_DELAYS_DAYS = [1, 3, 5] as const;
+const RETRY_DELAYS_DAYS = [1, 3, 5] as const;
 
 const invoiceSubject = (invoice: Invoice) => ({ object: 'invoice', id: invoice.id, data: invoice, companyId: invoice.companyId });
 const paymentSubject = (payment: Payment, companyId: string) => ({ object: 'payment', id: payment.id, data: payment, companyId });

@@ -117,7 +117,7 @@ export interface DueSubscription {
 }
 
 /** Statuses whose subscription still bills its periods. */
-export const BILLING_STATUSES: readonly Subscription['status'][] = ['notStarted', 'active', 'pastDue', 'unpaid'];
+const BILLING_STATUSES: readonly Subscription['status'][] = ['notStarted', 'active', 'pastDue', 'unpaid'];
 
 /**
  * The most overdue subscription with a period due (of one workspace, or of every workspace on the server's time),

@@ -2,6 +2,4 @@
 export { WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
 export { createFirstWorkspace, createWorkspace, documentBrand, operatorCaller, updateWorkspace } from './workspaces.service.js';
 export { workspaceAdminRoutes, default as workspaceRoutes } from './workspaces.routes.js';
-export { TestClockAdvance } from './test-clock.schemas.js';
-export { advanceTestClock, getTestClock } from './test-clock.service.js';
-export { testClockAdminRoutes, default as testClockRoutes } from './test-clock.routes.js';
+export { findClock, findClockForUpdate, setClockOffset } from './workspaces.repository.js';

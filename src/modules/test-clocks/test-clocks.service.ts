@@ -5,8 +5,8 @@ import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
 import { ApiError, errors } from '../../lib/errors.js';
 import { type PaymentProcessor, runDueUntil } from '../billing/index.js';
-import * as repo from './workspaces.repository.js';
-import { MAX_ADVANCE_SECONDS, type TestClock, type TestClockAdvance } from './test-clock.schemas.js';
+import { findClock, findClockForUpdate, setClockOffset } from '../workspaces/index.js';
+import { MAX_ADVANCE_SECONDS, type TestClock, type TestClockAdvance } from './test-clocks.schemas.js';
 
 const notASandbox = () =>
   new ApiError(404, 'not_found', 'This workspace is not a sandbox: it has no test clock (a sandbox is created with sandbox: true).');
@@ -20,7 +20,7 @@ const clockAt = (workspaceId: string, serverNow: number, offsetMs: number): Test
 
 /** The sandbox's clock; a production workspace has none (404). `serverNow`: the server's time, ms. */
 export async function getTestClock(database: Database, caller: Caller, serverNow: number): Promise<TestClock> {
-  const clock = await repo.findClock(database.db, caller.access.workspaceId);
+  const clock = await findClock(database.db, caller.access.workspaceId);
   if (!clock?.sandbox) throw notASandbox();
   return clockAt(caller.access.workspaceId, serverNow, clock.offsetMs);
 }
@@ -42,14 +42,14 @@ export async function advanceTestClock(
   const target = await unitOfWork(
     database,
     async (work) => {
-      const clock = await repo.findClockForUpdate(work, caller.access);
+      const clock = await findClockForUpdate(work, caller.access);
       if (!clock?.sandbox) throw notASandbox();
       const current = serverNow + clock.offsetMs;
       const to = input.to === undefined ? current + (input.bySeconds ?? 0) * 1000 : Date.parse(input.to);
       if (input.to !== undefined && to <= current)
         throw errors.invalidField('body.to', `must be later than the clock's time (${isoAt(current)}): a clock never moves back`);
       if (to - current > MAX_ADVANCE_SECONDS * 1000) throw errors.invalidField('body.to', 'is more than ten years ahead of the clock');
-      repo.setClockOffset(work, caller.access, to - serverNow, isoAt(serverNow));
+      setClockOffset(work, caller.access, to - serverNow, isoAt(serverNow));
       work.onCommit(() => credentialsChanged(database));
       return to;
     },

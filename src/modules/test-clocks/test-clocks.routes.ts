@@ -2,8 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { RoutePolicy } from '../../lib/policy.js';
 import { ADMIN_ERRORS, ADMIN_WRITE_ERRORS, adminDoc, READ_ERRORS, WorkspaceParams, WRITE_ERRORS } from '../../lib/schemas.js';
-import { TestClock, TestClockAdvance } from './test-clock.schemas.js';
-import * as service from './test-clock.service.js';
+import { TestClock, TestClockAdvance } from './test-clocks.schemas.js';
+import * as service from './test-clocks.service.js';
 
 const tags = ['test clocks'];
 /** Keys, bearer tokens and admins move a sandbox's time; staff get 403, client sessions 404. */
