@@ -31,7 +31,7 @@ interface ClockScope {
  * never take the same one), and the unique key (subscription, period) stops any second invoice, across processes
  * and restarts. A past-due or unpaid subscription keeps its status while it bills.
  */
-export async function billDuePeriod(database: Database, scope: ClockScope): Promise<boolean> {
+async function billDuePeriod(database: Database, scope: ClockScope): Promise<boolean> {
   try {
     return await unitOfWork(
       database,
