@@ -89,6 +89,7 @@ for (const backend of BACKENDS) {
         name: 'Umbrella',
         dailyQuota: 50,
         staffMfaRequired: false,
+        sandbox: false,
         createdAt: at,
         updatedAt: at,
         usedToday: 3,

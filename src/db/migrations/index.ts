@@ -26,8 +26,8 @@ import { forms } from './2026-11-25-18-forms.js';
 import { contracts } from './2026-11-25-19-contracts.js';
 import { signIn } from './2026-11-27-01-sign-in.js';
 import { paymentsAndClocks } from './2026-11-28-01-payments-and-clocks.js';
-import { formVersions } from './2026-11-28-04-form-versions.js';
 import { documents } from './2026-11-28-02-documents.js';
+import { formVersions } from './2026-11-28-04-form-versions.js';
 import { qaAndAppResources } from './2026-11-28-05-qa-and-app-resources.js';
 import type { MigrationFactory } from './migration.js';
 
@@ -61,7 +61,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-26-01-server-settings': serverSettings,
   '2026-11-27-01-sign-in': signIn,
   '2026-11-28-01-payments-and-clocks': paymentsAndClocks,
-  '2026-11-28-04-form-versions': formVersions,
   '2026-11-28-02-documents': documents,
+  '2026-11-28-04-form-versions': formVersions,
   '2026-11-28-05-qa-and-app-resources': qaAndAppResources,
 };

@@ -56,6 +56,14 @@ for (const backend of BACKENDS) {
       for (const expected of ['Status Paid', 'Amount paid $1,368.88', 'Amount due $0.00', 'Total $1,368.88']) {
         assert.ok(paid.includes(expected), `"${expected}" in: ${paid}`);
       }
+      assert.ok(!paid.includes('Amount refunded'), paid);
+      // A partial refund is a row of its own (issue 33, point 3); nothing becomes due again.
+      const [payment] = okJson(await call('GET', `/v1/payments?invoiceId=${invoice.id}`)).data;
+      okJson(await call('POST', '/v1/refunds', { paymentId: payment.id, amount: 36888 }));
+      const refunded = pdfAnswerText(await pdf(invoice.id), '0001.pdf');
+      for (const expected of ['Amount paid $1,368.88', 'Amount refunded $368.88', 'Amount due $0.00']) {
+        assert.ok(refunded.includes(expected), `"${expected}" in: ${refunded}`);
+      }
 
       // Billed to the company (no client), in euros, voided: nothing is due.
       const billed = okJson(

@@ -58,6 +58,8 @@ function invoiceTotals(invoice: Invoice, paid: number): TotalRow[] {
     { label: `Tax (${invoice.taxPercentage}%)`, value: money(invoice.taxAmount) },
     { label: 'Total', value: money(invoice.total), strong: true },
     { label: 'Amount paid', value: money(paid) },
+    // A refund gives money back; it does not make the invoice due again.
+    ...(invoice.amountRefunded === undefined ? [] : [{ label: 'Amount refunded', value: money(invoice.amountRefunded) }]),
     { label: 'Amount due', value: money(amountDue(invoice, paid)), strong: true },
   ];
 }
