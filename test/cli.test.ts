@@ -90,7 +90,7 @@ for (const backend of BACKENDS) {
 const COMMAND_USAGE: Record<string, string> = {
   'keys create': 'portal keys create --workspace W [--app APP_ID] [--label L]',
   'keys revoke': 'portal keys revoke --workspace W --key-id K',
-  'workspaces create': 'portal workspaces create --name N [--daily-quota N]',
+  'workspaces create': 'portal workspaces create --name N [--daily-quota N] [--sandbox]',
   'sessions revoke': 'portal sessions revoke --workspace W --token-id T',
   'custom-fields create': 'portal custom-fields create --workspace W --entity client|company --key K --name N --type T [--options L1,L2]',
   'internal-users create':
