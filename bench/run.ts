@@ -244,11 +244,14 @@ async function main(options: Options): Promise<number> {
     databaseUrl = postgresSchemaUrl(schema);
   }
   // Limits on, but roomy enough never to refuse the load generator: their cost is measured, not their effect.
-  // Files' content in the run's own directory (not the checkout's ./data/files, which a server sweeps at its start).
+  // Files' content in the run's own directory (not the checkout's ./data/files, which a server sweeps at its start);
+  // the upload scenario's signed URLs, made during setup, last the whole run (the default 15 minutes do not: a
+  // three-round run takes over 20).
   const env = {
     ...process.env,
     DATABASE_URL: databaseUrl,
     FILES_DIR: join(tempDir, 'files'),
+    FILES_URL_TTL_SECONDS: '7200',
     HOST: '127.0.0.1',
     LOG_LEVEL,
     ...ROOMY_LIMITS,

@@ -644,6 +644,11 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
     before: (w) => qaCall(w, 'POST', '/principals', { clientId: w.client.id }),
     run: (w) => qaCall(w, 'POST', `/principals/${w.client.id}/tokens`, { apiKey: w.app.apiKey }),
   },
+  '`POST /admin/workspaces/{id}/sessions` (`portal sessions create`) for a QA principal': {
+    before: (w) => qaCall(w, 'POST', '/principals', { clientId: w.client.id }),
+    run: ({ h, ws, app, client }) =>
+      adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/sessions`, { apiKey: app.apiKey, clientId: client.id }),
+  },
   '`POST /admin/workspaces/{id}/qa/agent-tokens`': { run: (w) => qaCall(w, 'POST', '/agent-tokens', { apiKeyId: w.app.apiKeyId }) },
   '`PUT /v1/app-api-resources/{name}` (a new name)': {
     run: ({ h, app }) => call(h, app.apiKey, 'PUT', '/v1/app-api-resources/orders', { methods: ['GET'] }),

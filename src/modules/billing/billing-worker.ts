@@ -8,7 +8,7 @@ import { type Clock, isoAt } from '../../lib/clock.js';
 import { addInvoice } from './invoices.service.js';
 import type { PaymentProcessor } from './payment-processor.js';
 import { advancedClocks, nextDueOf } from './payments.repository.js';
-import { chargeDue } from './payments.service.js';
+import { chargeDue, settleStaleRefund } from './payments.service.js';
 import { advanceSubscription, claimMostOverdue } from './subscriptions.repository.js';
 import { nextPeriod } from './subscriptions.service.js';
 
@@ -71,9 +71,11 @@ async function billDuePeriod(database: Database, scope: ClockScope): Promise<boo
   }
 }
 
-/** One step of time-driven billing in a scope: a period billed, else a charge made. False when nothing is due. */
+/** One step of time-driven billing in a scope: a period billed, else a charge made, else a stale refund finished. False when nothing is due. */
 const stepDue = async (database: Database, processor: PaymentProcessor, scope: ClockScope) =>
-  (await billDuePeriod(database, scope)) || (await chargeDue(database, processor, scope));
+  (await billDuePeriod(database, scope)) ||
+  (await chargeDue(database, processor, scope)) ||
+  (await settleStaleRefund(database, processor, scope));
 
 /**
  * Runs what falls due in a sandbox up to `target` (ms, its clock's new time), in the order it falls due and each at
@@ -83,9 +85,8 @@ const stepDue = async (database: Database, processor: PaymentProcessor, scope: C
 export async function runDueUntil(database: Database, processor: PaymentProcessor, workspaceId: string, target: number): Promise<void> {
   const limit = isoAt(target);
   for (let i = 0; i < MAX_STEPS_PER_ADVANCE; i++) {
-    const { period, charge } = await nextDueOf(database.db, workspaceId);
-    const due = [period, charge].filter((at): at is string => at !== undefined && at <= limit).sort()[0];
-    if (due === undefined || !(await stepDue(database, processor, { workspaceId, now: Date.parse(due) }))) return;
+    const due = await nextDueOf(database.db, workspaceId);
+    if (due === undefined || due > limit || !(await stepDue(database, processor, { workspaceId, now: Date.parse(due) }))) return;
   }
 }
 

@@ -5,6 +5,7 @@
 import type { Readable } from 'node:stream';
 import { type Brand, type TotalRow, pdfDate, pdfText, writePdf } from '../../lib/pdf.js';
 import type { Invoice } from './invoices.schemas.js';
+import { formatMoney } from './money.js';
 
 /** What the document shows besides the invoice itself. */
 export interface InvoiceParties {
@@ -17,28 +18,10 @@ export interface InvoiceParties {
 
 const STATUS_LABEL: Record<Invoice['status'], string> = { draft: 'Draft', open: 'Open', paid: 'Paid', void: 'Void' };
 
-/**
- * An amount of cents as the document shows it: "$1,234.50", the currency's symbol when the PDF's fonts can
- * draw it, else its code ("INR 1,234.50"); always two decimals, as amounts are cents.
- */
-function formatMoney(cents: number, currency: string): string {
-  const code = currency.toUpperCase();
-  const format = (currencyDisplay: 'narrowSymbol' | 'code') =>
-    new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: code,
-      currencyDisplay,
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-    })
-      .format(cents / 100)
-      .replace(/\u00a0/g, ' ');
-  try {
-    const symbol = format('narrowSymbol');
-    return pdfText(symbol) === symbol ? symbol : format('code');
-  } catch {
-    return `${(cents / 100).toFixed(2)} ${code}`; // not an ISO 4217 code Intl knows
-  }
+/** An amount as the document shows it: the currency's symbol when the PDF's fonts can draw it, else its code. */
+function documentMoney(cents: number, currency: string): string {
+  const symbol = formatMoney(cents, currency);
+  return pdfText(symbol) === symbol ? symbol : formatMoney(cents, currency, 'code');
 }
 
 /** The document's file name: the invoice's number (a draft, which has none, is named by its id). */
@@ -52,7 +35,7 @@ const amountDue = (invoice: Invoice, paid: number) => (invoice.status === 'void'
  * due it changes.
  */
 function invoiceTotals(invoice: Invoice, paid: number): TotalRow[] {
-  const money = (cents: number) => formatMoney(cents, invoice.currency);
+  const money = (cents: number) => documentMoney(cents, invoice.currency);
   return [
     { label: 'Subtotal', value: money(invoice.subtotal) },
     { label: `Tax (${invoice.taxPercentage}%)`, value: money(invoice.taxAmount) },
@@ -66,7 +49,7 @@ function invoiceTotals(invoice: Invoice, paid: number): TotalRow[] {
 
 export function invoicePdf(invoice: Invoice, paid: number, parties: InvoiceParties): Promise<Readable> {
   const title = invoice.number === undefined ? 'Draft invoice' : `Invoice ${invoice.number}`;
-  const money = (cents: number) => formatMoney(cents, invoice.currency);
+  const money = (cents: number) => documentMoney(cents, invoice.currency);
   const billedTo = [parties.client && `${parties.client.name} <${parties.client.email}>`, parties.company?.name].filter(
     (line): line is string => line !== undefined,
   );

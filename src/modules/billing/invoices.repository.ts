@@ -9,7 +9,7 @@ import type { Access } from '../../lib/caller.js';
 import type { Invoice, InvoiceListQuery, Payment, PaymentListQuery } from './invoices.schemas.js';
 import { type Billed, type Terms, amountsOf, billingFields } from './terms.js';
 
-const invoiceNumber = (n: number) => String(n).padStart(4, '0');
+export const invoiceNumber = (n: number) => String(n).padStart(4, '0');
 
 /** What `toInvoice` reads of a row (the period index and void date are storage's own). */
 type InvoiceColumns = Omit<InvoicesTable, 'workspace_id' | 'period_index' | 'voided_at'>;
@@ -82,9 +82,12 @@ function termColumns(terms: Terms) {
   return { terms: JSON.stringify(terms), subtotal, tax_amount: taxAmount, total };
 }
 
-/** Billing a client session sees: its own, and its companies' (billed to the company); a limited principal its companies'. */
+/**
+ * Billing a client session sees (invoices, subscriptions, cards): its own, and its companies' (billed to the
+ * company); a limited principal its companies'.
+ */
 export function billedTo(access: Access) {
-  return <T extends 'invoices' | 'subscriptions'>(eb: ExpressionBuilder<DB, T>) => {
+  return <T extends 'invoices' | 'subscriptions' | 'payment_methods'>(eb: ExpressionBuilder<DB, T>) => {
     const e = eb as unknown as ExpressionBuilder<DB, 'invoices'>;
     const conditions = [e('workspace_id', '=', access.workspaceId)];
     if (access.clientId) {
@@ -102,7 +105,7 @@ export function billedTo(access: Access) {
 }
 
 /** Rows of workspaces whose clock is the server's (a sandbox whose test clock moved is worked on its own time). */
-export const onServerTime = (eb: ExpressionBuilder<DB, 'invoices' | 'subscriptions'>) =>
+export const onServerTime = (eb: ExpressionBuilder<DB, 'invoices' | 'subscriptions' | 'refunds'>) =>
   eb(eb.ref('workspace_id'), 'not in', eb.selectFrom('workspaces').select('workspaces.id').where('workspaces.clock_offset_ms', '<>', 0));
 
 /**

@@ -162,3 +162,6 @@ export const InvoiceAdminParams = Type.Object(
   { workspaceId: PathId('workspace id'), invoiceId: PathId('invoice id') },
   { additionalProperties: false },
 );
+
+/** An invoice as the audit trail's subject (invoices' and payments' events). */
+export const invoiceSubject = (invoice: Invoice) => ({ object: 'invoice', id: invoice.id, data: invoice, companyId: invoice.companyId });

@@ -12,12 +12,10 @@ import { documentBrand } from '../workspaces/index.js';
 import { type InvoiceParties, invoiceFileName, invoicePdf } from './invoice-pdf.js';
 import * as repo from './invoices.repository.js';
 import { recordPaid } from './payments.service.js';
-import type { Invoice, InvoiceCreate, InvoiceUpdate, Payment } from './invoices.schemas.js';
+import { type Invoice, type InvoiceCreate, type InvoiceUpdate, type Payment, invoiceSubject } from './invoices.schemas.js';
 import { type Billed, type Terms, termsOf } from './terms.js';
 
 const DAY_MS = 86_400_000;
-
-const invoiceSubject = (invoice: Invoice) => ({ object: 'invoice', id: invoice.id, data: invoice, companyId: invoice.companyId });
 
 export interface NewInvoice {
   billed: Billed;

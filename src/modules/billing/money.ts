@@ -31,3 +31,24 @@ export function taxOf(subtotalCents: number, taxPercentage: number): number {
   if (t === null) throw new Error(`taxPercentage ${taxPercentage} has more than ${TAX_PLACES} decimals`);
   return Number(divideHalfUp(BigInt(subtotalCents) * t, 100n * 10n ** BigInt(TAX_PLACES)));
 }
+
+/**
+ * An amount of cents for people: "$1,234.50" (or, with `code`, "USD 1,234.50"); always two decimals, as
+ * amounts are cents. A currency Intl does not know is written "1234.50 XYZ".
+ */
+export function formatMoney(cents: number, currency: string, currencyDisplay: 'narrowSymbol' | 'code' = 'narrowSymbol'): string {
+  const code = currency.toUpperCase();
+  try {
+    return new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: code,
+      currencyDisplay,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    })
+      .format(cents / 100)
+      .replace(/\u00a0/g, ' ');
+  } catch {
+    return `${(cents / 100).toFixed(2)} ${code}`;
+  }
+}

@@ -7,7 +7,7 @@ import type { DB, PaymentMethodsTable, PaymentsTable, RefundsTable } from '../..
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
-import { billedTo, findInvoice, onServerTime, toPayment } from './invoices.repository.js';
+import { billedTo, findInvoice, invoiceNumber, onServerTime, toPayment } from './invoices.repository.js';
 import type { Payment } from './invoices.schemas.js';
 import type { PaymentMethod, PaymentMethodListQuery, Refund, RefundListQuery } from './payments.schemas.js';
 import type { Billed } from './terms.js';
@@ -27,10 +27,6 @@ function toPaymentMethod(row: PaymentMethodsTable): PaymentMethod {
     updatedAt: row.updated_at,
   };
 }
-
-/** Cards this access sees: as billing (a client its own and its companies'; a limited principal its companies'). */
-const cardsOf = (access: Access) => (eb: ExpressionBuilder<DB, 'payment_methods'>) =>
-  billedTo(access)(eb as unknown as ExpressionBuilder<DB, 'invoices'>) as unknown as ReturnType<typeof eb.and>;
 
 export interface StoredPaymentMethod {
   method: PaymentMethod;
@@ -65,7 +61,7 @@ export function listPaymentMethods(
   query: PaymentMethodListQuery,
   tokens: PageTokens,
 ): Promise<Page<PaymentMethod>> {
-  let q = db.selectFrom('payment_methods').selectAll().where(cardsOf(access));
+  let q = db.selectFrom('payment_methods').selectAll().where(billedTo(access));
   if (query.clientId !== undefined) q = q.where('client_id', '=', query.clientId);
   if (query.companyId !== undefined) q = q.where('company_id', '=', query.companyId);
   const scope = pageScope(access, 'payment_methods', { clientId: query.clientId, companyId: query.companyId });
@@ -73,7 +69,7 @@ export function listPaymentMethods(
 }
 
 export async function findPaymentMethod(db: Kysely<DB>, access: Access, id: string): Promise<StoredPaymentMethod | undefined> {
-  const row = await db.selectFrom('payment_methods').selectAll().where(cardsOf(access)).where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('payment_methods').selectAll().where(billedTo(access)).where('id', '=', id).executeTakeFirst();
   return row && { method: toPaymentMethod(row), token: row.processor_token };
 }
 
@@ -93,7 +89,7 @@ export async function defaultPaymentMethod(db: Kysely<DB>, workspaceId: string, 
 }
 
 export function deletePaymentMethod(work: UnitOfWork, access: Access, id: string): void {
-  work.write(work.db.deleteFrom('payment_methods').where(cardsOf(access)).where('id', '=', id));
+  work.write(work.db.deleteFrom('payment_methods').where(billedTo(access)).where('id', '=', id));
 }
 
 /** An open invoice with a charge due, as the payment worker needs it. */
@@ -124,23 +120,25 @@ export async function claimDueCharge(
   return row && { invoiceId: row.id, workspaceId: row.workspace_id, attemptCount: row.attempt_count };
 }
 
-/** When the earliest charge and the earliest period of one workspace fall due (ISO), for a test clock's advance. */
-export async function nextDueOf(db: Kysely<DB>, workspaceId: string): Promise<{ charge?: string; period?: string }> {
-  const [charge, period] = await Promise.all([
-    db
-      .selectFrom('invoices')
-      .select((eb) => eb.fn.min('next_payment_attempt_at').as('at'))
-      .where('workspace_id', '=', workspaceId)
-      .where('status', '=', 'open')
-      .executeTakeFirst(),
-    db
-      .selectFrom('subscriptions')
-      .select((eb) => eb.fn.min('next_period_at').as('at'))
-      .where('workspace_id', '=', workspaceId)
-      .where('status', 'in', ['notStarted', 'active', 'pastDue', 'unpaid'])
-      .executeTakeFirst(),
-  ]);
-  return { charge: charge?.at ?? undefined, period: period?.at ?? undefined };
+/** When the next charge or period of one workspace falls due (ISO), for a test clock's advance: one round trip. */
+export async function nextDueOf(db: Kysely<DB>, workspaceId: string): Promise<string | undefined> {
+  const { charge, period } = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('invoices')
+        .select((e) => e.fn.min('next_payment_attempt_at').as('at'))
+        .where('workspace_id', '=', workspaceId)
+        .where('status', '=', 'open')
+        .as('charge'),
+      eb
+        .selectFrom('subscriptions')
+        .select((e) => e.fn.min('next_period_at').as('at'))
+        .where('workspace_id', '=', workspaceId)
+        .where('status', 'in', ['notStarted', 'active', 'pastDue', 'unpaid'])
+        .as('period'),
+    ])
+    .executeTakeFirstOrThrow();
+  return [charge, period].filter((at): at is string => at !== null).sort()[0];
 }
 
 /** The invoice and payment rows a refund changes, locked for the transaction. */
@@ -215,6 +213,57 @@ export function settleRefund(work: UnitOfWork, access: Access, refund: Refund, o
     work.write(work.db.updateTable('invoices').set(add).where('workspace_id', '=', access.workspaceId).where('id', '=', refund.invoiceId));
   }
   return { ...refund, status, ...(outcome.failureMessage === undefined ? {} : { failureMessage: outcome.failureMessage }), updatedAt: at };
+}
+
+/** A refund asked of the processor and not yet settled, with what settling it needs (its invoice's number for the log). */
+export interface PendingRefund {
+  refund: Refund;
+  companyId: string;
+  processorRef: string | null;
+  number: string | undefined;
+}
+
+/** A refund, locked for the transaction that settles it (another process may have settled it meanwhile). */
+export async function lockRefund(work: UnitOfWork, access: Access, id: string): Promise<Refund | undefined> {
+  const q = work.db.selectFrom('refunds').selectAll().where('workspace_id', '=', access.workspaceId).where('id', '=', id);
+  const row = (await lockedForUpdate(q, work.database.dialect).executeTakeFirst()) as RefundsTable | undefined;
+  return row && toRefund(row);
+}
+
+/**
+ * The refund left pending longest, if since before `staleBefore` (its request died between its two transactions), of one
+ * workspace or of every workspace on the server's time, with what settling it needs; claimed for another lease
+ * (its updatedAt moved to `at`; PostgreSQL: skipped by other processes meanwhile).
+ */
+export async function claimStaleRefund(
+  work: UnitOfWork,
+  dialect: DialectName,
+  scope: { workspaceId: string | null; staleBefore: string; at: string },
+): Promise<(PendingRefund & { workspaceId: string }) | undefined> {
+  let stale = work.db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('updated_at', '<=', scope.staleBefore)
+    .orderBy('updated_at')
+    .limit(1);
+  stale = scope.workspaceId === null ? stale.where(onServerTime) : stale.where('workspace_id', '=', scope.workspaceId);
+  const row = (await skipLocked(stale, dialect).executeTakeFirst()) as RefundsTable | undefined;
+  if (!row) return undefined;
+  const charged = await work.db
+    .selectFrom('payments')
+    .innerJoin('invoices', 'invoices.id', 'payments.invoice_id')
+    .select(['payments.processor_ref', 'invoices.number'])
+    .where('payments.id', '=', row.payment_id)
+    .executeTakeFirstOrThrow();
+  work.write(work.db.updateTable('refunds').set({ updated_at: scope.at }).where('id', '=', row.id));
+  return {
+    refund: toRefund({ ...row, updated_at: scope.at }),
+    workspaceId: row.workspace_id,
+    companyId: row.company_id,
+    processorRef: charged.processor_ref,
+    number: charged.number === null ? undefined : invoiceNumber(charged.number),
+  };
 }
 
 /** Refunds this access sees: those of the invoices it sees (a limited principal's companies). */

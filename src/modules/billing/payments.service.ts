@@ -6,7 +6,8 @@ import { ApiError, type FieldProblem, errors, orNotFound } from '../../lib/error
 import { type Caller, systemCaller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import * as invoices from './invoices.repository.js';
-import type { Invoice, Payment } from './invoices.schemas.js';
+import { type Invoice, type Payment, invoiceSubject } from './invoices.schemas.js';
+import { formatMoney } from './money.js';
 import type { PaymentProcessor } from './payment-processor.js';
 import * as repo from './payments.repository.js';
 import type { InvoicePay, PaymentMethod, PaymentMethodCreate, Refund, RefundCreate } from './payments.schemas.js';
@@ -17,10 +18,8 @@ const DAY_MS = 86_400_000;
 /** After an automatic charge fails: retried 1, 3, then 5 days later; after the fourth failure, no more (Stripe's default is alike). */
 const RETRY_DELAYS_DAYS = [1, 3, 5] as const;
 
-const invoiceSubject = (invoice: Invoice) => ({ object: 'invoice', id: invoice.id, data: invoice, companyId: invoice.companyId });
 const paymentSubject = (payment: Payment, companyId: string) => ({ object: 'payment', id: payment.id, data: payment, companyId });
 const refundSubject = (refund: Refund, companyId: string) => ({ object: 'refund', id: refund.id, data: refund, companyId });
-const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
 
 /** A card on file for a client (a client session: its own) or a company, tokenized by the processor: its number is never stored. */
 export async function createPaymentMethod(
@@ -141,7 +140,7 @@ async function recordAttempt(
   const payment = invoices.insertPayment(work, caller.access, invoice, at, charge);
   recordAudit(work, caller.actor, {
     eventType: 'paymentFailed',
-    description: `Payment of ${money(invoice.total, invoice.currency)} for invoice ${invoice.number} failed: ${outcome.message}`,
+    description: `Payment of ${formatMoney(invoice.total, invoice.currency)} for invoice ${invoice.number} failed: ${outcome.message}`,
     context: {
       invoiceId: invoice.id,
       paymentId: payment.id,
@@ -168,7 +167,7 @@ export function recordPaid(work: UnitOfWork, caller: Caller, invoice: Invoice, p
   });
   recordAudit(work, caller.actor, {
     eventType: 'paymentSucceeded',
-    description: `Payment of ${money(payment.amount, invoice.currency)} for invoice ${invoice.number}`,
+    description: `Payment of ${formatMoney(payment.amount, invoice.currency)} for invoice ${invoice.number}`,
     context: { invoiceId: invoice.id, paymentId: payment.id, amount: payment.amount },
     subject: paymentSubject(payment, invoice.companyId),
   });
@@ -267,7 +266,8 @@ const CHARGE_LEASE_MS = 10 * 60_000;
  * Refunds a succeeded payment, whole or in part (refundRequested), through the processor that charged it (a payment
  * marked paid by an operator is refunded outside any processor, and recorded): refundSucceeded, with the payment's
  * and the invoice's amountRefunded in the same transaction, or refundFailed. Two transactions around the
- * processor's call: the pending refund holds its amount, so concurrent refunds never exceed the payment.
+ * processor's call: the pending refund holds its amount, so concurrent refunds never exceed the payment; one whose
+ * request died between them is finished by the billing worker (settleStaleRefund).
  */
 export async function createRefund(database: Database, processor: PaymentProcessor, caller: Caller, input: RefundCreate): Promise<Refund> {
   const pending = await unitOfWork(
@@ -290,7 +290,7 @@ export async function createRefund(database: Database, processor: PaymentProcess
       });
       recordAudit(work, caller.actor, {
         eventType: 'refundRequested',
-        description: `Refund of ${money(amount, refund.currency)} requested for invoice ${invoice.invoice.number}`,
+        description: `Refund of ${formatMoney(amount, refund.currency)} requested for invoice ${invoice.invoice.number}`,
         context: { invoiceId: invoice.invoice.id, paymentId: payment.id, refundId: refund.id, amount },
         subject: refundSubject(refund, invoice.invoice.companyId),
       });
@@ -298,27 +298,73 @@ export async function createRefund(database: Database, processor: PaymentProcess
     },
     { transaction: true },
   );
-  const { refund, processorRef, companyId } = pending;
-  const outcome =
-    processorRef === null
-      ? { status: 'succeeded' as const }
-      : await processor.refund({ chargeReference: processorRef, amount: refund.amount, idempotencyKey: refund.id });
-  return unitOfWork(database, async (work) => {
-    const settled = repo.settleRefund(
-      work,
-      caller.access,
-      refund,
-      outcome.status === 'failed' ? { failureMessage: outcome.message } : {},
-      isoAt(caller.actor.at),
-    );
-    recordAudit(work, caller.actor, {
-      eventType: settled.status === 'succeeded' ? 'refundSucceeded' : 'refundFailed',
-      description: `Refund of ${money(refund.amount, refund.currency)} for invoice ${pending.number} ${settled.status === 'succeeded' ? 'succeeded' : `failed: ${settled.failureMessage}`}`,
-      context: { invoiceId: refund.invoiceId, paymentId: refund.paymentId, refundId: refund.id, amount: refund.amount },
-      subject: refundSubject(settled, companyId),
-    });
-    return settled;
-  });
+  return settlePending(database, caller, pending, await refundAtProcessor(processor, pending));
+}
+
+/** Asks the processor for a refund (again, after a crash: the refund's id is the idempotency key); a payment marked paid by an operator has no charge there. */
+const refundAtProcessor = (processor: PaymentProcessor, { processorRef, refund }: repo.PendingRefund) =>
+  processorRef === null
+    ? Promise.resolve({ status: 'succeeded' as const })
+    : processor.refund({ chargeReference: processorRef, amount: refund.amount, idempotencyKey: refund.id });
+
+/** Settles a pending refund with the processor's answer (refundSucceeded or refundFailed), unless another process did meanwhile. */
+function settlePending(
+  database: Database,
+  caller: Caller,
+  pending: repo.PendingRefund,
+  outcome: Awaited<ReturnType<PaymentProcessor['refund']>>,
+): Promise<Refund> {
+  const { refund, companyId } = pending;
+  return unitOfWork(
+    database,
+    async (work) => {
+      const current = orNotFound(await repo.lockRefund(work, caller.access, refund.id), 'Refund');
+      if (current.status !== 'pending') return current;
+      const settled = repo.settleRefund(
+        work,
+        caller.access,
+        refund,
+        outcome.status === 'failed' ? { failureMessage: outcome.message } : {},
+        isoAt(caller.actor.at),
+      );
+      recordAudit(work, caller.actor, {
+        eventType: settled.status === 'succeeded' ? 'refundSucceeded' : 'refundFailed',
+        description: `Refund of ${formatMoney(refund.amount, refund.currency)} for invoice ${pending.number} ${settled.status === 'succeeded' ? 'succeeded' : `failed: ${settled.failureMessage}`}`,
+        context: { invoiceId: refund.invoiceId, paymentId: refund.paymentId, refundId: refund.id, amount: refund.amount },
+        subject: refundSubject(settled, companyId),
+      });
+      return settled;
+    },
+    { transaction: true },
+  );
+}
+
+/** How long a refund stays pending before the billing worker finishes it: its request died between its two transactions. */
+const REFUND_LEASE_MS = 10 * 60_000;
+
+/**
+ * Finishes a refund left pending for longer than REFUND_LEASE_MS (on the server's time, or a sandbox's clock): claimed
+ * for another lease, asked of the processor again under the same idempotency key (which answers as it did the first
+ * time), and settled. False when none is left.
+ */
+export async function settleStaleRefund(
+  database: Database,
+  processor: PaymentProcessor,
+  scope: { workspaceId: string | null; now: number },
+): Promise<boolean> {
+  const stale = await unitOfWork(
+    database,
+    (work) =>
+      repo.claimStaleRefund(work, database.dialect, {
+        workspaceId: scope.workspaceId,
+        staleBefore: isoAt(scope.now - REFUND_LEASE_MS),
+        at: isoAt(scope.now),
+      }),
+    { transaction: true },
+  );
+  if (!stale) return false;
+  await settlePending(database, systemCaller(stale.workspaceId, scope.now), stale, await refundAtProcessor(processor, stale));
+  return true;
 }
 
 export const listRefunds = listAs(repo.listRefunds);

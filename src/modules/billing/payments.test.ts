@@ -2,12 +2,15 @@
 // built-in sandbox takes its test cards: 4242… succeeds, 4000…0002 is declined, 4000…9995 lacks funds, 4000…5126
 // refuses refunds), never stored as numbers; paying an invoice records a succeeded payment (invoicePaid,
 // paymentSucceeded) or a failed one (402, paymentFailed); refunds, whole or partial, keep the payment's and the
-// invoice's amounts consistent (refundRequested, then refundSucceeded or refundFailed). Every workspace sees only its own.
+// invoice's amounts consistent (refundRequested, then refundSucceeded or refundFailed); a refund left pending by a crash
+// is finished by the billing worker. Every workspace sees only its own.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { assertProblems } from '../../../test/helpers/problems.js';
 import { BACKENDS } from '../../../test/helpers/harness.js';
 import { acmeAndBeta, moduleHarness, okJson } from '../../../test/helpers/world.js';
+import { sandboxProcessor } from './payment-processor.js';
+import { settleStaleRefund } from './payments.service.js';
 
 const VISA = { number: '4242424242424242', expMonth: 12, expYear: 2030 };
 const DECLINED = { ...VISA, number: '4000000000000002' };
@@ -228,6 +231,34 @@ for (const backend of BACKENDS) {
       assert.deepEqual(
         [refundFailedPayment.statusCode, refundFailedPayment.json().message],
         [409, 'Only a succeeded payment can be refunded; this one failed.'],
+      );
+    });
+
+    test('a refund whose request died between its two transactions holds its amount, and the billing worker finishes it after ten minutes, once', async (t) => {
+      const w = await world(t, backend);
+      await w.card(VISA);
+      const invoice = await w.invoice();
+      okJson(await w.pay(invoice.id));
+      const [payment] = okJson(await w.call('GET', `/v1/payments?invoiceId=${invoice.id}`)).data;
+      const crash = t.mock.method(sandboxProcessor, 'refund', async () => {
+        throw new Error('the process died here');
+      });
+      assert.equal((await w.call('POST', '/v1/refunds', { paymentId: payment.id, amount: 4000 })).statusCode, 500);
+      crash.mock.restore();
+      const [pending] = okJson(await w.call('GET', `/v1/refunds?paymentId=${payment.id}`)).data;
+      assert.deepEqual([pending.status, pending.amount], ['pending', 4000]);
+      assertProblems(await w.call('POST', '/v1/refunds', { paymentId: payment.id, amount: 7001 }), ['body.amount']);
+      const sweep = () => settleStaleRefund(w.h.app.ctx.database, sandboxProcessor, { workspaceId: null, now: w.h.clock.now() });
+      assert.equal(await sweep(), false, 'not before ten minutes');
+      w.h.clock.advance(10 * 60_000);
+      assert.equal(await sweep(), true);
+      assert.equal(await sweep(), false, 'once');
+      const settled = okJson(await w.call('GET', `/v1/refunds/${pending.id}`));
+      assert.deepEqual([settled.status, settled.updatedAt], ['succeeded', '2026-01-15T12:10:00.000Z']);
+      assert.equal(okJson(await w.call('GET', `/v1/invoices/${invoice.id}`)).amountRefunded, 4000);
+      assert.deepEqual(
+        (await w.audit('refundSucceeded')).map((e) => e.context),
+        [{ invoiceId: invoice.id, paymentId: payment.id, refundId: pending.id, amount: 4000 }],
       );
     });
 

@@ -25,6 +25,17 @@ export function insertSession(work: UnitOfWork, access: Access, session: NewSess
   work.write(work.db.insertInto('sessions').values(values));
 }
 
+/** Whether this client or internal user is marked as a QA principal (modules/qa owns the mark). */
+export async function isQaPrincipal(db: Kysely<DB>, access: Access, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('qa_principals')
+    .select('id')
+    .where('workspace_id', '=', access.workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * A live (unrevoked) session presented with the key of this lookup, with that key (active), the
  * workspace's settings and the end user (absent when deleted since), in one prepared query: this runs

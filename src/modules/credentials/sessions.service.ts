@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, DbHandle } from '../../db/database.js';
-import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import { recordAudit } from '../../audit/index.js';
 import type { Caller, ClientSessionPrincipal, InternalUserSessionPrincipal } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
@@ -14,27 +15,17 @@ import { type SessionTokenPayload, encryptSessionToken } from './sessions.crypto
 import * as repo from './sessions.repository.js';
 import type { CreatedSession, SessionCreate } from './sessions.schemas.js';
 
-/** A session just minted, as a caller of createSession may record it (modules/qa: qaImpersonationTokenMinted). */
-export interface MintedSession {
-  tokenId: string;
-  apiKeyId: string;
-  appId: string | null;
-  clientId?: string;
-  companyId?: string;
-  internalUserId?: string;
-  expiresAt: number;
-}
-
 /**
  * Mints a session token for an end user of the caller's workspace (an internal user, or a client in
  * one of its companies) on behalf of an app key, and records its `tokenId` with the end user and the expiry.
- * `settings.record` adds its own writes (an audit entry) to the same unit of work.
+ * Minting one for a QA principal (modules/qa) is an impersonation, recorded in the same unit of work
+ * (qaImpersonationTokenMinted), whichever way it was asked for: the admin route, `portal sessions create`, the QA surface.
  */
 export async function createSession(
   database: Database,
   caller: Caller,
   input: SessionCreate,
-  settings: { lifetimeSeconds: number; baseUrl: string; record?: (work: UnitOfWork, minted: MintedSession) => void },
+  settings: { lifetimeSeconds: number; baseUrl: string },
 ): Promise<CreatedSession> {
   const { access } = caller;
   const { workspaceId } = access;
@@ -50,6 +41,7 @@ export async function createSession(
   if (!key || problems.length) throw errors.badRequest(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
 
   const payload: SessionTokenPayload = { workspaceId, tokenId: randomUUID(), baseUrl: settings.baseUrl };
+  let person: { id: string; email: string };
   if (input.clientId !== undefined) {
     const client = await findClient(database.db, access, input.clientId.toLowerCase());
     if (!client) throw errors.notFound('Client');
@@ -57,10 +49,12 @@ export async function createSession(
     if (!client.companyIds.includes(companyId)) throw errors.invalidField('companyId', 'is not a company of this client');
     payload.clientId = client.id;
     payload.companyId = companyId;
+    person = client;
   } else {
     const user = await findInternalUser(database.db, access, (input.internalUserId ?? '').toLowerCase());
     if (!user) throw errors.notFound('Internal user');
     payload.internalUserId = user.id;
+    person = user;
   }
 
   const now = caller.actor.at;
@@ -75,15 +69,20 @@ export async function createSession(
       createdAt: isoAt(now),
       expiresAt: isoAt(expiresAt * 1000),
     });
-    const { clientId, companyId, internalUserId } = payload;
-    settings.record?.(work, {
-      tokenId: payload.tokenId,
-      apiKeyId: key.id,
-      appId: key.app_id,
-      ...(clientId ? { clientId, companyId } : {}),
-      ...(internalUserId ? { internalUserId } : {}),
-      expiresAt,
-    });
+    if (await repo.isQaPrincipal(work.db, access, person.id))
+      recordAudit(work, caller.actor, {
+        eventType: 'qaImpersonationTokenMinted',
+        description: `Impersonation token minted for QA principal ${person.email}`,
+        // The token itself is never recorded.
+        context: {
+          principalId: person.id,
+          kind: forClient ? 'client' : 'internalUser',
+          tokenId: payload.tokenId,
+          apiKeyId: key.id,
+          ...(payload.companyId ? { companyId: payload.companyId } : {}),
+          expiresAt,
+        },
+      });
   });
   return { token: encryptSessionToken(input.apiKey, payload), tokenId: payload.tokenId, expiresAt };
 }

@@ -120,27 +120,12 @@ export async function mintImpersonationToken(
 ): Promise<QaImpersonationToken> {
   const principal = await getQaPrincipal(database, caller, id);
   const who = principal.kind === 'client' ? { clientId: id } : { internalUserId: id };
+  // createSession records the impersonation (qaImpersonationTokenMinted) with the session.
   const session = await createSession(
     database,
     caller,
     { apiKey: input.apiKey, ...who, ...(input.companyId === undefined ? {} : { companyId: input.companyId }) },
-    {
-      ...settings,
-      record: (work, minted) =>
-        recordAudit(work, caller.actor, {
-          eventType: 'qaImpersonationTokenMinted',
-          description: `Impersonation token minted for QA principal ${principal.email}`,
-          // The token itself is never recorded.
-          context: {
-            principalId: id,
-            kind: principal.kind,
-            tokenId: minted.tokenId,
-            apiKeyId: minted.apiKeyId,
-            ...(minted.companyId ? { companyId: minted.companyId } : {}),
-            expiresAt: minted.expiresAt,
-          },
-        }),
-    },
+    settings,
   );
   return { principalId: id, ...session };
 }

@@ -160,6 +160,22 @@ for (const backend of BACKENDS) {
       );
     });
 
+    test('a session minted the general way (POST /admin/.../sessions, portal sessions create) for a QA principal is recorded; for anyone else not', async (t) => {
+      const { h, ws, app, ada, bob, acme, qa } = await world(t);
+      await qa('POST', '/principals', { clientId: ada.id });
+      const sessions = (body: object) => adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/sessions`, body);
+      const forBob = await sessions({ apiKey: app.apiKey, clientId: bob.id });
+      assert.equal(forBob.statusCode, 200, forBob.body);
+      const forAda = await sessions({ apiKey: app.apiKey, clientId: ada.id });
+      assert.equal(forAda.statusCode, 200, forAda.body);
+      const { tokenId, expiresAt } = forAda.json();
+      const minting = (await auditEntries(h, ws.workspaceId)).filter((e) => e.event_type === 'qaImpersonationTokenMinted');
+      assert.deepEqual(
+        minting.map((e) => e.context),
+        [{ principalId: ada.id, kind: 'client', tokenId, apiKeyId: app.apiKeyId, companyId: acme.id, expiresAt }],
+      );
+    });
+
     test('deleting the person removes its mark', async (t) => {
       const { ada, qa, call } = await world(t);
       await qa('POST', '/principals', { clientId: ada.id });
