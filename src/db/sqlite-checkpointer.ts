@@ -32,9 +32,16 @@ export interface Checkpointer {
  * The worker runs only while the database is being written: a thread is a whole Node environment (some
  * 10 MB), which a server that only reads, or sits idle, does not need. `changes` is a count of the rows
  * this process wrote (SQLite's total_changes); what other processes write they checkpoint themselves
- * (their connections keep the automatic checkpoint).
+ * (their connections keep the automatic checkpoint). The thread is a helper: if it fails (it cannot open the
+ * database, say), `onError` hears of it, the server goes on (the main connection's own checkpoint still runs past
+ * a long WAL), and the next write starts another.
  */
-export function startCheckpointer(path: string, changes: () => number, intervalMs = 250): Checkpointer {
+export function startCheckpointer(
+  path: string,
+  changes: () => number,
+  intervalMs = 250,
+  onError: (error: Error) => void = (error) => process.emitWarning(`SQLite checkpointer thread failed: ${error.message}`),
+): Checkpointer {
   const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
   let worker: { thread: Worker; exited: Promise<void> } | undefined;
   let seen = changes();
@@ -45,7 +52,12 @@ export function startCheckpointer(path: string, changes: () => number, intervalM
     const resourceLimits = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16, stackSizeMb: 1 };
     const thread = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driverPath, intervalMs }, resourceLimits });
     thread.unref();
-    worker = { thread, exited: new Promise<void>((resolve) => thread.once('exit', () => resolve())) };
+    const started = { thread, exited: new Promise<void>((resolve) => thread.once('exit', () => resolve())) };
+    thread.once('error', (error) => {
+      if (worker === started) worker = undefined;
+      onError(error);
+    });
+    worker = started;
   };
   const stopWorker = async () => {
     if (!worker) return;
