@@ -38,7 +38,13 @@ async function getJson(base: string, apiKey: string, path: string): Promise<{ st
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-/** Writers POST until the server dies (or 3 s pass); the server is SIGKILLed after `killAfterMs`. */
+/** At least this many clients acknowledged in a round before its kill (the load is real), waited for at most 2 s more. */
+const MIN_ACKED_PER_ROUND = 12;
+
+/**
+ * Writers POST until the server dies (or 3 s pass); the server is SIGKILLed after `killAfterMs`, or, on a machine so
+ * loaded that fewer than MIN_ACKED_PER_ROUND clients were acknowledged by then, as soon as they are (2 s at most).
+ */
 async function loadThenKill(server: Server, apiKey: string, round: number, killAfterMs: number, acked: Acknowledged) {
   let killed = false;
   const deadline = Date.now() + 3000;
@@ -54,8 +60,11 @@ async function loadThenKill(server: Server, apiKey: string, round: number, killA
       }
     }
   };
+  const ackedBefore = acked.clients.length;
   const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
   await new Promise((resolve) => setTimeout(resolve, killAfterMs));
+  for (let waited = 0; acked.clients.length - ackedBefore < MIN_ACKED_PER_ROUND && waited < 2000; waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   killed = true;
   server.child.kill('SIGKILL');
   await server.exited;
