@@ -4,12 +4,13 @@
 // so plainly; PORTAL_TEST_REQUIRE_POSTGRES=1 (set by CI) turns that skip into a failure. Likewise Redis
 // (the shared limit store's tests) and PORTAL_TEST_REQUIRE_REDIS=1.
 // PORTAL_TEST_SQLITE_ONLY=1 runs SQLite alone on purpose (.ci/run's bounded runs on the newer Node runtimes).
-// PORTAL_TEST_CONCURRENCY=N runs N test files at once (node --test's default on 2 cores is one at a time).
+// PORTAL_TEST_CONCURRENCY=N runs N test files at once (default 1); how: scripts/test-runner.mjs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { plan, report, runJobs } from './test-runner.mjs';
 
 const pgUrl = process.env.PORTAL_TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const requirePostgres = process.env.PORTAL_TEST_REQUIRE_POSTGRES === '1';
@@ -110,7 +111,8 @@ if (browserTests.length > 0 && !existsSync(chromium)) {
 const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const concurrency = process.env.PORTAL_TEST_CONCURRENCY ? [`--test-concurrency=${process.env.PORTAL_TEST_CONCURRENCY}`] : [];
-console.log(`Node ${process.version}, ${files.length} test files`);
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...concurrency, ...files], { stdio: 'inherit', env });
-process.exit(result.status ?? 1);
+const concurrency = Math.max(1, Number(process.env.PORTAL_TEST_CONCURRENCY || 1));
+const jobs = plan(files, env.PORTAL_TEST_POSTGRES_URL !== undefined);
+console.log(`Node ${process.version}, ${files.length} test files as ${jobs.length} jobs, ${concurrency} at a time`);
+const results = await runJobs(jobs, concurrency, env);
+process.exit(report(results));

@@ -21,8 +21,13 @@ export type Backend = 'sqlite' | 'postgres';
 
 const postgresUrl = process.env.PORTAL_TEST_POSTGRES_URL;
 
-/** SQLite always; PostgreSQL when `npm test` found it answering. */
-export const BACKENDS: Backend[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+/**
+ * SQLite always; PostgreSQL when `npm test` found it answering. PORTAL_TEST_BACKEND names one of them: the runner
+ * (scripts/test.mjs) runs its longest files as two jobs, one per backend, so they share the machine's two slots.
+ */
+export const BACKENDS: Backend[] = (postgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)).filter(
+  (backend) => !process.env.PORTAL_TEST_BACKEND || backend === process.env.PORTAL_TEST_BACKEND,
+);
 
 /** A fresh, empty database: in-memory SQLite, or its own PostgreSQL schema dropped after the test. */
 export async function freshDatabaseUrl(t: TestContext, backend: Backend, opts: { sqliteFile?: boolean } = {}): Promise<string> {

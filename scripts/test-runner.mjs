@@ -1,0 +1,136 @@
+// How `npm test` runs its files (scripts/test.mjs): each file (or half of one) is a job, its own
+// `node --test` process; N jobs run at once (PORTAL_TEST_CONCURRENCY), the longest first, and each
+// job's output is printed whole when it ends, so concurrent files never interleave. The budget and how to
+// keep it: docs/contributing.md (Test time).
+import { spawn } from 'node:child_process';
+
+/**
+ * The files that take longest (a clean-clone CI run, 2 cores, two at a time), in that order: started first,
+ * so no long file starts last and runs alone. Every other file follows in path order.
+ */
+const LONGEST = [
+  'test/fuzz.test.ts',
+  'test/audit-events.test.ts',
+  'test/paging.test.ts',
+  'test/console.test.ts',
+  'test/crash-durability.test.ts',
+  'test/sdk.test.ts',
+  'test/portal-browser.test.ts',
+  'test/cli.test.ts',
+  'test/openapi.test.ts',
+  'test/scale-out.test.ts',
+];
+
+/** Files run as two jobs, one per backend (PORTAL_TEST_BACKEND), when PostgreSQL is on: the longest of them. */
+const SPLIT_BY_BACKEND = new Set(['test/fuzz.test.ts', 'test/audit-events.test.ts', 'test/paging.test.ts']);
+
+/**
+ * Files that measure what load does to the service (the acknowledged writes of a killed server, several
+ * server processes on one database): each runs with no other job beside it, so their own load is the load.
+ */
+const ALONE = new Set(['test/crash-durability.test.ts', 'test/scale-out.test.ts', 'test/webhook-crash.test.ts']);
+
+/** A job that has run this long is stopped and failed: a hang costs one file, not the whole run. */
+const JOB_TIMEOUT_MS = Number(process.env.PORTAL_TEST_JOB_TIMEOUT_MS || 15 * 60_000);
+
+/** The jobs for these files: those that run alone, then the others longest first. */
+export function plan(files, postgres) {
+  const rank = (file) => {
+    const at = LONGEST.indexOf(file.replaceAll('\\', '/'));
+    return at < 0 ? LONGEST.length : at;
+  };
+  // The files that run alone go first, while nothing else has started; then the rest, longest first.
+  const alone = (file) => (ALONE.has(file.replaceAll('\\', '/')) ? 0 : 1);
+  const ordered = [...files].sort((a, b) => alone(a) - alone(b) || rank(a) - rank(b) || a.localeCompare(b));
+  return ordered.flatMap((file) => {
+    const path = file.replaceAll('\\', '/');
+    const alone = ALONE.has(path);
+    if (!postgres || !SPLIT_BY_BACKEND.has(path)) return [{ file, name: file, env: {}, alone }];
+    return ['postgres', 'sqlite'].map((backend) => ({
+      file,
+      name: `${file} [${backend}]`,
+      env: { PORTAL_TEST_BACKEND: backend },
+      alone,
+    }));
+  });
+}
+
+function run(job, env) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', job.file], {
+      env: { ...env, ...job.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group: a timeout stops the servers it started too
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    }, JOB_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const count = (label) => Number(output.match(new RegExp(`^\\S* ?${label} (\\d+)$`, 'm'))?.[1] ?? 0);
+      const result = {
+        job,
+        ms: Date.now() - started,
+        ok: code === 0 && !timedOut,
+        timedOut,
+        output,
+        tests: count('tests'),
+        pass: count('pass'),
+        fail: count('fail'),
+        skipped: count('skipped'),
+      };
+      const status = result.ok ? 'ok' : timedOut ? `TIMED OUT after ${JOB_TIMEOUT_MS / 1000} s` : `FAILED (exit ${code})`;
+      process.stdout.write(`\n=== ${job.name}\n${output}=== ${job.name}: ${status} in ${(result.ms / 1000).toFixed(1)} s\n`);
+      resolve(result);
+    });
+  });
+}
+
+/** Runs the jobs `concurrency` at a time, in order, in `env`; an `alone` job waits for the others to end and runs by itself. */
+export async function runJobs(jobs, concurrency, env) {
+  const queue = [...jobs];
+  const results = [];
+  const running = new Set();
+  let aloneRunning = false;
+  while (queue.length > 0 || running.size > 0) {
+    const next = queue[0];
+    const canStart =
+      next !== undefined && !aloneRunning && (next.alone ? running.size === 0 : running.size < concurrency);
+    if (canStart) {
+      queue.shift();
+      aloneRunning = next.alone;
+      const promise = run(next, env).then((result) => {
+        results.push(result);
+        running.delete(promise);
+        if (next.alone) aloneRunning = false;
+      });
+      running.add(promise);
+      continue;
+    }
+    await Promise.race(running);
+  }
+  return results;
+}
+
+/** Prints the totals and the slowest jobs; the exit code (1 if any job failed). */
+export function report(results) {
+  const sum = (key) => results.reduce((total, r) => total + r[key], 0);
+  const failed = results.filter((r) => !r.ok);
+  console.log('\nSlowest jobs:');
+  for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 12)) {
+    console.log(`  ${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.job.name}`);
+  }
+  console.log(
+    `\n${results.length} jobs: tests ${sum('tests')}, pass ${sum('pass')}, fail ${sum('fail')}, skipped ${sum('skipped')}; ` +
+      `${failed.length} job(s) failed${failed.length ? `: ${failed.map((r) => r.job.name).join(', ')}` : ''}`,
+  );
+  return failed.length > 0 ? 1 : 0;
+}
