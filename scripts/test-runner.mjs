@@ -102,8 +102,7 @@ export async function runJobs(jobs, concurrency, env) {
   let aloneRunning = false;
   while (queue.length > 0 || running.size > 0) {
     const next = queue[0];
-    const canStart =
-      next !== undefined && !aloneRunning && (next.alone ? running.size === 0 : running.size < concurrency);
+    const canStart = next !== undefined && !aloneRunning && (next.alone ? running.size === 0 : running.size < concurrency);
     if (canStart) {
       queue.shift();
       aloneRunning = next.alone;
