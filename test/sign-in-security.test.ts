@@ -182,7 +182,8 @@ for (const backend of BACKENDS) {
       h.clock.advance(1000);
       const changed = await owner.call('PUT', '/password', { currentPassword: PASSWORD, newPassword: 'a brand new password' });
       assert.equal(changed.statusCode, 204, changed.body);
-      const invalid = '{"code":"unauthorized","message":"This link is not valid: it has expired, been used, or been replaced by a newer one.","data":null}';
+      const invalid =
+        '{"code":"unauthorized","message":"This link is not valid: it has expired, been used, or been replaced by a newer one.","data":null}';
       const late = await other.call('POST', '/password-resets/complete', { token: reset, password: 'the attacker’s password' });
       assert.deepEqual([late.statusCode, late.body], [401, invalid]);
       const redeemed = await other.call('POST', '/sign-in/link/redeem', { token: signIn });

@@ -255,7 +255,13 @@ export function revokeSession(work: UnitOfWork, id: string, at: string): void {
  */
 export function endSessionOnce(work: UnitOfWork, id: string, at: string, then: (ended: boolean) => void): void {
   work.writeReturning(
-    work.db.updateTable('sign_in_sessions').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).returning('id').compile(),
+    work.db
+      .updateTable('sign_in_sessions')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .compile(),
     (row) => then(row !== undefined),
   );
 }
