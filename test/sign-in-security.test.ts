@@ -5,10 +5,11 @@
 // server sharing the database. Both backends.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { base32Decode, hotp, totpStep } from '../src/lib/totp.js';
 import { adminRequest, populatedWorkspace } from './helpers/factories.js';
 import { BACKENDS, adminHarness, twoServersOnOneDatabase } from './helpers/harness.js';
-import { lastEmailTo, portalBrowser } from './helpers/portal.js';
+import { emailCount, lastEmailTo, portalBrowser } from './helpers/portal.js';
 import type { Harness } from './helpers/types.js';
 
 const PASSWORD = 'correct horse battery';
@@ -191,6 +192,54 @@ for (const backend of BACKENDS) {
       assert.equal((await owner.call('GET', '/session')).statusCode, 200, 'the owner’s session stays');
       const signedIn = await other.call('POST', '/sign-in/password', { email: 'grace@acme.test', password: 'a brand new password' });
       assert.equal(signedIn.statusCode, 200, 'the new password is the one in force');
+    });
+
+    // Rule (issue 42, point 6): a link request answers before any work (the lookup, the limit, the writes run after the
+    // response), so its time tells nothing of the address. Checked by taking the people's tables away: a request that
+    // looked the address up before answering would fail; each answers the same 202, known address or not.
+    test('link requests answer 202 before they look the address up: the same answer, known or not, even with no table to look in', async (t) => {
+      const h = await adminHarness(t, backend);
+      const w = await populatedWorkspace(h);
+      await activeClient(h, w.ws, w.company.id, 'grace@acme.test');
+      const { db, afterResponse } = h.app.ctx;
+      const rename = async (from: string, to: string) => {
+        for (const table of ['clients', 'internal_users'])
+          await sql`alter table ${sql.raw(table + from)} rename to ${sql.raw(table + to)}`.execute(db);
+      };
+      const requests = [
+        ['/sign-in/link', 'grace@acme.test'],
+        ['/sign-in/link', 'nobody@acme.test'],
+        ['/password-resets', 'grace@acme.test'],
+        ['/password-resets', 'nobody@acme.test'],
+      ] as const;
+      const invited = await emailCount(h, w.ws.workspaceId, 'grace@acme.test'); // the invite
+      await rename('', '_away');
+      const answers = [];
+      try {
+        for (const [path, email] of requests) {
+          const res = await portalBrowser(h, w.ws.workspaceId).call('POST', path, { email });
+          answers.push([res.statusCode, res.body, res.headers['content-type']]);
+        }
+        await afterResponse.settled(); // the work after the answers found no table (logged)
+      } finally {
+        await rename('_away', '');
+      }
+      const accepted = [
+        202,
+        '{"message":"If this e-mail belongs to someone who may sign in here, a link is on its way."}',
+        'application/json; charset=utf-8',
+      ];
+      assert.deepEqual(answers, Array(4).fill(accepted));
+      assert.equal(await emailCount(h, w.ws.workspaceId, 'grace@acme.test'), invited);
+      // With the tables back, the same requests: the same answers, and the work after them sends the known address its links.
+      for (const [path, email] of requests) {
+        h.clock.advance(1000); // e-mails in order
+        const res = await portalBrowser(h, w.ws.workspaceId).call('POST', path, { email });
+        assert.deepEqual([res.statusCode, res.body, res.headers['content-type']], accepted);
+      }
+      const mail = await lastEmailTo(h, w.ws.workspaceId, 'grace@acme.test');
+      assert.deepEqual([mail.count, mail.subject], [invited + 2, 'Reset your password']);
+      assert.equal(await emailCount(h, w.ws.workspaceId, 'nobody@acme.test'), 0);
     });
 
     test('one address guessing across many accounts is held at 429 after AUTH_FAILURES_PER_MINUTE failures; others are not', async (t) => {

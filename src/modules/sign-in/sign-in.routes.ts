@@ -117,7 +117,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
   app.decorateRequest('signInSession', null as unknown as ActiveSession);
   const setCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) =>
     reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, value, `/portal/${attemptOf(request).workspaceId}`, maxAgeSeconds));
-  const { config } = app.ctx;
+  const { config, afterResponse } = app.ctx;
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -189,7 +189,9 @@ export async function signInRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await service.sendLink(settings, 'signIn', { ...request.body, userType: request.body.userType ?? 'client' }, attemptOf(request));
+      const input = { ...request.body, userType: request.body.userType ?? 'client' };
+      const attempt = attemptOf(request);
+      afterResponse.run(reply, 'sign-in link', () => service.sendLink(settings, 'signIn', input, attempt));
       return reply.code(202).send(LINK_REQUESTED);
     },
   );
@@ -243,12 +245,9 @@ export async function signInRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await service.sendLink(
-        settings,
-        'passwordReset',
-        { ...request.body, userType: request.body.userType ?? 'client' },
-        attemptOf(request),
-      );
+      const input = { ...request.body, userType: request.body.userType ?? 'client' };
+      const attempt = attemptOf(request);
+      afterResponse.run(reply, 'password-reset link', () => service.sendLink(settings, 'passwordReset', input, attempt));
       return reply.code(202).send(LINK_REQUESTED);
     },
   );
