@@ -278,7 +278,8 @@ const LINK_MAILS = {
  * E-mails a link of `purpose` to the person with this e-mail, if there is one who may sign in; the answer is the
  * same either way (no enumeration). Single use, short-lived (15 minutes to sign in, 30 to reset a password), stored
  * as its SHA-256, good for its own purpose only (a sign-in link never sets a password); a new one replaces an unused one.
- * A sign-in link records magicLinkSent.
+ * A sign-in link records magicLinkSent. The routes run this after answering (its time would tell whether the address
+ * may sign in).
  */
 export async function sendLink(
   settings: SignInSettings,
@@ -348,7 +349,7 @@ export async function redeemMagicLink(settings: SignInSettings, token: string, a
   );
 }
 
-/** Sets a new password from a reset link: every session of the person ends (passwordReset); nobody is signed in. */
+/** Sets a new password from a reset link: every session and other link of the person ends (passwordReset); nobody is signed in. */
 export async function completePasswordReset(
   settings: SignInSettings,
   input: { token: string; password: string },
@@ -440,7 +441,7 @@ export async function signOut(settings: SignInSettings, session: ActiveSession, 
 /**
  * Changes the password of the signed-in person. When one is set, the current one is required, whatever opened the
  * session: a session from an old or forwarded sign-in link can never take the account over (Invoice Ninja #6408).
- * The person's other sessions end.
+ * The person's other sessions, and every link e-mailed before, end.
  */
 export async function changePassword(
   settings: SignInSettings,
