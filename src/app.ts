@@ -6,6 +6,7 @@ import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest, readSecret } from './db/migrate.js';
 import { PageTokens } from './db/paging.js';
+import { AfterResponse } from './lib/after-response.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { SecretBox } from './lib/secret-box.js';
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
@@ -226,6 +227,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           ...options.emailDelivery,
         })
       : null,
+    afterResponse: new AfterResponse(app.log),
   };
   app.decorate('ctx', ctx);
   // The two sweeps: the audit log's personal data past PORTAL_AUDIT_PII_DAYS (when set), and files' content no
@@ -242,6 +244,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.fileOrphanSweepMs,
   );
   app.addHook('onClose', async () => {
+    await ctx.afterResponse.settled(); // what answered requests still had to write
     await contentSweep.close();
     await fileStore.close?.();
     await ctx.emailDelivery?.close(); // before the database they write to

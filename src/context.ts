@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Database, DbHandle } from './db/database.js';
 import type { PageTokens } from './db/paging.js';
+import type { AfterResponse } from './lib/after-response.js';
 import type { Clock } from './lib/clock.js';
 import type { EmailDelivery } from './modules/email-outbox/index.js';
 import type { BillingWorker, PaymentProcessor } from './modules/billing/index.js';
@@ -33,6 +34,8 @@ export interface AppContext {
   readonly webhooks: { readonly settings: WebhookSettings; readonly worker: WebhookWorker | null };
   /** Files' content store (FILES_DIR), the signer of its URLs, and their limits. */
   readonly files: FileSettings;
+  /** Work requests do after their answer has gone out (e-mailed links: the answer's time tells nothing of the address). */
+  readonly afterResponse: AfterResponse;
 }
 
 declare module 'fastify' {

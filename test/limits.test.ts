@@ -165,6 +165,7 @@ for (const backend of BACKENDS) {
       const unreachable: LimitStore = {
         admit: down,
         bucket: down,
+        refund: down,
         reserveQuota: down,
         releaseQuota: down,
         quotaUsed: down,

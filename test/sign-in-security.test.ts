@@ -5,12 +5,15 @@
 // server sharing the database. Both backends.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { base32Decode, hotp, totpStep } from '../src/lib/totp.js';
 import { adminRequest, populatedWorkspace } from './helpers/factories.js';
 import { BACKENDS, adminHarness, twoServersOnOneDatabase } from './helpers/harness.js';
-import { lastEmailTo, portalBrowser } from './helpers/portal.js';
+import { emailCount, lastEmailTo, portalBrowser } from './helpers/portal.js';
 import type { Harness } from './helpers/types.js';
 
 const PASSWORD = 'correct horse battery';
+const codeAt = (secret: string, ms: number, offsetSteps = 0) => hotp(base32Decode(secret), totpStep(ms) + offsetSteps);
 
 /** A client invited and accepted with PASSWORD: signed in by `browser`. */
 async function activeClient(
@@ -100,6 +103,143 @@ for (const backend of BACKENDS) {
       // And guesses come back with time: one every 90 s.
       h.clock.advance(90_000);
       assert.equal((await attempt(PASSWORD, 51)).statusCode, 200);
+    });
+
+    // Rule (issue 42, point 2): second-factor guesses (TOTP and recovery codes) and a signed-in person's password
+    // change have buckets of their own, which only whoever passed the first factor (or is signed in) can drain: ten
+    // wrong passwords by a stranger never make the owner's right code, recovery code or password change answer 429.
+    test('a stranger’s ten wrong passwords never make the owner’s TOTP code, recovery code or password change answer 429', async (t) => {
+      const h = await adminHarness(t, backend);
+      const w = await populatedWorkspace(h);
+      const { browser: owner } = await activeClient(h, w.ws, w.company.id, 'grace@acme.test');
+      const { secret } = (await owner.call('POST', '/mfa/totp')).json();
+      const confirmed = await owner.call('POST', '/mfa/totp/confirm', { code: codeAt(secret, h.clock.now()) });
+      assert.equal(confirmed.statusCode, 200, confirmed.body);
+      const { recoveryCodes } = confirmed.json();
+      h.clock.advance(60_000);
+      // Two first factors passed before the stranger starts (a half session each), and one by link after.
+      const halves = [portalBrowser(h, w.ws.workspaceId), portalBrowser(h, w.ws.workspaceId)];
+      for (const half of halves) {
+        const first = await half.call('POST', '/sign-in/password', { email: 'grace@acme.test', password: PASSWORD });
+        assert.deepEqual([first.statusCode, first.json().stage], [200, 'mfaRequired']);
+      }
+      const stranger = (i: number) =>
+        h.app.inject({
+          method: 'POST',
+          url: `/portal/${w.ws.workspaceId}/api/sign-in/password`,
+          headers: { 'x-portal-request': '1' },
+          payload: { email: 'grace@acme.test', password: 'wrong but long enough' },
+          remoteAddress: `203.0.113.${i}`,
+        });
+      const statuses = [];
+      for (let i = 0; i < 11; i++) statuses.push((await stranger(i)).statusCode);
+      assert.deepEqual(statuses, [...Array(10).fill(401), 429], 'the password bucket is empty');
+      const code = await halves[0].call('POST', '/sign-in/totp', { code: codeAt(secret, h.clock.now()) });
+      assert.deepEqual([code.statusCode, code.json().stage], [200, 'active'], code.body);
+      const recovered = await halves[1].call('POST', '/sign-in/totp', { code: recoveryCodes[0] });
+      assert.deepEqual([recovered.statusCode, recovered.json().stage], [200, 'active'], recovered.body);
+      const byLink = portalBrowser(h, w.ws.workspaceId);
+      await byLink.call('POST', '/sign-in/link', { email: 'grace@acme.test' });
+      const { token } = await lastEmailTo(h, w.ws.workspaceId, 'grace@acme.test');
+      assert.equal((await byLink.call('POST', '/sign-in/link/redeem', { token })).json().stage, 'mfaRequired');
+      const second = await byLink.call('POST', '/sign-in/totp', { code: recoveryCodes[1] });
+      assert.equal(second.statusCode, 200, second.body);
+      const changed = await halves[0].call('PUT', '/password', { currentPassword: PASSWORD, newPassword: 'a brand new password' });
+      assert.equal(changed.statusCode, 204, changed.body);
+    });
+
+    test('the second factor’s guesses are limited per person: ten wrong codes, then 429 even for the right one, across half sessions', async (t) => {
+      const h = await adminHarness(t, backend);
+      const w = await populatedWorkspace(h);
+      const { browser: owner } = await activeClient(h, w.ws, w.company.id, 'grace@acme.test');
+      const { secret } = (await owner.call('POST', '/mfa/totp')).json();
+      await owner.call('POST', '/mfa/totp/confirm', { code: codeAt(secret, h.clock.now()) });
+      h.clock.advance(60_000);
+      const half = async () => {
+        const b = portalBrowser(h, w.ws.workspaceId);
+        await b.call('POST', '/sign-in/password', { email: 'grace@acme.test', password: PASSWORD });
+        return b;
+      };
+      const wrong = codeAt(secret, h.clock.now(), 5);
+      const statuses = [];
+      for (let i = 0; i < 10; i++) statuses.push((await (await half()).call('POST', '/sign-in/totp', { code: wrong })).statusCode);
+      assert.deepEqual(statuses, Array(10).fill(401));
+      const held = await (await half()).call('POST', '/sign-in/totp', { code: codeAt(secret, h.clock.now()) });
+      assert.deepEqual([held.statusCode, held.headers['retry-after']], [429, '90'], 'a new half session brings no new guesses');
+      // The password's own bucket is untouched: the owner's right password still passes the first factor.
+      assert.equal((await half()).cookie.length > 0, true);
+    });
+
+    // Rule (issue 42, point 5): a password change ends the links sent before it.
+    test('a password change ends outstanding reset and sign-in links', async (t) => {
+      const h = await adminHarness(t, backend);
+      const w = await populatedWorkspace(h);
+      const { browser: owner } = await activeClient(h, w.ws, w.company.id, 'grace@acme.test');
+      const other = portalBrowser(h, w.ws.workspaceId);
+      await other.call('POST', '/password-resets', { email: 'grace@acme.test' });
+      const reset = (await lastEmailTo(h, w.ws.workspaceId, 'grace@acme.test')).token;
+      await other.call('POST', '/sign-in/link', { email: 'grace@acme.test' });
+      const signIn = (await lastEmailTo(h, w.ws.workspaceId, 'grace@acme.test')).token;
+      h.clock.advance(1000);
+      const changed = await owner.call('PUT', '/password', { currentPassword: PASSWORD, newPassword: 'a brand new password' });
+      assert.equal(changed.statusCode, 204, changed.body);
+      const invalid =
+        '{"code":"unauthorized","message":"This link is not valid: it has expired, been used, or been replaced by a newer one.","data":null}';
+      const late = await other.call('POST', '/password-resets/complete', { token: reset, password: 'the attacker’s password' });
+      assert.deepEqual([late.statusCode, late.body], [401, invalid]);
+      const redeemed = await other.call('POST', '/sign-in/link/redeem', { token: signIn });
+      assert.deepEqual([redeemed.statusCode, redeemed.body, redeemed.headers['set-cookie']], [401, invalid, undefined]);
+      assert.equal((await owner.call('GET', '/session')).statusCode, 200, 'the owner’s session stays');
+      const signedIn = await other.call('POST', '/sign-in/password', { email: 'grace@acme.test', password: 'a brand new password' });
+      assert.equal(signedIn.statusCode, 200, 'the new password is the one in force');
+    });
+
+    // Rule (issue 42, point 6): a link request answers before any work (the lookup, the limit, the writes run after the
+    // response), so its time tells nothing of the address. Checked by taking the people's tables away: a request that
+    // looked the address up before answering would fail; each answers the same 202, known address or not.
+    test('link requests answer 202 before they look the address up: the same answer, known or not, even with no table to look in', async (t) => {
+      const h = await adminHarness(t, backend);
+      const w = await populatedWorkspace(h);
+      await activeClient(h, w.ws, w.company.id, 'grace@acme.test');
+      const { db, afterResponse } = h.app.ctx;
+      const rename = async (from: string, to: string) => {
+        for (const table of ['clients', 'internal_users'])
+          await sql`alter table ${sql.raw(table + from)} rename to ${sql.raw(table + to)}`.execute(db);
+      };
+      const requests = [
+        ['/sign-in/link', 'grace@acme.test'],
+        ['/sign-in/link', 'nobody@acme.test'],
+        ['/password-resets', 'grace@acme.test'],
+        ['/password-resets', 'nobody@acme.test'],
+      ] as const;
+      const invited = await emailCount(h, w.ws.workspaceId, 'grace@acme.test'); // the invite
+      await rename('', '_away');
+      const answers = [];
+      try {
+        for (const [path, email] of requests) {
+          const res = await portalBrowser(h, w.ws.workspaceId).call('POST', path, { email });
+          answers.push([res.statusCode, res.body, res.headers['content-type']]);
+        }
+        await afterResponse.settled(); // the work after the answers found no table (logged)
+      } finally {
+        await rename('_away', '');
+      }
+      const accepted = [
+        202,
+        '{"message":"If this e-mail belongs to someone who may sign in here, a link is on its way."}',
+        'application/json; charset=utf-8',
+      ];
+      assert.deepEqual(answers, Array(4).fill(accepted));
+      assert.equal(await emailCount(h, w.ws.workspaceId, 'grace@acme.test'), invited);
+      // With the tables back, the same requests: the same answers, and the work after them sends the known address its links.
+      for (const [path, email] of requests) {
+        h.clock.advance(1000); // e-mails in order
+        const res = await portalBrowser(h, w.ws.workspaceId).call('POST', path, { email });
+        assert.deepEqual([res.statusCode, res.body, res.headers['content-type']], accepted);
+      }
+      const mail = await lastEmailTo(h, w.ws.workspaceId, 'grace@acme.test');
+      assert.deepEqual([mail.count, mail.subject], [invited + 2, 'Reset your password']);
+      assert.equal(await emailCount(h, w.ws.workspaceId, 'nobody@acme.test'), 0);
     });
 
     test('one address guessing across many accounts is held at 429 after AUTH_FAILURES_PER_MINUTE failures; others are not', async (t) => {

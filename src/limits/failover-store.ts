@@ -44,6 +44,13 @@ export class FailoverLimitStore implements LimitStore {
     );
   }
 
+  refund(key: string, capacity: number, refillPerSecond: number, nowMs: number): Promise<BucketResult> {
+    return this.either(
+      (redis) => redis.refund(key, capacity, refillPerSecond, nowMs),
+      (local) => local.refund(key, capacity, refillPerSecond, nowMs),
+    );
+  }
+
   reserveQuota(workspaceId: string, day: string, limit: number): Promise<QuotaResult> {
     return this.either(
       (redis) => redis.reserveQuota(workspaceId, day, limit),

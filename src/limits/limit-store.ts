@@ -55,6 +55,11 @@ export interface LimitStore {
    * takes one token when `take` and one is there. `take: false` only looks.
    */
   bucket(key: string, capacity: number, refillPerSecond: number, nowMs: number, take: boolean): Promise<BucketResult>;
+  /**
+   * Gives back one token taken from a bucket (a sign-in guess that proved right), refilled to `nowMs` first and
+   * never above `capacity`: one atomic step, as `bucket` is. `allowed` is always true.
+   */
+  refund(key: string, capacity: number, refillPerSecond: number, nowMs: number): Promise<BucketResult>;
   /** Reserves one unit of a workspace's count for a UTC day unless `limit` is reached. */
   reserveQuota(workspaceId: string, day: string, limit: number): Promise<QuotaResult>;
   /** Gives back a unit reserved by a request that did not end 2xx; returns the day's count after. */

@@ -63,6 +63,14 @@ export class MemoryLimitStore implements LimitStore {
     return this.take(key, capacity, refillPerSecond, nowMs, take);
   }
 
+  async refund(key: string, capacity: number, refillPerSecond: number, nowMs: number): Promise<BucketResult> {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return { allowed: true, tokens: capacity }; // absent: full already
+    bucket.tokens = Math.min(capacity, refill(bucket.tokens, bucket.at, nowMs, capacity, refillPerSecond) + 1);
+    bucket.at = Math.max(bucket.at, nowMs);
+    return { allowed: true, tokens: bucket.tokens };
+  }
+
   private take(key: string, capacity: number, refillPerSecond: number, nowMs: number, take: boolean): BucketResult {
     let bucket = this.buckets.get(key);
     if (!bucket) {

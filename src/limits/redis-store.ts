@@ -49,6 +49,13 @@ ${SAVE_LUA}
 return { allowed and 1 or 0, string.format('%.17g', tokens) }
 `;
 
+// ARGV: capacity, rate, now, ttl margin.
+const REFUND_LUA = `${REFILL_LUA}
+tokens = math.min(capacity, tokens + 1)
+${SAVE_LUA}
+return string.format('%.17g', tokens)
+`;
+
 const RESERVE_LUA = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 if used >= tonumber(ARGV[1]) then return { 0, used } end
@@ -99,6 +106,7 @@ interface Scripts {
     marginMs: number,
     take: 0 | 1,
   ): Promise<[number, string]>;
+  limitRefund(key: string, capacity: number, refillPerSecond: number, nowMs: number, marginMs: number): Promise<string>;
   limitReserve(key: string, limit: number, ttlSeconds: number): Promise<[number, number]>;
   limitRelease(key: string): Promise<number>;
 }
@@ -130,6 +138,7 @@ export class RedisLimitStore implements LimitStore {
     this.redis.on('error', () => {});
     this.redis.defineCommand('limitAdmit', { numberOfKeys: 2, lua: ADMIT_LUA });
     this.redis.defineCommand('limitBucket', { numberOfKeys: 1, lua: BUCKET_LUA });
+    this.redis.defineCommand('limitRefund', { numberOfKeys: 1, lua: REFUND_LUA });
     this.redis.defineCommand('limitReserve', { numberOfKeys: 1, lua: RESERVE_LUA });
     this.redis.defineCommand('limitRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
     this.starting = new Promise<void>((resolve) => {
@@ -171,6 +180,13 @@ export class RedisLimitStore implements LimitStore {
       this.redis.limitBucket(`${this.keyPrefix}bucket:${key}`, capacity, refillPerSecond, nowMs, BUCKET_TTL_MARGIN_MS, take ? 1 : 0),
     );
     return { allowed: allowed === 1, tokens: Number(tokens) };
+  }
+
+  async refund(key: string, capacity: number, refillPerSecond: number, nowMs: number): Promise<BucketResult> {
+    const tokens = await this.call(() =>
+      this.redis.limitRefund(`${this.keyPrefix}bucket:${key}`, capacity, refillPerSecond, nowMs, BUCKET_TTL_MARGIN_MS),
+    );
+    return { allowed: true, tokens: Number(tokens) };
   }
 
   async reserveQuota(workspaceId: string, day: string, limit: number): Promise<QuotaResult> {

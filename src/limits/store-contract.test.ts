@@ -99,6 +99,30 @@ export function limitStoreContract(
       );
     });
 
+    // Rule (issue 42, point 1): a guess takes its token before it is evaluated, in one atomic step, so a burst
+    // evaluates at most the tokens left; a right guess gives its token back (refund), atomically too.
+    test('bucket: 40 concurrent takes with 3 tokens left: exactly 3 allowed', async (t) => {
+      const { store } = await open(t);
+      for (let i = 0; i < 7; i++) await store.bucket('k', 10, 1 / 90, T0, true);
+      const results = await Promise.all(Array.from({ length: 40 }, () => store.bucket('k', 10, 1 / 90, T0, true)));
+      assert.equal(results.filter((r) => r.allowed).length, 3);
+      assert.deepEqual(await store.bucket('k', 10, 1 / 90, T0, false), { allowed: false, tokens: 0 });
+    });
+
+    test('refund: gives one token back, refilled to now first, never above capacity', async (t) => {
+      const { store } = await open(t);
+      for (let i = 0; i < 5; i++) await store.bucket('k', 5, 2, T0, true);
+      assert.deepEqual(await store.refund('k', 5, 2, T0), { allowed: true, tokens: 1 });
+      assert.deepEqual(await store.bucket('k', 5, 2, T0, true), { allowed: true, tokens: 0 }, 'the refunded token is usable');
+      assert.deepEqual(await store.refund('k', 5, 2, T0 + 250), { allowed: true, tokens: 1.5 }, 'refilled to now, then one more');
+      assert.deepEqual(await store.refund('k', 5, 2, T0 + 60_000), { allowed: true, tokens: 5 }, 'capped');
+      assert.deepEqual(await store.refund('new', 5, 2, T0), { allowed: true, tokens: 5 }, 'a new bucket is full');
+      const taken = await Promise.all(Array.from({ length: 5 }, () => store.bucket('c', 5, 2, T0, true)));
+      await Promise.all(Array.from({ length: 3 }, () => store.refund('c', 5, 2, T0)));
+      assert.equal(taken.filter((r) => r.allowed).length, 5);
+      assert.deepEqual(await store.bucket('c', 5, 2, T0, false), { allowed: true, tokens: 3 }, 'concurrent refunds each count');
+    });
+
     test('quota: reserves up to the limit, then refuses with the count', async (t) => {
       const { store, workspace } = await open(t);
       const ws = await workspace();

@@ -36,6 +36,7 @@ export function portalBrowser(h: Pick<Harness, 'app'>, workspaceId: string): Por
 
 /** The newest e-mail queued to `to` in the workspace: its subject, text and the token of the link in it (after `#`). */
 export async function lastEmailTo(h: Pick<Harness, 'app'>, workspaceId: string, to: string) {
+  await h.app.ctx.afterResponse.settled(); // links are e-mailed after the request's answer
   const rows = await h.app.ctx.db
     .selectFrom('email_outbox')
     .select(['subject', 'text_body', 'created_at'])
@@ -50,6 +51,7 @@ export async function lastEmailTo(h: Pick<Harness, 'app'>, workspaceId: string, 
 }
 
 export async function emailCount(h: Pick<Harness, 'app'>, workspaceId: string, to: string): Promise<number> {
+  await h.app.ctx.afterResponse.settled();
   const rows = await h.app.ctx.db
     .selectFrom('email_outbox')
     .select('id')

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB, SignInLinkPurpose, SignInMethod } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { InternalUserRole } from '../../lib/caller.js';
+import { lockedForUpdate } from '../../db/rows.js';
 
 export type UserType = 'client' | 'internalUser';
 
@@ -103,13 +104,21 @@ export const refOf = (row: { client_id: string | null; internal_user_id: string 
 
 // ---- credentials ---------------------------------------------------------------------------------------------
 
-export async function findCredentials(db: Kysely<DB>, person: Pick<Person, 'workspaceId' | 'type' | 'id'>) {
-  return db
+/**
+ * The person's credentials. With `lockFor` (inside a transaction), locked until it ends on PostgreSQL: a code is
+ * then used once however many requests send it at once (the next reads what the first one wrote); SQLite has one writer.
+ */
+export async function findCredentials(
+  db: Kysely<DB>,
+  person: Pick<Person, 'workspaceId' | 'type' | 'id'>,
+  lockFor?: 'sqlite' | 'postgres',
+) {
+  const query = db
     .selectFrom('sign_in_credentials')
     .selectAll()
     .where('workspace_id', '=', person.workspaceId)
-    .where(personColumn(person.type), '=', person.id)
-    .executeTakeFirst();
+    .where(personColumn(person.type), '=', person.id);
+  return (lockFor ? lockedForUpdate(query, lockFor) : query).executeTakeFirst();
 }
 
 /** Creates the person's credentials row or changes it: only the columns given. */
@@ -240,6 +249,23 @@ export function revokeSession(work: UnitOfWork, id: string, at: string): void {
   work.write(work.db.updateTable('sign_in_sessions').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null));
 }
 
+/**
+ * Ends a session once: `then` learns, inside the transaction, whether this request is the one that ended it (of two
+ * at once, exactly one is), so a half session opens at most one session.
+ */
+export function endSessionOnce(work: UnitOfWork, id: string, at: string, then: (ended: boolean) => void): void {
+  work.writeReturning(
+    work.db
+      .updateTable('sign_in_sessions')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .compile(),
+    (row) => then(row !== undefined),
+  );
+}
+
 /** Ends every session of a person (a password reset or change: all but `exceptId`, the session that made the change). */
 export function revokeSessionsOf(
   work: UnitOfWork,
@@ -297,22 +323,25 @@ export function useLink(work: UnitOfWork, id: string, at: string, then: (used: b
   );
 }
 
-/** Forgets a person's unused links of one purpose (a new one was sent, or the password was reset). */
-export function deleteLinksOf(work: UnitOfWork, person: Person, purpose: SignInLinkPurpose): void {
-  work.write(
-    work.db
-      .deleteFrom('sign_in_links')
-      .where('workspace_id', '=', person.workspaceId)
-      .where(personColumn(person.type), '=', person.id)
-      .where('purpose', '=', purpose),
-  );
+/** Forgets a person's links of one purpose (a new one was sent), or of every purpose (the password was changed or reset). */
+export function deleteLinksOf(work: UnitOfWork, person: Person, purpose?: SignInLinkPurpose): void {
+  const query = work.db
+    .deleteFrom('sign_in_links')
+    .where('workspace_id', '=', person.workspaceId)
+    .where(personColumn(person.type), '=', person.id);
+  work.write(purpose ? query.where('purpose', '=', purpose) : query);
 }
 
 // ---- invites -------------------------------------------------------------------------------------------------
 
-/** The client an invite link was sent to (the hash of its token), with the link's expiry. */
-export async function findInvitedClient(db: Kysely<DB>, workspaceId: string, tokenHash: string) {
-  const row = await clientsQuery(db, workspaceId).select('invite_expires_at').where('invite_token_hash', '=', tokenHash).executeTakeFirst();
+/**
+ * The client an invite link was sent to (the hash of its token), with the link's expiry. With `lockFor` (inside a
+ * transaction), its row locked until it ends on PostgreSQL: of requests accepting one invite at once, the next finds
+ * the invite spent by the first (SQLite has one writer).
+ */
+export async function findInvitedClient(db: Kysely<DB>, workspaceId: string, tokenHash: string, lockFor?: 'sqlite' | 'postgres') {
+  const query = clientsQuery(db, workspaceId).select('invite_expires_at').where('invite_token_hash', '=', tokenHash);
+  const row = await (lockFor ? lockedForUpdate(query, lockFor) : query).executeTakeFirst();
   return row && { person: clientPerson(row), expiresAt: row.invite_expires_at };
 }
 

@@ -117,7 +117,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
   app.decorateRequest('signInSession', null as unknown as ActiveSession);
   const setCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) =>
     reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, value, `/portal/${attemptOf(request).workspaceId}`, maxAgeSeconds));
-  const { config } = app.ctx;
+  const { config, afterResponse } = app.ctx;
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -158,8 +158,9 @@ export async function signInRoutes(fastify: FastifyInstance) {
         ...route(
           'signInWithPassword',
           'Sign in with an e-mail and a password',
-          'Sets the session cookie. A wrong e-mail or password is the same 401 (and takes as long); 10 failures for an e-mail, then one more ' +
-            'every 90 s (429), and the address’s failures are limited too; a link by e-mail still signs the person in. Records ' +
+          'Sets the session cookie. A wrong e-mail or password is the same 401 (and takes as long); 10 guesses for an e-mail, then one more ' +
+            'every 90 s (429; each taken before the password is checked, a right one given back), and the address’s failures are limited ' +
+            'too; a link by e-mail still signs the person in. Records ' +
             'userLoginSucceeded and, unless a TOTP step is due (`stage`), userLoggedIn; a failure userLoginFailed.',
         ),
         body: PasswordSignIn,
@@ -181,15 +182,18 @@ export async function signInRoutes(fastify: FastifyInstance) {
         ...route(
           'requestSignInLink',
           'E-mail a sign-in link',
-          'Always 202, whether or not the e-mail belongs to someone who may sign in. The link works once, for 15 minutes; a newer one ' +
-            'replaces it; 5 e-mails to one address, then one more every 12 minutes. Records magicLinkSent.',
+          'Always 202, whether or not the e-mail belongs to someone who may sign in, answered before the address is looked up (the link is ' +
+            'e-mailed after). The link works once, for 15 minutes; a newer one or a password change ends it; 5 e-mails to one address, then ' +
+            'one more every 12 minutes. Records magicLinkSent.',
         ),
         body: LinkRequest,
         response: { 202: LinkRequested, ...errorResponses(400, 403, 404, 413, 415, 500) },
       },
     },
     async (request, reply) => {
-      await service.sendLink(settings, 'signIn', { ...request.body, userType: request.body.userType ?? 'client' }, attemptOf(request));
+      const input = { ...request.body, userType: request.body.userType ?? 'client' };
+      const attempt = attemptOf(request);
+      afterResponse.run(reply, 'sign-in link', () => service.sendLink(settings, 'signIn', input, attempt));
       return reply.code(202).send(LINK_REQUESTED);
     },
   );
@@ -218,7 +222,9 @@ export async function signInRoutes(fastify: FastifyInstance) {
         ...route(
           'verifySignInCode',
           'Pass the TOTP step',
-          'A code of the authenticator (each accepted once) or an unused recovery code; a new session cookie replaces the first step’s. Records userLoggedIn, or userLoginFailed.',
+          'A code of the authenticator (each accepted once) or an unused recovery code, each used once however many requests send it at ' +
+            'once; a new session cookie replaces the first step’s. 10 guesses per person, then one more every 90 s (429), apart from the ' +
+            'password’s: only whoever passed the first factor uses them. Records userLoggedIn, or userLoginFailed.',
         ),
         ...SIGNED_IN,
         body: CodeBody,
@@ -236,19 +242,17 @@ export async function signInRoutes(fastify: FastifyInstance) {
         ...route(
           'requestPasswordReset',
           'E-mail a password-reset link',
-          'Always 202 (see requestSignInLink); the link works once, for 30 minutes, and only to reset the password.',
+          'Always 202, answered before any work (see requestSignInLink); the link works once, for 30 minutes, and only to reset the ' +
+            'password; a password change ends it.',
         ),
         body: LinkRequest,
         response: { 202: LinkRequested, ...errorResponses(400, 403, 404, 413, 415, 500) },
       },
     },
     async (request, reply) => {
-      await service.sendLink(
-        settings,
-        'passwordReset',
-        { ...request.body, userType: request.body.userType ?? 'client' },
-        attemptOf(request),
-      );
+      const input = { ...request.body, userType: request.body.userType ?? 'client' };
+      const attempt = attemptOf(request);
+      afterResponse.run(reply, 'password-reset link', () => service.sendLink(settings, 'passwordReset', input, attempt));
       return reply.code(202).send(LINK_REQUESTED);
     },
   );
@@ -260,7 +264,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
         ...route(
           'completePasswordReset',
           'Set a new password from a reset link',
-          'Every session of the person ends; sign in with the new password. Records passwordReset.',
+          'Every session of the person and every other link e-mailed before end; sign in with the new password. Records passwordReset.',
         ),
         body: PasswordResetCompletion,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500) },
@@ -280,7 +284,8 @@ export async function signInRoutes(fastify: FastifyInstance) {
           'acceptInvite',
           'Accept a client’s invite',
           'The token from the `inviteUrl`’s fragment, and optionally the password the client chooses (without one, the client signs in by e-mailed ' +
-            'links). Signs the client in: it becomes `active`. Records userLoginSucceeded, userLoggedIn and clientActivated.',
+            'links). Signs the client in, once: of acceptances at once exactly one succeeds. It becomes `active`. Records userLoginSucceeded, ' +
+            'userLoggedIn and clientActivated.',
         ),
         body: InviteAcceptance,
         response: { 200: SignInSession, ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500) },
@@ -333,7 +338,8 @@ export async function signInRoutes(fastify: FastifyInstance) {
           'changePassword',
           'Change (or set) the password',
           'The current password is required when one is set, however the session was opened (a session from an e-mailed link cannot take ' +
-            'the account over). The person’s other sessions end. Records passwordChanged.',
+            'the account over); 10 wrong ones per person, then one more every 90 s (429), apart from the sign-in’s. The person’s other ' +
+            'sessions and every link e-mailed before end. Records passwordChanged.',
         ),
         ...SIGNED_IN,
         body: PasswordChange,

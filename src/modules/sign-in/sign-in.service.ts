@@ -42,11 +42,17 @@ const LINK_LIFETIME_MS = { signIn: 15 * MINUTE, passwordReset: 30 * MINUTE } as 
 const TOUCH_EVERY_MS = MINUTE;
 
 /**
- * Failed password and code attempts per account (e-mail, known or not, so the limit tells nothing either):
- * 10, then one more every 90 s. Only guessing is slowed: links by e-mail still sign the person in, so a
- * stranger's failures never lock the owner out.
+ * Guesses of a secret, per bucket: 10, then one more every 90 s. A guess takes its token before it is evaluated (one
+ * atomic step of the limit store), so a burst evaluates at most the tokens left; a right guess gives its token back,
+ * so the owner's own sign-ins never use the bucket up. Each step has its own bucket, and only the password's can be
+ * drained by a stranger, so a stranger's guesses never lock the owner out of any step:
+ * - `password`: per account (e-mail, known or not, so the limit tells nothing either); links by e-mail still sign the
+ *   owner in;
+ * - `secondFactor` (TOTP and recovery codes): per person, drained only by whoever passed the first factor;
+ * - `passwordChange` (the current password): per person, drained only by a signed-in session.
  */
 const GUESSES = { capacity: 10, perSecond: 10 / 900 };
+type GuessStep = 'password' | 'secondFactor' | 'passwordChange';
 /** E-mails one address can be sent (links and resets): 5, then one more every 12 minutes; past it, silently none. */
 const MAILS = { capacity: 5, perSecond: 5 / 3600 };
 
@@ -122,16 +128,29 @@ function refusal(settings: SignInSettings, attempt: Attempt, error: ApiError): P
   return settings.authFailures.fail(attempt.ip ?? 'unknown', attempt.at, error);
 }
 
-/** The account's guess bucket, once it is known to hold a guess (else 429); a wrong guess is counted with `countGuess`. */
-async function guessesOf(settings: SignInSettings, attempt: Attempt, type: UserType, email: string): Promise<string> {
-  const key = bucketKey('guess', attempt.workspaceId, type, email);
-  const { tokens } = await settings.limitStore.bucket(key, GUESSES.capacity, GUESSES.perSecond, attempt.at, false);
-  if (tokens < 1) throw errors.rateLimited(Math.ceil(1 / GUESSES.perSecond));
+/** A step's guess bucket: the password's by e-mail (the account may not exist), the others by person. */
+function guessKey(step: GuessStep, workspaceId: string, type: UserType, emailOrId: string) {
+  // 'guess' is the password's key since before the other steps had buckets of their own.
+  return step === 'password' ? bucketKey('guess', workspaceId, type, emailOrId) : `signin:${step}:${workspaceId}:${type}:${emailOrId}`;
+}
+
+/** Takes a guess's token before the guess is evaluated (429 when none is left); the bucket's key, for `rightGuess`. */
+async function takeGuess(settings: SignInSettings, attempt: Attempt, key: string): Promise<string> {
+  const { allowed } = await settings.limitStore.bucket(key, GUESSES.capacity, GUESSES.perSecond, attempt.at, true);
+  if (!allowed) throw errors.rateLimited(Math.ceil(1 / GUESSES.perSecond));
   return key;
 }
 
-async function countGuess(settings: SignInSettings, key: string, attempt: Attempt, error: ApiError): Promise<ApiError> {
-  await settings.limitStore.bucket(key, GUESSES.capacity, GUESSES.perSecond, attempt.at, true);
+/**
+ * Gives a right guess's token back (or one that was no guess: the step refused for another reason). Best effort: the
+ * sign-in has happened, and a token not given back (the limit store unreachable) only costs the owner one guess.
+ */
+async function rightGuess(settings: SignInSettings, key: string, attempt: Attempt): Promise<void> {
+  await settings.limitStore.refund(key, GUESSES.capacity, GUESSES.perSecond, attempt.at).catch(() => {});
+}
+
+/** A wrong guess (its token stays taken), counted against the client address's tries too: the error to throw. */
+function wrongGuess(settings: SignInSettings, attempt: Attempt, error: ApiError): Promise<ApiError> {
   return refusal(settings, attempt, error);
 }
 
@@ -198,7 +217,7 @@ export async function signInWithPassword(
   input: { email: string; password: string; userType: UserType },
   attempt: Attempt,
 ): Promise<Opened> {
-  const guesses = await guessesOf(settings, attempt, input.userType, input.email);
+  const guesses = await takeGuess(settings, attempt, guessKey('password', attempt.workspaceId, input.userType, input.email));
   const found = await repo.findPersonByEmail(settings.database.db, attempt.workspaceId, input.userType, input.email);
   const person = maySignIn(found) ? found : undefined;
   const credentials = person ? await repo.findCredentials(settings.database.db, person) : undefined;
@@ -211,9 +230,13 @@ export async function signInWithPassword(
         reason: person ? 'wrongPassword' : 'unknownAccount',
       }),
     );
-    throw await countGuess(settings, guesses, attempt, wrongCredentials());
+    throw await wrongGuess(settings, attempt, wrongCredentials());
   }
-  return unitOfWork(settings.database, (work) => openSession(settings, work, person, 'password', attempt), { transaction: true });
+  const opened = await unitOfWork(settings.database, (work) => openSession(settings, work, person, 'password', attempt), {
+    transaction: true,
+  });
+  await rightGuess(settings, guesses, attempt);
+  return opened;
 }
 
 // ---- links by e-mail -----------------------------------------------------------------------------------------
@@ -255,7 +278,8 @@ const LINK_MAILS = {
  * E-mails a link of `purpose` to the person with this e-mail, if there is one who may sign in; the answer is the
  * same either way (no enumeration). Single use, short-lived (15 minutes to sign in, 30 to reset a password), stored
  * as its SHA-256, good for its own purpose only (a sign-in link never sets a password); a new one replaces an unused one.
- * A sign-in link records magicLinkSent.
+ * A sign-in link records magicLinkSent. The routes run this after answering (its time would tell whether the address
+ * may sign in).
  */
 export async function sendLink(
   settings: SignInSettings,
@@ -325,7 +349,7 @@ export async function redeemMagicLink(settings: SignInSettings, token: string, a
   );
 }
 
-/** Sets a new password from a reset link: every session of the person ends (passwordReset); nobody is signed in. */
+/** Sets a new password from a reset link: every session and other link of the person ends (passwordReset); nobody is signed in. */
 export async function completePasswordReset(
   settings: SignInSettings,
   input: { token: string; password: string },
@@ -340,7 +364,7 @@ export async function completePasswordReset(
       const at = isoAt(attempt.at);
       repo.saveCredentials(work, person, randomUUID(), { password_hash: hash, password_changed_at: at }, at);
       repo.revokeSessionsOf(work, person, at);
-      repo.deleteLinksOf(work, person, 'signIn');
+      repo.deleteLinksOf(work, person); // every other link sent before: the password they were sent under is gone
       record(work, person, attempt, 'passwordReset', `${person.email} reset their password`, {});
     },
     { transaction: true },
@@ -363,7 +387,7 @@ export async function acceptInvite(
   return unitOfWork(
     settings.database,
     async (work) => {
-      const invite = await validInvite(settings, work.db, input.token, attempt);
+      const invite = await validInvite(settings, work.db, input.token, attempt, settings.database.dialect);
       const at = isoAt(attempt.at);
       if (hash) repo.saveCredentials(work, invite.person, randomUUID(), { password_hash: hash, password_changed_at: at }, at);
       return openSession(settings, work, invite.person, 'invite', attempt);
@@ -372,8 +396,9 @@ export async function acceptInvite(
   );
 }
 
-async function validInvite(settings: SignInSettings, db: Database['db'], token: string, attempt: Attempt) {
-  const invite = await repo.findInvitedClient(db, attempt.workspaceId, hashSecretToken(token));
+/** The invite of `token` while it is valid (with `lockFor`, its row locked for the transaction: accepted once). */
+async function validInvite(settings: SignInSettings, db: Database['db'], token: string, attempt: Attempt, lockFor?: 'sqlite' | 'postgres') {
+  const invite = await repo.findInvitedClient(db, attempt.workspaceId, hashSecretToken(token), lockFor);
   if (!invite || invite.person.status !== 'invited' || invite.expiresAt === null || Date.parse(invite.expiresAt) <= attempt.at) {
     throw await refusal(
       settings,
@@ -416,7 +441,7 @@ export async function signOut(settings: SignInSettings, session: ActiveSession, 
 /**
  * Changes the password of the signed-in person. When one is set, the current one is required, whatever opened the
  * session: a session from an old or forwarded sign-in link can never take the account over (Invoice Ninja #6408).
- * The person's other sessions end.
+ * The person's other sessions, and every link e-mailed before, end.
  */
 export async function changePassword(
   settings: SignInSettings,
@@ -427,8 +452,8 @@ export async function changePassword(
   const { person } = session;
   const credentials = await repo.findCredentials(settings.database.db, person);
   if (credentials?.password_hash) {
-    const guesses = await guessesOf(settings, attempt, person.type, person.email);
     if (input.currentPassword === undefined) throw errors.invalidField('body.currentPassword', 'is required to change a password');
+    const guesses = await takeGuess(settings, attempt, guessKey('passwordChange', person.workspaceId, person.type, person.id));
     if (!(await passwordMatches(credentials.password_hash, input.currentPassword))) {
       await unitOfWork(settings.database, async (work) =>
         record(work, person, attempt, 'userLoginFailed', `Wrong current password of ${person.email}`, {
@@ -436,14 +461,16 @@ export async function changePassword(
           reason: 'wrongPassword',
         }),
       );
-      throw await countGuess(settings, guesses, attempt, errors.invalidField('body.currentPassword', 'is not your current password'));
+      throw await wrongGuess(settings, attempt, errors.invalidField('body.currentPassword', 'is not your current password'));
     }
+    await rightGuess(settings, guesses, attempt);
   }
   const hash = await hashPassword(input.newPassword);
   await unitOfWork(settings.database, async (work) => {
     const at = isoAt(attempt.at);
     repo.saveCredentials(work, person, randomUUID(), { password_hash: hash, password_changed_at: at }, at);
     repo.revokeSessionsOf(work, person, at, session.id);
+    repo.deleteLinksOf(work, person); // links sent before the change end with the password they were sent under
     record(work, person, attempt, 'passwordChanged', `${person.email} changed their password`, {});
   });
 }
@@ -464,11 +491,12 @@ export async function verifySecondFactor(
 ): Promise<Opened> {
   if (session.stage !== 'mfaRequired') throw errors.conflict('This session is not waiting for a TOTP code.');
   const { person } = session;
-  const guesses = await guessesOf(settings, attempt, person.type, person.email);
+  const guesses = await takeGuess(settings, attempt, guessKey('secondFactor', person.workspaceId, person.type, person.id));
   const opened = await unitOfWork(
     settings.database,
     async (work) => {
-      const credentials = await repo.findCredentials(work.db, person);
+      // Locked: of requests sending one code at once, the next reads it used (each code, recovery codes too, works once).
+      const credentials = await repo.findCredentials(work.db, person, settings.database.dialect);
       if (!credentials?.totp_secret || !credentials.totp_enabled_at) throw errors.conflict('TOTP is not enabled for this account.');
       const at = isoAt(attempt.at);
       const step = verifyTotp(credentials.totp_secret, code.trim(), attempt.at, { lastUsedStep: credentials.totp_last_step });
@@ -480,16 +508,25 @@ export async function verifySecondFactor(
         if (left.length === unused.length) return undefined;
         repo.saveCredentials(work, person, credentials.id, { recovery_code_hashes: JSON.stringify(left) }, at);
       }
-      repo.revokeSession(work, session.id, at);
+      // One half session opens one session, even with two different right codes at once.
+      repo.endSessionOnce(work, session.id, at, (ended) => {
+        if (!ended) throw errors.unauthorized('This sign-in has already passed its TOTP step; sign in again.');
+      });
       return startSession(work, person, session.method, 'active', true, attempt);
     },
     { transaction: true },
-  );
-  if (opened) return opened;
+  ).catch(async (error) => {
+    await rightGuess(settings, guesses, attempt); // refused for another reason than a wrong code: no guess spent
+    throw error;
+  });
+  if (opened) {
+    await rightGuess(settings, guesses, attempt);
+    return opened;
+  }
   await unitOfWork(settings.database, async (work) =>
     record(work, person, attempt, 'userLoginFailed', `Wrong TOTP code for ${person.email}`, { method: 'totp', reason: 'wrongCode' }),
   );
-  throw await countGuess(settings, guesses, attempt, errors.unauthorized('Wrong code.'));
+  throw await wrongGuess(settings, attempt, errors.unauthorized('Wrong code.'));
 }
 
 /** Starts enrolling an authenticator: a new secret (not in force until a code from it is confirmed). */
