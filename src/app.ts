@@ -5,6 +5,7 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest, readSecret } from './db/migrate.js';
+import { readDatabaseId } from './db/server-settings.js';
 import { PageTokens } from './db/paging.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { SecretBox } from './lib/secret-box.js';
@@ -181,7 +182,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     allowPrivate: config.webhooksAllowPrivate,
     lookup: webhookOptions?.lookup,
   };
-  const fileStore: FileStore = config.filesS3 ? new S3FileStore(config.filesS3) : new LocalFileStore(config.filesDir);
+  // Files' content under this database's own id: databases sharing one directory or bucket prefix keep apart.
+  const databaseId = await readDatabaseId(database);
+  const fileStore: FileStore = config.filesS3
+    ? new S3FileStore(config.filesS3, databaseId.id)
+    : new LocalFileStore(config.filesDir, databaseId.id);
   // Longer than any upload may take: a request arrives whole within REQUEST_TIMEOUT_MS.
   const uploadGraceMs = Math.max(60_000, config.requestTimeoutMs * 2);
   const ctx: AppContext = {
@@ -237,7 +242,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const contentSweep = new FileContentSweep(
     database,
     fileStore,
-    uploadGraceMs,
+    { graceMs: uploadGraceMs, quarantineMs: config.filesQuarantineDays * 86_400_000, namespaceSinceMs: databaseId.sinceMs },
     app.log.child({ component: 'files' }),
     options.fileOrphanSweepMs,
   );
