@@ -239,6 +239,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     config.auditPiiDays === undefined
       ? null
       : new PersonalDataSweep(database.db, clock, config.auditPiiDays, app.log.child({ component: 'audit' }), options.auditPiiSweepMs);
+  app.log.info(
+    {
+      databaseId: databaseId.id,
+      at: config.filesS3
+        ? `s3://${config.filesS3.bucket}/${config.filesS3.prefix}${databaseId.id}/`
+        : `${config.filesDir}/${databaseId.id}/`,
+    },
+    'files: this database’s content is kept under its id',
+  );
   const contentSweep = new FileContentSweep(
     database,
     fileStore,

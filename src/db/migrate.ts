@@ -26,7 +26,7 @@ async function migrate(database: Database, target: string | undefined): Promise<
   await ensureSecret(database, 'paging');
   await ensureSecret(database, 'webhooks');
   await ensureSecret(database, 'files');
-  await ensureDatabaseId(database);
+  if (target === undefined) await ensureDatabaseId(database); // its table comes with a migration
   await ensureSecret(database, 'sign-in');
   await ensureSecret(database, 'app-builder');
   return applied;
@@ -124,7 +124,9 @@ async function ensureSecret(database: Database, name: string): Promise<void> {
  * had since its first start, so a backup taken before the id existed, restored later, gets the same id back.
  */
 async function ensureDatabaseId(database: Database): Promise<void> {
-  const hash = createHmac('sha256', await readSecret(database, 'files')).update('file store namespace').digest('hex');
+  const hash = createHmac('sha256', await readSecret(database, 'files'))
+    .update('file store namespace')
+    .digest('hex');
   const id = `${hash.slice(0, 8)}-${hash.slice(8, 12)}-${hash.slice(12, 16)}-${hash.slice(16, 20)}-${hash.slice(20, 32)}`;
   await database.db
     .insertInto('server_settings')

@@ -29,10 +29,14 @@ export class FileContentSweep extends LoopWorker {
     if (temporary > 0) this.log.info({ removed: temporary }, 'files: content of uploads cut short removed');
     const counts = await sweepContent(this.database, this.store, this.options);
     const { namespace } = this.store;
-    if (counts.adopted > 0) this.log.info({ adopted: counts.adopted, namespace }, 'files: legacy-layout content this database names copied under its id');
-    if (counts.legacyRemoved > 0) this.log.info({ removed: counts.legacyRemoved, namespace }, 'files: legacy-layout copies of adopted content removed');
-    if (counts.quarantined > 0) this.log.info({ quarantined: counts.quarantined, namespace }, 'files: content no row names moved to quarantine');
-    if (counts.restored > 0) this.log.warn({ restored: counts.restored, namespace }, 'files: quarantined content a row names again moved back');
+    if (counts.adopted > 0)
+      this.log.info({ adopted: counts.adopted, namespace }, 'files: legacy-layout content this database names copied under its id');
+    if (counts.legacyRemoved > 0)
+      this.log.info({ removed: counts.legacyRemoved, namespace }, 'files: legacy-layout copies of adopted content removed');
+    if (counts.quarantined > 0)
+      this.log.info({ quarantined: counts.quarantined, namespace }, 'files: content no row names moved to quarantine');
+    if (counts.restored > 0)
+      this.log.warn({ restored: counts.restored, namespace }, 'files: quarantined content a row names again moved back');
     if (counts.deleted > 0) this.log.info({ deleted: counts.deleted, namespace }, 'files: quarantined content no row names deleted');
     return false; // one sweep per round
   }

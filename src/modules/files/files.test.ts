@@ -546,7 +546,10 @@ for (const backend of BACKENDS) {
         };
         assert.deepEqual(await quarantined(), [`${w.ws.workspaceId}/${gone.id}`], 'kept a while, recoverable');
         assert.deepEqual(await sweepContent(h.app.ctx.database, content, options, Date.now() + 3_600_000), none, 'within the quarantine');
-        assert.deepEqual(await sweepContent(h.app.ctx.database, content, options, Date.now() + 86_400_000 + 61_000), { ...none, deleted: 1 });
+        assert.deepEqual(await sweepContent(h.app.ctx.database, content, options, Date.now() + 86_400_000 + 61_000), {
+          ...none,
+          deleted: 1,
+        });
         assert.deepEqual([await quarantined(), (await stored(h)).objects], [[], [`${w.ws.workspaceId}/${kept.id}`]]);
         if (store !== 'local') return; // an S3 store's leftovers are unfinished multipart uploads (s3rver lists none)
         await mkdir(temporaryDir(h), { recursive: true });

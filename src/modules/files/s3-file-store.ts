@@ -157,7 +157,13 @@ export class S3FileStore implements FileStore {
     const { bucket } = this.settings;
     try {
       // A copy's time is when it was made: what the quarantine's grace counts from.
-      await s3.send(new sdk.CopyObjectCommand({ Bucket: bucket, Key: this.objectKey(key, to), CopySource: encodeURI(`${bucket}/${this.objectKey(key, from)}`) }));
+      await s3.send(
+        new sdk.CopyObjectCommand({
+          Bucket: bucket,
+          Key: this.objectKey(key, to),
+          CopySource: encodeURI(`${bucket}/${this.objectKey(key, from)}`),
+        }),
+      );
       return true;
     } catch (error) {
       if (missing(error)) return false;

@@ -38,7 +38,12 @@ async function fileHolding(h: Harness, text: string) {
   const channel = await call('POST', '/v1/channels/files', { membershipType: 'individual', clientId: client.id });
   const file = await call('POST', '/v1/files/file', { channelId: channel.id, path: 'kept.txt' });
   const url = new URL(file.uploadUrl);
-  const put = await h.app.inject({ method: 'PUT', url: `${url.pathname}${url.search}`, payload: text, headers: { 'content-type': 'text/plain' } });
+  const put = await h.app.inject({
+    method: 'PUT',
+    url: `${url.pathname}${url.search}`,
+    payload: text,
+    headers: { 'content-type': 'text/plain' },
+  });
   assert.equal(put.statusCode, 200, put.body);
   const download = () => h.as(ws.apiKey, { method: 'GET', url: `/v1/files/${file.id}/download` });
   return { ws, client, file, call, download, key: `${ws.workspaceId}/${file.id}` };
