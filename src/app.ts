@@ -5,6 +5,7 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest, readSecret } from './db/migrate.js';
+import { readDatabaseId } from './db/server-settings.js';
 import { PageTokens } from './db/paging.js';
 import { AfterResponse } from './lib/after-response.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -182,7 +183,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     allowPrivate: config.webhooksAllowPrivate,
     lookup: webhookOptions?.lookup,
   };
-  const fileStore: FileStore = config.filesS3 ? new S3FileStore(config.filesS3) : new LocalFileStore(config.filesDir);
+  // Files' content under this database's own id: databases sharing one directory or bucket prefix keep apart.
+  const databaseId = await readDatabaseId(database);
+  const fileStore: FileStore = config.filesS3
+    ? new S3FileStore(config.filesS3, databaseId.id)
+    : new LocalFileStore(config.filesDir, databaseId.id);
   // Longer than any upload may take: a request arrives whole within REQUEST_TIMEOUT_MS.
   const uploadGraceMs = Math.max(60_000, config.requestTimeoutMs * 2);
   const ctx: AppContext = {
@@ -236,10 +241,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     config.auditPiiDays === undefined
       ? null
       : new PersonalDataSweep(database.db, clock, config.auditPiiDays, app.log.child({ component: 'audit' }), options.auditPiiSweepMs);
+  app.log.info(
+    {
+      databaseId: databaseId.id,
+      at: config.filesS3
+        ? `s3://${config.filesS3.bucket}/${config.filesS3.prefix}${databaseId.id}/`
+        : `${config.filesDir}/${databaseId.id}/`,
+    },
+    'files: this database’s content is kept under its id',
+  );
   const contentSweep = new FileContentSweep(
     database,
     fileStore,
-    uploadGraceMs,
+    { graceMs: uploadGraceMs, quarantineMs: config.filesQuarantineDays * 86_400_000, namespaceSinceMs: databaseId.sinceMs },
     app.log.child({ component: 'files' }),
     options.fileOrphanSweepMs,
   );

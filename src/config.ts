@@ -56,6 +56,8 @@ export interface Config {
   readonly filesMaxBytes: number;
   /** How long a signed upload or download URL works, in seconds (FILES_URL_TTL_SECONDS, default 900). */
   readonly filesUrlTtlSeconds: number;
+  /** How long the sweep keeps content no row names in quarantine before deleting it, in days (FILES_QUARANTINE_DAYS, default 7). */
+  readonly filesQuarantineDays: number;
 }
 
 interface BucketConfig {
@@ -271,6 +273,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (filesMaxBytes < 1) problems.push('FILES_MAX_BYTES must be at least 1');
   const filesUrlTtlSeconds = intVar(env, 'FILES_URL_TTL_SECONDS', '900', problems);
   if (filesUrlTtlSeconds < 1 || filesUrlTtlSeconds > 7 * 86_400) problems.push('FILES_URL_TTL_SECONDS must be 1 to 604800 (a week)');
+  const filesQuarantineDays = intVar(env, 'FILES_QUARANTINE_DAYS', '7', problems);
+  if (filesQuarantineDays < 1) problems.push('FILES_QUARANTINE_DAYS must be at least 1 (a sweep’s mistake must stay recoverable)');
   const oidcProviders = oidcProvidersVar(env, problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   const portalUrl = (env.PORTAL_URL || `http://${env.HOST || DEFAULTS.HOST}:${port}`).replace(/\/+$/, '');
@@ -301,6 +305,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     oidcProviders,
     filesMaxBytes,
     filesUrlTtlSeconds,
+    filesQuarantineDays,
     smtpFrom: env.SMTP_FROM || `Portal <no-reply@${mailDomainOf(portalUrl)}>`,
     ...overrides,
   });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { type DatabaseIntrospector, type Kysely, Migrator, type MigrationProvider, sql } from 'kysely';
 import type { Database } from './database.js';
 import type { DB } from './schema.js';
@@ -26,6 +26,7 @@ async function migrate(database: Database, target: string | undefined): Promise<
   await ensureSecret(database, 'paging');
   await ensureSecret(database, 'webhooks');
   await ensureSecret(database, 'files');
+  if (target === undefined) await ensureDatabaseId(database); // its table comes with a migration
   await ensureSecret(database, 'sign-in');
   await ensureSecret(database, 'app-builder');
   return applied;
@@ -113,6 +114,23 @@ async function ensureSecret(database: Database, name: string): Promise<void> {
   await database.db
     .insertInto('server_secrets')
     .values({ name, value: randomBytes(32).toString('base64url') })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+}
+
+/**
+ * The database's own id (server setting `database-id`): files' content is kept under it in a store that several
+ * databases may share (modules/files/file-store.ts). Made once, from the `files` secret that every database has
+ * had since its first start, so a backup taken before the id existed, restored later, gets the same id back.
+ */
+async function ensureDatabaseId(database: Database): Promise<void> {
+  const hash = createHmac('sha256', await readSecret(database, 'files'))
+    .update('file store namespace')
+    .digest('hex');
+  const id = `${hash.slice(0, 8)}-${hash.slice(8, 12)}-${hash.slice(12, 16)}-${hash.slice(16, 20)}-${hash.slice(20, 32)}`;
+  await database.db
+    .insertInto('server_settings')
+    .values({ name: 'database-id', value: id, updated_at: new Date().toISOString() })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
 }

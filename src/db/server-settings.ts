@@ -17,3 +17,17 @@ export async function readServerUrl(database: Database): Promise<string | undefi
   const row = await database.db.selectFrom('server_settings').select('value').where('name', '=', 'url').executeTakeFirst();
   return row?.value;
 }
+
+/**
+ * The database's own id, and since when it has had one (db/migrate.ts makes it): what a file store shared with
+ * other databases keeps this one's content under.
+ */
+export async function readDatabaseId(database: Database): Promise<{ id: string; sinceMs: number }> {
+  const row = await database.db
+    .selectFrom('server_settings')
+    .select(['value', 'updated_at'])
+    .where('name', '=', 'database-id')
+    .executeTakeFirst();
+  if (!row) throw new Error('the database has no id: run `portal migrate`');
+  return { id: row.value, sinceMs: Date.parse(row.updated_at) };
+}

@@ -8,7 +8,7 @@ import { heldWithin } from '../../../test/helpers/eventually.js';
 import { addClientCompany, auditEntries, limitedUserSession, populatedWorkspace, sessionKeyFor } from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, type HarnessOptions, adminHarness } from '../../../test/helpers/harness.js';
 import { FILE_STORES } from '../../../test/helpers/s3.js';
-import { removeOrphanContent } from './files.service.js';
+import { sweepContent } from './files.service.js';
 import { acmeAndBeta, okJson } from '../../../test/helpers/world.js';
 
 const UNKNOWN = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
@@ -47,9 +47,12 @@ const upload = (h: Harness, url: string, body: string | Buffer, contentType = 't
 async function stored(h: Harness): Promise<{ objects: string[]; temporary: string[] }> {
   const objects: string[] = [];
   for await (const { key } of h.app.ctx.files.store.list()) objects.push(key);
-  const temporary = h.app.ctx.config.filesS3 ? [] : await readdir(join(h.app.ctx.config.filesDir, '.tmp')).catch(() => [] as string[]);
+  const temporary = h.app.ctx.config.filesS3 ? [] : await readdir(temporaryDir(h)).catch(() => [] as string[]);
   return { objects: objects.sort(), temporary };
 }
+
+/** The local store's directory of uploads in progress: under the database's own id. */
+const temporaryDir = (h: Harness) => join(h.app.ctx.config.filesDir, h.app.ctx.files.store.namespace, '.tmp');
 
 /** Whether an upload of the file holds its claim (under way, on either store). */
 const uploading = async (h: Harness, id: string) =>
@@ -350,7 +353,7 @@ for (const backend of BACKENDS) {
         const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'big.bin' });
         const socket = await uploadUnderWay(t, h, file.uploadUrl);
         await heldWithin(5000, 'the upload is under way', () => uploading(h, file.id));
-        if (store === 'local') assert.equal((await stored(h)).temporary.length, 1, 'into a temporary file');
+        if (store === 'local') await heldWithin(5000, 'into a temporary file', async () => (await stored(h)).temporary.length === 1);
         socket.destroy();
         await heldWithin(5000, 'the upload is given up', async () => !(await uploading(h, file.id)));
         await heldWithin(5000, 'its temporary file goes', async () => (await stored(h)).temporary.length === 0);
@@ -518,7 +521,7 @@ for (const backend of BACKENDS) {
         assert.equal((await w.ok('GET', `/v1/files/${file.id}`)).status, 'completed', 'untouched');
       });
 
-      test('a channel goes with its client, and its content with the orphan sweep; leftovers of a killed process are swept at start', async (t) => {
+      test('a channel goes with its client, and its content with the orphan sweep (quarantined first, deleted a quarantine later); leftovers of a killed process are swept at start', async (t) => {
         const h = await harnessOf(t, backend);
         const w = await world(h);
         const gone = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'ada.txt' });
@@ -530,13 +533,27 @@ for (const backend of BACKENDS) {
         const rows = await h.app.ctx.db.selectFrom('files').select('id').where('channel_id', '=', w.adas.id).execute();
         assert.deepEqual(rows, []);
         const content = h.app.ctx.files.store;
-        assert.equal(await removeOrphanContent(h.app.ctx.database, content, 60_000), 0, 'content just written is spared');
-        assert.equal(await removeOrphanContent(h.app.ctx.database, content, 60_000, Date.now() + 61_000), 1);
+        const options = { graceMs: 60_000, quarantineMs: 86_400_000, namespaceSinceMs: 0 };
+        const none = { adopted: 0, legacyRemoved: 0, quarantined: 0, restored: 0, deleted: 0 };
+        assert.deepEqual(await sweepContent(h.app.ctx.database, content, options), none, 'content just written is spared');
+        assert.deepEqual(await sweepContent(h.app.ctx.database, content, options, Date.now() + 61_000), { ...none, quarantined: 1 });
         assert.deepEqual((await stored(h)).objects, [`${w.ws.workspaceId}/${kept.id}`], 'a live file’s content stays');
         assert.equal((await w.call('GET', `/v1/files/${kept.id}/download`)).body, 'beta');
+        const quarantined = async () => {
+          const found: string[] = [];
+          for await (const { key } of content.list('quarantine')) found.push(key);
+          return found;
+        };
+        assert.deepEqual(await quarantined(), [`${w.ws.workspaceId}/${gone.id}`], 'kept a while, recoverable');
+        assert.deepEqual(await sweepContent(h.app.ctx.database, content, options, Date.now() + 3_600_000), none, 'within the quarantine');
+        assert.deepEqual(await sweepContent(h.app.ctx.database, content, options, Date.now() + 86_400_000 + 61_000), {
+          ...none,
+          deleted: 1,
+        });
+        assert.deepEqual([await quarantined(), (await stored(h)).objects], [[], [`${w.ws.workspaceId}/${kept.id}`]]);
         if (store !== 'local') return; // an S3 store's leftovers are unfinished multipart uploads (s3rver lists none)
-        await mkdir(join(h.app.ctx.config.filesDir, '.tmp'), { recursive: true });
-        await writeFile(join(h.app.ctx.config.filesDir, '.tmp', 'left-over'), 'x');
+        await mkdir(temporaryDir(h), { recursive: true });
+        await writeFile(join(temporaryDir(h), 'left-over'), 'x');
         assert.equal(await content.sweep(60_000), 0, 'a recent one may be another process’s upload');
         assert.equal(await content.sweep(60_000, Date.now() + 61_000), 1);
         assert.deepEqual((await stored(h)).temporary, []);
@@ -701,7 +718,7 @@ for (const backend of BACKENDS) {
       }, async (t) => {
         const h = await harnessOf(t, backend, { fileOrphanSweepMs: 50 });
         const w = await world(h);
-        const dir = join(h.app.ctx.config.filesDir, '.tmp');
+        const dir = temporaryDir(h);
         await mkdir(dir, { recursive: true });
         // Left by a process killed mid-upload, two hours ago (after this app started and swept once).
         const old = join(dir, 'killed-upload');
