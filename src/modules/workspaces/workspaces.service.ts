@@ -58,6 +58,11 @@ async function withUsage(limitStore: LimitStore, workspaces: Workspace[], now: n
   return workspaces.map((workspace, i) => ({ ...workspace, usedToday: used[i] }));
 }
 
+/** The operator's list of workspaces, newest first (`portal workspaces list`). */
+export function listWorkspaces(database: Database, page: PageRequest, tokens: PageTokens): Promise<Page<Workspace>> {
+  return repo.listWorkspaces(database.db, page, tokens);
+}
+
 /** The operator's list of workspaces, each with today's use of its quota. */
 export async function listWorkspacesWithUsage(
   database: Database,
