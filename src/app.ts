@@ -56,6 +56,7 @@ import { workspaceAdminRoutes, workspaceRoutes } from './modules/workspaces/inde
 import adminSurface from './plugins/admin.js';
 import { consoleOffRoutes, consoleRoutes } from './plugins/console.js';
 import { portalPageRoutes } from './plugins/portal-pages.js';
+import { landingRoutes } from './plugins/landing.js';
 import auth from './plugins/auth.js';
 import authorization from './plugins/authorization.js';
 import limits from './plugins/limits.js';
@@ -277,6 +278,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(oidcCallbackRoutes, { prefix: '/portal/oidc' });
   // And the pages that call it (dist/portal), around it: /portal/{workspaceId}/… but not …/api/….
   await app.register(portalPageRoutes);
+  await app.register(landingRoutes);
   // The link of a notification's e-mail: to its workspace's portal.
   await app.register(notificationLinkRoutes);
   await app.register(

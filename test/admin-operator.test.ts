@@ -154,7 +154,15 @@ for (const backend of BACKENDS) {
       assert.deepEqual(
         list.json().data.filter((k: { id: string }) => k.id !== ws.apiKeyId),
         [
-          { id: apiKeyId, prefix: apiKey.slice(0, 10), kind: 'workspace', appId: null, label: 'billing job', createdAt: at, revokedAt: null },
+          {
+            id: apiKeyId,
+            prefix: apiKey.slice(0, 10),
+            kind: 'workspace',
+            appId: null,
+            label: 'billing job',
+            createdAt: at,
+            revokedAt: null,
+          },
           { id: appKey.apiKeyId, prefix: appKey.apiKey.slice(0, 10), kind: 'app', appId, label: null, createdAt: at, revokedAt: null },
         ].sort((a, b) => (a.id < b.id ? -1 : 1)),
       );

@@ -87,7 +87,9 @@ for (const backend of BACKENDS) {
       assert.equal(text.stdout, `${beta.workspaceId}  Beta  (sandbox)\n${acme.workspaceId}  Acme\n`);
 
       const appId = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
-      const app = oneJson((await portal(url, 'keys', 'create', '--workspace', acme.workspaceId, '--app', appId, '--label', 'job', '--json')).stdout);
+      const app = oneJson(
+        (await portal(url, 'keys', 'create', '--workspace', acme.workspaceId, '--app', appId, '--label', 'job', '--json')).stdout,
+      );
       await portal(url, 'keys', 'revoke', '--workspace', acme.workspaceId, '--key-id', app.apiKeyId);
       const keys = await portal(url, 'keys', 'list', '--workspace', acme.workspaceId, '--json');
       assert.equal(keys.code, 0);
@@ -186,7 +188,7 @@ describe('portal command: options per command, input checked by the schemas', ()
 
   // Rule (issue 42, point 13): `--help` after a command prints that command's usage (a group's commands), not the
   // global list; the global list names every command group, qa included.
-  test("--help after a command prints its own usage; portal --help lists every group", async (t) => {
+  test('--help after a command prints its own usage; portal --help lists every group', async (t) => {
     const url = await freshDatabaseUrl(t, 'sqlite', { sqliteFile: true });
     const own = await portal(url, 'keys', 'create', '--help');
     assert.deepEqual([own.code, own.stdout, own.stderr], [0, `Usage: ${COMMAND_USAGE['keys create']}\n`, '']);
@@ -195,10 +197,10 @@ describe('portal command: options per command, input checked by the schemas', ()
       [group.code, group.stdout],
       [0, `Usage: ${COMMAND_USAGE['keys list']}\n       ${COMMAND_USAGE['keys create']}\n       ${COMMAND_USAGE['keys revoke']}\n`],
     );
-    assert.deepEqual([(await portal(url, 'migrate', '-h')).stdout, (await portal(url, 'serve', '--help')).stdout], [
-      'Usage: portal migrate\n',
-      'Usage: portal serve [--seed]\n',
-    ]);
+    assert.deepEqual(
+      [(await portal(url, 'migrate', '-h')).stdout, (await portal(url, 'serve', '--help')).stdout],
+      ['Usage: portal migrate\n', 'Usage: portal serve [--seed]\n'],
+    );
     assert.equal((await portal(url, 'seed', '--help')).stdout, 'Usage: portal seed --workspace W\n');
     const global = await portal(url, '--help');
     assert.equal(global.code, 0);

@@ -3,7 +3,14 @@ import { systemClock } from '../lib/clock.js';
 import { validInput } from '../lib/validate.js';
 import { readSecret } from '../db/migrate.js';
 import { PageTokens } from '../db/paging.js';
-import { createWorkspace, listWorkspaces, updateWorkspace, WorkspaceCreate, WorkspaceListQuery, WorkspaceUpdate } from '../modules/workspaces/index.js';
+import {
+  createWorkspace,
+  listWorkspaces,
+  updateWorkspace,
+  WorkspaceCreate,
+  WorkspaceListQuery,
+  WorkspaceUpdate,
+} from '../modules/workspaces/index.js';
 import { type CommandGroup, PAGE_OPTIONS, UsageError, command, given, listQueryOf, requireOption } from './command.js';
 import { printResult } from './output.js';
 

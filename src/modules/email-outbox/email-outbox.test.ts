@@ -226,7 +226,11 @@ for (const backend of BACKENDS) {
       // An SMTP server that never answers: the e-mail stays queued, its body kept for the retries.
       const smtp = await smtpServer(t);
       smtp.state.refuse = '451 mailbox busy, try later';
-      const h = await adminHarness(t, backend, { databaseUrl, env: { SMTP_URL: smtp.url }, emailDelivery: { pollMs: 20, retryDelaysMs: [60_000] } });
+      const h = await adminHarness(t, backend, {
+        databaseUrl,
+        env: { SMTP_URL: smtp.url },
+        emailDelivery: { pollMs: 20, retryDelaysMs: [60_000] },
+      });
       const { ws } = await populatedWorkspace(h);
       const invited = await h.as(ws.apiKey, {
         method: 'POST',

@@ -6,6 +6,7 @@ export {
   documentBrand,
   listWorkspaces,
   operatorCaller,
+  soleWorkspaceId,
   updateWorkspace,
 } from './workspaces.service.js';
 export { workspaceAdminRoutes, default as workspaceRoutes } from './workspaces.routes.js';

@@ -1,7 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_ERRORS, ADMIN_WRITE_ERRORS, adminDoc, Page, READ_ERRORS, WorkspaceParams } from '../../lib/schemas.js';
-import { CreatedWorkspace, OperatorWorkspace, Workspace, WorkspaceCreate, WorkspaceListQuery, WorkspaceUpdate } from './workspaces.schemas.js';
+import {
+  CreatedWorkspace,
+  OperatorWorkspace,
+  Workspace,
+  WorkspaceCreate,
+  WorkspaceListQuery,
+  WorkspaceUpdate,
+} from './workspaces.schemas.js';
 import * as service from './workspaces.service.js';
 
 export default async function workspaceRoutes(fastify: FastifyInstance) {
