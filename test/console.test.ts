@@ -1063,7 +1063,7 @@ test('e-mail outbox: without SMTP_URL, an invite e-mail with its text and its li
   const link = mail.getByRole('link', { name: invited.inviteUrl });
   await link.waitFor();
   assert.equal(await link.getAttribute('href'), invited.inviteUrl);
-  assert.match(await mail.locator('pre').innerText(), /^Hello Lin,\n\nYou are invited to your client portal\./);
+  assert.match((await mail.locator('pre').textContent()) ?? '', /^Hello Lin,\n\nYou are invited to your client portal\./);
   await checkPage(c, 'outbox');
 });
 
