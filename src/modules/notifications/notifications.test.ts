@@ -106,6 +106,8 @@ for (const backend of BACKENDS) {
           lastError: null,
           createdAt: AT,
           sentAt: null,
+          // No SMTP_URL here: the outbox shows the text (issue 42, point 13).
+          text: `Hello Ada\n\nIt is ready.\n\nSee it: http://127.0.0.1:8080/notifications/${notification.id}?invoice=42&tab=pay`,
         },
       );
 
