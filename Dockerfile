@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
 # portal-platform: multi-stage build, runs as the unprivileged `node` user with production dependencies only.
 #   docker build -t portal-platform .
-#   docker run -p 8080:8080 -v portal-data:/data -e PORTAL_ADMIN_TOKEN=… portal-platform
+#   docker run -p 8080:8080 -v portal-data:/data -e PORTAL_ADMIN_TOKEN=… -e PORTAL_URL=https://portal.example.com portal-platform
+# PORTAL_URL is the address people reach (the base of every link it makes); the default, http://127.0.0.1:8080, is
+# this machine's `-p 8080:8080` only. (HOST 0.0.0.0 without any PORTAL_URL is refused at start.)
 ARG NODE_VERSION=22
 
 # 1. Build: every dependency (Vite, TypeScript), then dist/ (the server, and the admin console in dist/console).
@@ -28,6 +30,7 @@ FROM node:${NODE_VERSION}-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
+    PORTAL_URL=http://127.0.0.1:8080 \
     DATABASE_URL=sqlite:/data/portal.db \
     FILES_DIR=/data/files
 WORKDIR /app
@@ -39,7 +42,7 @@ RUN mkdir -p /data/files && chown -R node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 8080
-# Ready = the database and the limit state answer and no outbox is stuck (GET /readyz).
+# Healthy = ready: the database answers and the process is not draining (GET /readyz; Redis and the outboxes are metrics).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The server applies pending migrations on start; SIGTERM drains (SHUTDOWN_GRACE_MS) before closing.

@@ -50,7 +50,7 @@ import { appApiRoutes } from './modules/app-api/index.js';
 import { oidcCallbackRoutes, signInAdminRoutes, signInRoutes } from './modules/sign-in/index.js';
 import { staffAdminRoutes } from './modules/staff/index.js';
 import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
-import { notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
+import { notificationLinkRoutes, notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
 import { operatorSessionRoutes } from './modules/operator-sessions/index.js';
 import { type LookupAll, WebhookWorker, type WebhookWorkerOptions, appEventRoutes, webhookAdminRoutes } from './modules/webhooks/index.js';
 import { testClockAdminRoutes, testClockRoutes } from './modules/test-clocks/index.js';
@@ -58,6 +58,7 @@ import { workspaceAdminRoutes, workspaceRoutes } from './modules/workspaces/inde
 import adminSurface from './plugins/admin.js';
 import { consoleOffRoutes, consoleRoutes } from './plugins/console.js';
 import { portalPageRoutes } from './plugins/portal-pages.js';
+import { landingRoutes } from './plugins/landing.js';
 import auth from './plugins/auth.js';
 import authorization from './plugins/authorization.js';
 import limits from './plugins/limits.js';
@@ -294,6 +295,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(oidcCallbackRoutes, { prefix: '/portal/oidc' });
   // And the pages that call it (dist/portal), around it: /portal/{workspaceId}/… but not …/api/….
   await app.register(portalPageRoutes);
+  await app.register(landingRoutes);
+  // The link of a notification's e-mail: to its workspace's portal.
+  await app.register(notificationLinkRoutes);
   await app.register(
     async (v1) => {
       await v1.register(auth);

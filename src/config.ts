@@ -80,6 +80,20 @@ interface LimitsConfig {
 
 export class ConfigError extends Error {}
 
+/**
+ * \`portal serve\` on a wildcard address (HOST 0.0.0.0 or ::, as in a container) needs PORTAL_URL: the links it makes
+ * (invites, sign-in and reset links, e-mails' links, files' URLs) would otherwise be http://0.0.0.0:…, which reach
+ * nobody. Refused at start, naming the variable, rather than links that fail later in someone's inbox.
+ */
+export function assertPublicUrl(config: Pick<Config, 'host' | 'port' | 'portalUrlGiven'>): void {
+  if (config.portalUrlGiven || (config.host !== '0.0.0.0' && config.host !== '::')) return;
+  throw new ConfigError(
+    `Invalid configuration:\n  - PORTAL_URL is required when HOST is ${config.host} (every address): the links this server makes ` +
+      '(invites, sign-in and reset links, e-mails, files) need the address people reach it at, e.g. ' +
+      `PORTAL_URL=http://127.0.0.1:${config.port} or https://portal.example.com`,
+  );
+}
+
 const DEFAULTS = {
   PORT: '8080',
   HOST: '127.0.0.1',
@@ -277,10 +291,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (filesQuarantineDays < 1) problems.push('FILES_QUARANTINE_DAYS must be at least 1 (a sweep’s mistake must stay recoverable)');
   const oidcProviders = oidcProvidersVar(env, problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
-  const portalUrl = (env.PORTAL_URL || `http://${env.HOST || DEFAULTS.HOST}:${port}`).replace(/\/+$/, '');
+  const host = env.HOST || DEFAULTS.HOST;
+  // An IPv6 address is bracketed in a URL (HOST=:: made an invalid one).
+  const portalUrl = (env.PORTAL_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
   return Object.freeze({
     port,
-    host: env.HOST || DEFAULTS.HOST,
+    host,
     databaseUrl,
     redisUrl: env.REDIS_URL || undefined,
     adminToken,

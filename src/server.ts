@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import { type Config, assertPublicUrl } from './config.js';
 import { seedDemo } from './modules/demo/index.js';
 import { createFirstWorkspace } from './modules/workspaces/index.js';
 import { recordServerUrl } from './db/server-settings.js';
@@ -24,6 +24,7 @@ function ownUrl(app: FastifyInstance, config: Config): string {
  * the database.
  */
 export async function startServer(config: Config, options: { seedDemo?: boolean } = {}): Promise<FastifyInstance> {
+  assertPublicUrl(config);
   const app = await buildApp(config);
   const created = await createFirstWorkspace(app.ctx.database, app.ctx.clock.now());
   if (created && options.seedDemo) {

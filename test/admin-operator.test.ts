@@ -154,11 +154,21 @@ for (const backend of BACKENDS) {
       assert.deepEqual(
         list.json().data.filter((k: { id: string }) => k.id !== ws.apiKeyId),
         [
-          { id: apiKeyId, kind: 'workspace', appId: null, label: 'billing job', createdAt: at, revokedAt: null },
-          { id: appKey.apiKeyId, kind: 'app', appId, label: null, createdAt: at, revokedAt: null },
+          {
+            id: apiKeyId,
+            prefix: apiKey.slice(0, 10),
+            kind: 'workspace',
+            appId: null,
+            label: 'billing job',
+            createdAt: at,
+            revokedAt: null,
+          },
+          { id: appKey.apiKeyId, prefix: appKey.apiKey.slice(0, 10), kind: 'app', appId, label: null, createdAt: at, revokedAt: null },
         ].sort((a, b) => (a.id < b.id ? -1 : 1)),
       );
-      assert.doesNotMatch(list.body, /ppk_|secret/);
+      // A prefix (`ppk_` and six characters of the lookup) tells keys apart; never the rest of a key, nor a secret.
+      assert.doesNotMatch(list.body, /secret/);
+      for (const key of [apiKey, appKey.apiKey]) assert.ok(!list.body.includes(key.slice(10)), 'never the rest of the key');
 
       assert.equal((await adminRequest(h, 'DELETE', `/admin/workspaces/${other.workspaceId}/keys/${apiKeyId}`)).statusCode, 404);
       assert.deepEqual(

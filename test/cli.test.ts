@@ -62,6 +62,56 @@ for (const backend of BACKENDS) {
       );
     });
 
+    // Rule (issue 42, point 13): the operator lists workspaces and a workspace's keys from the command line; a key
+    // listed shows a prefix to tell it apart, never its secret.
+    test('workspaces list and keys list --json, and their lines without it', async (t) => {
+      const url = await freshDatabaseUrl(t, backend, { sqliteFile: true });
+      const empty = await portal(url, 'workspaces', 'list');
+      assert.deepEqual([empty.code, empty.stdout], [0, 'No workspace.\n']);
+      const acme = oneJson((await portal(url, 'workspaces', 'create', '--name', 'Acme', '--json')).stdout);
+      const beta = oneJson((await portal(url, 'workspaces', 'create', '--name', 'Beta', '--sandbox', '--json')).stdout);
+      const listed = oneJson((await portal(url, 'workspaces', 'list', '--json')).stdout);
+      assert.deepEqual(
+        listed.data.map((w: { id: string; name: string; sandbox: boolean }) => [w.id, w.name, w.sandbox]),
+        [
+          [beta.workspaceId, 'Beta', true],
+          [acme.workspaceId, 'Acme', false],
+        ],
+      );
+      assert.equal(listed.nextToken, undefined);
+      const first = oneJson((await portal(url, 'workspaces', 'list', '--limit', '1', '--json')).stdout);
+      assert.deepEqual([first.data.length, first.data[0].id, typeof first.nextToken], [1, beta.workspaceId, 'string']);
+      const rest = oneJson((await portal(url, 'workspaces', 'list', '--next-token', first.nextToken, '--json')).stdout);
+      assert.deepEqual([rest.data.map((w: { id: string }) => w.id), rest.nextToken], [[acme.workspaceId], undefined]);
+      const text = await portal(url, 'workspaces', 'list');
+      assert.equal(text.stdout, `${beta.workspaceId}  Beta  (sandbox)\n${acme.workspaceId}  Acme\n`);
+
+      const appId = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+      const app = oneJson(
+        (await portal(url, 'keys', 'create', '--workspace', acme.workspaceId, '--app', appId, '--label', 'job', '--json')).stdout,
+      );
+      await portal(url, 'keys', 'revoke', '--workspace', acme.workspaceId, '--key-id', app.apiKeyId);
+      const keys = await portal(url, 'keys', 'list', '--workspace', acme.workspaceId, '--json');
+      assert.equal(keys.code, 0);
+      const { data } = oneJson(keys.stdout);
+      assert.deepEqual(
+        data.map((k: Record<string, unknown>) => [k.id, k.prefix, k.kind, k.appId, k.label, typeof k.createdAt, typeof k.revokedAt]),
+        [
+          [acme.apiKeyId, acme.apiKey.slice(0, 10), 'workspace', null, null, 'string', 'object'],
+          [app.apiKeyId, app.apiKey.slice(0, 10), 'app', appId, 'job', 'string', 'string'],
+        ],
+      );
+      assert.deepEqual(Object.keys(data[0]).sort(), ['appId', 'createdAt', 'id', 'kind', 'label', 'prefix', 'revokedAt']);
+      const lines = (await portal(url, 'keys', 'list', '--workspace', acme.workspaceId)).stdout;
+      assert.match(lines, new RegExp(`^${acme.apiKey.slice(0, 10)}…  ${acme.apiKeyId}  \\(no label\\) +workspace  created `, 'm'));
+      assert.match(lines, new RegExp(`^${app.apiKey.slice(0, 10)}…  ${app.apiKeyId}  job +app ${appId}  created .+  revoked `, 'm'));
+      for (const secret of [acme.apiKey, app.apiKey]) {
+        assert.ok(!keys.stdout.includes(secret.slice(10)) && !lines.includes(secret.slice(10)), 'never a secret');
+      }
+      const none = await portal(url, 'keys', 'list', '--workspace', appId, '--json');
+      assert.deepEqual([none.code, oneJson(none.stdout)], [1, { error: { code: 'not_found', message: 'Workspace not found.' } }]);
+    });
+
     test('errors under --json are one JSON object and a non-zero exit', async (t) => {
       const url = await freshDatabaseUrl(t, backend, { sqliteFile: true });
       const missing = await portal(url, 'workspaces', 'create', '--json');
@@ -88,6 +138,7 @@ for (const backend of BACKENDS) {
 
 /** The usage line of each command the usage-error tests run. */
 const COMMAND_USAGE: Record<string, string> = {
+  'keys list': 'portal keys list --workspace W',
   'keys create': 'portal keys create --workspace W [--app APP_ID] [--label L]',
   'keys revoke': 'portal keys revoke --workspace W --key-id K',
   'workspaces create': 'portal workspaces create --name N [--daily-quota N] [--sandbox]',
@@ -121,7 +172,10 @@ describe('portal command: options per command, input checked by the schemas', ()
     const group = await portal(url, 'keys');
     assert.deepEqual(
       [group.code, group.stderr],
-      [2, `portal: usage: ${COMMAND_USAGE['keys create']} | ${COMMAND_USAGE['keys revoke']}\nportal --help lists every command.\n`],
+      [
+        2,
+        `portal: usage: ${COMMAND_USAGE['keys list']} | ${COMMAND_USAGE['keys create']} | ${COMMAND_USAGE['keys revoke']}\nportal --help lists every command.\n`,
+      ],
     );
     const unknown = await portal(url, 'frobnicate');
     assert.equal(unknown.code, 2);
@@ -130,6 +184,30 @@ describe('portal command: options per command, input checked by the schemas', ()
       unknown.stderr,
     );
     assert.ok(unknown.stderr.split('\n').length > 40, 'the global usage lists every command');
+  });
+
+  // Rule (issue 42, point 13): `--help` after a command prints that command's usage (a group's commands), not the
+  // global list; the global list names every command group, qa included.
+  test('--help after a command prints its own usage; portal --help lists every group', async (t) => {
+    const url = await freshDatabaseUrl(t, 'sqlite', { sqliteFile: true });
+    const own = await portal(url, 'keys', 'create', '--help');
+    assert.deepEqual([own.code, own.stdout, own.stderr], [0, `Usage: ${COMMAND_USAGE['keys create']}\n`, '']);
+    const group = await portal(url, 'keys', '--help');
+    assert.deepEqual(
+      [group.code, group.stdout],
+      [0, `Usage: ${COMMAND_USAGE['keys list']}\n       ${COMMAND_USAGE['keys create']}\n       ${COMMAND_USAGE['keys revoke']}\n`],
+    );
+    assert.deepEqual(
+      [(await portal(url, 'migrate', '-h')).stdout, (await portal(url, 'serve', '--help')).stdout],
+      ['Usage: portal migrate\n', 'Usage: portal serve [--seed]\n'],
+    );
+    assert.equal((await portal(url, 'seed', '--help')).stdout, 'Usage: portal seed --workspace W\n');
+    const global = await portal(url, '--help');
+    assert.equal(global.code, 0);
+    const { GROUPS } = await import('../src/cli/commands.js');
+    for (const name of [...Object.keys(GROUPS), 'serve', 'seed', 'migrate', 'backup'])
+      assert.match(global.stdout, new RegExp(`^  ${name} `, 'm'), `${name} in portal --help`);
+    assert.equal((await portal(url, 'frobnicate', '--help')).stdout, global.stdout, 'an unknown command: the global list');
   });
 
   test('an option the command does not take, or a word after it, is a usage error (exit 2)', async (t) => {

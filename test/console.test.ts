@@ -1040,6 +1040,33 @@ test('audit log: filter by event type, by actor and by time', { timeout: TEST_MS
   await page.getByText('No entry matches these filters.').waitFor();
 });
 
+// Rule (issue 42, point 13): without SMTP_URL (this server has none) the outbox page is local development's inbox: each
+// e-mail's text, its link (an invite's here) one click away.
+test('e-mail outbox: without SMTP_URL, an invite e-mail with its text and its link', { timeout: TEST_MS }, async (t) => {
+  const ws = await workspace('Outbox Co');
+  const invited = await ok(
+    v1<{ inviteUrl: string }>(ws.apiKey, 'POST', '/clients?sendInvite=true', {
+      email: 'lin@example.com',
+      givenName: 'Lin',
+      familyName: 'Vite',
+    }),
+  );
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/clients`);
+  await page.getByRole('navigation', { name: 'Workspace Outbox Co' }).getByRole('link', { name: 'E-mail outbox' }).click();
+  await heading(page, 'E-mail outbox');
+  const mail = row(page, 'lin@example.com');
+  await mail.getByText('You are invited to your client portal', { exact: true }).waitFor();
+  await mail.getByText('queued', { exact: true }).waitFor();
+  await mail.getByText('Text').click();
+  const link = mail.getByRole('link', { name: invited.inviteUrl });
+  await link.waitFor();
+  assert.equal(await link.getAttribute('href'), invited.inviteUrl);
+  assert.match((await mail.locator('pre').textContent()) ?? '', /^Hello Lin,\n\nYou are invited to your client portal\./);
+  await checkPage(c, 'outbox');
+});
+
 test('webhooks: add an endpoint (its secret shown once), see a failed attempt in the delivery log, replay it', {
   timeout: TEST_MS,
 }, async (t) => {

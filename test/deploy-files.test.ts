@@ -21,6 +21,7 @@ test('deploy/compose.yaml sets only documented settings, and nginx balances its 
     'AWS_SECRET_ACCESS_KEY',
     'PORTAL_ADMIN_TOKEN',
     'PORTAL_URL',
+    'SMTP_URL',
     'TRUST_PROXY',
     'METRICS_PORT',
     'SHUTDOWN_GRACE_MS',
@@ -92,4 +93,39 @@ test('deploy/grafana-dashboard.json charts every portal_ metric the server expor
       exprs.some((expr) => expr.includes(name)),
       `${name} has a panel`,
     );
+});
+
+// Rule (issue 42, point 13): the deployment files as a newcomer runs them: compose catches every e-mail in a mail
+// catcher (its inbox shows the sign-in, reset and invite links), its bucket step leaves the MinIO credentials to the
+// container's shell ($$: compose would interpolate them on the host), nginx lets through every upload the replicas
+// take (FILES_MAX_BYTES), and the image's links are its PORTAL_URL's, never http://0.0.0.0:….
+test('compose: a mail catcher the replicas send to; the bucket step escapes its shell variables; nginx takes FILES_MAX_BYTES uploads', () => {
+  const compose = read('deploy/compose.yaml');
+  const envBlock = compose.slice(compose.indexOf('  environment:\n'), compose.indexOf('  depends_on:'));
+  assert.match(envBlock, /^ {4}SMTP_URL: \$\{SMTP_URL:-smtp:\/\/mailpit:1025\}$/m);
+  assert.match(compose, /^ {2}mailpit:\n {4}image: axllent\/mailpit:v[\d.]+\n/m, 'a Mailpit service');
+  assert.match(compose, /^ {4}ports: \["127\.0\.0\.1:8025:8025"\]$/m, 'its inbox on this machine only (it holds sign-in links)');
+  assert.equal([...compose.matchAll(/mailpit: \{ condition: service_started \}/g)].length, 2, 'both replicas wait for it');
+  const bucket = compose.slice(compose.indexOf('\n  minio-bucket:\n'), compose.indexOf('\n  mailpit:\n'));
+  const command = bucket.slice(bucket.indexOf('command:'));
+  assert.match(command, /mc alias set store http:\/\/minio:9000 "\$\$MINIO_ROOT_USER" "\$\$MINIO_ROOT_PASSWORD"/);
+  assert.doesNotMatch(command.replaceAll('$$', ''), /\$/, 'no single $ left for compose to interpolate on the host');
+
+  const nginx = read('deploy/nginx.conf');
+  const size = /^\s*client_max_body_size (\d+)m;/m.exec(nginx)?.[1];
+  const filesMax = Number(/\| `FILES_MAX_BYTES` \| `(\d+)` \|/.exec(read('README.md'))?.[1]);
+  assert.equal(filesMax, 104_857_600);
+  assert.ok(Number(size) * 1024 * 1024 > filesMax, `nginx's client_max_body_size (${size}m) above FILES_MAX_BYTES (${filesMax})`);
+});
+
+test('the image sets PORTAL_URL beside HOST=0.0.0.0, and its HEALTHCHECK comment says what /readyz checks', () => {
+  const dockerfile = read('Dockerfile');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+  assert.match(runtime, /^ {4}HOST=0\.0\.0\.0 \\\n {4}PORT=8080 \\\n {4}PORTAL_URL=http:\/\/127\.0\.0\.1:8080 \\$/m);
+  const comment = /^# (.*)\nHEALTHCHECK /m.exec(runtime)?.[1] ?? '';
+  assert.equal(
+    comment,
+    'Healthy = ready: the database answers and the process is not draining (GET /readyz; Redis and the outboxes are metrics).',
+  );
+  assert.match(read('src/modules/health/health.routes.ts'), /summary: 'Readiness: the database answers'/);
 });

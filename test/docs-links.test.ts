@@ -89,3 +89,31 @@ test('the anchor rule reads headings as GitHub does', () => {
   assert.ok(anchors('README.md').has('use-it-as-a-local-sandbox-for-your-app'));
   assert.ok(!anchors('README.md').has('open-http1270018080console-and-sign-in-with-that-token'), 'a shell comment is no heading');
 });
+
+// Rule (issue 42, point 13): the examples run as written on one database, one after the other: no two of them create
+// a client (or anyone) with the same e-mail (the second would be a 409); the invite link the docs describe is the
+// form the server makes (src/modules/directory/clients.service.ts); and the docs run the OpenAPI linter through the
+// npm script of the dev dependency (@redocly/cli), never a bare `npx redocly` (another package).
+test('the examples create distinct e-mails, the invite link is described as made, the linter is run by its script', () => {
+  const emails = FILES.flatMap((file) => [...read(file).matchAll(/"email":\s*"([^"]+)"/g)].map((m) => `${m[1]} (${file})`));
+  const addresses = emails.map((e) => e.split(' ')[0]);
+  assert.ok(emails.length >= 2, `examples found: ${emails.join(', ')}`);
+  assert.deepEqual(
+    addresses.filter((a, i) => addresses.indexOf(a) !== i),
+    [],
+    `the same e-mail created twice: ${emails.join(', ')}`,
+  );
+
+  const made = /const inviteUrl = `\$\{portalUrl\}\/portal\/\$\{caller\.access\.workspaceId\}\/invite#\$\{invite\.token\}`;/;
+  assert.match(read('src/modules/directory/clients.service.ts'), made);
+  const api = read('docs/api.md');
+  assert.match(api, /`inviteUrl` \(`PORTAL_URL\/portal\/<workspaceId>\/invite#<token>`/);
+  assert.doesNotMatch(api, /PORTAL_URL\/invite\//);
+
+  const all = [...FILES, 'redocly.yaml'].map(read).join('\n');
+  assert.doesNotMatch(all, /npx redocly|npx @redocly/);
+  const pkg = JSON.parse(read('package.json'));
+  assert.equal(pkg.scripts['lint:openapi'], 'redocly lint openapi.json');
+  assert.match(pkg.devDependencies['@redocly/cli'], /^\^2\./);
+  assert.match(api, /npm run lint:openapi/);
+});

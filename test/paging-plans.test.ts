@@ -110,7 +110,7 @@ const LISTS: [what: string, index: string, list: Lister][] = [
   ['prices by productId', 'prices_product_page', (db, a, t, nextToken) => listPrices(db, a, { nextToken, productId: FIELD_ID }, t)],
   ['invoice templates', 'invoice_templates_page', (db, a, t, nextToken) => listInvoiceTemplates(db, a, { nextToken }, t)],
   ['subscription templates', 'subscription_templates_page', (db, a, t, nextToken) => listSubscriptionTemplates(db, a, { nextToken }, t)],
-  ['e-mail outbox', 'email_outbox_page', (db, a, t, nextToken) => listOutbox(db, a, { nextToken }, t)],
+  ['e-mail outbox', 'email_outbox_page', (db, a, t, nextToken) => listOutbox(db, a, { nextToken }, t, false)],
   ['internal users', 'internal_users_page', (db, a, t, nextToken) => listInternalUsers(db, a, { nextToken }, t)],
   ['custom fields', 'custom_fields_page', (db, a, t, nextToken) => listCustomFields(db, a, { nextToken }, t)],
   [

@@ -204,10 +204,11 @@ test('a client is invited, accepts, signs in by e-mailed link, turns TOTP on, si
 
   await t.test('(b) a link by e-mail: asked for on the sign-in page, opened, "Sign in" pressed', async () => {
     const seen = mailsTo(EMAIL);
-    const byLink = page.getByRole('region', { name: 'With a link by e-mail' });
-    await byLink.getByLabel('Your e-mail').fill(EMAIL);
-    await byLink.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
-    await byLink.getByRole('status').filter({ hasText: 'a link is on its way' }).waitFor();
+    // Issue 42, point 13: one e-mail field serves the password and the link; the link needs no password.
+    assert.equal(await page.locator('input[type="email"]').count(), 1, 'one e-mail field on the sign-in page');
+    await page.getByLabel('E-mail', { exact: true }).fill(EMAIL);
+    await page.getByRole('region', { name: 'Or with a link by e-mail' }).getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+    await page.getByRole('status').filter({ hasText: 'a link is on its way' }).waitFor();
     await check(v, 'sign-in-link-sent');
     const link = await linkInMail(EMAIL, 'magic-link', seen);
 
@@ -250,7 +251,7 @@ test('a client is invited, accepts, signs in by e-mailed link, turns TOTP on, si
     await signOut();
 
     const byPassword = page.getByRole('region', { name: 'With your password' });
-    await byPassword.getByLabel('E-mail', { exact: true }).fill(EMAIL);
+    await page.getByLabel('E-mail', { exact: true }).fill(EMAIL);
     await byPassword.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await byPassword.getByRole('button', { name: 'Sign in', exact: true }).click();
     await arrived(v, 'totp', 'Enter your sign-in code');
@@ -291,7 +292,7 @@ test('a client is invited, accepts, signs in by e-mailed link, turns TOTP on, si
       await arrived(v, 'sign-in-after-reset', 'Sign in');
 
       const byPassword = page.getByRole('region', { name: 'With your password' });
-      await byPassword.getByLabel('E-mail', { exact: true }).fill(EMAIL);
+      await page.getByLabel('E-mail', { exact: true }).fill(EMAIL);
       await byPassword.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
       await byPassword.getByRole('button', { name: 'Sign in', exact: true }).click();
       await arrived(v, 'totp-again', 'Enter your sign-in code');

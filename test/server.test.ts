@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { test } from 'node:test';
 import { BACKENDS, freshDatabaseUrl, openDatabase } from './helpers/harness.js';
 import { httpGet, serve, stop } from './helpers/server.js';
@@ -64,4 +66,50 @@ test('processes started together on an empty database migrate it once and create
     }
     await Promise.all(servers.map((server) => stop(server.child)));
   }
+});
+
+// Rule (issue 42, point 13): on a wildcard address (HOST 0.0.0.0 or ::, as in a container) without PORTAL_URL, the
+// server's links would be http://0.0.0.0:…: it refuses to start, naming PORTAL_URL, before it listens or migrates.
+test('serve on HOST 0.0.0.0 or :: without PORTAL_URL is refused at start, naming PORTAL_URL', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'portal-serve-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  for (const host of ['0.0.0.0', '::']) {
+    const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'portal.db')}`, HOST: host, PORT: '0', PORTAL_URL: '' };
+    const refused = await promisify(execFile)(process.execPath, ['bin/portal.js', 'serve'], { env, timeout: 20_000 }).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    assert.deepEqual(
+      [refused.code, refused.stdout, refused.stderr],
+      [
+        1,
+        '',
+        `portal: Invalid configuration:\n  - PORTAL_URL is required when HOST is ${host} (every address): the links this server makes ` +
+          '(invites, sign-in and reset links, e-mails, files) need the address people reach it at, e.g. ' +
+          'PORTAL_URL=http://127.0.0.1:0 or https://portal.example.com\n',
+      ],
+    );
+  }
+});
+
+// Rule (issue 42, point 13): health probes (every few seconds) are not logged at info; other requests are.
+test('/healthz and /readyz requests are not logged at info; an API request is', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'portal-serve-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const server = await serve({ DATABASE_URL: `sqlite:${join(dir, 'portal.db')}` });
+  t.after(() => server.child.kill('SIGKILL'));
+  const key = /\n {2}(ppk_[A-Za-z0-9_-]{59})\n/.exec(server.output())?.[1] ?? '';
+  for (let i = 0; i < 3; i++) {
+    assert.equal(await get(server.base, '/healthz', ''), 200);
+    assert.equal(await get(server.base, '/readyz', ''), 200);
+  }
+  assert.equal(await get(server.base, '/v1/me', key), 200);
+  await stop(server.child);
+  const urls = server
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { req?: { url?: string } })
+    .flatMap((entry) => (entry.req?.url ? [entry.req.url] : []));
+  assert.deepEqual(urls, ['/v1/me'], 'the API request is logged (incoming), the probes are not');
 });

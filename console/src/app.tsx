@@ -16,6 +16,7 @@ import { ChannelMessagesPage, MessageChannelsPage } from './pages/messages.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { NotesPage } from './pages/notes.js';
 import { NotificationSettingsPage } from './pages/notification-settings.js';
+import { OutboxPage } from './pages/outbox.js';
 import { QaPage } from './pages/qa.js';
 import { SignInPage } from './pages/sign-in.js';
 import { TasksPage } from './pages/tasks.js';
@@ -45,6 +46,7 @@ const WORKSPACE_PAGES: [string, (props: { workspaceId: string; params: Record<st
   ['/contracts', ContractsPage],
   ['/audit-log', AuditLogPage],
   ['/webhooks', WebhooksPage],
+  ['/outbox', OutboxPage],
   ['/billing', BillingPage],
   ['/csv', CsvPage],
   ['/qa', QaPage],

@@ -271,3 +271,18 @@ export interface Contract {
   submissionDate?: string;
   createdAt: string;
 }
+
+/** An e-mail of the outbox (GET /admin/workspaces/{id}/outbox); `text` only while the server has no SMTP_URL. */
+export interface OutboxEmail {
+  id: string;
+  notificationId: string | null;
+  to: string;
+  subject: string;
+  status: 'queued' | 'sent' | 'failed';
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  text?: string;
+}

@@ -21,6 +21,7 @@ const SECTIONS: [string, string][] = [
   ['/contracts', 'Contracts'],
   ['/audit-log', 'Audit log'],
   ['/webhooks', 'Webhooks'],
+  ['/outbox', 'E-mail outbox'],
   ['/billing', 'Invoices & subscriptions'],
   ['/csv', 'Import & export'],
   ['/qa', 'QA'],

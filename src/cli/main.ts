@@ -13,10 +13,12 @@ const USAGE = `Usage: portal <command> [options] [--json]
   seed --workspace W                                 fill a workspace with demo data
   migrate                                            apply pending migrations
   backup --out FILE                                  a consistent copy of the SQLite database (VACUUM INTO), server running or not
+  workspaces list [--limit N] [--next-token T]       the workspaces, newest first
   workspaces create --name N [--daily-quota N] [--sandbox]
                                                      create a workspace and its first key (--sandbox: with a test clock)
   workspaces update --workspace W [--name N] [--daily-quota N] [--staff-mfa required|optional] [--brand-color #rrggbb]
                                                      rename a workspace, change its daily quota or its staff's TOTP policy
+  keys list --workspace W                            its keys: prefix, id, label, kind, created (never a secret)
   keys create --workspace W [--app APP_ID] [--label L]
                                                      create a workspace key (or an app key)
   keys revoke --workspace W --key-id K               revoke a key
@@ -39,6 +41,13 @@ const USAGE = `Usage: portal <command> [options] [--json]
   sessions revoke --workspace W --token-id T         revoke a session
   outbox list --workspace W [--status queued|sent|failed]
                                                      the e-mail outbox: queued, sent and failed e-mails
+                                                     (without SMTP_URL, with their text: sign-in, reset and invite links)
+  qa list --workspace W                              QA principals (test people whose sessions are recorded)
+  qa create --workspace W (--client C | --internal-user U)
+  qa delete --workspace W --principal P
+  qa token --workspace W --principal P --api-key KEY [--company X] [--base-url URL]
+  qa agent-token --workspace W --api-key-id K [--lifetime SECONDS]
+                                                     a QA principal's session token; an agent's bearer token
   webhooks create --workspace W --url U [--events client.created,…] [--description D]
                                                      add a webhook endpoint (its secret shown once)
   webhooks list|delete|enable|disable|rotate-secret --workspace W [--endpoint E]
@@ -69,7 +78,8 @@ const USAGE = `Usage: portal <command> [options] [--json]
   contract-templates create --workspace W --name N --fields JSON [--file-url URL]
                                                      a contract template (fields: [{"type": "signature", "inputType": "client"}])
 
-The environment selects the database (DATABASE_URL, default sqlite:./data/portal.db).`;
+\`portal <command> --help\` prints that command's usage. The environment selects the database (DATABASE_URL, default
+sqlite:./data/portal.db).`;
 
 /** `portal serve`'s own: the server starts without loading the other commands, nor what they import (src/cli/commands.ts). */
 const SERVE_OPTIONS = { seed: { type: 'boolean' }, ...GLOBAL_OPTIONS } as const satisfies Options;
@@ -84,6 +94,21 @@ function parseCommand(argv: string[], name: string, declared: Options, words: nu
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   if (positionals.length > words) throw new UsageError(`${name} takes no argument "${positionals[words]}"`);
   return values as Values<Options>;
+}
+
+/** `portal <command> [<sub>] --help`: that command's usage lines, or undefined for an unknown command. */
+function commandHelp(commands: typeof import('./commands.js') | undefined, command: string, sub: string | undefined): string | undefined {
+  const own: Record<string, string | undefined> = {
+    serve: 'portal serve [--seed]',
+    migrate: 'portal migrate',
+    seed: commands?.seedCommand.usage,
+    backup: commands?.backupCommand.usage,
+  };
+  if (Object.hasOwn(own, command)) return own[command] && `Usage: ${own[command]}`;
+  const group = commands && Object.hasOwn(commands.GROUPS, command) ? commands.GROUPS[command] : undefined;
+  if (!group) return undefined;
+  const declared = sub !== undefined && Object.hasOwn(group, sub) ? [group[sub]] : Object.values(group);
+  return `Usage: ${declared.map((c) => c.usage).join('\n       ')}`;
 }
 
 async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
@@ -112,6 +137,11 @@ export async function main(argv: string[]): Promise<number> {
     });
     json = values.json === true;
     const [command, sub] = positionals;
+    if (values.help === true && command) {
+      // A command's own usage (a group's commands when its command word is missing); the global list for an unknown one.
+      process.stdout.write(`${commandHelp(commands, command, sub) ?? USAGE}\n`);
+      return 0;
+    }
     if (values.help === true || !command) {
       process.stdout.write(`${USAGE}\n`);
       return command || values.help === true ? 0 : 2;

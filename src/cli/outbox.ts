@@ -1,3 +1,4 @@
+import { loadConfig } from '../config.js';
 import { readSecret } from '../db/migrate.js';
 import { PageTokens } from '../db/paging.js';
 import { validInput } from '../lib/validate.js';
@@ -13,8 +14,13 @@ export const outboxGroup: CommandGroup = {
       const caller = await requireWorkspace(database, values);
       // The query the admin route takes (GET /admin/workspaces/{id}/outbox), checked by the same schema.
       const query = validInput(OutboxListQuery, listQueryOf(values, { status: values.status }));
-      const page = await listOutbox(database, caller, query, new PageTokens(await readSecret(database, 'paging')));
-      const lines = page.data.map((e) => `${e.createdAt}  ${e.status.padEnd(6)}  ${e.attempts} attempt(s)  ${e.to}  ${e.subject}`);
+      // Its bodies while this environment has no SMTP_URL, as the server's (the same environment runs both).
+      const page = await listOutbox(database, caller, query, new PageTokens(await readSecret(database, 'paging')), loadConfig());
+      const lines = page.data.map(
+        (e) =>
+          `${e.createdAt}  ${e.status.padEnd(6)}  ${e.attempts} attempt(s)  ${e.to}  ${e.subject}` +
+          (e.text === undefined ? '' : `\n${e.text.replace(/^/gm, '    ').trimEnd()}\n`),
+      );
       printResult(json, { ...page }, lines.length > 0 ? lines.join('\n') : 'The outbox is empty.');
     },
   }),

@@ -1,8 +1,17 @@
 import { systemCaller } from '../lib/caller.js';
 import { systemClock } from '../lib/clock.js';
 import { validInput } from '../lib/validate.js';
-import { createWorkspace, updateWorkspace, WorkspaceCreate, WorkspaceUpdate } from '../modules/workspaces/index.js';
-import { type CommandGroup, UsageError, command, given, requireOption } from './command.js';
+import { readSecret } from '../db/migrate.js';
+import { PageTokens } from '../db/paging.js';
+import {
+  createWorkspace,
+  listWorkspaces,
+  updateWorkspace,
+  WorkspaceCreate,
+  WorkspaceListQuery,
+  WorkspaceUpdate,
+} from '../modules/workspaces/index.js';
+import { type CommandGroup, PAGE_OPTIONS, UsageError, command, given, listQueryOf, requireOption } from './command.js';
 import { printResult } from './output.js';
 
 /** `--daily-quota`: text that is not a non-negative integer is a usage error. */
@@ -14,6 +23,21 @@ function dailyQuotaOption(text: string | undefined): number | undefined {
 }
 
 export const workspacesGroup: CommandGroup = {
+  list: command({
+    usage: 'portal workspaces list [--limit N] [--next-token T]',
+    options: { ...PAGE_OPTIONS },
+    async run(values, { database, json }) {
+      // The page the admin route takes (GET /admin/workspaces), checked by the same schema.
+      const page = await listWorkspaces(
+        database,
+        validInput(WorkspaceListQuery, listQueryOf(values, {})),
+        new PageTokens(await readSecret(database, 'paging')),
+      );
+      const lines = page.data.map((w) => `${w.id}  ${w.name}${w.sandbox ? '  (sandbox)' : ''}`);
+      const more = page.nextToken ? `\nMore: --next-token ${page.nextToken}` : '';
+      printResult(json, { ...page }, lines.length > 0 ? lines.join('\n') + more : 'No workspace.');
+    },
+  }),
   create: command({
     usage: 'portal workspaces create --name N [--daily-quota N] [--sandbox]',
     options: { name: { type: 'string' }, 'daily-quota': { type: 'string' }, sandbox: { type: 'boolean' } },

@@ -5,10 +5,15 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** Runs `portal …` as a user would, on the given database; returns exit code and output. */
-export async function portal(databaseUrl: string, ...args: string[]) {
+export function portal(databaseUrl: string, ...args: string[]) {
+  return portalWith({}, databaseUrl, ...args);
+}
+
+/** `portal …` with these variables added to its environment. */
+export async function portalWith(env: Record<string, string>, databaseUrl: string, ...args: string[]) {
   try {
     const { stdout, stderr } = await run(process.execPath, ['bin/portal.js', ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
+      env: { ...process.env, ...env, DATABASE_URL: databaseUrl },
       timeout: 30_000,
     });
     return { code: 0, stdout, stderr };

@@ -23,23 +23,31 @@ export function SignInPage() {
     };
   }, []);
 
-  const signIn = (event: Event) => {
+  // One form, one e-mail field: "Sign in" sends it with the password; "E-mail me a sign-in link" sends it alone
+  // (the password then need not be filled: that button skips the browser's checks, and the e-mail's are run here).
+  const [tried, setTried] = useState<'password' | 'link'>('password');
+  const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
+    const email = text(form, 'email');
+    if ((event.submitter as HTMLButtonElement | null)?.value === 'link') {
+      const field = form.elements.namedItem('email') as HTMLInputElement;
+      if (!field.reportValidity()) return;
+      setTried('link');
+      setLinkSent(null);
+      void link.run(async () => {
+        const answer = await api.requestLink({ email, userType });
+        setLinkSent(answer.message);
+      });
+      return;
+    }
+    setTried('password');
     void password.run(async () => {
-      const session = await api.signInWithPassword({ email: text(form, 'email'), password: text(form, 'password'), userType });
+      const session = await api.signInWithPassword({ email, password: text(form, 'password'), userType });
       continueSignIn(session);
     });
   };
-  const sendLink = (event: Event) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    setLinkSent(null);
-    void link.run(async () => {
-      const answer = await api.requestLink({ email: text(form, 'email'), userType });
-      setLinkSent(answer.message);
-    });
-  };
+  const failed = tried === 'link' ? link.error : password.error;
 
   return (
     <>
@@ -51,40 +59,33 @@ export function SignInPage() {
       ) : null}
       <UserTypeChoice value={userType} onChange={setUserType} />
 
-      <section aria-labelledby="with-password">
-        <h2 id="with-password">With your password</h2>
-        <ErrorAlert error={password.error} />
-        <form class="stack" onSubmit={signIn}>
-          <Field label="E-mail" name="email" error={password.error}>
-            {(props) => <input {...props} type="email" autocomplete="username" required maxLength={320} spellcheck={false} />}
-          </Field>
+      <ErrorAlert error={failed} />
+      <Status>{linkSent}</Status>
+      <form class="stack" onSubmit={submit}>
+        <Field label="E-mail" name="email" error={failed}>
+          {(props) => <input {...props} type="email" autocomplete="username" required maxLength={320} spellcheck={false} />}
+        </Field>
+        <section aria-labelledby="with-password" class="stack">
+          <h2 id="with-password">With your password</h2>
           <Field label="Password" name="password" error={password.error}>
             {(props) => <input {...props} type="password" autocomplete="current-password" required maxLength={128} />}
           </Field>
           <div class="actions">
-            <button type="submit" disabled={password.busy}>
+            <button type="submit" name="with" value="password" disabled={password.busy}>
               {password.busy ? 'Signing in…' : 'Sign in'}
             </button>
             <Link to="reset-password">Forgot password?</Link>
           </div>
-        </form>
-      </section>
-
-      <section aria-labelledby="with-link">
-        <h2 id="with-link">With a link by e-mail</h2>
-        <ErrorAlert error={link.error} />
-        <Status>{linkSent}</Status>
-        <form class="stack" onSubmit={sendLink}>
-          <Field label="Your e-mail" name="email" error={link.error}>
-            {(props) => <input {...props} type="email" autocomplete="email" required maxLength={320} spellcheck={false} />}
-          </Field>
+        </section>
+        <section aria-labelledby="with-link" class="stack">
+          <h2 id="with-link">Or with a link by e-mail</h2>
           <div class="actions">
-            <button type="submit" class="secondary" disabled={link.busy}>
+            <button type="submit" name="with" value="link" formNoValidate class="secondary" disabled={link.busy}>
               E-mail me a sign-in link
             </button>
           </div>
-        </form>
-      </section>
+        </section>
+      </form>
 
       {providers.length > 0 ? (
         <section aria-labelledby="with-provider">

@@ -36,13 +36,14 @@ export function insertApiKey(work: UnitOfWork, access: Access, key: NewApiKey): 
 export async function listApiKeys(db: Kysely<DB>, access: Access): Promise<ApiKey[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select(['id', 'kind', 'app_id', 'label', 'created_at', 'revoked_at'])
+    .select(['id', 'lookup', 'kind', 'app_id', 'label', 'created_at', 'revoked_at'])
     .where('workspace_id', '=', access.workspaceId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
   return rows.map((row) => ({
     id: row.id,
+    prefix: `ppk_${row.lookup.slice(0, 6)}`,
     kind: row.kind,
     appId: row.app_id,
     label: row.label,

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_ERRORS, ADMIN_WRITE_ERRORS, WorkspaceParams, adminDoc } from '../../lib/schemas.js';
-import * as repo from './api-keys.repository.js';
 import { ApiKeyCreate, ApiKeyList, ApiKeyParams, CreatedApiKey, RevokedApiKey } from './api-keys.schemas.js';
 import * as service from './api-keys.service.js';
 
@@ -22,7 +21,7 @@ export async function apiKeyAdminRoutes(fastify: FastifyInstance) {
         response: { 200: ApiKeyList, ...ADMIN_ERRORS },
       },
     },
-    async (request) => ({ data: await repo.listApiKeys(database.db, request.caller.access) }),
+    async (request) => ({ data: await service.listApiKeys(database, request.caller) }),
   );
 
   app.post(

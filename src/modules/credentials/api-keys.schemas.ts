@@ -15,6 +15,7 @@ export type ApiKeyCreate = Static<typeof ApiKeyCreate>;
 export const ApiKey = Type.Object(
   {
     id: Id,
+    prefix: Type.String({ description: 'the key’s first characters (`ppk_` and six of its lookup), to tell keys apart; never its secret' }),
     kind: Type.Union([Type.Literal('workspace'), Type.Literal('app')]),
     appId: Type.Union([Id, Type.Null()]),
     label: Type.Union([Type.String(), Type.Null()]),

@@ -58,6 +58,11 @@ export function addApiKey(work: UnitOfWork, caller: Caller, input: NewKeyInput):
   return { apiKeyId, apiKey: `${PREFIX}${lookup}${secret}`, kind: input.kind, ...(input.appId ? { appId: input.appId } : {}) };
 }
 
+/** Every key of the workspace, revoked ones too, oldest first; never a secret (the admin list, `portal keys list`). */
+export function listApiKeys(database: Database, caller: Caller) {
+  return repo.listApiKeys(database.db, caller.access);
+}
+
 export function createApiKey(database: Database, caller: Caller, input: NewKeyInput): Promise<CreatedApiKey> {
   return unitOfWork(database, async (work) => addApiKey(work, caller, input));
 }

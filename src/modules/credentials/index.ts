@@ -1,6 +1,6 @@
 // The credentials module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
 export { ApiKeyCreate } from './api-keys.schemas.js';
-export { addApiKey, createApiKey, revokeApiKey, verifyApiKey } from './api-keys.service.js';
+export { addApiKey, createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from './api-keys.service.js';
 export { SessionCreate } from './sessions.schemas.js';
 export { createSession, revokeSession, verifySession } from './sessions.service.js';
 export { addBearerToken, verifyBearerToken } from './tokens.service.js';

@@ -45,7 +45,7 @@ export function queueEmails(work: UnitOfWork, access: Access, emails: readonly Q
   }
 }
 
-function toOutboxEmail(row: EmailOutboxTable): OutboxEmail {
+function toOutboxEmail(row: EmailOutboxTable, withText: boolean): OutboxEmail {
   return {
     id: row.id,
     notificationId: row.notification_id,
@@ -57,15 +57,22 @@ function toOutboxEmail(row: EmailOutboxTable): OutboxEmail {
     lastError: row.last_error,
     createdAt: row.created_at,
     sentAt: row.sent_at,
+    ...(withText && row.text_body !== '' ? { text: row.text_body } : {}),
   };
 }
 
-/** A page of the workspace's outbox, newest first. */
-export function listOutbox(db: Kysely<DB>, access: Access, query: OutboxListQuery, tokens: PageTokens): Promise<Page<OutboxEmail>> {
+/** A page of the workspace's outbox, newest first; `withText`: each e-mail's body while it is kept. */
+export function listOutbox(
+  db: Kysely<DB>,
+  access: Access,
+  query: OutboxListQuery,
+  tokens: PageTokens,
+  withText: boolean,
+): Promise<Page<OutboxEmail>> {
   let q = db.selectFrom('email_outbox').selectAll().where('workspace_id', '=', access.workspaceId);
   if (query.status !== undefined) q = q.where('status', '=', query.status);
   const scope = pageScope(access, 'email-outbox', { status: query.status });
-  return fetchPage(q, 'email_outbox', query, tokens, scope, toOutboxEmail);
+  return fetchPage(q, 'email_outbox', query, tokens, scope, (row) => toOutboxEmail(row, withText));
 }
 
 /**

@@ -7,7 +7,7 @@ import { listOutbox } from './email-outbox.service.js';
 /** The e-mail outbox on the admin surface (as `portal outbox list`). */
 export default async function emailOutboxAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, pageTokens } = app.ctx;
+  const { database, pageTokens, config } = app.ctx;
   app.get(
     '/workspaces/:workspaceId/outbox',
     {
@@ -17,12 +17,13 @@ export default async function emailOutboxAdminRoutes(fastify: FastifyInstance) {
         summary: 'The workspace’s e-mail outbox, newest first: what is queued, sent or failed, with each one’s attempts',
         description:
           'As `portal outbox list`: queued, sent and failed e-mails with every attempt; filter `status`. A failed e-mail is kept, ' +
-          'never deleted.',
+          'never deleted. While the server has no `SMTP_URL` (nothing is sent) each queued e-mail has its `text`, links included: ' +
+          'local development’s inbox. With `SMTP_URL`, never.',
         params: WorkspaceParams,
         querystring: OutboxListQuery,
         response: { 200: Page(OutboxEmail), ...ADMIN_ERRORS },
       },
     },
-    async (request) => listOutbox(database, request.caller, request.query, pageTokens),
+    async (request) => listOutbox(database, request.caller, request.query, pageTokens, config),
   );
 }

@@ -22,6 +22,13 @@ export const OutboxEmail = Type.Object(
     lastError: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'the SMTP error of the last failed attempt' }),
     createdAt: Timestamp,
     sentAt: NullableTimestamp,
+    text: Type.Optional(
+      Type.String({
+        description:
+          'the e-mail’s plain text, its links included (sign-in, reset, invite), only while the server has no SMTP_URL: local ' +
+          'development reads its e-mails here. Absent with SMTP_URL (the body is on its way to someone else) and once sent',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'OutboxEmail' },
 );

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { oneJson, portal } from '../../../test/helpers/cli.js';
+import { oneJson, portal, portalWith } from '../../../test/helpers/cli.js';
 import { heldWithin } from '../../../test/helpers/eventually.js';
 import { smtpServer } from '../../../test/helpers/smtp.js';
 import { adminRequest, createClient, populatedWorkspace } from '../../../test/helpers/factories.js';
@@ -192,3 +192,59 @@ describe('without SMTP_URL, e-mails stay queued', () => {
     assert.notEqual(bad.code, 0);
   });
 });
+
+for (const backend of BACKENDS) {
+  // Rule (issue 42, point 13): without SMTP_URL nothing is sent, so the operator's outbox (admin API and `portal outbox
+  // list`) shows each e-mail's text, links included: local development's inbox. With SMTP_URL, never (the links are on
+  // their way to someone else and open their accounts).
+  describe(`the outbox shows e-mails' text only while no SMTP_URL is set [${backend}]`, () => {
+    test('without SMTP_URL: an invite e-mail and its link, in the admin list and the command', async (t) => {
+      const databaseUrl = await freshDatabaseUrl(t, backend, { sqliteFile: true });
+      const h = await adminHarness(t, backend, { databaseUrl, env: { PORTAL_URL: 'https://portal.acme.test' } });
+      const { ws } = await populatedWorkspace(h);
+      const invited = await h.as(ws.apiKey, {
+        method: 'POST',
+        url: '/v1/clients?sendInvite=true',
+        payload: { email: 'grace@acme.test', givenName: 'Grace', familyName: 'Hopper' },
+      });
+      assert.equal(invited.statusCode, 200, invited.body);
+      const { inviteUrl } = invited.json();
+      assert.match(inviteUrl, new RegExp(`^https://portal\\.acme\\.test/portal/${ws.workspaceId}/invite#.+`));
+      const [email] = await outboxOf(h, ws.workspaceId);
+      assert.deepEqual([email.to, email.subject, email.status], ['grace@acme.test', 'You are invited to your client portal', 'queued']);
+      assert.ok(email.text.startsWith('Hello Grace,\n\nYou are invited to your client portal.'), email.text);
+      assert.ok(email.text.includes(`\n\n${inviteUrl}\n`), 'the link, whole');
+
+      const listed = oneJson((await portal(databaseUrl, 'outbox', 'list', '--workspace', ws.workspaceId, '--json')).stdout);
+      assert.equal(listed.data[0].text, email.text);
+      const human = (await portal(databaseUrl, 'outbox', 'list', '--workspace', ws.workspaceId)).stdout;
+      assert.ok(human.includes(`\n    ${inviteUrl}\n`), human);
+    });
+
+    test('with SMTP_URL: no text, in the admin list nor the command', async (t) => {
+      const databaseUrl = await freshDatabaseUrl(t, backend, { sqliteFile: true });
+      // An SMTP server that never answers: the e-mail stays queued, its body kept for the retries.
+      const smtp = await smtpServer(t);
+      smtp.state.refuse = '451 mailbox busy, try later';
+      const h = await adminHarness(t, backend, {
+        databaseUrl,
+        env: { SMTP_URL: smtp.url },
+        emailDelivery: { pollMs: 20, retryDelaysMs: [60_000] },
+      });
+      const { ws } = await populatedWorkspace(h);
+      const invited = await h.as(ws.apiKey, {
+        method: 'POST',
+        url: '/v1/clients?sendInvite=true',
+        payload: { email: 'grace@acme.test', givenName: 'Grace', familyName: 'Hopper' },
+      });
+      assert.equal(invited.statusCode, 200, invited.body);
+      await heldWithin(5000, 'one attempt failed', async () => (await outboxOf(h, ws.workspaceId))[0].attempts === 1);
+      const [email] = await outboxOf(h, ws.workspaceId);
+      assert.deepEqual([email.status, 'text' in email], ['queued', false]);
+      const listed = await portalWith({ SMTP_URL: smtp.url }, databaseUrl, 'outbox', 'list', '--workspace', ws.workspaceId, '--json');
+      assert.deepEqual(Object.keys(oneJson(listed.stdout).data[0]).includes('text'), false);
+      const human = (await portalWith({ SMTP_URL: smtp.url }, databaseUrl, 'outbox', 'list', '--workspace', ws.workspaceId)).stdout;
+      assert.ok(!human.includes(invited.json().inviteUrl.split('#')[1]), 'never the invite token');
+    });
+  });
+}

@@ -4,12 +4,16 @@ import { errors } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { HealthStatus } from './health.schemas.js';
 
-/** Liveness (the process answers) and readiness (the database and limit state answer, no outbox stuck), unauthenticated. */
+/**
+ * Liveness (the process answers) and readiness (the database answers, not draining), unauthenticated. Probed every few
+ * seconds: their requests are not logged at info (logLevel warn), only what goes wrong.
+ */
 export default async function healthRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/healthz',
     {
+      logLevel: 'warn',
       schema: {
         tags: ['operations'],
         operationId: 'checkLiveness',
@@ -29,6 +33,7 @@ export default async function healthRoutes(fastify: FastifyInstance) {
   app.get(
     '/readyz',
     {
+      logLevel: 'warn',
       schema: {
         tags: ['operations'],
         operationId: 'checkReadiness',

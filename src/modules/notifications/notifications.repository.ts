@@ -132,6 +132,15 @@ export async function findNotification(db: Kysely<DB>, access: Access, id: strin
   return row && toNotification(row);
 }
 
+/**
+ * The workspace of a notification, by its id alone: the one read without a workspace, for the link its e-mail
+ * carries (`PORTAL_URL/notifications/{id}`), which names no workspace. It tells nothing but where to go.
+ */
+export async function findNotificationWorkspace(db: Kysely<DB>, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom('notifications').select('workspace_id').where('id', '=', id).executeTakeFirst();
+  return row?.workspace_id;
+}
+
 /** Queues the in-product read state of a notification this access sees; the notification after the change. */
 export function setRead(work: UnitOfWork, access: Access, before: Notification, isRead: boolean, at: string): Notification {
   work.write(

@@ -99,3 +99,16 @@ export default async function notificationRoutes(fastify: FastifyInstance) {
     async (request) => service.deleteNotification(database, request.caller, request.params.id),
   );
 }
+
+/**
+ * `PORTAL_URL/notifications/{id}`, the link of a notification's e-mail: a redirect to the portal of the
+ * notification's workspace (a page of its own comes with the portal's notifications). Outside /v1: a browser
+ * follows it with no credential.
+ */
+export async function notificationLinkRoutes(fastify: FastifyInstance) {
+  const { database } = fastify.ctx;
+  fastify.get<{ Params: { id: string } }>('/notifications/:id', { schema: { hide: true } }, async (request, reply) => {
+    const landing = await service.notificationLanding(database, request.params.id);
+    return landing === undefined ? reply.callNotFound() : reply.redirect(landing, 302);
+  });
+}

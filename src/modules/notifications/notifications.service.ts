@@ -5,6 +5,7 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Access, Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
+import { isUuid } from '../../lib/formats.js';
 import { type QueuedEmail, queueEmails } from '../email-outbox/index.js';
 import { declaredConfigsOf } from '../installs/index.js';
 import type { NotificationSetting } from '../installs/index.js';
@@ -258,6 +259,16 @@ export async function createNotification(
 }
 
 /** Marks a notification read or unread (in product); a client session only its own. */
+/**
+ * Where a notification e-mail's link (`PORTAL_URL/notifications/{id}`) lands: its workspace's portal, where the
+ * person signs in. Undefined for an id no notification has (a malformed one, a deleted notification's).
+ */
+export async function notificationLanding(database: Database, id: string): Promise<string | undefined> {
+  if (!isUuid(id)) return undefined;
+  const workspaceId = await repo.findNotificationWorkspace(database.db, id);
+  return workspaceId && `/portal/${workspaceId}/`;
+}
+
 export async function markNotification(database: Database, caller: Caller, id: string, isRead: boolean): Promise<Notification> {
   return unitOfWork(
     database,

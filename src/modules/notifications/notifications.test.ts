@@ -106,6 +106,8 @@ for (const backend of BACKENDS) {
           lastError: null,
           createdAt: AT,
           sentAt: null,
+          // No SMTP_URL here: the outbox shows the text (issue 42, point 13).
+          text: `Hello Ada\n\nIt is ready.\n\nSee it: http://127.0.0.1:8080/notifications/${notification.id}?invoice=42&tab=pay`,
         },
       );
 
@@ -438,5 +440,36 @@ for (const backend of BACKENDS) {
       );
       assert.equal((await mark(ws.apiKey, 'not-a-uuid', 'read')).statusCode, 404);
     });
+  });
+}
+
+for (const backend of BACKENDS) {
+  // Rule (issue 42, point 13): the "Open" link of a notification's e-mail lands on the portal of its workspace (a
+  // redirect), never on the API's JSON 404.
+  test(`a notification e-mail's link redirects to its workspace's portal [${backend}]`, async (t) => {
+    const h = await adminHarness(t, backend, { env: { PORTAL_URL: 'https://portal.acme.test' } });
+    const { ws, user, client, send, outbox } = await setting(h);
+    const sent = await send({
+      senderId: user.id,
+      recipientClientId: client.id,
+      deliveryTargets: { email: { subject: 'Your invoice', title: 'Pay it', ctaParams: { invoice: '42' } } },
+    });
+    assert.equal(sent.statusCode, 200, sent.body);
+    const id = sent.json().id;
+    const [email] = await outbox();
+    const link = /Pay it: (\S+)/.exec(email.text)?.[1] ?? '';
+    assert.equal(link, `https://portal.acme.test/notifications/${id}?invoice=42`);
+    const opened = await h.app.inject({ method: 'GET', url: link.slice('https://portal.acme.test'.length) });
+    assert.deepEqual([opened.statusCode, opened.headers.location, opened.body], [302, `/portal/${ws.workspaceId}/`, '']);
+    // The portal page it names is the portal's (not the API's 404).
+    const landed = await h.app.inject({ method: 'GET', url: `/portal/${ws.workspaceId}/` });
+    assert.notEqual(landed.statusCode, 404);
+    for (const unknown of [UNKNOWN, 'not-an-id', UNKNOWN.toUpperCase()]) {
+      const res = await h.app.inject({ method: 'GET', url: `/notifications/${unknown}` });
+      assert.equal(res.statusCode, 404, unknown);
+    }
+    // A deleted notification's link: nothing to land on.
+    assert.equal((await h.as(ws.apiKey, { method: 'DELETE', url: `/v1/notifications/${id}` })).statusCode, 200);
+    assert.equal((await h.app.inject({ method: 'GET', url: `/notifications/${id}` })).statusCode, 404);
   });
 }

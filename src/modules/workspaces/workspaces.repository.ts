@@ -72,6 +72,12 @@ export function setClockOffset(work: UnitOfWork, access: Access, offsetMs: numbe
   work.write(work.db.updateTable('workspaces').set({ clock_offset_ms: offsetMs, updated_at: at }).where('id', '=', access.workspaceId));
 }
 
+/** The ids of the first `limit` workspaces (oldest first): whether a deployment has one workspace, and which. */
+export async function firstWorkspaceIds(db: Kysely<DB>, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('workspaces').select('id').orderBy('created_at').orderBy('id').limit(limit).execute();
+  return rows.map((row) => row.id);
+}
+
 export async function countWorkspaces(db: Kysely<DB>): Promise<number> {
   const row = await db
     .selectFrom('workspaces')

@@ -1,8 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import { ADMIN_ERRORS, ADMIN_WRITE_ERRORS, adminDoc, Page, PageQuery, READ_ERRORS, WorkspaceParams } from '../../lib/schemas.js';
-import { CreatedWorkspace, OperatorWorkspace, Workspace, WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
+import { ADMIN_ERRORS, ADMIN_WRITE_ERRORS, adminDoc, Page, READ_ERRORS, WorkspaceParams } from '../../lib/schemas.js';
+import {
+  CreatedWorkspace,
+  OperatorWorkspace,
+  Workspace,
+  WorkspaceCreate,
+  WorkspaceListQuery,
+  WorkspaceUpdate,
+} from './workspaces.schemas.js';
 import * as service from './workspaces.service.js';
 
 export default async function workspaceRoutes(fastify: FastifyInstance) {
@@ -37,7 +43,7 @@ export async function workspaceAdminRoutes(fastify: FastifyInstance) {
         operationId: 'adminListWorkspaces',
         summary: 'List workspaces',
         description: 'Newest first, with `usedToday`: the requests counted against the daily quota this UTC day.',
-        querystring: Type.Object({ ...PageQuery }, { additionalProperties: false }),
+        querystring: WorkspaceListQuery,
         response: { 200: Page(OperatorWorkspace), ...ADMIN_ERRORS },
       },
     },

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Name, Timestamp } from '../../lib/schemas.js';
+import { Id, Name, PageQuery, Timestamp } from '../../lib/schemas.js';
 
 export const Workspace = Type.Object(
   {
@@ -68,3 +68,7 @@ export const CreatedWorkspace = Type.Object(
   { workspaceId: Id, apiKeyId: Id, apiKey: Type.String({ description: 'its first workspace key, shown only now' }) },
   { title: 'CreatedWorkspace' },
 );
+
+/** The operator's list of workspaces: a page (GET /admin/workspaces, `portal workspaces list`). */
+export const WorkspaceListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export type WorkspaceListQuery = Static<typeof WorkspaceListQuery>;

@@ -58,6 +58,17 @@ async function withUsage(limitStore: LimitStore, workspaces: Workspace[], now: n
   return workspaces.map((workspace, i) => ({ ...workspace, usedToday: used[i] }));
 }
 
+/** The workspace of a deployment that has exactly one (a local one, a single business's), else undefined. */
+export async function soleWorkspaceId(database: Database): Promise<string | undefined> {
+  const ids = await repo.firstWorkspaceIds(database.db, 2);
+  return ids.length === 1 ? ids[0] : undefined;
+}
+
+/** The operator's list of workspaces, newest first (`portal workspaces list`). */
+export function listWorkspaces(database: Database, page: PageRequest, tokens: PageTokens): Promise<Page<Workspace>> {
+  return repo.listWorkspaces(database.db, page, tokens);
+}
+
 /** The operator's list of workspaces, each with today's use of its quota. */
 export async function listWorkspacesWithUsage(
   database: Database,
