@@ -175,9 +175,14 @@ export const CustomFieldsInput = Type.Unsafe<Record<string, unknown>>({
  * any string, compared exactly with the ids the API answers (lower-case UUIDs), never case-folded. So a string
  * that is not such an id — an upper-case form of an existing one included — is a 404 like an unknown id,
  * not a 400 (an id is opaque to its caller), and a route cannot answer for it what another route refuses.
+ * What no id can be is refused before any route sees it (plugins/request-guards.ts, the router): a 400.
  */
 export const PathId = (description = 'object id') =>
-  Type.String({ description: `${description}: a UUID as answered (lower case); any other string is a 404, as an unknown id` });
+  Type.String({
+    description:
+      `${description}: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one ` +
+      'no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8)',
+  });
 
 /** The `{id}` of a route. */
 export const IdParams = Type.Object({ id: PathId() }, { additionalProperties: false });
