@@ -49,7 +49,7 @@ for (const backend of BACKENDS) {
     test('a lone surrogate is a 400 naming the field in any body field or key, a filter, a custom field value; bytes not UTF-8 too', async (t) => {
       const { call, h, ws } = await workspaceHarness(t, backend);
       const lone = 'must not contain a lone surrogate (U+D800–U+DFFF without its pair)';
-      const notUtf8 = 'is not valid UTF-8 once percent-decoded';
+      const notUtf8 = 'is not valid percent-encoded UTF-8';
       const expect = async (res: Parameters<typeof assertBadRequest>[0], path: string, message: string, what: string) => {
         assertBadRequest(res, [path], what);
         assert.deepEqual((res.json() as { data: unknown }).data, [{ path, message }], what);
@@ -88,10 +88,11 @@ for (const backend of BACKENDS) {
         'a sign-in form, outside /v1',
       );
       // In a query, a lone surrogate is the percent escapes of its three WTF-8 bytes; any bytes that are not UTF-8 are refused.
-      for (const query of ['email=%ED%A0%80', 'givenName=a%FFb', 'familyName=%C3', 'companyId=%ED%B0%80']) {
-        const name = query.split('=')[0];
+      for (const query of ['email=%ED%A0%80', 'givenName=a%FFb', 'familyName=%C3', 'companyId=%ED%B0%80', 'given+Name=100%']) {
+        const name = query.split('=')[0].replace('+', ' ');
         await expect(await call('GET', `/v1/clients?limit=5&${query}`), `query.${name}`, notUtf8, query);
       }
+      await expect(await call('GET', '/v1/clients?limit=5&%ED%A0%80=x'), 'query', notUtf8, 'a name that is not UTF-8');
       const body = Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('b"}')]);
       const bytes = await h.as(ws.apiKey, {
         method: 'POST',

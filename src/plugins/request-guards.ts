@@ -49,7 +49,7 @@ function pathOf(value: unknown, path: string, bad: (text: string) => boolean): s
   return undefined;
 }
 
-/** Whether `decodeURIComponent` takes the text: its percent escapes are UTF-8 (a lone surrogate's three bytes are not). */
+/** Whether `decodeURIComponent` takes the text: its percent escapes are well formed and UTF-8 (a lone surrogate's three bytes are not). */
 function decodesAsUtf8(text: string): boolean {
   try {
     decodeURIComponent(text);
@@ -103,10 +103,14 @@ export function parseQueryString(text: string): Record<string, unknown> {
   for (let i = text.indexOf('&'); i !== -1; i = text.indexOf('&', i + 1)) {
     if (++separators >= MAX_QUERY_PARAMETERS) return { [TOO_MANY_PARAMETERS]: true };
   }
-  // node's parser decodes escapes that are not UTF-8 with U+FFFD in their place: such a parameter is named instead.
+  // node's parser decodes escapes that are not UTF-8 with U+FFFD in their place (and keeps a malformed one as
+  // written): such a parameter is named instead, or the query when its name is the one that does not decode.
   if (text.includes('%')) {
-    const notUtf8 = text.split('&').find((pair) => !decodesAsUtf8(pair));
-    if (notUtf8 !== undefined) return { [NOT_UTF8_QUERY]: Object.keys(parseQuery(notUtf8, '&', '=', { maxKeys: 0 }))[0] ?? '' };
+    const bad = text.split('&').find((pair) => !decodesAsUtf8(pair));
+    if (bad !== undefined) {
+      const name = bad.split('=')[0];
+      return { [NOT_UTF8_QUERY]: decodesAsUtf8(name) ? decodeURIComponent(name.replaceAll('+', ' ')) : '' };
+    }
   }
   const parsed: Record<string, unknown> = parseQuery(text, '&', '=', { maxKeys: 0 });
   for (const key of Object.keys(parsed)) if (parsed[key] === '') delete parsed[key];
@@ -189,7 +193,7 @@ export default fp(
       }
       const notUtf8 = query[NOT_UTF8_QUERY];
       if (notUtf8 !== undefined)
-        return done(errors.invalidField(notUtf8 ? `query.${notUtf8}` : 'query', 'is not valid UTF-8 once percent-decoded'));
+        return done(errors.invalidField(notUtf8 ? `query.${notUtf8}` : 'query', 'is not valid percent-encoded UTF-8'));
       // A NUL reaches a path or query value only percent-encoded (a lone surrogate cannot: its escapes are not UTF-8,
       // which the router refuses in a path and the query parser names).
       if (request.raw.url?.includes('%00')) {
