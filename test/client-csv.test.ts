@@ -172,6 +172,34 @@ for (const backend of BACKENDS) {
       );
     });
 
+    // Rule (issue 42, point 12): a lone surrogate reaches a custom field value past the request's JSON guard only through
+    // JSON text the service parses (an address cell): refused there too, the row reported; a pair is a character.
+    test('import: an address cell whose JSON escapes a lone surrogate is a row error; a pair is kept', async (t) => {
+      const h = await adminHarness(t, backend, { webhooks: false });
+      const ws = await h.workspace();
+      await defineFields(h, ws.workspaceId);
+      const csv = [
+        'email,givenName,familyName,addr',
+        'ada@example.com,Ada,Lone,"{""city"":""Par\\ud800is""}"',
+        'bob@example.com,Bob,Low,"{""city"":""\\udc00""}"',
+        'cy@example.com,Cy,Pair,"{""city"":""\\ud83c\\udf89""}"',
+      ].join('\n');
+      const res = await importCsv(h, ws.workspaceId, `${csv}\n`);
+      assert.equal(res.statusCode, 200, res.body);
+      const lone = 'addr must not contain a lone surrogate (U+D800–U+DFFF without its pair)';
+      assert.deepEqual(res.json(), {
+        created: 1,
+        skipped: 0,
+        errors: [
+          { line: 2, message: lone },
+          { line: 3, message: lone },
+        ],
+      });
+      const clients = await clientsByEmail(h, ws.apiKey);
+      assert.deepEqual([...clients.keys()], ['cy@example.com']);
+      assert.deepEqual(clients.get('cy@example.com')?.customFields, { addr: { city: '🎉' } });
+    });
+
     test('admin routes: the export (body, headers), 404 for an unknown workspace, 401 without the admin token, 400 and 415', async (t) => {
       const h = await adminHarness(t, backend, { webhooks: false });
       const ws = await h.workspace();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { populatedWorkspace } from './helpers/factories.js';
 import { BACKENDS, harness } from './helpers/harness.js';
 
 /** A body route in the authenticated scope, to reach each body error of contract §5. */
@@ -167,6 +168,48 @@ for (const backend of BACKENDS) {
       assert.equal((await h.as(key, { method: 'GET', url: '/v1/nothing-here?x=1' })).json().message, 'No route GET /v1/nothing-here.');
     });
 
+    // Rule (issue 42, point 12): a method no route has (QUERY, PROPFIND…) is a 405 with Allow on a path that exists and a
+    // 404 on one that does not, whatever its body or Content-Type: a request no route takes is answered before its body is
+    // read (QUERY without a Content-Type was a 400, one with a body not JSON a 415, one with malformed JSON a 400).
+    test('an unknown method is a 405 with Allow where the path exists (a 404 where not), before any body is read', async (t) => {
+      const { h, key } = await setup(t);
+      const notAllowed = (method: string, path: string, allow: string) => ({
+        statusCode: 405,
+        allow,
+        body: { code: 'method_not_allowed', message: `Method ${method} is not allowed on ${path}; it allows ${allow}.`, data: null },
+      });
+      const cases: [string, Record<string, string>, string | undefined][] = [
+        ['QUERY', {}, undefined],
+        ['QUERY', { 'content-type': 'application/json' }, '{"email":"ada@example.com"}'],
+        ['QUERY', { 'content-type': 'text/plain' }, 'email = ada'],
+        ['QUERY', { 'content-type': 'application/json' }, '{not json'],
+        ['PROPFIND', { 'content-type': 'application/xml' }, '<propfind/>'],
+        ['MKCOL', {}, undefined],
+      ];
+      for (const [method, headers, payload] of cases) {
+        for (const credentials of [{}, { 'x-api-key': key }]) {
+          const res = await h.app.inject({
+            method: method as 'GET',
+            url: '/v1/clients?limit=5',
+            headers: { ...headers, ...credentials },
+            payload,
+          });
+          const what = `${method} ${JSON.stringify(headers)} ${payload}`;
+          assert.deepEqual(
+            { statusCode: res.statusCode, allow: res.headers.allow, body: res.json() },
+            notAllowed(method, '/v1/clients', 'GET, HEAD, POST'),
+            what,
+          );
+          assert.match(String(res.headers['x-request-id']), /^[0-9a-f-]{36}$/, what);
+        }
+      }
+      const nowhere = await h.app.inject({ method: 'QUERY' as 'GET', url: '/v1/nothing-here' });
+      assert.deepEqual(
+        [nowhere.statusCode, nowhere.headers.allow, nowhere.json()],
+        [404, undefined, { code: 'not_found', message: 'No route QUERY /v1/nothing-here.', data: null }],
+      );
+    });
+
     test('a unique-constraint violation from the driver is 409 conflict', async (t) => {
       const { h, key } = await setup(t);
       const res = await h.as(key, { method: 'POST', url: '/v1/duplicate' });
@@ -180,6 +223,35 @@ for (const backend of BACKENDS) {
       assert.equal(res.statusCode, 500);
       assert.deepEqual(res.json(), { code: 'internal_error', message: 'Internal server error.', data: { requestId: 'req-boom-1' } });
       assert.doesNotMatch(res.body, /secret|srv|stack|at /);
+    });
+
+    // Rule (issue 42, point 12): every 500 carries `data.requestId`, the service's own ones too (a file whose content is
+    // missing from the store), so that it can be found in the logs.
+    test('a file whose content is missing from the store is a 500 internal_error with the request id', async (t) => {
+      const h = await harness(t, backend);
+      const { ws, client } = await populatedWorkspace(h);
+      const call = (method: 'GET' | 'POST', url: string, payload?: object, headers = {}) =>
+        h.as(ws.apiKey, { method, url, payload, headers });
+      const channel = (await call('POST', '/v1/channels/files', { membershipType: 'individual', clientId: client.id })).json();
+      const file = (await call('POST', '/v1/files/file', { channelId: channel.id, path: 'report.txt' })).json();
+      const url = new URL(file.uploadUrl);
+      const put = await h.app.inject({
+        method: 'PUT',
+        url: `${url.pathname}${url.search}`,
+        payload: 'x',
+        headers: { 'content-type': 'text/plain' },
+      });
+      assert.equal(put.statusCode, 200, put.body);
+      const { store } = h.app.ctx.files;
+      for await (const { key } of store.list()) await store.remove(key);
+      const res = await call('GET', `/v1/files/${file.id}/download`, undefined, { 'x-request-id': 'req-missing-1' });
+      assert.equal(res.statusCode, 500);
+      assert.deepEqual(res.json(), {
+        code: 'internal_error',
+        message: 'The file’s content is missing from the store.',
+        data: { requestId: 'req-missing-1' },
+      });
+      assert.equal(res.headers['x-request-id'], 'req-missing-1');
     });
 
     test('storage down: /readyz is 503 unavailable with Retry-After', async (t) => {

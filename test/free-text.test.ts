@@ -8,9 +8,9 @@ import type { InjectOptions } from 'fastify';
 import { adminRequest, populatedWorkspace, sessionKeyFor } from './helpers/factories.js';
 import { BACKENDS, type Harness, adminHarness } from './helpers/harness.js';
 
-const TEXT = 'must have no control characters other than tab, line feed and carriage return';
-const NON_BLANK = `must have a character other than white space, and no control characters other than tab, line feed and carriage return`;
-const LINE = 'must be one line with a character other than white space, and no control characters other than tab';
+const TEXT = 'must have no control characters other than tab, line feed and carriage return, and no lone surrogates';
+const NON_BLANK = `must have a character other than white space, and no control characters other than tab, line feed and carriage return, and no lone surrogates`;
+const LINE = 'must be one line with a character other than white space, no control characters other than tab, and no lone surrogates';
 
 /** The 400 naming one field. */
 const refused = (path: string, message: string) => ({ code: 'bad_request', message: `${path} ${message}`, data: [{ path, message }] });
@@ -140,6 +140,13 @@ function cases(w: World) {
   ];
 }
 
+/** What a lone surrogate anywhere in a JSON body is told (src/plugins/request-guards.ts), before any schema sees it. */
+const LONE = 'must not contain a lone surrogate (U+D800–U+DFFF without its pair)';
+
+/** A request whose JSON text is written as given (a JSON.stringify of a lone surrogate writes it escaped, as a client would). */
+const raw = (w: World, method: InjectOptions['method'], url: string, json: string, key = w.ws.apiKey) =>
+  w.h.as(key, { method, url, payload: json, headers: { 'content-type': 'application/json' } });
+
 for (const backend of BACKENDS) {
   describe(`free text refuses control characters [${backend}]`, () => {
     test('a control character in any free-text field of messages, files, tasks, notes, forms and contracts is a 400 naming it; nothing is written', async (t) => {
@@ -157,6 +164,54 @@ for (const backend of BACKENDS) {
       }
       const after = (await harness.as(w.ws.apiKey, { method: 'GET', url: '/v1/audit-logs?limit=1000' })).json().data.length;
       assert.equal(after, before, 'no change recorded: nothing was written');
+    });
+
+    // Rule (issue 42, point 12): a lone surrogate (U+D800–U+DFFF without its pair, which a JSON escape can write but no
+    // UTF-8 can hold) in any free-text field is a 400 naming the field, and nothing is written: SQLite stored three U+FFFD
+    // for each, PostgreSQL one, so the text changed silently (and grew past its limit). A text parsed later from JSON text
+    // (a contract's variableValues) is held to it by its schema. A pair, escaped or not, is one character and is kept.
+    test('a lone surrogate in any free-text field is a 400 naming the field; nothing is written; a pair is kept', async (t) => {
+      const harness = await adminHarness(t, backend);
+      const w = await world(harness);
+      const audit = async () => (await harness.as(w.ws.apiKey, { method: 'GET', url: '/v1/audit-logs?limit=1000' })).json().data.length;
+      const before = await audit();
+      for (const { field, message, send } of cases(w)) {
+        // Nested JSON text reaches the schema, not the request's guard (which words its 400 as it does a NUL's): the
+        // schema's own rule says it.
+        const nested = field === 'body.variableValues.v';
+        const expected = nested ? refused(field, message) : { ...refused(field, LONE), message: `${field}: ${LONE}` };
+        for (const lone of ['\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800']) {
+          const res = await send(`a${lone}b`);
+          const what = `${field} with ${JSON.stringify(lone)}: ${res.body}`;
+          assert.equal(res.statusCode, 400, what);
+          assert.deepEqual(res.json(), expected, what);
+        }
+      }
+      assert.equal(await audit(), before, 'no change recorded: nothing was written');
+      // A pair written as two escapes is one character: kept as sent, on both backends.
+      const pair = await raw(
+        w,
+        'POST',
+        '/v1/messages',
+        `{"channelId":"${w.messageChannel.id}","senderId":"${w.client.id}","text":"\\ud83c\\udf89 \\u00e9"}`,
+      );
+      assert.equal(pair.statusCode, 200, pair.body);
+      assert.equal(pair.json().text, '🎉 é');
+      const listed = await harness.as(w.ws.apiKey, { method: 'GET', url: `/v1/messages?channelId=${w.messageChannel.id}` });
+      assert.deepEqual(
+        listed.json().data.map((m: { text: string }) => m.text),
+        ['🎉 é'],
+        'stored as one character',
+      );
+      // An escaped backslash before a u is text, not an escape.
+      const text = await raw(
+        w,
+        'POST',
+        '/v1/messages',
+        `{"channelId":"${w.messageChannel.id}","senderId":"${w.client.id}","text":"\\\\ud800"}`,
+      );
+      assert.equal(text.statusCode, 200, text.body);
+      assert.equal(text.json().text, '\\ud800');
     });
 
     test('tab, line feed and carriage return are text; one-line fields take a tab only; white space alone is no name', async (t) => {

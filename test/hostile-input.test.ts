@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { buildApp } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { createTestInternalUser, populatedWorkspace, sessionKeyFor } from './helpers/factories.js';
+import { createTestInternalUser, defineCustomField, populatedWorkspace, sessionKeyFor } from './helpers/factories.js';
 import { BACKENDS, adminHarness, freshDatabaseUrl, workspaceHarness } from './helpers/harness.js';
 
 /** A 400 in the contract's shape naming exactly these field paths, with X-Request-Id. */
@@ -39,6 +39,81 @@ for (const backend of BACKENDS) {
       const escaped = await call('POST', '/v1/companies', { name: 'back\\u0000slash' });
       assert.equal(escaped.statusCode, 200, 'a literal backslash-u-0000 text is no NUL');
       assert.equal(escaped.json().name, 'back\\u0000slash');
+    });
+
+    // Rule (issue 42, point 12): a lone surrogate (U+D800–U+DFFF without its pair) is refused wherever text comes in, as
+    // the NUL is, a 400 naming the field, whether or not a free-text schema guards it: any JSON body field or key (names,
+    // custom field values and keys, sign-in forms), a query value sent as the percent escapes of one (or of any bytes that
+    // are not UTF-8), a body whose bytes are not UTF-8. It was stored silently changed (three U+FFFD each on SQLite, one on
+    // PostgreSQL).
+    test('a lone surrogate is a 400 naming the field in any body field or key, a filter, a custom field value; bytes not UTF-8 too', async (t) => {
+      const { call, h, ws } = await workspaceHarness(t, backend);
+      const lone = 'must not contain a lone surrogate (U+D800–U+DFFF without its pair)';
+      const notUtf8 = 'is not valid percent-encoded UTF-8';
+      const expect = async (res: Parameters<typeof assertBadRequest>[0], path: string, message: string, what: string) => {
+        assertBadRequest(res, [path], what);
+        assert.deepEqual((res.json() as { data: unknown }).data, [{ path, message }], what);
+      };
+      await defineCustomField(h, ws.workspaceId, { entity: 'company', key: 'notes', type: 'text' });
+      await defineCustomField(h, ws.workspaceId, { entity: 'company', key: 'site', type: 'address' });
+      await expect(await call('POST', '/v1/companies', { name: 'a\ud800b' }), 'body.name', lone, 'a name (no free-text schema)');
+      await expect(await call('POST', '/v1/companies', { name: '\udc00' }), 'body.name', lone, 'a low surrogate alone');
+      await expect(
+        await call('POST', '/v1/companies', { name: 'Acme', customFields: { notes: 'x\udfff' } }),
+        'body.customFields.notes',
+        lone,
+        'a custom field value',
+      );
+      await expect(
+        await call('POST', '/v1/companies', { name: 'Acme', customFields: { site: { city: 'Par\ud800is' } } }),
+        'body.customFields.site.city',
+        lone,
+        'an address part',
+      );
+      await expect(
+        await call('POST', '/v1/companies', { name: 'Acme', customFields: { 'k\ud800': 'v' } }),
+        'body.customFields',
+        lone,
+        'a key',
+      );
+      await expect(
+        await h.app.inject({
+          method: 'POST',
+          url: `/portal/${ws.workspaceId}/api/sign-in/password`,
+          payload: { email: 'ada\ud800@example.com', password: 'x' },
+          headers: { 'x-portal-request': '1' },
+        }),
+        'body.email',
+        lone,
+        'a sign-in form, outside /v1',
+      );
+      // In a query, a lone surrogate is the percent escapes of its three WTF-8 bytes; any bytes that are not UTF-8 are refused.
+      for (const query of ['email=%ED%A0%80', 'givenName=a%FFb', 'familyName=%C3', 'companyId=%ED%B0%80', 'given+Name=100%']) {
+        const name = query.split('=')[0].replace('+', ' ');
+        await expect(await call('GET', `/v1/clients?limit=5&${query}`), `query.${name}`, notUtf8, query);
+      }
+      await expect(await call('GET', '/v1/clients?limit=5&%ED%A0%80=x'), 'query', notUtf8, 'a name that is not UTF-8');
+      const body = Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('b"}')]);
+      const bytes = await h.as(ws.apiKey, {
+        method: 'POST',
+        url: '/v1/companies',
+        payload: body,
+        headers: { 'content-type': 'application/json' },
+      });
+      await expect(bytes, 'body', 'is not valid UTF-8', 'a body whose bytes are not UTF-8');
+      const nothingWritten = await h.as(ws.apiKey, { method: 'GET', url: '/v1/companies' });
+      assert.deepEqual(nothingWritten.json().data, [], 'nothing written');
+      // Pairs are characters: escaped or as UTF-8, in a body or a query.
+      const pair = await h.as(ws.apiKey, {
+        method: 'POST',
+        url: '/v1/companies',
+        payload: '{"name":"\\ud83c\\udf89 Party","customFields":{"notes":"🎉"}}',
+        headers: { 'content-type': 'application/json' },
+      });
+      assert.equal(pair.statusCode, 200, pair.body);
+      assert.deepEqual([pair.json().name, pair.json().customFields], ['🎉 Party', { notes: '🎉' }]);
+      const found = await call('GET', `/v1/companies?name=${encodeURIComponent('🎉 Party')}`);
+      assert.deepEqual([found.statusCode, found.json().data.map((c: { id: string }) => c.id)], [200, [pair.json().id]]);
     });
 
     test('customFields with more keys than the limit is a 400 naming it, never a 500 (no query sized by the input)', async (t) => {

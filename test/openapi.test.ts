@@ -474,6 +474,45 @@ test("issue 29 (11): every operation that takes a body documents 413 and 415; ev
   }
 });
 
+// Rule (issue 42, point 12): every operation that takes `Idempotency-Key` declares what the key can answer: 422
+// `idempotency_key_reused` (the key with another request) and 409 (the first still running), with the error body;
+// every POST of /v1 takes it, and no operation that does not take it declares them. Walked over the whole document,
+// the admin surface included, so an operation added later is held to it.
+for (const backend of BACKENDS) {
+  test(`issue 42 (12), ${backend}: every operation taking Idempotency-Key declares its 422 and 409`, async (t) => {
+    const h = await harness(t, backend, { env: { PORTAL_ADMIN_TOKEN: 'a-very-long-admin-token' } });
+    const doc = (await h.app.inject('/openapi.json')).json();
+    const error = { $ref: '#/components/schemas/Error' };
+    let taking = 0;
+    for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const what = `${method.toUpperCase()} ${path}`;
+        const takes = (op.parameters ?? []).some(
+          (p: { in: string; name: string }) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
+        );
+        if (path.startsWith('/v1/') && method === 'post') assert.ok(takes, `${what} takes Idempotency-Key`);
+        if (!takes) {
+          assert.equal(op.responses['422'], undefined, `${what} takes no key: no 422`);
+          continue;
+        }
+        taking++;
+        assert.deepEqual(
+          op.responses['422'],
+          {
+            description: 'This Idempotency-Key was used with another request (method, URL or body)',
+            content: { 'application/json': { schema: error } },
+          },
+          `${what}: its 422`,
+        );
+        assert.match(op.responses['409'].description, /Idempotency-Key is still running/, `${what}: its 409`);
+        assert.deepEqual(op.responses['409'].content, { 'application/json': { schema: error } }, `${what}: its 409's body`);
+      }
+    }
+    assert.ok(taking >= 30, `${taking} operations take Idempotency-Key`);
+    assert.match(doc.components.schemas.Error.properties.code.description, /idempotency_key_reused/);
+  });
+}
+
 /** The methods a 405 lists, in this order (src/plugins/errors.ts): HEAD wherever GET is. */
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 

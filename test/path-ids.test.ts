@@ -2,9 +2,11 @@
 // exactly as the API answers them (lower-case UUIDs), never case-folded. `GET /v1/notes/<UPPER-CASE UUID>` answered 200
 // while the same form on clients and companies was a 404; now every route answers the upper-case form of an existing
 // id as it answers an unknown id. Walked over every operation of the OpenAPI document with an id in its path, /v1 and
-// /admin, so a route added later is held to the rule without being named here.
+// /admin, so a route added later is held to the rule without being named here. Issue 42, point 12: so are the ids no
+// route can take (a NUL, over 100 characters, not UTF-8), 400s as docs/api.md says.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { BACKENDS, TEST_ADMIN_TOKEN, adminHarness } from './helpers/harness.js';
@@ -97,6 +99,50 @@ for (const backend of BACKENDS) {
         assert.equal((await w.call('workspace key', { method: 'GET', url })).statusCode, 200, `${url} is still there`);
       }
       assert.equal((await w.call('app key', { method: 'GET', url: '/v1/me' })).statusCode, 200, 'the app key is not revoked');
+    });
+
+    // Rule (issue 42, point 12): what docs/api.md says of ids in paths holds on every route: a string that is not an id
+    // is a 404 like an unknown id, except one no id can be, which is a 400 naming it: a NUL character (`params.<name>`,
+    // as everywhere), over 100 characters (`params`, the router's bound) or an escape that is not UTF-8 (`url`).
+    test('on every /v1 and /admin operation, an id with a NUL, over 100 characters or not UTF-8 is a 400; 100 characters a 404', async (t) => {
+      const h = await adminHarness(t, backend);
+      const w = await principalWorld(h);
+      const call = caller(w, h);
+      const operations = operationsOf(await openapiDocument(h))
+        .filter((op) => (op.path.startsWith('/v1/') || op.path.startsWith('/admin/')) && !op.open)
+        .filter((op) => (op.path.match(/\{[^}]+\}/g) ?? []).some((p) => !NOT_IDS.has(p)));
+      assert.ok(operations.length >= 60, `the walk covers the routes with ids (${operations.length})`);
+      // The sentence says so: docs/api.md's bullet on ids in paths names each exception.
+      const bullet =
+        readFileSync('docs/api.md', 'utf8')
+          .split('\n- ')
+          .find((item) => item.startsWith('**Ids in paths**')) ?? '';
+      for (const exception of ['NUL character', 'over 100 characters', 'not UTF-8'])
+        assert.ok(bullet.replace(/\s+/g, ' ').includes(exception), `docs/api.md, ids in paths: ${exception}`);
+      const problem = (path: string, message: string) => ({
+        code: 'bad_request',
+        message: `${path}: ${message}`,
+        data: [{ path, message }],
+      });
+      for (const op of operations) {
+        for (const param of (op.path.match(/\{[^}]+\}/g) ?? []).filter((p) => !NOT_IDS.has(p))) {
+          const name = param.slice(1, -1);
+          const only = (value: string) => (p: string) => (p === param ? value : randomUUID());
+          for (const [value, expected] of [
+            ['a%00b', problem(`params.${name}`, 'must not contain the NUL character (U+0000)')],
+            ['a'.repeat(101), problem('params', 'is longer than 100 characters')],
+            ['%ED%A0%80', problem('url', 'is not a valid percent-encoded path')],
+          ] as const) {
+            const res = await call(op, only(value));
+            const what = `${op.method} ${op.path} with ${param} = ${value.slice(0, 12)}: ${res.body}`;
+            assert.deepEqual([res.statusCode, res.json()], [400, expected], what);
+          }
+          if (op.method === 'GET') {
+            const long = await call(op, only('a'.repeat(100)));
+            assert.equal(long.statusCode, 404, `${op.method} ${op.path} with ${param} of 100 characters: ${long.body}`);
+          }
+        }
+      }
     });
 
     test('GET /v1/notes/<UPPER-CASE id> is a 404, as on clients and companies; the lower-case id is the note', async (t) => {

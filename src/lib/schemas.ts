@@ -18,28 +18,37 @@ export const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }
 /**
  * Free text a caller gives (a message, a title, a description, an answer): no control character
  * (U+0000–U+001F, U+007F–U+009F) other than tab, line feed and carriage return, so no stored text answers
- * as six bytes of JSON escape per character. One pattern per kind of text, shared: a validator (Ajv) keeps
- * one RegExp per pattern for every schema that uses it. The patterns are linear in the text's
- * length: no part of a pattern can match what the next part matches (a pattern such as `^[^\n]*\S[^\n]*$`
- * backtracks quadratically, seconds of CPU for a 1 MiB body, and Ajv runs it even past `maxLength`).
+ * as six bytes of JSON escape per character; and no lone surrogate (U+D800–U+DFFF without its pair), which no
+ * UTF-8 can hold (SQLite stored three U+FFFD for one, PostgreSQL one). One in a request's JSON body or query
+ * is refused before any schema sees it (plugins/request-guards.ts), whatever its field; these patterns hold
+ * text parsed later too (a contract's variableValues sent as JSON text). One pattern per kind of text, shared: a validator (Ajv) keeps
+ * one RegExp per pattern for every schema that uses it. A character is one outside the refused ranges, or a
+ * surrogate pair (so the patterns mean the same with or without the RegExp `u` flag: Ajv sets it, TypeBox's
+ * checker of the CLI and the CSV import may not). The patterns are linear in the text's length: no part of a
+ * pattern can match what the next part matches (a pattern such as `^[^\n]*\S[^\n]*$` backtracks
+ * quadratically, seconds of CPU for a 1 MiB body, and Ajv runs it even past `maxLength`).
  */
 const CONTROL = '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F';
 /** Controls, line feed and carriage return included: what a one-line text may not hold (a tab it may). */
 const CONTROL_OR_NEWLINE = '\\u0000-\\u0008\\u000A-\\u001F\\u007F-\\u009F';
-const TEXT_PATTERN = `^[^${CONTROL}]*$`;
+const SURROGATE = '\\uD800-\\uDFFF';
+const PAIR = '[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]';
+/** One character that is none of `refused` (a class's contents) and no lone surrogate. */
+const char = (refused: string) => `(?:[^${refused}${SURROGATE}]|${PAIR})`;
+const TEXT_PATTERN = `^${char(CONTROL)}*$`;
 /** White space that is not a control, then a visible character, then anything but a control. */
-const NON_BLANK_TEXT_PATTERN = `^[^\\S${CONTROL}]*[^\\s${CONTROL}][^${CONTROL}]*$`;
-const LINE_PATTERN = `^[^\\S${CONTROL_OR_NEWLINE}]*[^\\s${CONTROL_OR_NEWLINE}][^${CONTROL_OR_NEWLINE}]*$`;
+const NON_BLANK_TEXT_PATTERN = `^[^\\S${CONTROL}]*${char(`\\s${CONTROL}`)}${char(CONTROL)}*$`;
+const LINE_PATTERN = `^[^\\S${CONTROL_OR_NEWLINE}]*${char(`\\s${CONTROL_OR_NEWLINE}`)}${char(CONTROL_OR_NEWLINE)}*$`;
 
-const TEXT_RULE = 'no control characters other than tab, line feed and carriage return';
+const TEXT_RULE = 'no control characters other than tab, line feed and carriage return, and no lone surrogates';
 const NON_BLANK_TEXT_RULE = `not only white space; ${TEXT_RULE}`;
-const LINE_RULE = 'one line, not only white space; no control characters other than tab';
+const LINE_RULE = 'one line, not only white space; no control characters other than tab, and no lone surrogates';
 
 /** How a failure of each shared pattern is worded in a 400 (lib/schema-issues.ts problemsOf), rather than the pattern itself. */
 export const PATTERN_MESSAGES: ReadonlyMap<string, string> = new Map([
   [TEXT_PATTERN, `must have ${TEXT_RULE}`],
   [NON_BLANK_TEXT_PATTERN, `must have a character other than white space, and ${TEXT_RULE}`],
-  [LINE_PATTERN, 'must be one line with a character other than white space, and no control characters other than tab'],
+  [LINE_PATTERN, 'must be one line with a character other than white space, no control characters other than tab, and no lone surrogates'],
 ]);
 
 interface TextOptions {
@@ -175,9 +184,14 @@ export const CustomFieldsInput = Type.Unsafe<Record<string, unknown>>({
  * any string, compared exactly with the ids the API answers (lower-case UUIDs), never case-folded. So a string
  * that is not such an id — an upper-case form of an existing one included — is a 404 like an unknown id,
  * not a 400 (an id is opaque to its caller), and a route cannot answer for it what another route refuses.
+ * What no id can be is refused before any route sees it (plugins/request-guards.ts, the router): a 400.
  */
 export const PathId = (description = 'object id') =>
-  Type.String({ description: `${description}: a UUID as answered (lower case); any other string is a 404, as an unknown id` });
+  Type.String({
+    description:
+      `${description}: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one ` +
+      'no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8)',
+  });
 
 /** The `{id}` of a route. */
 export const IdParams = Type.Object({ id: PathId() }, { additionalProperties: false });

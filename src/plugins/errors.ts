@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import fp from 'fastify-plugin';
 import { isConnectionError, isUniqueViolation } from '../db/errors.js';
 import { ApiError, errors } from '../lib/errors.js';
@@ -50,16 +50,15 @@ export default fp(
         return reply.code(500).send({ code: 'internal_error', message: 'Internal server error.', data: { requestId: request.id } });
       }
       if (apiError.statusCode >= 500) request.log.warn({ code: apiError.code }, apiError.message);
-      return reply
-        .code(apiError.statusCode)
-        .headers(apiError.headers)
-        .send({ code: apiError.code, message: apiError.message, data: apiError.data });
+      // Every 500, the service's own ones too (a file's content missing from the store), names its request in the logs.
+      const data = apiError.statusCode === 500 ? { requestId: request.id } : apiError.data;
+      return reply.code(apiError.statusCode).headers(apiError.headers).send({ code: apiError.code, message: apiError.message, data });
     });
 
     // A path served with other methods only is a 405 naming them in Allow (RFC 9110 §15.5.6), not a 404: looked up
     // in the router here, when a request missed, so nothing is built at start-up for it. A route's own 404
     // (reply.callNotFound for a path it serves) stays a 404.
-    app.setNotFoundHandler((request, reply) => {
+    const answerNoRoute = (request: FastifyRequest, reply: FastifyReply) => {
       const path = request.url.split('?')[0];
       const allowed: string[] = HTTP_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
       if (allowed.length > 0 && !allowed.includes(request.method)) {
@@ -68,6 +67,13 @@ export default fp(
       }
       const error = errors.notFound('Route');
       return reply.code(404).send({ code: error.code, message: `No route ${request.method} ${path}.`, data: null });
+    };
+    app.setNotFoundHandler(answerNoRoute);
+    // A request no route takes is answered before its body is read: no body or Content-Type rule of a method no
+    // route has (Fastify's QUERY must carry a Content-Type) turns its 405 or 404 into a 400 or a 415.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.is404) return answerNoRoute(request, reply);
+      done();
     });
   },
   { name: 'errors' },

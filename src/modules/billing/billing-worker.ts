@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { busyRetry, isUniqueViolation } from '../../db/errors.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import { LoopWorker } from '../../lib/background-loop.js';
 import { systemCaller } from '../../lib/caller.js';
@@ -106,6 +106,7 @@ export class BillingWorker extends LoopWorker {
       pollMs,
       maxSteps: MAX_STEPS_PER_ROUND,
       onError: (error) => log.error({ err: error }, 'billing: round failed'),
+      busy: busyRetry(log, 'billing'),
     });
   }
 

@@ -2,6 +2,7 @@ import type { DbHandle } from '../../db/database.js';
 import type { Access } from '../../lib/caller.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
 import { isEmail } from '../../lib/formats.js';
+import { NO_LONE_SURROGATE, hasLoneSurrogate } from '../../lib/text.js';
 import type { CustomFieldValue, CustomFieldValues } from '../../lib/schemas.js';
 import { findDefinitions, optionsOfFields } from './custom-fields.repository.js';
 import type { CustomFieldType } from './custom-fields.schemas.js';
@@ -60,6 +61,9 @@ function checkValue(type: CustomFieldType, value: unknown, options: OptionIds): 
   }
 }
 
+/** The strings of a checked value: itself, its option ids, or its address parts. */
+const textsOf = (value: CustomFieldValue): string[] => (typeof value === 'string' ? [value] : Object.values(value));
+
 const clears = (value: unknown) => value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
 /** What checking values needs of a workspace's fields: the definitions named, and their multiSelect options. */
@@ -115,6 +119,8 @@ export function checkCustomFields(
     }
     const checked = checkValue(definition.type, value, rules.optionsByField.get(definition.id) ?? new Map());
     if ('problem' in checked) problems.push({ path: `${pathPrefix}.${key}`, message: checked.problem });
+    // A request's JSON is refused one before (plugins/request-guards.ts); a CSV import's address JSON is not.
+    else if (textsOf(checked.value).some(hasLoneSurrogate)) problems.push({ path: `${pathPrefix}.${key}`, message: NO_LONE_SURROGATE });
     else result[key] = checked.value;
   }
   if (problems.length > 0) {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
 import { LoopWorker } from '../../lib/background-loop.js';
 import type { Database } from '../../db/database.js';
+import { busyRetry } from '../../db/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { claimDueEmails, markEmailAttemptFailed, markEmailSent } from './email-outbox.repository.js';
 
@@ -53,6 +54,7 @@ export class EmailDelivery extends LoopWorker {
       pollMs: options.pollMs ?? 5_000,
       maxSteps: MAX_BATCHES_PER_ROUND,
       onError: (error) => log.error({ err: error }, 'e-mail outbox: delivery round failed'),
+      busy: busyRetry(log, 'e-mail outbox'),
     });
     this.retryDelaysMs = options.retryDelaysMs ?? EMAIL_RETRY_DELAYS_MS;
   }

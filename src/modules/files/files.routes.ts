@@ -385,7 +385,8 @@ export async function fileContentRoutes(fastify: FastifyInstance) {
           `The body is the content (at most FILES_MAX_BYTES, else 413), of the request’s Content-Type (a media type, else 415; none: ` +
           'application/octet-stream). It is stored whole or not at all: an upload cut short leaves nothing, and the URL may be used ' +
           'again. A file’s content is uploaded once: a second PUT, while the first runs or after it, is a 409 (new content is a new ' +
-          'file). A forged, altered or expired URL is a 403; `expires` and `signature` are taken only as this service writes them ' +
+          'file). A forged, altered or expired URL is a 403, and so is a client session’s URL once clients may only read where the ' +
+          'file is (checked at the upload: its folder or the channel’s root made read-only since); `expires` and `signature` are taken only as this service writes them ' +
           '(no leading zero, sign, space or padding; each once), else a 400.',
         params: IdParams,
         querystring: SignedQuery,

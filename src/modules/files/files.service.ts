@@ -4,7 +4,7 @@ import { recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import type { Page, PageTokens } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import { type Caller, workspaceAccess } from '../../lib/caller.js';
+import { type Access, type Caller, workspaceAccess } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { ApiError, type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import * as channels from '../channels/index.js';
@@ -120,7 +120,7 @@ function modifierOf(caller: Caller): FileObject['lastModifiedBy'] {
 
 function signedUrl(settings: FileSettings, action: SignedAction, workspaceId: string, id: string, nowMs: number): string {
   const expires = Math.floor(nowMs / 1000) + settings.urlTtlSeconds;
-  const route = action === 'upload' ? 'uploads' : 'downloads';
+  const route = action === 'download' ? 'downloads' : 'uploads';
   return `${settings.baseUrl}/files/${route}/${id}?${settings.signer.sign(action, workspaceId, id, expires)}`;
 }
 
@@ -132,7 +132,9 @@ function withUrls(settings: FileSettings, caller: Caller, file: FileObject, mayW
   if (file.object !== 'file') return file;
   const { workspaceId } = caller.access;
   if (file.status === 'completed') return { ...file, downloadUrl: signedUrl(settings, 'download', workspaceId, file.id, caller.actor.at) };
-  return mayWrite ? { ...file, uploadUrl: signedUrl(settings, 'upload', workspaceId, file.id, caller.actor.at) } : file;
+  if (!mayWrite) return file;
+  const action = caller.principal.kind === 'clientSession' ? 'clientUpload' : 'upload';
+  return { ...file, uploadUrl: signedUrl(settings, action, workspaceId, file.id, caller.actor.at) };
 }
 
 const subjectOf = (file: FileObject, channel: repo.ChannelScope, data: object = file) => ({
@@ -160,7 +162,11 @@ async function channelFor(
  * client session only where clients may write (the folder holding it, or the channel's root).
  */
 function mayWrite(caller: Caller, channel: repo.ChannelScope, parent: FileObject | undefined): boolean {
-  if (caller.principal.kind !== 'clientSession') return true;
+  return caller.principal.kind !== 'clientSession' || clientsMayWrite(channel, parent);
+}
+
+/** Whether clients may write in the folder (or, without one, the channel's root). */
+function clientsMayWrite(channel: repo.ChannelScope, parent: FileObject | undefined): boolean {
   return parent ? parent.clientPermissions === 'read-write' : channel.rootClientPermissions === 'read_write';
 }
 
@@ -677,9 +683,20 @@ interface SignedQuery {
 }
 
 /** The signed URL's query, checked: a forged, altered or expired signature is a 403 (the same for a file gone since). */
-function checkSignature(settings: FileSettings, action: SignedAction, id: string, query: SignedQuery, nowMs: number) {
-  const valid = settings.signer.verify(action, query.workspaceId, id, query.expires, query.signature, Math.floor(nowMs / 1000));
-  if (!valid) throw errors.forbidden('This link is not valid, or has expired.');
+/** The action the signed URL was made for, of those given; a 403 when it is none of them (forged, altered, expired). */
+function checkSignature(settings: FileSettings, actions: SignedAction[], id: string, query: SignedQuery, nowMs: number): SignedAction {
+  const now = Math.floor(nowMs / 1000);
+  const action = actions.find((one) => settings.signer.verify(one, query.workspaceId, id, query.expires, query.signature, now));
+  if (action === undefined) throw errors.forbidden('This link is not valid, or has expired.');
+  return action;
+}
+
+/** Whether clients may still write where the file is now (its folder, or the channel's root), at the time of its upload. */
+async function clientsMayWriteAt(database: Database, access: Access, file: FileObject): Promise<boolean> {
+  const channel = orNotFound(await repo.findChannelScope(database.db, access, file.channelId), 'File');
+  const folderPath = parentPath(file.path);
+  const parent = folderPath === undefined ? undefined : await repo.findFolder(database.db, access, channel.id, folderPath);
+  return clientsMayWrite(channel, parent?.file);
 }
 
 /** The content behind a signed download URL. */
@@ -690,7 +707,7 @@ export async function signedDownload(
   query: SignedQuery,
   nowMs: number,
 ): Promise<Content> {
-  checkSignature(settings, 'download', id, query, nowMs);
+  checkSignature(settings, ['download'], id, query, nowMs);
   const stored = await repo.findFile(database.db, workspaceAccess(query.workspaceId), id);
   if (stored?.file.status !== 'completed') throw errors.notFound('File');
   return read(settings, stored);
@@ -713,11 +730,14 @@ export async function signedUpload(
   body: { stream: AsyncIterable<Buffer>; contentType: string },
   nowMs: number,
 ): Promise<FileObject> {
-  checkSignature(settings, 'upload', id, query, nowMs);
+  const action = checkSignature(settings, ['upload', 'clientUpload'], id, query, nowMs);
   const access = workspaceAccess(query.workspaceId);
   const found = await repo.findFile(database.db, access, id);
   if (found?.file.object !== 'file') throw errors.notFound('File');
   if (found.file.status === 'completed') throw errors.conflict(UPLOADED_ONCE);
+  // A client's URL outlives its folder's permissions: they are checked now, not when the URL was handed out.
+  if (action === 'clientUpload' && !(await clientsMayWriteAt(database, access, found.file)))
+    throw errors.forbidden('Clients may only read in this folder.');
   const storageKey = `${query.workspaceId}/${id}`;
   const claimedAt = isoAt(nowMs);
   const claimed = await unitOfWork(database, async (work) =>

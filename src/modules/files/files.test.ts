@@ -15,7 +15,7 @@ const UNKNOWN = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 const UPLOADED_ONCE =
   'This file’s content has been uploaded already: a file’s content is set once. To replace it, create a new file (and delete this one).';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Acme Co (ada), Beta (bob, cy), multi in both; an individual channel of ada's and a company channel of Beta's. */
 async function world(h: Harness) {
@@ -597,6 +597,45 @@ for (const backend of BACKENDS) {
           done.id,
           staffs.id,
         ]);
+      });
+
+      // Rule (issue 42, point 12): an uploadUrl a client session already holds stops working once clients may only read
+      // where the file is (its folder, or the channel's root, made read-only, or the file moved into such a folder): the
+      // folder is checked at upload time, a 403, nothing stored. Staff may write anywhere: their uploadUrl keeps working.
+      test('a client’s uploadUrl is checked against the folder at upload time: made read-only since, a 403; staff’s still works', async (t) => {
+        const h = await harnessOf(t, backend);
+        const w = await world(h);
+        const ada = await sessionKeyFor(h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.ada.id });
+        const readOnlyHere = { code: 'forbidden', message: 'Clients may only read in this folder.', data: null };
+        const folder = await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'Shared', clientPermissions: 'read_write' });
+        const inFolder = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'Shared/mine.txt' }, ada);
+        const atRoot = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'top.txt' }, ada);
+        const moved = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'moved.txt' }, ada);
+        await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'Locked', clientPermissions: 'read_only' });
+        const staffsUrl = (await w.ok('GET', `/v1/files/${inFolder.id}`)).uploadUrl;
+        await w.ok('PUT', `/v1/files/${folder.id}/permissions/`, { clientPermissions: 'read_only' });
+        await w.ok('PATCH', `/v1/files/${moved.id}`, { path: 'Locked/moved.txt' });
+        for (const file of [inFolder, moved]) {
+          const refused = await upload(h, file.uploadUrl, 'after the folder was locked');
+          assert.deepEqual([refused.statusCode, refused.json()], [403, readOnlyHere], file.path);
+        }
+        assert.equal((await upload(h, atRoot.uploadUrl, 'root still open')).statusCode, 200, 'the root is still read-write');
+        const root = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'later.txt' }, ada);
+        await w.ok('PUT', '/v1/files/root/permissions/', { clientPermissions: 'read_only', channelId: w.adas.id });
+        const refusedAtRoot = await upload(h, root.uploadUrl, 'after the root was locked');
+        assert.deepEqual([refusedAtRoot.statusCode, refusedAtRoot.json()], [403, readOnlyHere], 'the root made read-only');
+        for (const id of [inFolder.id, moved.id, root.id]) {
+          const file = await w.ok('GET', `/v1/files/${id}`);
+          assert.deepEqual([file.status, await uploading(h, id)], ['pending', false], 'nothing claimed or stored');
+        }
+        assert.equal((await stored(h)).objects.length, 1, 'only the root file uploaded while it was open');
+        // Staff's URL for the same file: staff may write where clients may only read.
+        const bystaff = await upload(h, staffsUrl, 'staff may');
+        assert.equal(bystaff.statusCode, 200, bystaff.body);
+        assert.equal((await w.call('GET', `/v1/files/${inFolder.id}/download`)).body, 'staff may');
+        // Open again, the client's URL works again (it is the folder that decides, at the time of the upload).
+        await w.ok('PUT', '/v1/files/root/permissions/', { clientPermissions: 'read_write', channelId: w.adas.id });
+        assert.equal((await upload(h, root.uploadUrl, 'open again')).statusCode, 200);
       });
 
       test('one upload at a time: a PUT while another runs is a 409; one cut short gives the file back to be uploaded', async (t) => {

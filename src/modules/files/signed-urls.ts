@@ -1,7 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** What a signed URL lets its holder do: put a file's content, or get it. */
-export type SignedAction = 'upload' | 'download';
+/**
+ * What a signed URL lets its holder do: put a file's content, or get it. An upload URL handed to a client
+ * session is signed as `clientUpload`, so that the upload can check, when it comes, that clients may still
+ * write where the file is (staff may write anywhere they see).
+ */
+export type SignedAction = 'upload' | 'clientUpload' | 'download';
 
 /** The one form of each query value this service writes: an expiry without leading zero or sign, a signature of 43 base64url characters. */
 const EXPIRES = /^[1-9][0-9]{0,11}$/;

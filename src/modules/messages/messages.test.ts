@@ -304,7 +304,8 @@ for (const backend of BACKENDS) {
         { path: 'body.text', message: 'must NOT have fewer than 1 characters' },
         {
           path: 'body.text',
-          message: 'must have a character other than white space, and no control characters other than tab, line feed and carriage return',
+          message:
+            'must have a character other than white space, and no control characters other than tab, line feed and carriage return, and no lone surrogates',
         },
       ]);
       assert.deepEqual(

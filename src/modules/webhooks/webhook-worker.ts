@@ -13,6 +13,7 @@ import {
   webhookEventName,
 } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
+import { busyRetry } from '../../db/errors.js';
 import { parseObject } from '../../db/rows.js';
 import type { WebhookDeliveriesTable } from '../../db/schema.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
@@ -189,6 +190,7 @@ export class WebhookWorker extends LoopWorker {
       maxSteps: MAX_STEPS_PER_ROUND,
       minGapMs: MIN_ROUND_GAP_MS,
       onError: (error) => log.error({ err: error }, 'webhooks: round failed'),
+      busy: busyRetry(log, 'webhooks'),
     });
     this.retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
     // A commit of this process that wrote audit entries starts a round at once; the poll finds the rest.
