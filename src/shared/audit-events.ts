@@ -94,6 +94,8 @@ export const AUDIT_EVENT_TYPES = [
   'customEvent',
   'sessionStarted',
   'sessionEnded',
+  // Not of the specification (issue 42, point 7): an end-user session token minted (the operator's, the portal's)
+  'sessionTokenMinted',
   // Apps
   'appApiResourceRegistered',
   'appApiResourceUpdated',

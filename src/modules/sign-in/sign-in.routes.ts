@@ -512,12 +512,15 @@ export async function signInRoutes(fastify: FastifyInstance) {
         response: { 200: AppSession, ...errorResponses(400, 401, 403, 404, 409, 500) },
       },
     },
-    async (request) =>
-      openApp(database, box, request.signInSession, request.params.installId, {
+    async (request) => {
+      const { at, ip, userAgent } = attemptOf(request);
+      return openApp(database, box, request.signInSession, request.params.installId, {
         lifetimeSeconds: config.sessionLifetimeSeconds,
         baseUrl: config.portalUrl,
-        at: clock.now(),
-      }),
+        at,
+        origin: { ip, userAgent },
+      });
+    },
   );
 }
 
@@ -575,9 +578,10 @@ export async function oidcCallbackRoutes(fastify: FastifyInstance) {
       const claims = await providers.finish(pending, query);
       const identity = { provider, ...claims, userType: pending.userType };
       if (pending.linkSessionId) {
-        const token = cookieOf(request.headers.cookie, SIGN_IN_COOKIE);
-        const session = token ? await service.findSession(settings, pending.workspaceId, token, attempt.at) : undefined;
-        if (session?.id !== pending.linkSessionId || session.stage !== 'active') throw errors.unauthorized('Signed out meanwhile.');
+        // The session cookie is scoped to /portal/{workspaceId} and never reaches this path: the session that started the
+        // link comes sealed in the OpenID cookie (set only for a request that carried it), and must still be active.
+        const session = await service.findSessionById(settings, pending.workspaceId, pending.linkSessionId, attempt.at);
+        if (session?.stage !== 'active') throw errors.unauthorized('Signed out meanwhile.');
         await service.linkIdentity(settings, session, identity, attempt);
         return reply.redirect(`${portal}/?linked=${encodeURIComponent(provider)}`, 302);
       }
