@@ -113,7 +113,7 @@ async function signInKit(app: FastifyInstance) {
 
 export async function signInRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { settings, clock, database, cookie, attemptOf, opened, box, providers } = await signInKit(app);
+  const { settings, database, cookie, attemptOf, opened, box, providers } = await signInKit(app);
   app.decorateRequest('signInSession', null as unknown as ActiveSession);
   const setCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) =>
     reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, value, `/portal/${attemptOf(request).workspaceId}`, maxAgeSeconds));
