@@ -431,7 +431,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
           'A 302 to the provider (authorization code flow, PKCE S256, state and nonce, kept 10 minutes in a sealed HttpOnly cookie); it sends ' +
             'the person back to PORTAL_URL/portal/oidc/{provider}/callback, which signs them in (an identity not linked yet is linked to the ' +
             'person with the e-mail the provider has verified) and redirects to the portal. `link=true` with a session: links the identity ' +
-            'to the signed-in person instead.',
+            'to the signed-in person instead (the session rides sealed in that cookie; it must still be signed in at the callback).',
         ),
         params: ProviderParams,
         querystring: OidcStartQuery,
@@ -504,8 +504,10 @@ export async function signInRoutes(fastify: FastifyInstance) {
           'Open an installed app as the signed-in person',
           'The session token the portal hands the app’s iframe (`?token=…`): the app’s SDK decrypts it with its key and calls the API as this ' +
             'person (a client in its primary company, or an internal user), exactly as with a token from POST /admin/workspaces/{id}/sessions. ' +
-            `It lives ${app.ctx.config.sessionLifetimeSeconds} s (SESSION_LIFETIME_SECONDS). 409 until the operator has given the portal the app’s key ` +
-            '(PUT /admin/workspaces/{id}/installs/{installId}/portal-key).',
+            `It lives ${app.ctx.config.sessionLifetimeSeconds} s (SESSION_LIFETIME_SECONDS) on the workspace’s clock, never past this sign-in: it ` +
+            'ends with it, whatever ends it (sign-out, a password change or reset, expiry, idleness, a step-down to the TOTP step). A draft ' +
+            'install is a 404 to a client, as on the API. 409 until the operator has given the portal the app’s key ' +
+            '(PUT /admin/workspaces/{id}/installs/{installId}/portal-key). Records sessionTokenMinted.',
         ),
         ...SIGNED_IN,
         params: InstallParams,
