@@ -113,6 +113,7 @@ for (const backend of BACKENDS) {
           created_at: '2026-01-15T12:00:00.000Z',
           expires_at: '2026-01-16T12:00:00.000Z',
           revoked_at: null,
+          sign_in_session_id: null,
         },
       );
     });
