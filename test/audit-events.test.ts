@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { AUDIT_EVENT_TYPES } from '../src/audit/index.js';
 import {
+  APP_ID,
   TEST_ADMIN_TOKEN,
   adminRequest,
   createClient,
@@ -202,6 +203,25 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
       w.state.link = (await lastEmailTo(w.h, w.ws.workspaceId, 'grace@a.test')).token ?? '';
     },
     run: (w) => portalCall(w, 'POST', '/password-resets/complete', { token: w.state.link, password: 'another long password' }, 204),
+  },
+  '`POST /portal/{id}/api/apps/{installId}/session`': {
+    before: async (w) => {
+      await signedInClient(w);
+      const install = await adminRequest(w.h, 'POST', `/admin/workspaces/${w.ws.workspaceId}/installs`, {
+        type: 'custom',
+        name: 'Docs',
+        appId: APP_ID,
+      });
+      w.state.install = install.json().id;
+      const given = await w.h.app.inject({
+        method: 'PUT',
+        url: `/admin/workspaces/${w.ws.workspaceId}/installs/${w.state.install}/portal-key`,
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        payload: { apiKey: w.app.apiKey },
+      });
+      assert.equal(given.statusCode, 200, given.body);
+    },
+    run: (w) => portalCall(w, 'POST', `/apps/${w.state.install}/session`),
   },
   '`DELETE /portal/{id}/api/identities/google`': {
     // The identity as a Google sign-in links it (src/modules/sign-in/oidc.test.ts runs that against a real provider).
@@ -644,6 +664,10 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
   '`POST /admin/workspaces/{id}/qa/principals/{principalId}/tokens`': {
     before: (w) => qaCall(w, 'POST', '/principals', { clientId: w.client.id }),
     run: (w) => qaCall(w, 'POST', `/principals/${w.client.id}/tokens`, { apiKey: w.app.apiKey }),
+  },
+  '`POST /admin/workspaces/{id}/sessions` (`portal sessions create`)': {
+    run: ({ h, ws, app, client }) =>
+      adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/sessions`, { apiKey: app.apiKey, clientId: client.id }),
   },
   '`POST /admin/workspaces/{id}/sessions` (`portal sessions create`) for a QA principal': {
     before: (w) => qaCall(w, 'POST', '/principals', { clientId: w.client.id }),

@@ -300,7 +300,12 @@ export class CookieJar {
   readonly #cookies = new Map<string, { name: string; value: string; path: string }>();
 
   store(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
+    this.storeLines(response.headers.getSetCookie());
+  }
+
+  /** Set-Cookie header values (an injected response's, say). */
+  storeLines(lines: readonly string[]): void {
+    for (const line of lines) {
       const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
       const eq = pair.indexOf('=');
       const name = pair.slice(0, eq);

@@ -30,6 +30,7 @@ import { documents } from './2026-11-28-02-documents.js';
 import { formVersions } from './2026-11-28-04-form-versions.js';
 import { qaAndAppResources } from './2026-11-28-05-qa-and-app-resources.js';
 import { pendingRefunds } from './2026-11-28-06-pending-refunds.js';
+import { appSessionsOfSignIns } from './2026-11-28-20-app-sessions-of-sign-ins.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -66,4 +67,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-28-04-form-versions': formVersions,
   '2026-11-28-05-qa-and-app-resources': qaAndAppResources,
   '2026-11-28-06-pending-refunds': pendingRefunds,
+  '2026-11-28-20-app-sessions-of-sign-ins': appSessionsOfSignIns,
 };

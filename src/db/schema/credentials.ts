@@ -43,6 +43,8 @@ interface SessionsTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** The portal sign-in session that opened it (modules/sign-in: an app opened from the portal): it ends with it. */
+  sign_in_session_id: string | null;
 }
 
 export interface CredentialsTables {

@@ -22,6 +22,8 @@ interface SignInSessionsTable extends PersonRef {
   last_seen_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** 1 once the session passed a second factor (TOTP or a recovery code, or enrolled one to finish signing in). */
+  second_factor: number;
 }
 
 export type SignInLinkPurpose = 'signIn' | 'passwordReset';

@@ -38,7 +38,9 @@ export type AuditLogEntry = Static<typeof AuditLogEntry>;
 export const AuditLogListQuery = Type.Object(
   {
     ...PageQuery,
-    eventType: Type.Optional(Type.Enum([...AUDIT_EVENT_TYPES], { description: 'one event type of the specification' })),
+    eventType: Type.Optional(
+      Type.Enum([...AUDIT_EVENT_TYPES], { description: 'one event type of the specification, or sessionTokenMinted (this service’s own)' }),
+    ),
     actorId: Type.Optional(Type.String()),
     companyId: Type.Optional(Type.String({ description: 'company of the actor (a client user)' })),
     source: Type.Optional(Type.Enum([...AUDIT_SOURCES])),

@@ -10,6 +10,8 @@ export interface NewSession extends KeyCredential {
   internalUserId: string | null;
   clientId: string | null;
   companyId: string | null;
+  /** The portal sign-in session that opened it (an app opened from the portal), else null. */
+  signInSessionId: string | null;
 }
 
 /** A new session (its key's expired sessions removed). */
@@ -21,6 +23,7 @@ export function insertSession(work: UnitOfWork, access: Access, session: NewSess
     client_id: session.clientId,
     company_id: session.companyId,
     revoked_at: null,
+    sign_in_session_id: session.signInSessionId,
   };
   work.write(work.db.insertInto('sessions').values(values));
 }
@@ -38,8 +41,9 @@ export async function isQaPrincipal(db: Kysely<DB>, access: Access, id: string):
 
 /**
  * A live (unrevoked) session presented with the key of this lookup, with that key (active), the
- * workspace's settings and the end user (absent when deleted since), in one prepared query: this runs
- * on every session request. The key's secret and the expiry are checked by the caller.
+ * workspace's settings, the end user (absent when deleted since) and, for an app opened from the portal,
+ * the sign-in session that opened it (absent when its person was removed), in one prepared query: this runs
+ * on every session request. The key's secret, the expiry and the sign-in's end are checked by the caller.
  */
 const sessionForRequest = preparedQuery('session_for_request', (db, p: { tokenId: string; lookup: string }) =>
   db
@@ -52,6 +56,7 @@ const sessionForRequest = preparedQuery('session_for_request', (db, p: { tokenId
     .leftJoin('clients', (join) =>
       join.onRef('clients.id', '=', 'sessions.client_id').onRef('clients.workspace_id', '=', 'sessions.workspace_id'),
     )
+    .leftJoin('sign_in_sessions as sign_in', 'sign_in.id', 'sessions.sign_in_session_id')
     .select([
       'sessions.id',
       'sessions.workspace_id',
@@ -68,6 +73,14 @@ const sessionForRequest = preparedQuery('session_for_request', (db, p: { tokenId
       'internal_users.is_client_access_limited',
       'internal_users.company_access_list',
       'clients.company_ids as client_company_ids',
+      'sessions.sign_in_session_id',
+      'sign_in.id as sign_in_id',
+      'sign_in.stage as sign_in_stage',
+      'sign_in.second_factor as sign_in_second_factor',
+      'sign_in.last_seen_at as sign_in_last_seen_at',
+      'sign_in.expires_at as sign_in_expires_at',
+      'sign_in.revoked_at as sign_in_revoked_at',
+      'workspaces.staff_mfa_required',
     ])
     .where('sessions.id', '=', p.tokenId)
     .where('sessions.revoked_at', 'is', null)

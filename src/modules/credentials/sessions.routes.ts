@@ -20,7 +20,7 @@ export default async function sessionAdminRoutes(fastify: FastifyInstance) {
           'The token is what the official Node SDK decrypts with the app API key; the app then calls the API with ' +
           '`X-API-KEY: <workspaceId>/<appKey>/<tokenId>` and acts as that internal user or client (exempt from the daily quota, ' +
           `its own burst bucket). Sessions live ${config.sessionLifetimeSeconds} s (SESSION_LIFETIME_SECONDS) unless revoked, and die with the key. ` +
-          'A session for a QA principal is an impersonation: qaImpersonationTokenMinted.',
+          'Recorded: sessionTokenMinted, or for a QA principal qaImpersonationTokenMinted (an impersonation); never the token.',
         params: WorkspaceParams,
         body: SessionCreate,
         response: { 200: CreatedSession, ...ADMIN_WRITE_ERRORS },

@@ -7,6 +7,7 @@ import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
 import { isUuid } from '../../lib/formats.js';
+import { SIGN_IN_IDLE_MS, mustStepDown } from '../../lib/sign-in-sessions.js';
 import { isUnrevoked, revoke } from './api-keys.repository.js';
 import { parseApiKey, secretMatches, verifyApiKey } from './api-keys.service.js';
 import { findClient } from '../directory/index.js';
@@ -17,15 +18,23 @@ import type { CreatedSession, SessionCreate } from './sessions.schemas.js';
 
 /**
  * Mints a session token for an end user of the caller's workspace (an internal user, or a client in
- * one of its companies) on behalf of an app key, and records its `tokenId` with the end user and the expiry.
- * Minting one for a QA principal (modules/qa) is an impersonation, recorded in the same unit of work
- * (qaImpersonationTokenMinted), whichever way it was asked for: the admin route, `portal sessions create`, the QA surface.
+ * one of its companies) on behalf of an app key, and records its `tokenId` with the end user and the expiry
+ * (the caller's time is the workspace's: a sandbox's test clock included, as the session is checked on it).
+ * Every mint is recorded in the same unit of work, whichever way it was asked for (the admin route, `portal sessions
+ * create`, the QA surface, an app opened from the portal): sessionTokenMinted, or for a QA principal (modules/qa)
+ * qaImpersonationTokenMinted, an impersonation. A session opened from a portal sign-in (`signInSession`) ends with
+ * it, and never outlives it.
  */
 export async function createSession(
   database: Database,
   caller: Caller,
   input: SessionCreate,
-  settings: { lifetimeSeconds: number; baseUrl: string },
+  settings: {
+    lifetimeSeconds: number;
+    baseUrl: string;
+    /** The portal sign-in session opening an app, and when it expires (the workspace's clock, ms). */
+    signInSession?: { id: string; expiresAt: number };
+  },
 ): Promise<CreatedSession> {
   const { access } = caller;
   const { workspaceId } = access;
@@ -58,7 +67,11 @@ export async function createSession(
   }
 
   const now = caller.actor.at;
-  const expiresAt = Math.floor(now / 1000) + settings.lifetimeSeconds;
+  const { signInSession } = settings;
+  // Whole seconds (the token's `expiresAt`), never past the sign-in that opened it.
+  const expiresAt = Math.floor(
+    Math.min(now + settings.lifetimeSeconds * 1000, signInSession?.expiresAt ?? Number.POSITIVE_INFINITY) / 1000,
+  );
   await unitOfWork(database, async (work) => {
     repo.insertSession(work, access, {
       id: payload.tokenId,
@@ -68,21 +81,23 @@ export async function createSession(
       companyId: payload.companyId ?? null,
       createdAt: isoAt(now),
       expiresAt: isoAt(expiresAt * 1000),
+      signInSessionId: signInSession?.id ?? null,
     });
-    if (await repo.isQaPrincipal(work.db, access, person.id))
-      recordAudit(work, caller.actor, {
-        eventType: 'qaImpersonationTokenMinted',
-        description: `Impersonation token minted for QA principal ${person.email}`,
-        // The token itself is never recorded.
-        context: {
-          principalId: person.id,
-          kind: forClient ? 'client' : 'internalUser',
-          tokenId: payload.tokenId,
-          apiKeyId: key.id,
-          ...(payload.companyId ? { companyId: payload.companyId } : {}),
-          expiresAt,
-        },
-      });
+    const qa = await repo.isQaPrincipal(work.db, access, person.id);
+    recordAudit(work, caller.actor, {
+      eventType: qa ? 'qaImpersonationTokenMinted' : 'sessionTokenMinted',
+      description: qa ? `Impersonation token minted for QA principal ${person.email}` : `Session token minted for ${person.email}`,
+      // The token itself is never recorded.
+      context: {
+        principalId: person.id,
+        kind: forClient ? 'client' : 'internalUser',
+        tokenId: payload.tokenId,
+        apiKeyId: key.id,
+        ...(payload.companyId ? { companyId: payload.companyId } : {}),
+        ...(signInSession ? { signInSessionId: signInSession.id } : {}),
+        expiresAt,
+      },
+    });
   });
   return { token: encryptSessionToken(input.apiKey, payload), tokenId: payload.tokenId, expiresAt };
 }
@@ -105,10 +120,25 @@ export async function revokeSession(database: Database, caller: Caller, tokenId:
 type SessionPrincipal = InternalUserSessionPrincipal | ClientSessionPrincipal;
 
 /**
+ * When the portal sign-in session that opened an app session ends (the server's clock, ms): never for a session
+ * no sign-in opened; already for one signed out, revoked (a password changed or reset), removed with its person,
+ * or stepped down to the TOTP step (lib/sign-in-sessions.ts); else at its expiry or once idle too long.
+ */
+function signInEndOf(row: NonNullable<Awaited<ReturnType<typeof repo.findSessionForRequest>>>): number {
+  if (row.sign_in_session_id === null) return Number.POSITIVE_INFINITY;
+  if (row.sign_in_id === null || row.sign_in_revoked_at !== null || row.sign_in_stage !== 'active') return 0;
+  const internalUser = row.internal_user_id !== null;
+  if (mustStepDown({ internalUser, staffMfaRequired: row.staff_mfa_required === 1, secondFactor: row.sign_in_second_factor === 1 }))
+    return 0;
+  return Math.min(Date.parse(row.sign_in_expires_at ?? ''), Date.parse(row.sign_in_last_seen_at ?? '') + SIGN_IN_IDLE_MS) || 0;
+}
+
+/**
  * The principal of a session presented as `X-API-KEY: <workspaceId>/<appKey>/<tokenId>` and when the
- * session expires (ms), or undefined:
+ * session expires (ms, the workspace's clock), or undefined:
  * the key must be active and the one the session was minted for, the workspace the session's, the
- * session unexpired (at the workspace's time: `now` is the server's) and unrevoked, and its end user still there (a client still in the session's company).
+ * session unexpired (at the workspace's time: `now` is the server's) and unrevoked, the portal sign-in that opened it
+ * (if one did) not over, and its end user still there (a client still in the session's company).
  */
 export async function verifySession(
   db: DbHandle,
@@ -119,8 +149,8 @@ export async function verifySession(
   if (!key || !isUuid(presented.tokenId) || !isUuid(presented.workspaceId)) return undefined;
   const row = await repo.findSessionForRequest(db, presented.tokenId.toLowerCase(), key.lookup);
   if (!row || !secretMatches(key.secret, row.secret_hash)) return undefined;
-  const expiresAt = Date.parse(row.expires_at);
   const clockOffsetMs = Number(row.clock_offset_ms);
+  const expiresAt = Math.min(Date.parse(row.expires_at), signInEndOf(row) + clockOffsetMs);
   if (row.workspace_id !== presented.workspaceId.toLowerCase() || expiresAt <= now + clockOffsetMs) return undefined;
   const base = {
     workspaceId: row.workspace_id,

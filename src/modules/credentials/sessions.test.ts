@@ -113,6 +113,7 @@ for (const backend of BACKENDS) {
           created_at: '2026-01-15T12:00:00.000Z',
           expires_at: '2026-01-16T12:00:00.000Z',
           revoked_at: null,
+          sign_in_session_id: null,
         },
       );
     });
@@ -398,6 +399,21 @@ for (const backend of BACKENDS) {
       const me = () =>
         app.inject({ method: 'GET', url: '/v1/me', headers: { 'x-api-key': sessionKey(ws.workspaceId, appKey.apiKey, s.tokenId) } });
       assert.equal((await me()).json().id, user.id);
+      // Rule (issue 42, point 7): the operator's mints are recorded (sessionTokenMinted, source system), never the token.
+      const minted = await app.ctx.db
+        .selectFrom('audit_log')
+        .select(['event_type', 'source', 'context'])
+        .where('event_type', '=', 'sessionTokenMinted')
+        .orderBy('created_at')
+        .execute();
+      assert.deepEqual(
+        minted.map((e) => [e.source, JSON.parse(e.context).tokenId, JSON.parse(e.context).principalId]),
+        [
+          ['system', s.tokenId, user.id],
+          ['system', recorded.tokenId, user.id],
+        ],
+      );
+      assert.ok(!minted.some((e) => e.context.includes(s.token.slice(0, 32))), 'the token itself is not recorded');
 
       const revoked = await portal(url, 'sessions', 'revoke', '--workspace', ws.workspaceId, '--token-id', s.tokenId, '--json');
       assert.equal(revoked.code, 0);

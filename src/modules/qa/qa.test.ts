@@ -160,8 +160,9 @@ for (const backend of BACKENDS) {
       );
     });
 
-    test('a session minted the general way (POST /admin/.../sessions, portal sessions create) for a QA principal is recorded; for anyone else not', async (t) => {
-      const { h, ws, app, ada, bob, acme, qa } = await world(t);
+    // Rule (issue 42, point 7): every mint is recorded: an impersonation of a QA principal, anyone else's sessionTokenMinted.
+    test('a session minted the general way (POST /admin/.../sessions, portal sessions create) for a QA principal is an impersonation; for anyone else sessionTokenMinted', async (t) => {
+      const { h, ws, app, ada, bob, acme, beta, qa } = await world(t);
       await qa('POST', '/principals', { clientId: ada.id });
       const sessions = (body: object) => adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/sessions`, body);
       const forBob = await sessions({ apiKey: app.apiKey, clientId: bob.id });
@@ -169,10 +170,24 @@ for (const backend of BACKENDS) {
       const forAda = await sessions({ apiKey: app.apiKey, clientId: ada.id });
       assert.equal(forAda.statusCode, 200, forAda.body);
       const { tokenId, expiresAt } = forAda.json();
-      const minting = (await auditEntries(h, ws.workspaceId)).filter((e) => e.event_type === 'qaImpersonationTokenMinted');
+      const entries = await auditEntries(h, ws.workspaceId);
+      const minting = entries.filter((e) => e.event_type === 'qaImpersonationTokenMinted');
       assert.deepEqual(
         minting.map((e) => e.context),
         [{ principalId: ada.id, kind: 'client', tokenId, apiKeyId: app.apiKeyId, companyId: acme.id, expiresAt }],
+      );
+      const minted = entries.filter((e) => e.event_type === 'sessionTokenMinted');
+      const bobs = { tokenId: forBob.json().tokenId, expiresAt: forBob.json().expiresAt };
+      assert.deepEqual(
+        minted.map((e) => [e.source, e.actor_id, e.event_description, e.context]),
+        [
+          [
+            'system',
+            null,
+            `Session token minted for ${bob.email}`,
+            { principalId: bob.id, kind: 'client', ...bobs, apiKeyId: app.apiKeyId, companyId: beta.id },
+          ],
+        ],
       );
     });
 

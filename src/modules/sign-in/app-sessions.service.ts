@@ -1,11 +1,12 @@
 import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import { type Caller, systemCaller } from '../../lib/caller.js';
+import { type Caller, type Origin, systemCaller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { createSession, verifyApiKey } from '../credentials/index.js';
 import { getInstall } from '../installs/index.js';
+import { findClock } from '../workspaces/index.js';
 import type { ActiveSession } from './sign-in.service.js';
 import * as repo from './sign-in.repository.js';
 
@@ -34,20 +35,47 @@ export async function registerAppKey(database: Database, box: SecretBox, caller:
 
 /**
  * A signed-in person opens an installed app: a session token of the app for that person (a client in its primary
- * company, or an internal user), as `POST /admin/workspaces/{id}/sessions` mints, to hand the app's iframe.
+ * company, or an internal user), as `POST /admin/workspaces/{id}/sessions` mints, to hand the app's iframe. The
+ * install must be one the person sees through the API (a client: published ones only, 404 for a draft). The session
+ * ends with the sign-in session that opened it, and its expiry is on the workspace's clock (a sandbox's test clock),
+ * the one it is checked against. Recorded as the person's act: sessionTokenMinted.
  */
 export async function openApp(
   database: Database,
   box: SecretBox,
   session: ActiveSession,
   installId: string,
-  settings: { lifetimeSeconds: number; baseUrl: string; at: number },
+  settings: { lifetimeSeconds: number; baseUrl: string; at: number; origin: Origin },
 ) {
   const { person } = session;
-  const caller = systemCaller(person.workspaceId, settings.at);
-  await getInstall(database, caller, installId); // 404 for another workspace's or an unknown install
+  const clock = await findClock(database.db, person.workspaceId);
+  if (!clock) throw errors.notFound('Workspace');
+  const at = settings.at + clock.offsetMs; // the workspace's time, as every API request of the workspace is
+  const system = systemCaller(person.workspaceId, at);
+  const client = person.type === 'client';
+  const caller: Caller = {
+    ...system,
+    // What the person sees through the API: a client its own companies' published installs (installs.repository).
+    access: client
+      ? { workspaceId: person.workspaceId, companyIds: person.companyId ? [person.companyId] : [], clientId: person.id }
+      : system.access,
+    actor: {
+      ...system.actor,
+      source: 'web',
+      actorId: person.id,
+      actorType: client ? 'clientUser' : 'internalUser',
+      actorRole: person.role,
+      companyId: person.companyId,
+      ip: settings.origin.ip,
+      userAgent: settings.origin.userAgent,
+    },
+  };
+  await getInstall(database, caller, installId); // 404 for another workspace's, an unknown or (for a client) a draft install
   const key = await repo.findAppKey(database.db, person.workspaceId, installId);
   if (!key) throw errors.conflict('This app cannot be opened from the portal yet: the operator has not given it an app key.');
-  const who = person.type === 'client' ? { clientId: person.id, companyId: person.companyId ?? undefined } : { internalUserId: person.id };
-  return createSession(database, caller, { apiKey: box.open(key.sealed_key), ...who }, settings);
+  const who = client ? { clientId: person.id, companyId: person.companyId ?? undefined } : { internalUserId: person.id };
+  // The mint reads the person as the system does (a client's other companies too); the actor stays the person.
+  const minter: Caller = { ...caller, access: system.access };
+  const signInSession = { id: session.id, expiresAt: Date.parse(session.expiresAt) + clock.offsetMs };
+  return createSession(database, minter, { apiKey: box.open(key.sealed_key), ...who }, { ...settings, signInSession });
 }

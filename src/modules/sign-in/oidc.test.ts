@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { auditEntries, populatedWorkspace } from '../../../test/helpers/factories.js';
 import { BACKENDS, adminHarness } from '../../../test/helpers/harness.js';
-import { type OidcTestAccount, followToCallback, startOidcProvider } from '../../../test/helpers/oidc-provider.js';
+import { CookieJar, type OidcTestAccount, followToCallback, startOidcProvider } from '../../../test/helpers/oidc-provider.js';
 import { portalBrowser } from '../../../test/helpers/portal.js';
 import type { Harness } from '../../../test/helpers/types.js';
 
@@ -42,28 +42,33 @@ for (const backend of BACKENDS) {
 
     /**
      * A browser signing in with the provider: the portal's start (a 302 to the provider, the sealed cookie), the
-     * provider's hops, then the portal's callback with that cookie (and the session's, when there is one).
+     * provider's hops, then the portal's callback. The browser's cookie jar sends each cookie only under its Path, as
+     * a browser does (issue 42, point 10: the session cookie's /portal/{id} never reaches /portal/oidc/…/callback);
+     * `session` puts a session cookie in it first, as signing in left it; `beforeCallback` runs while at the provider.
      */
     async function withGoogle(
       h: Harness,
       workspaceId: string,
       op: { signInNext(a: OidcTestAccount | null): void },
       account: OidcTestAccount | null,
-      options: { session?: string; query?: string } = {},
+      options: { session?: string; query?: string; beforeCallback?: () => Promise<void> } = {},
     ) {
       op.signInNext(account);
-      const sessionCookie = options.session ? `portal_session=${options.session}` : '';
-      const start = await h.app.inject({
-        method: 'GET',
-        url: `/portal/${workspaceId}/api/oidc/google/start${options.query ?? ''}`,
-        headers: { cookie: sessionCookie },
-      });
+      const jar = new CookieJar();
+      if (options.session) jar.storeLines([`portal_session=${options.session}; Path=/portal/${workspaceId}; HttpOnly; SameSite=Lax`]);
+      const visit = async (path: string) => {
+        const res = await h.app.inject({ method: 'GET', url: path, headers: { cookie: jar.header(new URL(path, PORTAL_URL)) } });
+        jar.storeLines([res.headers['set-cookie'] ?? []].flat().map(String));
+        return res;
+      };
+      const start = await visit(`/portal/${workspaceId}/api/oidc/google/start${options.query ?? ''}`);
       assert.equal(start.statusCode, 302, start.body);
       const pending = String(start.headers['set-cookie']);
       assert.match(pending, /^portal_oidc=v1:[^;]+; Path=\/portal\/oidc; Max-Age=600; HttpOnly; SameSite=Lax$/);
       const callback = await followToCallback(new URL(String(start.headers.location)), REDIRECT_URI);
-      const cookie = [pending.split(';')[0], sessionCookie].filter(Boolean).join('; ');
-      return h.app.inject({ method: 'GET', url: `${callback.pathname}${callback.search}`, headers: { cookie } });
+      await options.beforeCallback?.();
+      assert.doesNotMatch(jar.header(callback), /portal_session=/, 'the session cookie is not sent to the callback');
+      return visit(`${callback.pathname}${callback.search}`);
     }
     const sessionOf = (res: LightMyRequestResponse) =>
       /^portal_session=([^;]+)/.exec(String([res.headers['set-cookie']].flat().find((c) => String(c).startsWith('portal_session='))))?.[1];
@@ -128,6 +133,8 @@ for (const backend of BACKENDS) {
       assert.equal(unknown.statusCode, 404);
     });
 
+    // Rule (issue 42, point 10): linking works in a browser, whose session cookie never reaches the callback's path: the
+    // session that started the link comes sealed in the OpenID cookie, and must still be signed in when the provider answers.
     test('a signed-in person links Google, then unlinks it (googleDelinked); a second link of one Google account is refused', async (t) => {
       const { h, op, ws } = await world(t);
       // Grace accepts her invite (a password-less link sign-in), then links Google under another e-mail.
@@ -171,6 +178,24 @@ for (const backend of BACKENDS) {
       const delinked = (await auditEntries(h, ws.workspaceId)).filter((e) => e.event_type === 'googleDelinked');
       assert.equal(delinked.length, 1);
       assert.equal(delinked[0].source, 'web');
+      // A link whose session signed out while at the provider links nothing.
+      h.clock.advance(1000);
+      const late = await withGoogle(
+        h,
+        ws.workspaceId,
+        op,
+        { sub: 'g-11', email: 'late@gmail.test' },
+        {
+          session: browser.cookie,
+          query: '?link=true',
+          beforeCallback: async () => assert.equal((await browser.call('DELETE', '/session')).statusCode, 204),
+        },
+      );
+      assert.equal(late.headers.location, `/portal/${ws.workspaceId}/?error=oidc_failed`);
+      assert.equal(
+        await h.app.ctx.db.selectFrom('sign_in_identities').select('id').where('subject', '=', 'g-11').executeTakeFirst(),
+        undefined,
+      );
       // Linking needs a session.
       const anonymous = await h.app.inject({ method: 'GET', url: `/portal/${ws.workspaceId}/api/oidc/google/start?link=true` });
       assert.equal(anonymous.statusCode, 401);

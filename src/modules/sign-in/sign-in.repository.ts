@@ -3,6 +3,7 @@ import type { DB, SignInLinkPurpose, SignInMethod } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { InternalUserRole } from '../../lib/caller.js';
 import { lockedForUpdate } from '../../db/rows.js';
+import { credentialsChanged } from '../../lib/credential-cache.js';
 
 export type UserType = 'client' | 'internalUser';
 
@@ -157,6 +158,8 @@ export interface NewSession {
   userAgent: string | null;
   createdAt: string;
   expiresAt: string;
+  /** Whether it passed a second factor (the TOTP step, or enrolling one to finish signing in). */
+  secondFactor: boolean;
 }
 
 export function insertSession(work: UnitOfWork, session: NewSession): void {
@@ -174,18 +177,20 @@ export function insertSession(work: UnitOfWork, session: NewSession): void {
       last_seen_at: session.createdAt,
       expires_at: session.expiresAt,
       revoked_at: null,
+      second_factor: session.secondFactor ? 1 : 0,
     }),
   );
 }
 
 /**
- * An unrevoked session by its cookie's hash, in its workspace, with its person (undefined when removed since) and
- * whether that person has TOTP on, in one query: this runs on every signed-in request. Expiry and idleness are the
- * caller's to check.
+ * An unrevoked session by its cookie's hash (or its id), in its workspace, with its person (undefined when removed since),
+ * whether that person has TOTP on and whether the workspace requires it of staff, in one query: this runs on every
+ * signed-in request. Expiry and idleness are the caller's to check.
  */
-export async function findSession(db: Kysely<DB>, workspaceId: string, tokenHash: string) {
+export async function findSession(db: Kysely<DB>, workspaceId: string, by: { tokenHash: string } | { id: string }) {
   const row = await db
     .selectFrom('sign_in_sessions as s')
+    .innerJoin('workspaces as w', 'w.id', 's.workspace_id')
     .leftJoin('clients as c', (join) => join.onRef('c.id', '=', 's.client_id').onRef('c.workspace_id', '=', 's.workspace_id'))
     .leftJoin('internal_users as u', (join) => join.onRef('u.id', '=', 's.internal_user_id').onRef('u.workspace_id', '=', 's.workspace_id'))
     .leftJoin('sign_in_credentials as cc', 'cc.client_id', 's.client_id')
@@ -197,6 +202,8 @@ export async function findSession(db: Kysely<DB>, workspaceId: string, tokenHash
       's.created_at',
       's.last_seen_at',
       's.expires_at',
+      's.second_factor',
+      'w.staff_mfa_required',
       'c.id as client_id',
       'c.email as client_email',
       'c.given_name as client_given_name',
@@ -211,7 +218,7 @@ export async function findSession(db: Kysely<DB>, workspaceId: string, tokenHash
       'cc.totp_enabled_at as client_totp_enabled_at',
       'uc.totp_enabled_at as user_totp_enabled_at',
     ])
-    .where('s.token_hash', '=', tokenHash)
+    .where('id' in by ? 's.id' : 's.token_hash', '=', 'id' in by ? by.id : by.tokenHash)
     .where('s.workspace_id', '=', workspaceId)
     .where('s.revoked_at', 'is', null)
     .executeTakeFirst();
@@ -245,8 +252,15 @@ export function touchSession(db: Kysely<DB>, id: string, at: string) {
   return db.updateTable('sign_in_sessions').set({ last_seen_at: at }).where('id', '=', id).execute();
 }
 
+/**
+ * The app sessions a sign-in opened end with it (modules/credentials checks the sign-in on each request): the
+ * credentials this process cached are verified again at once; other processes' within AUTH_CACHE_TTL_MS.
+ */
+const appSessionsEnd = (work: UnitOfWork) => work.onCommit(() => credentialsChanged(work.database));
+
 export function revokeSession(work: UnitOfWork, id: string, at: string): void {
   work.write(work.db.updateTable('sign_in_sessions').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null));
+  appSessionsEnd(work);
 }
 
 /**
@@ -281,6 +295,7 @@ export function revokeSessionsOf(
     .where('revoked_at', 'is', null);
   if (exceptId) query = query.where('id', '<>', exceptId);
   work.write(query);
+  appSessionsEnd(work);
 }
 
 // ---- one-time links ------------------------------------------------------------------------------------------

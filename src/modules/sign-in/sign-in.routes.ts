@@ -113,7 +113,7 @@ async function signInKit(app: FastifyInstance) {
 
 export async function signInRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { settings, clock, database, cookie, attemptOf, opened, box, providers } = await signInKit(app);
+  const { settings, database, cookie, attemptOf, opened, box, providers } = await signInKit(app);
   app.decorateRequest('signInSession', null as unknown as ActiveSession);
   const setCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) =>
     reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, value, `/portal/${attemptOf(request).workspaceId}`, maxAgeSeconds));
@@ -437,7 +437,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
           'A 302 to the provider (authorization code flow, PKCE S256, state and nonce, kept 10 minutes in a sealed HttpOnly cookie); it sends ' +
             'the person back to PORTAL_URL/portal/oidc/{provider}/callback, which signs them in (an identity not linked yet is linked to the ' +
             'person with the e-mail the provider has verified) and redirects to the portal. `link=true` with a session: links the identity ' +
-            'to the signed-in person instead.',
+            'to the signed-in person instead (the session rides sealed in that cookie; it must still be signed in at the callback).',
         ),
         params: ProviderParams,
         querystring: OidcStartQuery,
@@ -510,20 +510,25 @@ export async function signInRoutes(fastify: FastifyInstance) {
           'Open an installed app as the signed-in person',
           'The session token the portal hands the app’s iframe (`?token=…`): the app’s SDK decrypts it with its key and calls the API as this ' +
             'person (a client in its primary company, or an internal user), exactly as with a token from POST /admin/workspaces/{id}/sessions. ' +
-            `It lives ${app.ctx.config.sessionLifetimeSeconds} s (SESSION_LIFETIME_SECONDS). 409 until the operator has given the portal the app’s key ` +
-            '(PUT /admin/workspaces/{id}/installs/{installId}/portal-key).',
+            `It lives ${app.ctx.config.sessionLifetimeSeconds} s (SESSION_LIFETIME_SECONDS) on the workspace’s clock, never past this sign-in: it ` +
+            'ends with it, whatever ends it (sign-out, a password change or reset, expiry, idleness, a step-down to the TOTP step). A draft ' +
+            'install is a 404 to a client, as on the API. 409 until the operator has given the portal the app’s key ' +
+            '(PUT /admin/workspaces/{id}/installs/{installId}/portal-key). Records sessionTokenMinted.',
         ),
         ...SIGNED_IN,
         params: InstallParams,
         response: { 200: AppSession, ...errorResponses(400, 401, 403, 404, 409, 500) },
       },
     },
-    async (request) =>
-      openApp(database, box, request.signInSession, request.params.installId, {
+    async (request) => {
+      const { at, ip, userAgent } = attemptOf(request);
+      return openApp(database, box, request.signInSession, request.params.installId, {
         lifetimeSeconds: config.sessionLifetimeSeconds,
         baseUrl: config.portalUrl,
-        at: clock.now(),
-      }),
+        at,
+        origin: { ip, userAgent },
+      });
+    },
   );
 }
 
@@ -581,9 +586,10 @@ export async function oidcCallbackRoutes(fastify: FastifyInstance) {
       const claims = await providers.finish(pending, query);
       const identity = { provider, ...claims, userType: pending.userType };
       if (pending.linkSessionId) {
-        const token = cookieOf(request.headers.cookie, SIGN_IN_COOKIE);
-        const session = token ? await service.findSession(settings, pending.workspaceId, token, attempt.at) : undefined;
-        if (session?.id !== pending.linkSessionId || session.stage !== 'active') throw errors.unauthorized('Signed out meanwhile.');
+        // The session cookie is scoped to /portal/{workspaceId} and never reaches this path: the session that started the
+        // link comes sealed in the OpenID cookie (set only for a request that carried it), and must still be active.
+        const session = await service.findSessionById(settings, pending.workspaceId, pending.linkSessionId, attempt.at);
+        if (session?.stage !== 'active') throw errors.unauthorized('Signed out meanwhile.');
         await service.linkIdentity(settings, session, identity, attempt);
         return reply.redirect(`${portal}/?linked=${encodeURIComponent(provider)}`, 302);
       }

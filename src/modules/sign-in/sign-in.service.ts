@@ -8,6 +8,7 @@ import type { Actor, Origin } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type ApiError, errors } from '../../lib/errors.js';
 import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
+import { SIGN_IN_IDLE_MS, SIGN_IN_LIFETIME_MS, mustStepDown } from '../../lib/sign-in-sessions.js';
 import { generateRecoveryCodes, generateTotpSecret, hashRecoveryCode, otpauthUri, verifyTotp } from '../../lib/totp.js';
 import type { AuthFailureLimiter } from '../../limits/auth-failures.js';
 import type { LimitStore } from '../../limits/limit-store.js';
@@ -32,9 +33,6 @@ export interface Attempt extends Origin {
 }
 
 const MINUTE = 60_000;
-/** ASVS 3.3.2 (level 2): signed in again after 12 hours, or after 30 minutes without a request. */
-const SESSION_LIFETIME_MS = 12 * 60 * MINUTE;
-const SESSION_IDLE_MS = 30 * MINUTE;
 /** Between the first factor and the TOTP step (or enrolling one, where the workspace requires it). */
 const MFA_STAGE_MS = 10 * MINUTE;
 const LINK_LIFETIME_MS = { signIn: 15 * MINUTE, passwordReset: 30 * MINUTE } as const;
@@ -184,7 +182,7 @@ function startSession(
   const { token, hash } = newSecretToken();
   const id = randomUUID();
   const createdAt = isoAt(attempt.at);
-  const expiresAt = isoAt(attempt.at + (stage === 'active' ? SESSION_LIFETIME_MS : MFA_STAGE_MS));
+  const expiresAt = isoAt(attempt.at + (stage === 'active' ? SIGN_IN_LIFETIME_MS : MFA_STAGE_MS));
   repo.insertSession(work, {
     id,
     workspaceId: person.workspaceId,
@@ -196,6 +194,7 @@ function startSession(
     userAgent: attempt.userAgent,
     createdAt,
     expiresAt,
+    secondFactor: stage === 'active' && mfaEnabled, // an active session with TOTP on passed it (openSession stops at the step)
   });
   if (stage === 'active') signedIn(work, person, method, attempt);
   return { token, session: { id, person, method, stage, createdAt, expiresAt, mfaEnabled } };
@@ -414,6 +413,8 @@ async function validInvite(settings: SignInSettings, db: Database['db'], token: 
 /**
  * The session a cookie opens in this workspace, or undefined (unknown, revoked, expired, idle too long, or its
  * person removed: a removed person's rows go with it, so every process refuses the cookie on its next request).
+ * A staff session that passed no second factor, in a workspace that has required TOTP since it opened, is stepped
+ * down: it answers at the TOTP step (to pass or enrol one) as a fresh sign-in would, and reaches nothing else.
  */
 export async function findSession(
   settings: SignInSettings,
@@ -421,13 +422,38 @@ export async function findSession(
   token: string,
   at: number,
 ): Promise<ActiveSession | undefined> {
+  return sessionOf(settings, await repo.findSession(settings.database.db, workspaceId, { tokenHash: hashSecretToken(token) }), at);
+}
+
+/**
+ * The session of this id, as `findSession` finds it from its cookie: for the OpenID callback of a link started by
+ * that session, which the cookie (scoped to the workspace's portal) does not reach; the id comes sealed from the start.
+ */
+export async function findSessionById(
+  settings: SignInSettings,
+  workspaceId: string,
+  id: string,
+  at: number,
+): Promise<ActiveSession | undefined> {
+  return sessionOf(settings, await repo.findSession(settings.database.db, workspaceId, { id }), at);
+}
+
+async function sessionOf(
+  settings: SignInSettings,
+  row: Awaited<ReturnType<typeof repo.findSession>>,
+  at: number,
+): Promise<ActiveSession | undefined> {
   const { db } = settings.database;
-  const row = await repo.findSession(db, workspaceId, hashSecretToken(token));
-  if (!row || Date.parse(row.expires_at) <= at || Date.parse(row.last_seen_at) + SESSION_IDLE_MS <= at) return undefined;
+  if (!row || Date.parse(row.expires_at) <= at || Date.parse(row.last_seen_at) + SIGN_IN_IDLE_MS <= at) return undefined;
   const { person, totpEnabled: mfaEnabled } = row;
   if (!maySignIn(person)) return undefined;
   if (Date.parse(row.last_seen_at) + TOUCH_EVERY_MS <= at) await repo.touchSession(db, row.id, isoAt(at));
-  const stage: SessionStage = row.stage === 'active' ? 'active' : mfaEnabled ? 'mfaRequired' : 'mfaEnrolmentRequired';
+  const steppedDown = mustStepDown({
+    internalUser: person.type === 'internalUser',
+    staffMfaRequired: row.staff_mfa_required === 1,
+    secondFactor: row.second_factor === 1,
+  });
+  const stage: SessionStage = row.stage === 'active' && !steppedDown ? 'active' : mfaEnabled ? 'mfaRequired' : 'mfaEnrolmentRequired';
   return { id: row.id, person, method: row.method, stage, createdAt: row.created_at, expiresAt: row.expires_at, mfaEnabled };
 }
 

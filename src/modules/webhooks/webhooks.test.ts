@@ -391,7 +391,15 @@ for (const backend of BACKENDS) {
       await call('POST', `/v1/form-responses/${response.id}/complete`, { answers: { [form.formFieldIds[0]]: 'Yes' } }, session);
       const contract = await call('POST', '/v1/contracts', { contractTemplateId: template.id, clientId: client.id });
       await call('POST', `/v1/contracts/${contract.id}/sign`, { values: { sig: 'Ada L' } }, session);
-      const expected = ['form.created', 'form.assigned', 'form.responseCompleted', 'contract.requested', 'contract.completed'];
+      // The client's session, minted by the operator, is recorded and delivered too (issue 42, point 7).
+      const expected = [
+        'session.tokenMinted',
+        'form.created',
+        'form.assigned',
+        'form.responseCompleted',
+        'contract.requested',
+        'contract.completed',
+      ];
       await heldWithin(5000, 'every event delivered', async () => hook.received.length >= expected.length);
       const received = hook.received.map((r) => JSON.parse(r.body) as { eventType: string; object: string; data: { id: string } });
       assert.deepEqual(received.map((r) => r.eventType).sort(), [...expected].sort());

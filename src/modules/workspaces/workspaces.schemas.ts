@@ -44,7 +44,10 @@ export const WorkspaceUpdate = Type.Object(
     name: Type.Optional(Name),
     dailyQuota: Type.Optional(DailyQuota),
     staffMfaRequired: Type.Optional(
-      Type.Boolean({ description: 'require TOTP of internal users (workspaceMfaEnabled / workspaceMfaDisabled when it changes)' }),
+      Type.Boolean({
+        description:
+          'require TOTP of internal users (workspaceMfaEnabled / workspaceMfaDisabled when it changes); their open portal sessions that passed no TOTP step down to it',
+      }),
     ),
     brandColor: Type.Optional(
       Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'the colour of its invoice and contract PDFs, #rrggbb' }),
