@@ -5,24 +5,38 @@
 import { spawn } from 'node:child_process';
 
 /**
- * The files that take longest (a clean-clone CI run, 2 cores, two at a time), in that order: started first,
- * so no long file starts last and runs alone. Every other file follows in path order.
+ * The files that take longest (a CI run, 2 cores, two at a time), in that order: started first, so no long file
+ * starts last and runs alone. Every other file follows in path order.
  */
 const LONGEST = [
-  'test/fuzz.test.ts',
   'test/audit-events.test.ts',
+  'src/modules/files/files.test.ts',
+  'test/paging-plans.test.ts',
+  'test/fuzz.test.ts',
   'test/paging.test.ts',
+  'src/modules/forms/forms.test.ts',
+  'src/modules/tasks/tasks.test.ts',
   'test/console.test.ts',
-  'test/crash-durability.test.ts',
+  'src/db/unit-of-work.test.ts',
+  'src/modules/credentials/sessions.test.ts',
+  'src/modules/custom-fields/custom-fields.test.ts',
+  'src/modules/forms/form-versions.test.ts',
+  'src/modules/files/files-batch.test.ts',
   'test/sdk.test.ts',
-  'test/portal-browser.test.ts',
-  'test/cli.test.ts',
-  'test/openapi.test.ts',
-  'test/scale-out.test.ts',
 ];
 
-/** Files run as two jobs, one per backend (PORTAL_TEST_BACKEND), when PostgreSQL is on: the longest of them. */
-const SPLIT_BY_BACKEND = new Set(['test/fuzz.test.ts', 'test/audit-events.test.ts', 'test/paging.test.ts']);
+/**
+ * The longest files run as several jobs when PostgreSQL is on: one per backend (PORTAL_TEST_BACKEND; each of these
+ * files' tests loops over BACKENDS), and the table-driven audit events test in parts too (PORTAL_TEST_PART `k/n`,
+ * read by `inThisPart` of test/helpers/harness.ts).
+ */
+const SPLIT = {
+  'test/audit-events.test.ts': 3,
+  'src/modules/files/files.test.ts': 1,
+  'test/paging-plans.test.ts': 1,
+  'test/fuzz.test.ts': 1,
+  'test/paging.test.ts': 1,
+};
 
 /**
  * Files that measure what load does to the service (the acknowledged writes of a killed server, several
@@ -45,13 +59,16 @@ export function plan(files, postgres) {
   return ordered.flatMap((file) => {
     const path = file.replaceAll('\\', '/');
     const alone = ALONE.has(path);
-    if (!postgres || !SPLIT_BY_BACKEND.has(path)) return [{ file, name: file, env: {}, alone }];
-    return ['postgres', 'sqlite'].map((backend) => ({
-      file,
-      name: `${file} [${backend}]`,
-      env: { PORTAL_TEST_BACKEND: backend },
-      alone,
-    }));
+    const parts = SPLIT[path];
+    if (!postgres || parts === undefined) return [{ file, name: file, env: {}, alone }];
+    return ['postgres', 'sqlite'].flatMap((backend) =>
+      Array.from({ length: parts }, (_, at) => ({
+        file,
+        name: `${file} [${backend}${parts > 1 ? ` ${at + 1}/${parts}` : ''}]`,
+        env: { PORTAL_TEST_BACKEND: backend, PORTAL_TEST_PART: `${at + 1}/${parts}` },
+        alone,
+      })),
+    );
   });
 }
 

@@ -19,7 +19,7 @@ import {
 } from './helpers/factories.js';
 import { heldWithin } from './helpers/eventually.js';
 import { type PortalBrowser, lastEmailTo, portalBrowser } from './helpers/portal.js';
-import { BACKENDS, type Harness, adminHarness } from './helpers/harness.js';
+import { BACKENDS, type Harness, adminHarness, inThisPart } from './helpers/harness.js';
 
 const API_DOC = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
 
@@ -780,7 +780,7 @@ describe('the table of audit events in docs/api.md', () => {
   });
 
   for (const backend of BACKENDS) {
-    for (const [operation, events] of TABLE) {
+    for (const [operation, events] of TABLE.filter((_, index) => inThisPart(index))) {
       test(`[${backend}] ${operation} records ${events.join(', ')}`, async (t) => {
         const h = await adminHarness(t, backend, { webhooks: false, subscriptionPollMs: 3_600_000 });
         const w: World = { ...(await populatedWorkspace(h)), h, state: {} };

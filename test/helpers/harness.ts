@@ -29,6 +29,15 @@ export const BACKENDS: Backend[] = (postgresUrl ? (['sqlite', 'postgres'] as con
   (backend) => !process.env.PORTAL_TEST_BACKEND || backend === process.env.PORTAL_TEST_BACKEND,
 );
 
+/**
+ * Whether the `index`-th of a file's generated tests is in this job's part (PORTAL_TEST_PART `k/n`: the runner splits
+ * its longest table-driven file into n jobs per backend); every test is in some part, once.
+ */
+export function inThisPart(index: number): boolean {
+  const [k, n] = (process.env.PORTAL_TEST_PART ?? '1/1').split('/').map(Number);
+  return index % n === k - 1;
+}
+
 /** A fresh, empty database: in-memory SQLite, or its own PostgreSQL schema dropped after the test. */
 export async function freshDatabaseUrl(t: TestContext, backend: Backend, opts: { sqliteFile?: boolean } = {}): Promise<string> {
   if (backend === 'sqlite') {
