@@ -343,3 +343,29 @@ test('a client is invited, accepts, signs in by e-mailed link, turns TOTP on, si
     'the pages loaded their assets',
   );
 });
+
+// Rule (issue 42, point 13): `/` is a page a person can use: no WCAG A/AA violation, nothing sideways at 320 px,
+// nothing from another origin, and its links reached and followed with the keyboard alone.
+test('the landing page (/) at 320 px: accessible, its links followed by keyboard', { timeout: TEST_MS }, async () => {
+  const context = await browser.newContext({ viewport: { width: 320, height: 720 }, baseURL: server.base });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto('/');
+  await page.getByRole('heading', { level: 1, name: 'Portal Platform' }).waitFor({ timeout: WAIT_MS });
+  await assertAccessible(page, 'the landing page', { everyWcag: true });
+  assert.equal(await scrollsSideways(page), false, 'the landing page does not scroll sideways at 320 px');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, 'landing.png'), fullPage: true });
+  const focusedText = () => page.evaluate('document.activeElement?.textContent ?? ""') as Promise<string>;
+  for (let presses = 0; presses < 6 && (await focusedText()) !== 'The API reference'; presses++) await page.keyboard.press('Tab');
+  assert.equal(await focusedText(), 'The API reference', 'Tab reaches the API reference');
+  await page.keyboard.press('Enter');
+  await page.waitForURL(`${server.base}/docs`, { timeout: WAIT_MS });
+  assert.deepEqual(
+    requests.filter((url) => !url.startsWith(`${server.base}/`)),
+    [],
+    'no request left the origin',
+  );
+  await context.close();
+});
