@@ -382,8 +382,10 @@ for (const backend of BACKENDS) {
         assert.ok(received > 3 * FILE_BYTES, `the archive holds them (${received} bytes)`);
         assert.equal(mostOpen, 1, 'one store stream open at a time');
         t.diagnostic(`memory: +${Math.round((peak - baseline) / MiB)} MiB at most`);
+        // The archive held whole would add at least the 48 MiB it carries; RSS also counts garbage the collector has not
+        // handed back yet (25 MiB seen on Node 24 with another test file beside it), so the bound is two thirds of that.
         assert.ok(
-          peak - baseline < 24 * MiB,
+          peak - baseline < 32 * MiB,
           `memory grew by ${Math.round((peak - baseline) / MiB)} MiB while ${(3 * FILE_BYTES) / MiB} MiB went through`,
         );
       });
