@@ -285,3 +285,18 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+// Rule (issue 43, point 2): every error the service throws on purpose is made by `errors` of src/lib/errors.ts, the
+// one registry of the codes it answers with; no module builds an ApiError of its own.
+test('every ApiError is made by the errors registry', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const sources = readdirSync('src', { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .map((file) => join('src', file));
+  const building = sources.filter(
+    (file) => file !== join('src', 'lib', 'errors.ts') && readFileSync(file, 'utf8').includes('new ApiError('),
+  );
+  assert.deepEqual(building, []);
+});

@@ -11,7 +11,7 @@ import fp from 'fastify-plugin';
 import { Type } from 'typebox';
 import { type Slot, claimKey, fingerprintOf, recordAnswer, releaseKey, sweepExpiredKeys } from '../idempotency/idempotency.repository.js';
 import { apiPrincipalOf, idempotencyScopeOf } from '../lib/caller.js';
-import { ApiError } from '../lib/errors.js';
+import { errors } from '../lib/errors.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { errorResponses } from '../lib/schemas.js';
 
@@ -48,11 +48,6 @@ const IDEMPOTENCY_ERRORS = {
   409: { ...errorBody, description: 'Conflict with an existing object, or the first request with this Idempotency-Key is still running' },
   422: { ...errorBody, description: 'This Idempotency-Key was used with another request (method, URL or body)' },
 };
-
-const running = () =>
-  new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly.');
-const reused = () =>
-  new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with another request (method, URL or body).');
 
 /** Expired keys are swept once every this many claims (a bounded delete on the created_at index). */
 const SWEEP_EVERY = 100;
@@ -106,9 +101,9 @@ export default fp(
             return;
           }
           case 'running':
-            return done(running());
+            return done(errors.idempotencyKeyInUse());
           case 'mismatch':
-            return done(reused());
+            return done(errors.idempotencyKeyReused());
         }
       }, done);
     }

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import { recordAudit } from '../../audit/index.js';
-import { ApiError, type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
+import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { type Caller, systemCaller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import * as invoices from './invoices.repository.js';
@@ -219,7 +219,7 @@ export async function payInvoice(
   }
   const { outcome } = attempt;
   if (outcome.status === 'failed') {
-    throw new ApiError(402, 'payment_failed', outcome.message, { paymentId: recorded.payment.id, declineCode: outcome.declineCode });
+    throw errors.paymentFailed(outcome.message, { paymentId: recorded.payment.id, declineCode: outcome.declineCode });
   }
   return recorded.invoice;
 }

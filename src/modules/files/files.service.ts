@@ -6,7 +6,7 @@ import type { Page, PageTokens } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import { type Access, type Caller, workspaceAccess } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
-import { ApiError, type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
+import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import * as channels from '../channels/index.js';
 import type { FileChannel, FileChannelCreate, FileChannelListQuery } from '../channels/index.js';
 import type { Area, FileStore } from './file-store.js';
@@ -441,9 +441,7 @@ async function batchItems(
       : [{ path: `${field}.${index}`, message: 'is not a file, folder or link you can see' }];
   });
   if (unseen.length > 0) {
-    throw new ApiError(
-      404,
-      'not_found',
+    throw errors.notFoundBecause(
       unseen.length === 1 ? `${unseen[0].path} ${unseen[0].message}` : `${unseen.length} items not found`,
       unseen,
     );
@@ -663,7 +661,7 @@ export interface Content {
 
 async function read(settings: FileSettings, { file, storageKey }: repo.StoredFile): Promise<Content> {
   const found = storageKey === null ? undefined : await settings.store.get(storageKey);
-  if (!found) throw new ApiError(500, 'internal_error', 'The file’s content is missing from the store.');
+  if (!found) throw errors.internal('The file’s content is missing from the store.');
   return { ...found, contentType: file.contentType ?? 'application/octet-stream', name: file.name };
 }
 

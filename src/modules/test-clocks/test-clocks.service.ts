@@ -3,13 +3,13 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
-import { ApiError, errors } from '../../lib/errors.js';
+import { errors } from '../../lib/errors.js';
 import { type PaymentProcessor, runDueUntil } from '../billing/index.js';
 import { findClock, findClockForUpdate, setClockOffset } from '../workspaces/index.js';
 import { MAX_ADVANCE_SECONDS, type TestClock, type TestClockAdvance } from './test-clocks.schemas.js';
 
 const notASandbox = () =>
-  new ApiError(404, 'not_found', 'This workspace is not a sandbox: it has no test clock (a sandbox is created with sandbox: true).');
+  errors.notFoundBecause('This workspace is not a sandbox: it has no test clock (a sandbox is created with sandbox: true).');
 
 const clockAt = (workspaceId: string, serverNow: number, offsetMs: number): TestClock => ({
   object: 'testClock',
