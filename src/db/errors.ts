@@ -18,7 +18,7 @@ export function isForeignKeyViolation(error: unknown): boolean {
  * True when SQLite answered "database is locked": another connection (another process) held the write lock past
  * the busy timeout. Worth trying again shortly; nothing is wrong with the query or the database.
  */
-function isDatabaseBusy(error: unknown): boolean {
+export function isDatabaseBusy(error: unknown): boolean {
   const c = code(error);
   return typeof c === 'string' && (c === 'SQLITE_BUSY' || c.startsWith('SQLITE_BUSY_') || c === 'SQLITE_LOCKED');
 }

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isDatabaseBusy } from '../../db/errors.js';
 import type { Database } from '../../db/database.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import { type Caller, systemCaller } from '../../lib/caller.js';
@@ -148,18 +150,25 @@ export async function updateWorkspace(database: Database, caller: Caller, input:
 export async function createFirstWorkspace(database: Database, now: number): Promise<CreatedWorkspace | undefined> {
   if ((await repo.countWorkspaces(database.db)) > 0) return undefined;
   // Processes started together on an empty database: the count and the creation in one transaction, one at a time.
-  try {
-    return await unitOfWork(
-      database,
-      async (work) => {
-        await repo.lockFirstWorkspace(work.db, database.dialect);
-        return (await repo.countWorkspaces(work.db)) > 0 ? undefined : addWorkspace(work, { name: 'My workspace' }, now);
-      },
-      { transaction: true },
-    );
-  } catch (error) {
-    // SQLite: another process's first workspace committed after this one counted, and this write was refused.
-    if ((await repo.countWorkspaces(database.db)) > 0) return undefined;
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await unitOfWork(
+        database,
+        async (work) => {
+          await repo.lockFirstWorkspace(work.db, database.dialect);
+          return (await repo.countWorkspaces(work.db)) > 0 ? undefined : addWorkspace(work, { name: 'My workspace' }, now);
+        },
+        { transaction: true },
+      );
+    } catch (error) {
+      // SQLite: another process's first workspace committed after this one counted, and this write was refused; or
+      // it is still committing (its write lock refused this one's at once): counted again once it has, shortly.
+      if ((await repo.countWorkspaces(database.db)) > 0) return undefined;
+      if (!isDatabaseBusy(error) || attempt === FIRST_WORKSPACE_ATTEMPTS) throw error;
+      await sleep(50);
+    }
   }
 }
+
+/** Tries at making the first workspace while another process holds SQLite's write lock (50 ms apart: 5 s at most). */
+const FIRST_WORKSPACE_ATTEMPTS = 100;
