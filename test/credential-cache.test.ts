@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import type { ApiPrincipal } from '../src/lib/caller.js';
+import type { ApiPrincipal, KeyPrincipal } from '../src/lib/caller.js';
 import { CredentialCache } from '../src/lib/credential-cache.js';
 import { heldWithin } from './helpers/eventually.js';
 import { BACKENDS, freshDatabaseUrl, harness, openDatabase } from './helpers/harness.js';
@@ -51,7 +51,7 @@ describe('CredentialCache (lib/credential-cache.ts)', () => {
     for (const id of ['a', 'b', 'c', 'd']) cache.remember(id, 's', principal(id), Number.POSITIVE_INFINITY);
     assert.equal(cache.size, 3);
     assert.equal(cache.find('a', 's', 0), undefined, 'the oldest was evicted');
-    assert.equal(cache.find('d', 's', 0)?.apiKeyId, 'd');
+    assert.equal((cache.find('d', 's', 0) as KeyPrincipal | undefined)?.apiKeyId, 'd');
     cache.clear();
     assert.equal(cache.size, 0);
     const off = new CredentialCache(0);

@@ -42,22 +42,53 @@ interface SessionBacked extends KeyBacked {
   sessionId: string;
 }
 
-/** An app acting for an internal user; `companyAccessList` null means every company. */
-export interface InternalUserSessionPrincipal extends SessionBacked {
-  kind: 'internalUserSession';
+/** Who an internal user is, in its session or signed in: `companyAccessList` null means every company. */
+interface InternalUserIdentity {
   internalUserId: string;
   role: InternalUserRole;
   companyAccessList: readonly string[] | null;
 }
 
-/** An app acting for a client in one of its companies. */
-export interface ClientSessionPrincipal extends SessionBacked {
-  kind: 'clientSession';
+/** Who a client is, in its session or signed in: the company it acts in, and every company it belongs to. */
+interface ClientIdentity {
   clientId: string;
   /** The company the session is for. */
   companyId: string;
   /** Every company of the client. */
   clientCompanyIds: readonly string[];
+}
+
+/** An app acting for an internal user. */
+export interface InternalUserSessionPrincipal extends SessionBacked, InternalUserIdentity {
+  kind: 'internalUserSession';
+}
+
+/** An app acting for a client in one of its companies. */
+export interface ClientSessionPrincipal extends SessionBacked, ClientIdentity {
+  kind: 'clientSession';
+}
+
+/**
+ * A person signed in to the portal (modules/sign-in), calling the API with its cookie under
+ * `/portal/{workspaceId}/v1`: itself, through no app and no key. Recorded as source `web`.
+ */
+interface PortalBacked {
+  workspaceId: string;
+  /** The sign-in session behind the cookie. */
+  signInSessionId: string;
+  /** The workspace's daily quota (a person's requests are exempt from it, as an app session's are; it is reported). */
+  dailyQuota: number;
+  clockOffsetMs: number;
+  /** No app: what apps alone may do (their installs' settings, app events) is refused. */
+  appId: null;
+}
+
+export interface PortalInternalUserPrincipal extends PortalBacked, InternalUserIdentity {
+  kind: 'portalInternalUser';
+}
+
+export interface PortalClientPrincipal extends PortalBacked, ClientIdentity {
+  kind: 'portalClient';
 }
 
 /** The `portal` command (and internal bookkeeping): the whole workspace, recorded as source `system`. */
@@ -71,7 +102,11 @@ export type ApiPrincipal =
   | AppKeyPrincipal
   | BearerPrincipal
   | InternalUserSessionPrincipal
-  | ClientSessionPrincipal;
+  | ClientSessionPrincipal
+  | PortalInternalUserPrincipal
+  | PortalClientPrincipal;
+/** A principal that is a key's (keys, bearer tokens, app sessions): what the limits and the idempotency store count by. */
+export type KeyPrincipal = Exclude<ApiPrincipal, PortalInternalUserPrincipal | PortalClientPrincipal>;
 export type Principal = ApiPrincipal | SystemPrincipal;
 
 /**
@@ -123,35 +158,46 @@ export function workspaceAccess(workspaceId: string): Access {
   return { workspaceId, companyIds: null, clientId: null };
 }
 
+/** A client, through an app's session or signed in to the portal. */
+export const isClient = (principal: Principal): principal is ClientSessionPrincipal | PortalClientPrincipal =>
+  principal.kind === 'clientSession' || principal.kind === 'portalClient';
+
+/** An internal user, through an app's session or signed in to the portal. */
+export const isInternalUser = (principal: Principal): principal is InternalUserSessionPrincipal | PortalInternalUserPrincipal =>
+  principal.kind === 'internalUserSession' || principal.kind === 'portalInternalUser';
+
+/** A person signed in to the portal, calling with its cookie. */
+export const isPortalPerson = (principal: Principal): principal is PortalInternalUserPrincipal | PortalClientPrincipal =>
+  principal.kind === 'portalInternalUser' || principal.kind === 'portalClient';
+
 function accessOf(principal: Principal): Access {
-  switch (principal.kind) {
-    case 'clientSession':
-      return { workspaceId: principal.workspaceId, companyIds: principal.clientCompanyIds, clientId: principal.clientId };
-    case 'internalUserSession':
-      return { workspaceId: principal.workspaceId, companyIds: principal.companyAccessList, clientId: null };
-    default:
-      return workspaceAccess(principal.workspaceId);
-  }
+  if (isClient(principal))
+    return { workspaceId: principal.workspaceId, companyIds: principal.clientCompanyIds, clientId: principal.clientId };
+  if (isInternalUser(principal)) return { workspaceId: principal.workspaceId, companyIds: principal.companyAccessList, clientId: null };
+  return workspaceAccess(principal.workspaceId);
 }
+
+const sourceOf = (principal: Principal): AuditSource =>
+  principal.kind === 'system' ? 'system' : isPortalPerson(principal) ? 'web' : 'platform';
 
 function actorOf(principal: Principal, at: number, origin: Origin): Actor {
   const actor: Actor = {
     workspaceId: principal.workspaceId,
-    source: principal.kind === 'system' ? 'system' : 'platform',
+    source: sourceOf(principal),
     actorId: null,
     actorType: null,
     actorRole: null,
-    apiKeyRef: principal.kind === 'system' ? null : principal.apiKeyId,
+    apiKeyRef: principal.kind === 'system' || isPortalPerson(principal) ? null : principal.apiKeyId,
     companyId: null,
     ip: origin.ip,
     userAgent: origin.userAgent,
     at,
   };
-  if (principal.kind === 'internalUserSession') {
+  if (isInternalUser(principal)) {
     actor.actorId = principal.internalUserId;
     actor.actorType = 'internalUser';
     actor.actorRole = principal.role;
-  } else if (principal.kind === 'clientSession') {
+  } else if (isClient(principal)) {
     actor.actorId = principal.clientId;
     actor.actorType = 'clientUser';
     actor.companyId = principal.companyId;
@@ -168,28 +214,31 @@ export function systemCaller(workspaceId: string, at: number): Caller {
   return callerOf({ kind: 'system', workspaceId }, at, { ip: null, userAgent: null });
 }
 
-/** Identity of the burst bucket: the key (a bearer token's key too), or the end user for a session. */
+/** Identity of the burst bucket: the key (a bearer token's key too), or the person for a session or a signed-in person (one bucket for both). */
 export function rateLimitKeyOf(principal: ApiPrincipal): string {
-  if (principal.kind === 'internalUserSession') return `internalUser:${principal.internalUserId}`;
-  if (principal.kind === 'clientSession') return `client:${principal.clientId}`;
+  if (isInternalUser(principal)) return `internalUser:${principal.internalUserId}`;
+  if (isClient(principal)) return `client:${principal.clientId}`;
   return `key:${principal.apiKeyId}`;
 }
 
 /**
  * Whose stored `Idempotency-Key` answers a request may replay: the credential that made them. A key's
  * own requests; one bearer token's; a session's end user through that app key (a new session token of
- * the same user finds its retries). Never shared between two principals (test/idempotency-scope.test.ts).
+ * the same user finds its retries); one portal sign-in's. Never shared between two principals
+ * (test/idempotency-scope.test.ts).
  */
 export function idempotencyScopeOf(principal: ApiPrincipal): string {
+  if (isPortalPerson(principal)) return `signIn:${principal.signInSessionId}`;
   if (principal.kind === 'internalUserSession') return `key:${principal.apiKeyId}/internalUser:${principal.internalUserId}`;
   if (principal.kind === 'clientSession') return `key:${principal.apiKeyId}/client:${principal.clientId}/${principal.companyId}`;
   if (principal.bearerTokenId !== undefined) return `token:${principal.bearerTokenId}`;
   return `key:${principal.apiKeyId}`;
 }
 
-/** Session requests (an app acting for an end user) are exempt from the daily quota (contract §6). */
-export const isQuotaExempt = (principal: ApiPrincipal): boolean =>
-  principal.kind === 'internalUserSession' || principal.kind === 'clientSession';
+/** Requests for a person (an app's session, or the person signed in) are exempt from the daily quota (contract §6). */
+export const isQuotaExempt = (
+  principal: ApiPrincipal,
+): principal is Exclude<ApiPrincipal, { kind: 'workspaceKey' | 'appKey' | 'bearer' }> => isClient(principal) || isInternalUser(principal);
 
 /** The principal of a /v1 request: the auth plugin sets only API principals (the system acts on /admin and in the CLI). */
 export function apiPrincipalOf(caller: Caller): ApiPrincipal {

@@ -13,7 +13,13 @@ export const Me = Type.Object(
       description:
         'the acting identity: the key id for a workspace key, the app id for an app (or its bearer token), the user id for a session',
     }),
-    apiKeyId: Type.String({ format: 'uuid', description: 'the API key behind the request (a bearer token’s or session’s key included)' }),
+    apiKeyId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          'the API key behind the request (a bearer token’s or session’s key included); absent for a person signed in to the portal',
+      }),
+    ),
     appId: Type.Optional(Type.String({ description: 'the app of an app key, bearer token or session' })),
     companyId: Type.Optional(Type.String({ description: 'client session: the company the session is for' })),
     tokenId: Type.Optional(Type.String({ description: 'session: its tokenId' })),

@@ -6,7 +6,11 @@ import type { Me } from './me.schemas.js';
  * serializer leaves them out): objects built by spreading are slower for it to read, on every request.
  */
 export function describeCaller(principal: ApiPrincipal): Me {
-  const { workspaceId, apiKeyId } = principal;
+  const { workspaceId } = principal;
+  if (principal.kind === 'portalClient')
+    return { object: 'me', workspaceId, type: 'client', id: principal.clientId, companyId: principal.companyId };
+  if (principal.kind === 'portalInternalUser') return { object: 'me', workspaceId, type: 'internalUser', id: principal.internalUserId };
+  const { apiKeyId } = principal;
   switch (principal.kind) {
     case 'workspaceKey':
       return { object: 'me', workspaceId, type: 'workspace', id: apiKeyId, apiKeyId };
