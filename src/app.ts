@@ -58,6 +58,7 @@ import { workspaceAdminRoutes, workspaceRoutes } from './modules/workspaces/inde
 import adminSurface from './plugins/admin.js';
 import { consoleOffRoutes, consoleRoutes } from './plugins/console.js';
 import { portalPageRoutes } from './plugins/portal-pages.js';
+import { portalCsrf, rewritePortalApiUrl } from './plugins/portal-session.js';
 import { landingRoutes } from './plugins/landing.js';
 import auth from './plugins/auth.js';
 import authorization from './plugins/authorization.js';
@@ -158,6 +159,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { querystringParser: parseQueryString },
+    // A person's cookie reaches the API under its portal: /portal/{workspaceId}/v1/… is /v1/… (plugins/portal-session.ts).
+    rewriteUrl: rewritePortalApiUrl,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     // A slow or stalled client cannot hold a connection: headers within 10 s, the whole request within
@@ -291,7 +294,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Files' signed upload and download URLs: outside /v1, the signature stands for the credential.
   await app.register(fileContentRoutes);
   // People signing in to their workspace's portal: cookie sessions, outside /v1 (no API key).
-  await app.register(signInRoutes, { prefix: '/portal/:workspaceId/api' });
+  await app.register(
+    async (portal) => {
+      await portal.register(portalCsrf);
+      await portal.register(signInRoutes);
+    },
+    { prefix: '/portal/:workspaceId/api' },
+  );
   await app.register(oidcCallbackRoutes, { prefix: '/portal/oidc' });
   // And the pages that call it (dist/portal), around it: /portal/{workspaceId}/… but not …/api/….
   await app.register(portalPageRoutes);

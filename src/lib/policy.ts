@@ -1,4 +1,4 @@
-import type { ApiPrincipal } from './caller.js';
+import { type ApiPrincipal, isClient, isInternalUser, isPortalPerson } from './caller.js';
 import { errors } from './errors.js';
 
 /**
@@ -14,25 +14,35 @@ export interface RoutePolicy {
   clientSession?: 'none' | 'read' | 'write';
   /** false: internal users with the `staff` role get 403 (an admin may). Default true. */
   staff?: boolean;
+  /**
+   * false: an app's operation (minting tokens, its installs' settings and connections, its events and resources, its
+   * own audit entries), which a person signed in to the portal may not call (403); its app's sessions still may. Default true.
+   */
+  portal?: boolean;
 }
 
 /** A route's policy in full, defaults applied: published as the operation's `x-policy` (test/route-permissions.test.ts walks it). */
 export function policyOf(policy: RoutePolicy | undefined): Required<RoutePolicy> {
-  return { clientSession: policy?.clientSession ?? 'none', staff: policy?.staff ?? true };
+  return { clientSession: policy?.clientSession ?? 'none', staff: policy?.staff ?? true, portal: policy?.portal ?? true };
 }
 
 const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
-/** Contract §2's permissions for one request, before its body is validated. */
+/**
+ * Contract §2's permissions for one request, before its body is validated. A person signed in to the portal is held to
+ * the rules of an app's session of that person, and to `portal`.
+ */
 export function authorize(principal: ApiPrincipal, policy: RoutePolicy | undefined, method: string): void {
-  if (principal.kind !== 'clientSession' && principal.kind !== 'internalUserSession') return; // keys and tokens: the whole workspace
-  const { clientSession, staff } = policyOf(policy);
-  if (principal.kind === 'clientSession') {
+  if (!isClient(principal) && !isInternalUser(principal)) return; // keys and tokens: the whole workspace
+  const { clientSession, staff, portal } = policyOf(policy);
+  if (isClient(principal)) {
     if (clientSession === 'none') throw errors.notFound();
     if (clientSession === 'read' && !isRead(method)) throw errors.forbidden('A client session may not change this.');
-    return;
-  }
-  if (principal.role !== 'admin' && !staff) {
+  } else if (principal.role !== 'admin' && !staff) {
     throw errors.forbidden('Staff may not do this; an admin may.');
   }
+  if (!portal && isPortalPerson(principal)) throw errors.forbidden('An app’s operation: a person signed in to the portal may not call it.');
 }
+
+/** An app's operation, which a person signed in to the portal may not call (`portal: false`); keys, tokens and app sessions as by default. */
+export const APPS_ONLY: RoutePolicy = { portal: false };

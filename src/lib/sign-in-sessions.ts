@@ -16,3 +16,8 @@ export const SIGN_IN_IDLE_MS = 30 * MINUTE;
 export function mustStepDown(session: { internalUser: boolean; staffMfaRequired: boolean; secondFactor: boolean }): boolean {
   return session.internalUser && session.staffMfaRequired && !session.secondFactor;
 }
+
+/** The session cookie: HttpOnly, scoped to the workspace's portal, Lax (an OpenID provider's redirect back must carry it). */
+export const SIGN_IN_COOKIE = 'portal_session';
+/** What a browser request that changes anything must carry (CSRF): no other site can make a browser send it. */
+export const PORTAL_REQUEST_HEADER = 'x-portal-request';

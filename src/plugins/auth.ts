@@ -4,7 +4,11 @@ import { type ApiPrincipal, type Caller, callerOf } from '../lib/caller.js';
 import { credentialCacheOf } from '../lib/credential-cache.js';
 import { ApiError, errors } from '../lib/errors.js';
 import { isUuid } from '../lib/formats.js';
+import { cookieOf } from '../lib/cookies.js';
+import { SIGN_IN_COOKIE } from '../lib/sign-in-sessions.js';
 import { verifyApiKey, verifyBearerToken, verifySession } from '../modules/credentials/index.js';
+import { signedInPrincipal } from '../modules/sign-in/index.js';
+import { assertSameSite, portalWorkspaceOf } from './portal-session.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -115,8 +119,8 @@ export default fp(
     app.decorateRequest('caller', null as unknown as Caller);
     app.decorateRequest('credentialSecret', '');
 
-    function authenticated(request: FastifyRequest, presented: Presented, principal: ApiPrincipal, now: number) {
-      request.credentialSecret = presented.secret;
+    function authenticated(request: FastifyRequest, secret: string, principal: ApiPrincipal, now: number) {
+      request.credentialSecret = secret;
       const userAgent = request.headers['user-agent'];
       // The request's time is the workspace's: a sandbox's test clock may be ahead of the server's.
       request.caller = callerOf(principal, now + principal.clockOffsetMs, {
@@ -135,7 +139,21 @@ export default fp(
       }
       if (!verified) throw await authFailures.fail(request.ip, now, errors.unauthorized());
       credentials.remember(presented.id, presented.secret, verified.principal, verified.expiresAt);
-      authenticated(request, presented, verified.principal, now);
+      authenticated(request, presented.secret, verified.principal, now);
+    }
+
+    /**
+     * A person's cookie, under its workspace's portal (/portal/{workspaceId}/v1/…): only the cookie counts there (a
+     * key or token header is ignored), a change keeps the cross-site rule, and the session is read on every request
+     * (one query; it is also what keeps it from going idle). Keys and tokens never take this way.
+     */
+    async function authenticatePerson(request: FastifyRequest, workspaceId: string, now: number): Promise<void> {
+      assertSameSite(request, config.portalUrl);
+      const token = cookieOf(request.headers.cookie, SIGN_IN_COOKIE);
+      const principal = token ? await signedInPrincipal(database, workspaceId, token, now) : undefined;
+      if (!principal || token === undefined)
+        throw await authFailures.fail(request.ip, now, errors.unauthorized('Not signed in, or the session has ended: sign in again.'));
+      authenticated(request, token, principal, now);
     }
 
     // Callback style: a credential verified within the last second is answered from the cache,
@@ -144,6 +162,11 @@ export default fp(
     // served (behind a proxy, strangers share the customer's IP); only failures answer 429 there.
     app.addHook('onRequest', function authenticate(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
       const now = clock.now();
+      const portalWorkspace = portalWorkspaceOf(request);
+      if (portalWorkspace !== undefined) {
+        authenticatePerson(request, portalWorkspace, now).then(() => done(), done);
+        return;
+      }
       let presented: Presented;
       try {
         presented = presentedCredential(request);
@@ -156,7 +179,7 @@ export default fp(
       }
       const principal = credentials.find(presented.id, presented.secret, now);
       if (principal) {
-        authenticated(request, presented, principal, now);
+        authenticated(request, presented.secret, principal, now);
         return done();
       }
       verifyAndRemember(request, presented, now).then(() => done(), done);

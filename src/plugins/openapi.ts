@@ -94,6 +94,9 @@ const TAGS = [
   { name: 'admin', description: 'The operator’s surface (`Authorization: Bearer <PORTAL_ADMIN_TOKEN>`): present only with that setting.' },
 ];
 
+/** A /v1 operation's credentials when a person signed in to the portal may call it too. */
+const PERSON_SECURITY: Record<string, string[]>[] = [{ apiKey: [] }, { bearerToken: [] }, { portalSession: [] }];
+
 /** OpenAPI 3.1 document generated from the route schemas, at /openapi.json, and a reference page at /docs. */
 export default fp(
   async function openapi(app: FastifyInstance) {
@@ -113,7 +116,9 @@ export default fp(
               type: 'apiKey',
               in: 'cookie',
               name: 'portal_session',
-              description: 'a signed-in person’s session (the sign-in API)',
+              description:
+                'a signed-in person’s session: the sign-in API, and the /v1 operations a person may call, at /portal/{workspaceId}/v1/… ' +
+                '(the cookie’s path), as that person, with `X-Portal-Request: 1` on every change',
             },
             ...(app.ctx.config.adminToken
               ? { adminToken: { type: 'http', scheme: 'bearer', description: 'PORTAL_ADMIN_TOKEN: the /admin surface only' } }
@@ -124,7 +129,12 @@ export default fp(
       },
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
       // Every operation says what it allows (swagger copies a schema's `x-` keys into the operation).
-      transform: ({ schema, url, route }) => ({ schema: { ...schema, 'x-policy': policyOf(route.config?.policy) } as typeof schema, url }),
+      // and a /v1 operation a person may call lists the portal's cookie among its credentials.
+      transform: ({ schema, url, route }) => {
+        const policy = policyOf(route.config?.policy);
+        const person = url.startsWith('/v1/') && policy.portal && schema?.security === undefined ? { security: PERSON_SECURITY } : {};
+        return { schema: { ...schema, ...person, 'x-policy': policy } as unknown as typeof schema, url };
+      },
     });
     // A scope of its own: the headers cover every route of the UI, its static files included, and nothing else.
     await app.register(async function docsPage(scope) {

@@ -1,3 +1,4 @@
+import { APPS_ONLY } from '../../lib/policy.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { readSecret } from '../../db/migrate.js';
@@ -31,6 +32,7 @@ export default async function appApiRoutes(fastify: FastifyInstance) {
   app.get(
     '/app-api-resources',
     {
+      config: { policy: APPS_ONLY },
       schema: {
         tags,
         operationId: 'listAppApiResources',
@@ -45,6 +47,7 @@ export default async function appApiRoutes(fastify: FastifyInstance) {
   app.get(
     '/app-api-resources/:name',
     {
+      config: { policy: APPS_ONLY },
       schema: {
         tags,
         operationId: 'retrieveAppApiResource',
@@ -59,6 +62,7 @@ export default async function appApiRoutes(fastify: FastifyInstance) {
   app.put(
     '/app-api-resources/:name',
     {
+      config: { policy: APPS_ONLY },
       schema: {
         tags,
         operationId: 'putAppApiResource',
@@ -79,6 +83,7 @@ export default async function appApiRoutes(fastify: FastifyInstance) {
   app.delete(
     '/app-api-resources/:name',
     {
+      config: { policy: APPS_ONLY },
       schema: {
         tags,
         operationId: 'deleteAppApiResource',
@@ -96,6 +101,7 @@ export default async function appApiRoutes(fastify: FastifyInstance) {
   app.post(
     '/app-builder-secret',
     {
+      config: { policy: APPS_ONLY },
       schema: {
         tags,
         operationId: 'rotateAppBuilderSecret',

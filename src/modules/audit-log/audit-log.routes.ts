@@ -1,3 +1,4 @@
+import { APPS_ONLY } from '../../lib/policy.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
@@ -31,6 +32,7 @@ export default async function auditLogRoutes(fastify: FastifyInstance) {
   app.post(
     '/audit-logs',
     {
+      config: { policy: APPS_ONLY },
       schema: {
         tags,
         operationId: 'createAuditLog',

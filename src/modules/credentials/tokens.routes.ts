@@ -33,7 +33,7 @@ export default async function tokenRoutes(fastify: FastifyInstance) {
   app.post(
     '/token',
     {
-      config: { policy: { clientSession: 'read' } }, // so that a client session is told 403 (not 404), like every other non-key caller
+      config: { policy: { clientSession: 'read', portal: false } }, // so that a client session is told 403 (not 404), like every other non-key caller
       preParsing: async (request, _reply, payload) => {
         await refuseBody(request);
         return payload;

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { RoutePolicy } from '../../lib/policy.js';
+import { APPS_ONLY, type RoutePolicy } from '../../lib/policy.js';
 import { ADMIN_WRITE_ERRORS, adminDoc, Page, READ_ERRORS, WorkspaceParams, WRITE_ERRORS } from '../../lib/schemas.js';
 import {
   CreatedInstall,
@@ -82,7 +82,7 @@ export default async function installRoutes(fastify: FastifyInstance) {
   app.post(
     '/installs/:installId/connections',
     {
-      config: { policy: SEEN_BY_CLIENTS },
+      config: { policy: { ...SEEN_BY_CLIENTS, portal: false } },
       schema: {
         tags,
         operationId: 'createAppConnection',
@@ -105,6 +105,7 @@ export default async function installRoutes(fastify: FastifyInstance) {
   app.get(
     settingsPath,
     {
+      config: { policy: APPS_ONLY },
       schema: {
         tags,
         operationId: 'retrieveNotificationSettings',
@@ -121,6 +122,7 @@ export default async function installRoutes(fastify: FastifyInstance) {
   app.post(
     settingsPath,
     {
+      config: { policy: APPS_ONLY },
       schema: {
         tags,
         operationId: 'createNotificationSettings',
@@ -137,6 +139,7 @@ export default async function installRoutes(fastify: FastifyInstance) {
   app.patch(
     settingsPath,
     {
+      config: { policy: APPS_ONLY },
       schema: {
         tags,
         operationId: 'updateNotificationSettings',

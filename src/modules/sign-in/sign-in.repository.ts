@@ -204,7 +204,10 @@ export async function findSession(db: Kysely<DB>, workspaceId: string, by: { tok
       's.expires_at',
       's.second_factor',
       'w.staff_mfa_required',
+      'w.daily_quota',
+      'w.clock_offset_ms',
       'c.id as client_id',
+      'c.company_ids as client_company_ids',
       'c.email as client_email',
       'c.given_name as client_given_name',
       'c.family_name as client_family_name',
@@ -215,6 +218,8 @@ export async function findSession(db: Kysely<DB>, workspaceId: string, by: { tok
       'u.given_name as user_given_name',
       'u.family_name as user_family_name',
       'u.role as user_role',
+      'u.is_client_access_limited as user_access_limited',
+      'u.company_access_list as user_company_access_list',
       'cc.totp_enabled_at as client_totp_enabled_at',
       'uc.totp_enabled_at as user_totp_enabled_at',
     ])
@@ -245,7 +250,21 @@ export async function findSession(db: Kysely<DB>, workspaceId: string, by: { tok
             role: row.user_role,
           })
         : undefined;
-  return { ...row, person, totpEnabled: Boolean(row.client_totp_enabled_at ?? row.user_totp_enabled_at) };
+  // What the person sees through the API: a client its companies; an internal user limited to some companies those, else all (null).
+  const companyIds =
+    person?.type === 'client'
+      ? (row.client_company_ids ?? '').split(',').filter(Boolean)
+      : row.user_access_limited === 1
+        ? (row.user_company_access_list ?? '').split(',').filter(Boolean)
+        : null;
+  return {
+    ...row,
+    person,
+    companyIds,
+    dailyQuota: row.daily_quota,
+    clockOffsetMs: Number(row.clock_offset_ms),
+    totpEnabled: Boolean(row.client_totp_enabled_at ?? row.user_totp_enabled_at),
+  };
 }
 
 export function touchSession(db: Kysely<DB>, id: string, at: string) {

@@ -5,6 +5,7 @@ import { readSecret } from '../../db/migrate.js';
 import { cookieOf } from '../../lib/cookies.js';
 import { errors } from '../../lib/errors.js';
 import { SecretBox } from '../../lib/secret-box.js';
+import { SIGN_IN_COOKIE } from '../../lib/sign-in-sessions.js';
 import { ADMIN_WRITE_ERRORS, WorkspaceParams, adminDoc, errorResponses } from '../../lib/schemas.js';
 import { OidcProviders, type PendingOidc } from './oidc.js';
 import * as repo from './sign-in.repository.js';
@@ -37,10 +38,6 @@ const NoContent = Type.Null({ description: 'no body' });
 /** The answer to a request for an e-mailed link: the same whoever the address is (no enumeration). */
 const LinkRequested = Type.Object({ message: Type.String() }, { title: 'SignInLinkRequested' });
 const LINK_REQUESTED = { message: 'If this e-mail belongs to someone who may sign in here, a link is on its way.' };
-/** The session cookie: HttpOnly, scoped to the workspace's portal, Lax (an OpenID provider's redirect back must carry it). */
-const SIGN_IN_COOKIE = 'portal_session';
-/** What a browser request that changes anything must carry (CSRF): no other site can make a browser send it. */
-const PORTAL_REQUEST_HEADER = 'x-portal-request';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -119,15 +116,6 @@ export async function signInRoutes(fastify: FastifyInstance) {
     reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, value, `/portal/${attemptOf(request).workspaceId}`, maxAgeSeconds));
   const { config, afterResponse } = app.ctx;
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    if (request.method === 'GET' || request.method === 'HEAD') return;
-    if (request.headers[PORTAL_REQUEST_HEADER] !== '1')
-      throw errors.forbidden('Send X-Portal-Request: 1 with every request that changes something (it keeps other sites from sending it).');
-    const origin = request.headers.origin;
-    if (origin !== undefined && origin !== `${request.protocol}://${request.host}` && origin !== new URL(settings.portalUrl).origin)
-      throw errors.forbidden('Cross-origin requests are refused.');
-  });
   // The workspace first (404), then the session the route needs (401; 403 while a second factor is due).
   app.addHook('preHandler', async (request) => {
     const attempt = attemptOf(request);

@@ -4,7 +4,7 @@ import type { AuditEventType } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import type { SignInLinkPurpose, SignInMethod } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
-import type { Actor, Origin } from '../../lib/caller.js';
+import type { Actor, Origin, PortalClientPrincipal, PortalInternalUserPrincipal } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type ApiError, errors } from '../../lib/errors.js';
 import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
@@ -422,7 +422,7 @@ export async function findSession(
   token: string,
   at: number,
 ): Promise<ActiveSession | undefined> {
-  return sessionOf(settings, await repo.findSession(settings.database.db, workspaceId, { tokenHash: hashSecretToken(token) }), at);
+  return sessionOf(settings.database, await repo.findSession(settings.database.db, workspaceId, { tokenHash: hashSecretToken(token) }), at);
 }
 
 /**
@@ -435,15 +435,15 @@ export async function findSessionById(
   id: string,
   at: number,
 ): Promise<ActiveSession | undefined> {
-  return sessionOf(settings, await repo.findSession(settings.database.db, workspaceId, { id }), at);
+  return sessionOf(settings.database, await repo.findSession(settings.database.db, workspaceId, { id }), at);
 }
 
 async function sessionOf(
-  settings: SignInSettings,
+  database: Database,
   row: Awaited<ReturnType<typeof repo.findSession>>,
   at: number,
 ): Promise<ActiveSession | undefined> {
-  const { db } = settings.database;
+  const { db } = database;
   if (!row || Date.parse(row.expires_at) <= at || Date.parse(row.last_seen_at) + SIGN_IN_IDLE_MS <= at) return undefined;
   const { person, totpEnabled: mfaEnabled } = row;
   if (!maySignIn(person)) return undefined;
@@ -455,6 +455,29 @@ async function sessionOf(
   });
   const stage: SessionStage = row.stage === 'active' && !steppedDown ? 'active' : mfaEnabled ? 'mfaRequired' : 'mfaEnrolmentRequired';
   return { id: row.id, person, method: row.method, stage, createdAt: row.created_at, expiresAt: row.expires_at, mfaEnabled };
+}
+
+/**
+ * The person behind a portal cookie as a caller of the /v1 API (plugins/auth.ts): only a session past its TOTP step,
+ * with what the person sees (a client its companies, acting in its own company; an internal user its role and company
+ * limits); undefined when there is none. The session's idleness is measured on the server's clock (`at`).
+ */
+export async function signedInPrincipal(
+  database: Database,
+  workspaceId: string,
+  token: string,
+  at: number,
+): Promise<PortalClientPrincipal | PortalInternalUserPrincipal | undefined> {
+  const row = await repo.findSession(database.db, workspaceId, { tokenHash: hashSecretToken(token) });
+  const session = await sessionOf(database, row, at);
+  if (!row || session?.stage !== 'active') return undefined;
+  const { person } = session;
+  const base = { workspaceId, signInSessionId: session.id, dailyQuota: row.dailyQuota, clockOffsetMs: row.clockOffsetMs, appId: null };
+  if (person.type === 'internalUser' && person.role !== null)
+    return { ...base, kind: 'portalInternalUser', internalUserId: person.id, role: person.role, companyAccessList: row.companyIds };
+  if (person.type === 'client' && person.companyId !== null && row.companyIds?.includes(person.companyId))
+    return { ...base, kind: 'portalClient', clientId: person.id, companyId: person.companyId, clientCompanyIds: row.companyIds };
+  return undefined;
 }
 
 export async function signOut(settings: SignInSettings, session: ActiveSession, attempt: Attempt): Promise<void> {

@@ -27,7 +27,7 @@ export default async function appEventRoutes(fastify: FastifyInstance) {
     '/webhooks/:event',
     {
       // An app emits events in an end user's session too (the SDK's sendWebhook from a client's view).
-      config: { policy: { clientSession: 'write' } },
+      config: { policy: { clientSession: 'write', portal: false } },
       schema: {
         tags: ['webhooks'],
         operationId: 'emitAppEvent',
