@@ -12,6 +12,8 @@ import {
   type PrincipalName,
   REFUSED,
   type World,
+  isPortalPerson,
+  rulesOf,
   openapiDocument,
   operationsOf,
   principalWorld,
@@ -19,6 +21,22 @@ import {
 } from './helpers/principal-world.js';
 
 const STAFF: readonly PrincipalName[] = ['staff session', 'limited staff session'];
+
+/** The operations only apps (and whoever holds a key) call: a person signed in to the portal gets 403. */
+const APPS_ONLY = [
+  'DELETE /v1/app-api-resources/{name}',
+  'GET /v1/app-api-resources',
+  'GET /v1/app-api-resources/{name}',
+  'GET /v1/installs/{installId}/notification-settings',
+  'PATCH /v1/installs/{installId}/notification-settings',
+  'POST /v1/app-builder-secret',
+  'POST /v1/audit-logs',
+  'POST /v1/installs/{installId}/connections',
+  'POST /v1/installs/{installId}/notification-settings',
+  'POST /v1/token',
+  'POST /v1/webhooks/{event}',
+  'PUT /v1/app-api-resources/{name}',
+];
 
 const ADMIN_REFUSED = {
   code: 'unauthorized',
@@ -49,11 +67,14 @@ async function walkV1(w: World, op: Operation) {
   const rejectsEmpty = op.body !== undefined && ((op.body.required ?? []).length > 0 || (op.body.minProperties ?? 0) > 0);
   for (const principal of PRINCIPALS) {
     const label = `${op.method} ${op.path} as ${principal}`;
-    // What the permission rules decide, before the body is validated.
+    // What the permission rules decide, before the body is validated: a person signed in to the portal by its app
+    // session's rules, then refused an app's operations.
+    const rules = rulesOf(principal);
     let refusal: object | undefined;
-    if (principal === 'client session' && op.policy.clientSession === 'none') refusal = REFUSED.clientHidden;
-    else if (principal === 'client session' && write && op.policy.clientSession === 'read') refusal = REFUSED.clientWrite;
-    else if (STAFF.includes(principal) && !op.policy.staff) refusal = REFUSED.staff;
+    if (rules === 'client session' && op.policy.clientSession === 'none') refusal = REFUSED.clientHidden;
+    else if (rules === 'client session' && write && op.policy.clientSession === 'read') refusal = REFUSED.clientWrite;
+    else if (STAFF.includes(rules) && !op.policy.staff) refusal = REFUSED.staff;
+    else if (isPortalPerson(principal) && !op.policy.portal) refusal = REFUSED.appsOnly;
 
     // Allowed principals delete a random id (404): the walk must not remove the objects it names.
     const deletes = op.method === 'DELETE' && !refusal && principal !== 'other workspace key';
@@ -86,14 +107,15 @@ async function walkV1(w: World, op: Operation) {
       assert.equal(res.statusCode, 400, `${answer} (allowed: {} reaches validation)`);
       assert.equal(res.json().code, 'bad_request', answer);
     } else if (hasParams) {
-      const visible = known && !deletes && sees(principal, resource);
-      // The walked contract is not signed: its document is a 409 to those who see it.
-      const found = op.path === '/v1/contracts/{id}/pdf' ? 409 : 200;
+      const visible = known && !deletes && sees(rules, resource);
+      // The walked contract is not signed: its document is a 409 to those who see it; the walked client signed in to
+      // the portal (its invite is accepted): inviting it again is a 409.
+      const found = op.path === '/v1/contracts/{id}/pdf' || op.path === '/v1/clients/{id}/invite' ? 409 : 200;
       assert.equal(res.statusCode, visible ? found : 404, `${answer} (allowed: the object ${visible ? 'is' : 'is not'} there for it)`);
       if (!visible) assert.equal(res.json().code, 'not_found', answer);
     } else if (!write) {
       // A list whose required query names an object: found by those who see the object.
-      const visible = sample === undefined || sees(principal, sample.resource);
+      const visible = sample === undefined || sees(rules, sample.resource);
       assert.equal(
         res.statusCode,
         visible ? 200 : 404,
@@ -149,20 +171,24 @@ for (const backend of BACKENDS) {
       const operations = operationsOf(await openapiDocument(h));
       for (const op of operations) {
         assert.ok(op.policy, `${op.method} ${op.path} has x-policy`);
-        assert.deepEqual(Object.keys(op.policy).sort(), ['clientSession', 'staff'], `${op.method} ${op.path}`);
+        assert.deepEqual(Object.keys(op.policy).sort(), ['clientSession', 'portal', 'staff'], `${op.method} ${op.path}`);
         assert.ok(
           ['none', 'read', 'write'].includes(op.policy.clientSession),
           `${op.method} ${op.path}: clientSession ${op.policy.clientSession}`,
         );
         assert.equal(typeof op.policy.staff, 'boolean', `${op.method} ${op.path}: staff`);
+        assert.equal(typeof op.policy.portal, 'boolean', `${op.method} ${op.path}: portal`);
       }
       const policy = (method: string, path: string) => operations.find((op) => op.method === method && op.path === path)?.policy;
-      assert.deepEqual(policy('DELETE', '/v1/clients/{id}'), { clientSession: 'read', staff: false });
-      assert.deepEqual(policy('DELETE', '/v1/companies/{id}'), { clientSession: 'read', staff: false });
-      assert.deepEqual(policy('GET', '/v1/me'), { clientSession: 'read', staff: true });
-      assert.deepEqual(policy('PATCH', '/v1/clients/{id}'), { clientSession: 'read', staff: true });
-      assert.deepEqual(policy('GET', '/v1/internal-users'), { clientSession: 'none', staff: true });
-      assert.deepEqual(policy('GET', '/v1/workspaces'), { clientSession: 'none', staff: true });
+      assert.deepEqual(policy('DELETE', '/v1/clients/{id}'), { clientSession: 'read', staff: false, portal: true });
+      assert.deepEqual(policy('DELETE', '/v1/companies/{id}'), { clientSession: 'read', staff: false, portal: true });
+      assert.deepEqual(policy('GET', '/v1/me'), { clientSession: 'read', staff: true, portal: true });
+      assert.deepEqual(policy('PATCH', '/v1/clients/{id}'), { clientSession: 'read', staff: true, portal: true });
+      assert.deepEqual(policy('GET', '/v1/internal-users'), { clientSession: 'none', staff: true, portal: true });
+      assert.deepEqual(policy('GET', '/v1/workspaces'), { clientSession: 'none', staff: true, portal: true });
+      // What a person signed in to the portal may not call: apps' operations (docs/api.md, "Who may call what").
+      const appsOnly = operations.filter((op) => !op.policy.portal).map((op) => `${op.method} ${op.path}`);
+      assert.deepEqual(appsOnly.sort(), APPS_ONLY);
     });
 
     test('every /v1 and /admin operation, for every kind of principal, answers as its policy says', async (t) => {

@@ -7,24 +7,29 @@ import type { Harness } from './types.js';
 export interface PortalBrowser {
   /** A request to /portal/{workspaceId}/api{path}, with the cookie kept so far. */
   call(method: InjectOptions['method'], path: string, payload?: object, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  /** A request to the /v1 API as the person signed in: /portal/{workspaceId}/v1{path}, with the cookie, as the portal's pages call it. */
+  api(method: InjectOptions['method'], path: string, payload?: object, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   /** The session cookie as it stands ('' once cleared). */
   cookie: string;
 }
 
 export function portalBrowser(h: Pick<Harness, 'app'>, workspaceId: string): PortalBrowser {
+  const request = (method: InjectOptions['method'], url: string, payload?: object, headers: Record<string, string> = {}) =>
+    h.app.inject({
+      method,
+      url,
+      headers: {
+        ...(method === 'GET' ? {} : { 'x-portal-request': '1' }),
+        ...(browser.cookie ? { cookie: `portal_session=${browser.cookie}` } : {}),
+        ...headers,
+      },
+      ...(payload ? { payload } : {}),
+    });
   const browser: PortalBrowser = {
     cookie: '',
+    api: (method, path, payload, headers) => request(method, `/portal/${workspaceId}/v1${path}`, payload, headers),
     async call(method, path, payload, headers = {}) {
-      const res = await h.app.inject({
-        method,
-        url: `/portal/${workspaceId}/api${path}`,
-        headers: {
-          ...(method === 'GET' ? {} : { 'x-portal-request': '1' }),
-          ...(browser.cookie ? { cookie: `portal_session=${browser.cookie}` } : {}),
-          ...headers,
-        },
-        ...(payload ? { payload } : {}),
-      });
+      const res = await request(method, `/portal/${workspaceId}/api${path}`, payload, headers);
       const set = res.headers['set-cookie'];
       const value = typeof set === 'string' ? /^portal_session=([^;]*)/.exec(set)?.[1] : undefined;
       if (value !== undefined) browser.cookie = value;
@@ -59,4 +64,30 @@ export async function emailCount(h: Pick<Harness, 'app'>, workspaceId: string, t
     .where('to_address', '=', to)
     .execute();
   return rows.length;
+}
+
+/** A person signed in as a browser does it without a password: an e-mailed link (POST /sign-in/link), redeemed. */
+export async function signedInBrowser(
+  h: Pick<Harness, 'app'>,
+  workspaceId: string,
+  email: string,
+  userType: 'client' | 'internalUser' = 'client',
+): Promise<PortalBrowser> {
+  const browser = portalBrowser(h, workspaceId);
+  const asked = await browser.call('POST', '/sign-in/link', { email, userType });
+  assert.equal(asked.statusCode, 202, asked.body);
+  await h.app.ctx.afterResponse.settled(); // links are e-mailed after the request's answer
+  // The sign-in link's e-mail (not the invite's, which a frozen test clock may date the same).
+  const mails = await h.app.ctx.db
+    .selectFrom('email_outbox')
+    .select('text_body')
+    .where('workspace_id', '=', workspaceId)
+    .where('to_address', '=', email)
+    .execute();
+  const token = mails.map((mail) => /\/portal\/[^/]+\/magic-link#([A-Za-z0-9_-]+)/.exec(mail.text_body)?.[1]).find(Boolean);
+  assert.ok(token, `a sign-in link to ${email}: ${mails.map((mail) => mail.text_body).join(' | ')}`);
+  const redeemed = await browser.call('POST', '/sign-in/link/redeem', { token });
+  assert.equal(redeemed.statusCode, 200, redeemed.body);
+  assert.equal(redeemed.json().stage, 'active', redeemed.body);
+  return browser;
 }

@@ -13,6 +13,7 @@ import {
   mintBearerToken,
 } from './factories.js';
 import type { Harness } from './harness.js';
+import { type PortalBrowser, signedInBrowser } from './portal.js';
 import { sessionMaker } from './world.js';
 
 export const PRINCIPALS = [
@@ -24,6 +25,10 @@ export const PRINCIPALS = [
   'limited staff session',
   'client session',
   'other workspace key',
+  'portal admin',
+  'portal staff',
+  'portal limited staff',
+  'portal client',
 ] as const;
 export type PrincipalName = (typeof PRINCIPALS)[number];
 
@@ -32,11 +37,25 @@ export const REFUSED = {
   clientHidden: { code: 'not_found', message: 'Resource not found.', data: null },
   clientWrite: { code: 'forbidden', message: 'A client session may not change this.', data: null },
   staff: { code: 'forbidden', message: 'Staff may not do this; an admin may.', data: null },
+  appsOnly: { code: 'forbidden', message: 'An app’s operation: a person signed in to the portal may not call it.', data: null },
 };
+
+/** A person signed in to the portal, and the app session of the same person: the rules are the same for both. */
+export const PORTAL_PERSONS = {
+  'portal admin': 'admin session',
+  'portal staff': 'staff session',
+  'portal limited staff': 'limited staff session',
+  'portal client': 'client session',
+} as const satisfies Partial<Record<PrincipalName, PrincipalName>>;
+export type PortalPerson = keyof typeof PORTAL_PERSONS;
+export const isPortalPerson = (principal: PrincipalName): principal is PortalPerson => principal in PORTAL_PERSONS;
+/** The principal whose rules a principal follows: an app session's for a person signed in, else its own. */
+export const rulesOf = (principal: PrincipalName): PrincipalName => (isPortalPerson(principal) ? PORTAL_PERSONS[principal] : principal);
 
 export interface Policy {
   clientSession: 'none' | 'read' | 'write';
   staff: boolean;
+  portal: boolean;
 }
 export interface Operation {
   method: string;
@@ -69,6 +88,8 @@ export async function principalWorld(h: Harness) {
     familyName: 'Ent',
     companyId: company.id,
   });
+  const invited = await h.as(ws.apiKey, { method: 'POST', url: `/v1/clients/${client.id}/invite` }); // so that it may sign in
+  assert.equal(invited.statusCode, 200, invited.body);
   const admin = await createTestInternalUser(h, ws.workspaceId, {
     email: 'admin@walk.test',
     givenName: 'Ad',
@@ -90,7 +111,7 @@ export async function principalWorld(h: Harness) {
   });
   const field = await defineCustomField(h, ws.workspaceId, { entity: 'client', key: 'tier', type: 'text' });
   const session = sessionMaker(h, ws.workspaceId, app.apiKey);
-  const keys: Record<Exclude<PrincipalName, 'bearer token'>, string> = {
+  const keys: Record<Exclude<PrincipalName, 'bearer token' | PortalPerson>, string> = {
     'workspace key': ws.apiKey,
     'app key': app.apiKey,
     'admin session': await session({ internalUserId: admin.id }),
@@ -99,11 +120,24 @@ export async function principalWorld(h: Harness) {
     'client session': await session({ clientId: client.id }),
     'other workspace key': other.apiKey,
   };
+  const signIn = (email: string, userType: 'client' | 'internalUser') => signedInBrowser(h, ws.workspaceId, email, userType);
+  const browsers: Record<PortalPerson, PortalBrowser> = {
+    'portal admin': await signIn('admin@walk.test', 'internalUser'),
+    'portal staff': await signIn('staff@walk.test', 'internalUser'),
+    'portal limited staff': await signIn('limited@walk.test', 'internalUser'),
+    'portal client': await signIn('client@walk.test', 'client'),
+  };
   const token = minted.json().token as string;
-  const call = (principal: PrincipalName, options: InjectOptions): Promise<LightMyRequestResponse> =>
-    principal === 'bearer token'
-      ? h.app.inject({ ...options, headers: { authorization: `Bearer ${token}`, ...(options.headers ?? {}) } })
-      : h.as(keys[principal], options);
+  const call = (principal: PrincipalName, options: InjectOptions): Promise<LightMyRequestResponse> => {
+    if (principal === 'bearer token')
+      return h.app.inject({ ...options, headers: { authorization: `Bearer ${token}`, ...(options.headers ?? {}) } });
+    if (!isPortalPerson(principal)) return h.as(keys[principal], options);
+    // As the portal's pages call it: /v1 under the workspace's portal, with the cookie and the cross-site header.
+    // (Anywhere else, as at /admin, the browser would not send the cookie; sent anyway, it is no credential there.)
+    const url = String(options.url);
+    const headers = { cookie: `portal_session=${browsers[principal].cookie}`, 'x-portal-request': '1', ...(options.headers ?? {}) };
+    return h.app.inject({ ...options, url: url.startsWith('/v1/') ? `/portal/${ws.workspaceId}${url}` : url, headers });
+  };
   const channel = await h.as(ws.apiKey, {
     method: 'POST',
     url: '/v1/message-channels',
@@ -188,7 +222,7 @@ export async function principalWorld(h: Harness) {
     'GET /v1/files': { query: `channelId=${ids.channels}`, resource: 'channels' },
     'GET /v1/files/archive': { query: `ids=${ids.files}`, resource: 'files' },
   };
-  return { ws, app, client, company, elsewhere, admin, limited, call, ids, queries };
+  return { ws, app, client, company, elsewhere, admin, limited, call, browsers, ids, queries };
 }
 
 /** A minimal body valid for the schema (its required properties), for the calls that must reach the handler. */
