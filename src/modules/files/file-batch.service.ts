@@ -8,14 +8,18 @@ import * as repo from './files.repository.js';
 import { type FileBatchDeleted, MAX_BATCH_IDS } from './files.schemas.js';
 import type { FileSettings } from './files.service.js';
 
-/** A batch's items, each one the caller sees, all of one channel: else the whole batch is refused, naming each item at fault. */
+/**
+ * A batch's items (`stored`: those of `ids` found), each one the caller sees, all of one channel: else the whole batch
+ * is refused, naming each item at fault.
+ */
 async function batchItems(
   db: Database['db'],
   caller: Caller,
   ids: readonly string[],
+  stored: readonly repo.StoredFile[],
   field: string,
 ): Promise<{ items: repo.StoredFile[]; channel: repo.ChannelScope }> {
-  const found = new Map((await repo.findFiles(db, caller.access, ids)).map((stored) => [stored.file.id, stored]));
+  const found = new Map(stored.map((one) => [one.file.id, one]));
   const channels = new Map<string, repo.ChannelScope | undefined>();
   for (const channelId of new Set([...found.values()].map((stored) => stored.file.channelId))) {
     channels.set(channelId, await repo.findChannelScope(db, caller.access, channelId));
@@ -58,7 +62,9 @@ export async function deleteFiles(
   const items = await unitOfWork(
     database,
     async (work) => {
-      const { items, channel } = await batchItems(work.db, caller, ids, 'body.ids');
+      // Locked until the deletion commits: nothing is created or moved into a folder found empty (as deleteFile).
+      const locked = await repo.findFilesForUpdate(work, caller.access, ids);
+      const { items, channel } = await batchItems(work.db, caller, ids, locked, 'body.ids');
       const named = new Set(ids);
       const problems: FieldProblem[] = [];
       for (const [index, { file }] of items.entries()) {
@@ -119,7 +125,8 @@ function archiveIds(raw: string): string[] {
  */
 export async function archive(database: Database, caller: Caller, rawIds: string): Promise<ArchiveEntry[]> {
   const ids = archiveIds(rawIds);
-  const { items, channel } = await batchItems(database.db, caller, ids, 'query.ids');
+  const found = await repo.findFiles(database.db, caller.access, ids);
+  const { items, channel } = await batchItems(database.db, caller, ids, found, 'query.ids');
   const problems: FieldProblem[] = [];
   for (const [index, { file }] of items.entries()) {
     if (file.object === 'link') problems.push({ path: `query.ids.${index}`, message: 'is a link: it has no content to download' });

@@ -1,7 +1,7 @@
 // File channels and their file objects (files, folders, links): create, read, list, rename or move, delete, and folders' permissions.
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../audit/index.js';
-import type { Database } from '../../db/database.js';
+import type { Database, DbHandle } from '../../db/database.js';
 import type { Page, PageTokens } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import type { Caller } from '../../lib/caller.js';
@@ -69,13 +69,13 @@ export const subjectOf = (file: FileObject, channel: repo.ChannelScope, data: ob
 
 /** The channel named by a body's field, if the caller sees it; otherwise the field's problem. */
 async function channelFor(
-  database: Database,
+  db: DbHandle,
   caller: Caller,
   id: string,
   field: string,
   problems: FieldProblem[],
 ): Promise<repo.ChannelScope | undefined> {
-  const channel = await repo.findChannelScope(database.db, caller.access, id.toLowerCase());
+  const channel = await repo.findChannelScope(db, caller.access, id.toLowerCase());
   if (!channel) problems.push({ path: field, message: 'is not a file channel of this workspace' });
   return channel;
 }
@@ -90,50 +90,60 @@ interface NewObject {
   clientPermissions?: ClientPermissionsIn;
 }
 
-/** Checks a new file object (its channel, path, parent folder, link) and stores it with its event, or throws one 400. */
+/**
+ * Checks a new file object (its channel, path, parent folder, link) and stores it with its event, or throws one 400.
+ * In a folder, the folder is read and held in the transaction that stores it: a delete of the folder at the same time
+ * either commits first (the folder is gone: a 400) or waits for this one (and finds the folder not empty).
+ */
 async function createObject(database: Database, caller: Caller, input: NewObject): Promise<FileObject> {
   const problems: FieldProblem[] = [];
   const segments = normalizePath(input.path, input.pathField, problems);
-  const channel = await channelFor(database, caller, input.channelId, input.channelField, problems);
-  if (input.type === 'link') {
-    if (input.linkUrl === undefined) problems.push({ path: 'body.linkUrl', message: 'is required for a link' });
-    else if (!isHttpUrl(input.linkUrl)) problems.push({ path: 'body.linkUrl', message: 'must be an http(s) URL' });
-  } else if (input.linkUrl !== undefined) problems.push({ path: 'body.linkUrl', message: 'is only for links' });
-  if (input.type !== 'folder' && input.clientPermissions !== undefined)
-    problems.push({ path: 'body.clientPermissions', message: 'is only for folders' });
-  let parent: repo.StoredFile | undefined;
-  if (segments && channel && segments.length > 1) {
-    const folderPath = segments.slice(0, -1).join('/');
-    parent = await repo.findFolder(database.db, caller.access, channel.id, folderPath);
-    if (!parent) problems.push({ path: input.pathField, message: `names a folder that does not exist in this channel: ${folderPath}` });
-  }
-  if (problems.length > 0 || !segments || !channel) throw errors.invalidFields(problems);
-  if (!mayWrite(caller, channel, parent?.file)) throw errors.forbidden('Clients may only read in this folder.');
-  const at = isoAt(caller.actor.at);
-  const modifier = modifierOf(caller);
-  const file: FileObject = {
-    id: randomUUID(),
-    object: input.type,
-    channelId: channel.id,
-    createdAt: at,
-    updatedAt: at,
-    ...(modifier ? { creatorId: modifier.id, lastModifiedBy: modifier } : {}),
-    name: segments[segments.length - 1],
-    path: segments.join('/'),
-    ...(input.type === 'link' ? { linkUrl: input.linkUrl } : {}),
-    ...(input.type === 'file' ? { status: 'pending' as const } : {}),
-    ...(input.type === 'folder' ? { clientPermissions: repo.permissionsOut(input.clientPermissions ?? 'read_write') } : {}),
-  };
-  await unitOfWork(database, async (work) => {
-    repo.insertFile(work, caller.access, { file, storageKey: null });
-    recordAudit(work, caller.actor, {
-      eventType: `${input.type}Created`,
-      description: `${input.type[0].toUpperCase()}${input.type.slice(1)} created`,
-      context: { channelId: channel.id, fileId: file.id, path: file.path },
-      subject: subjectOf(file, channel),
-    });
-  });
-  return file;
+  const inFolder = segments !== undefined && segments.length > 1;
+  return unitOfWork(
+    database,
+    async (work) => {
+      const channel = await channelFor(work.db, caller, input.channelId, input.channelField, problems);
+      if (input.type === 'link') {
+        if (input.linkUrl === undefined) problems.push({ path: 'body.linkUrl', message: 'is required for a link' });
+        else if (!isHttpUrl(input.linkUrl)) problems.push({ path: 'body.linkUrl', message: 'must be an http(s) URL' });
+      } else if (input.linkUrl !== undefined) problems.push({ path: 'body.linkUrl', message: 'is only for links' });
+      if (input.type !== 'folder' && input.clientPermissions !== undefined)
+        problems.push({ path: 'body.clientPermissions', message: 'is only for folders' });
+      let parent: repo.StoredFile | undefined;
+      if (segments && channel && inFolder) {
+        const folderPath = segments.slice(0, -1).join('/');
+        parent = await repo.findFolderForShare(work, caller.access, channel.id, folderPath);
+        if (!parent) problems.push({ path: input.pathField, message: `names a folder that does not exist in this channel: ${folderPath}` });
+      }
+      if (problems.length > 0 || !segments || !channel) throw errors.invalidFields(problems);
+      if (!mayWrite(caller, channel, parent?.file)) throw errors.forbidden('Clients may only read in this folder.');
+      const at = isoAt(caller.actor.at);
+      const modifier = modifierOf(caller);
+      const file: FileObject = {
+        id: randomUUID(),
+        object: input.type,
+        channelId: channel.id,
+        createdAt: at,
+        updatedAt: at,
+        ...(modifier ? { creatorId: modifier.id, lastModifiedBy: modifier } : {}),
+        name: segments[segments.length - 1],
+        path: segments.join('/'),
+        ...(input.type === 'link' ? { linkUrl: input.linkUrl } : {}),
+        ...(input.type === 'file' ? { status: 'pending' as const } : {}),
+        ...(input.type === 'folder' ? { clientPermissions: repo.permissionsOut(input.clientPermissions ?? 'read_write') } : {}),
+      };
+      repo.insertFile(work, caller.access, { file, storageKey: null });
+      recordAudit(work, caller.actor, {
+        eventType: `${input.type}Created`,
+        description: `${input.type[0].toUpperCase()}${input.type.slice(1)} created`,
+        context: { channelId: channel.id, fileId: file.id, path: file.path },
+        subject: subjectOf(file, channel),
+      });
+      return file;
+    },
+    // At the root there is no folder to hold: the reads run first and the write joins SQLite's group commit.
+    { transaction: inFolder },
+  );
 }
 
 function isHttpUrl(value: string): boolean {
@@ -194,8 +204,17 @@ export async function visibleFile(
   caller: Caller,
   id: string,
 ): Promise<{ stored: repo.StoredFile; channel: repo.ChannelScope }> {
-  const stored = orNotFound(await repo.findFile(database.db, caller.access, id), 'File');
-  const channel = orNotFound(await repo.findChannelScope(database.db, caller.access, stored.file.channelId), 'File');
+  return withChannel(database.db, caller, await repo.findFile(database.db, caller.access, id));
+}
+
+/** The file object found, with its channel, if the caller sees both (else 404). */
+async function withChannel(
+  db: DbHandle,
+  caller: Caller,
+  found: repo.StoredFile | undefined,
+): Promise<{ stored: repo.StoredFile; channel: repo.ChannelScope }> {
+  const stored = orNotFound(found, 'File');
+  const channel = orNotFound(await repo.findChannelScope(db, caller.access, stored.file.channelId), 'File');
   return { stored, channel };
 }
 
@@ -225,7 +244,8 @@ export async function listFiles(database: Database, caller: Caller, query: FileL
 /**
  * Deletes a file, folder or link (a folder only when empty: "Folder is not empty", 400, so a delete never
  * reaches anything but the one object), with its event; a file's content is removed from the store once
- * the deletion committed.
+ * the deletion committed. The object is read locked, and a folder found empty, in the transaction that deletes
+ * it: what is created or moved into the folder meanwhile waits, then finds it gone (createObject, updateFile).
  */
 export async function deleteFile(
   database: Database,
@@ -233,20 +253,26 @@ export async function deleteFile(
   settings: FileSettings,
   id: string,
 ): Promise<{ id: string; object: FileObject['object']; deleted: true }> {
-  const { stored, channel } = await visibleFile(database, caller, id);
+  const stored = await unitOfWork(
+    database,
+    async (work) => {
+      const { stored, channel } = await withChannel(work.db, caller, await repo.findFileForUpdate(work, caller.access, id));
+      const { file } = stored;
+      if (file.object === 'folder' && (await repo.hasContents(work.db, caller.access, channel.id, file.path))) {
+        throw errors.badRequest('Folder is not empty');
+      }
+      repo.deleteFile(work, caller.access, file.id);
+      recordAudit(work, caller.actor, {
+        eventType: `${file.object}Deleted`,
+        description: `${file.object[0].toUpperCase()}${file.object.slice(1)} deleted`,
+        context: { channelId: channel.id, fileId: file.id, path: file.path },
+        subject: subjectOf(file, channel),
+      });
+      return stored;
+    },
+    { transaction: true },
+  );
   const { file } = stored;
-  if (file.object === 'folder' && (await repo.hasContents(database.db, caller.access, channel.id, file.path))) {
-    throw errors.badRequest('Folder is not empty');
-  }
-  await unitOfWork(database, async (work) => {
-    repo.deleteFile(work, caller.access, file.id);
-    recordAudit(work, caller.actor, {
-      eventType: `${file.object}Deleted`,
-      description: `${file.object[0].toUpperCase()}${file.object.slice(1)} deleted`,
-      context: { channelId: channel.id, fileId: file.id, path: file.path },
-      subject: subjectOf(file, channel),
-    });
-  });
   if (stored.storageKey !== null) await settings.store.remove(stored.storageKey);
   return { id: file.id, object: file.object, deleted: true };
 }
@@ -288,7 +314,8 @@ export async function updateFile(
         problems.push({ path: 'body.path', message: 'may not be inside the folder itself' });
       } else if (moved && segments && segments.length > 1) {
         const folderPath = segments.slice(0, -1).join('/');
-        if (!(await repo.findFolder(work.db, access, channel.id, folderPath)))
+        // Held until the move commits, as a creation's folder (createObject).
+        if (!(await repo.findFolderForShare(work, access, channel.id, folderPath)))
           problems.push({ path: 'body.path', message: `names a folder that does not exist in this channel: ${folderPath}` });
       }
       if (problems.length > 0) throw errors.invalidFields(problems);
@@ -341,7 +368,7 @@ export async function setPermissions(database: Database, caller: Caller, id: str
     if (input.channelId === undefined)
       problems.push({ path: 'body.channelId', message: 'is required to set the root folder’s permissions' });
     const channel =
-      input.channelId === undefined ? undefined : await channelFor(database, caller, input.channelId, 'body.channelId', problems);
+      input.channelId === undefined ? undefined : await channelFor(database.db, caller, input.channelId, 'body.channelId', problems);
     if (problems.length > 0 || !channel) throw errors.invalidFields(problems);
     const answer: Permissions = { id: 'root', channelId: channel.id, clientPermissions: repo.permissionsOut(value) };
     await unitOfWork(database, async (work) => {
