@@ -299,7 +299,8 @@ export async function updateFile(
   const updated = await unitOfWork(
     database,
     async (work) => {
-      const stored = orNotFound(await repo.findFile(work.db, access, id), 'File');
+      // Locked until the move commits: what is created in a folder meanwhile commits first (and is moved with it) or finds it moved.
+      const stored = orNotFound(await repo.findFileForUpdate(work, access, id), 'File');
       const channel = orNotFound(await repo.findChannelScope(work.db, access, stored.file.channelId), 'File');
       const { file } = stored;
       const problems: FieldProblem[] = [];

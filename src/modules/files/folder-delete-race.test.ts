@@ -1,7 +1,8 @@
 // Rule (issue 43, point 4): a folder's delete (single or in a batch) checks it is empty and deletes it in one
 // transaction, and a creation or move into a folder holds the folder until it commits: a file put in a folder while
 // the folder is deleted is either kept with its folder (the delete a 400, "Folder is not empty") or never made (a 400
-// naming body.path), never left behind in a folder that is gone.
+// naming body.path), never left behind in a folder that is gone. Likewise a folder renamed: what is created in it
+// meanwhile moves with it, or is refused.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BACKENDS, type Harness } from '../../../test/helpers/harness.js';
@@ -35,7 +36,7 @@ const orphans = (objects: { path: string; object: string }[]) => {
 };
 
 for (const backend of BACKENDS) {
-  describe(`files: a folder deleted while something is put in it [${backend}]`, () => {
+  describe(`files: a folder deleted or renamed while something is put in it [${backend}]`, () => {
     for (const how of ['DELETE /v1/files/{id}', 'POST /v1/files/batch-delete'] as const) {
       test(`${how} against a file created in the folder, and a file moved into it, at once: both kept, or neither; nothing orphaned`, async (t) => {
         const h = await moduleHarness(t, backend);
@@ -84,5 +85,29 @@ for (const backend of BACKENDS) {
         t.diagnostic(`outcomes (delete/create/move): ${[...outcomes].sort().join(', ')}`);
       });
     }
+
+    test('a folder renamed while a file is created in it: the file moves with it, or is refused; nothing orphaned', async (t) => {
+      const h = await moduleHarness(t, backend);
+      const w = await world(h);
+      const outcomes = new Set<string>();
+      for (let round = 0; round < ROUNDS; round++) {
+        const folder = await w.ok('POST', '/v1/files/folder', { channelId: w.channel.id, path: `G${round}` });
+        const rename = () => w.call('PATCH', `/v1/files/${folder.id}`, { path: `H${round}` });
+        const create = () => w.call('POST', '/v1/files/file', { channelId: w.channel.id, path: `G${round}/new` });
+        const [renamed, created] =
+          round % 2 === 0 ? await Promise.all([rename(), create()]) : await Promise.all([create(), rename()]).then(([c, r]) => [r, c]);
+        assert.equal(renamed.statusCode, 200, renamed.body);
+        if (created.statusCode !== 200)
+          assert.deepEqual([created.statusCode, created.json().data?.[0]?.path], [400, 'body.path'], created.body);
+        outcomes.add(`${renamed.statusCode}/${created.statusCode}`);
+        const objects = await w.all();
+        assert.deepEqual(orphans(objects), [], `round ${round}: ${renamed.body} ${created.body}`);
+        assert.deepEqual(
+          objects.map((o) => o.path).filter((p) => /^[GH]\d+(\/|$)/.test(p) && p.slice(1).split('/')[0] === String(round)),
+          [`H${round}`, ...(created.statusCode === 200 ? [`H${round}/new`] : [])],
+        );
+      }
+      t.diagnostic(`outcomes (rename/create): ${[...outcomes].sort().join(', ')}`);
+    });
   });
 }
