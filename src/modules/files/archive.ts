@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { FileStore } from './file-store.js';
-import type { ArchiveEntry } from './files.service.js';
+import type { ArchiveEntry } from './file-batch.service.js';
 
 /**
  * A zip archive of the entries as a stream, written as it is read: each file's content is opened only when

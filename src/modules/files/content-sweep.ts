@@ -1,8 +1,81 @@
+// The files content sweep: keeping the store to what the database's rows name, and the loop running it hourly.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { LoopWorker } from '../../lib/background-loop.js';
-import type { FileStore } from './file-store.js';
-import { sweepContent } from './files.service.js';
+import type { Area, FileStore } from './file-store.js';
+import * as repo from './files.repository.js';
+
+/** What one sweep of the store did: each count of objects. */
+export interface ContentSweepCounts {
+  /** Copied from the legacy layout under the database's id: rows of this database name them. */
+  adopted: number;
+  /** Their legacy copy removed, a window after the database got its id (old processes of it gone). */
+  legacyRemoved: number;
+  /** Moved to quarantine: no row names them (their file went with its channel, client, company or workspace). */
+  quarantined: number;
+  /** Moved back out of quarantine: a row names them again (a restored database). */
+  restored: number;
+  /** Deleted from quarantine after `quarantineMs` there. */
+  deleted: number;
+}
+
+/**
+ * Keeps the store's content to what this database's rows name, never reaching past the database's own
+ * namespace except to copy in the legacy content its rows name. Content written within `graceMs` is spared (an
+ * upload renames its content into place just before it commits the row). Orphans are not deleted at once but
+ * quarantined, and deleted only when a sweep finds them there `quarantineMs` later and still unnamed: a mistake
+ * (a database restored from a backup) is put right by the sweep itself, or by hand meanwhile.
+ */
+export async function sweepContent(
+  database: Database,
+  store: FileStore,
+  options: { graceMs: number; quarantineMs: number; namespaceSinceMs: number },
+  nowMs = Date.now(),
+): Promise<ContentSweepCounts> {
+  const counts: ContentSweepCounts = { adopted: 0, legacyRemoved: 0, quarantined: 0, restored: 0, deleted: 0 };
+  /** Runs `each` over an area's keys in batches of 500, told whether a row of this database names the key. */
+  const inBatches = async (area: Area, each: (key: string, named: boolean, modifiedMs: number) => Promise<void>) => {
+    let batch: { key: string; modifiedMs: number }[] = [];
+    const check = async () => {
+      const named = await repo.existingFileIds(
+        database.db,
+        batch.map(({ key }) => key.slice(key.indexOf('/') + 1)),
+      );
+      for (const { key, modifiedMs } of batch) await each(key, named.has(key), modifiedMs);
+      batch = [];
+    };
+    for await (const object of store.list(area)) {
+      batch.push(object);
+      if (batch.length === 500) await check();
+    }
+    await check();
+  };
+  // Legacy content is another database's unless a row of this one names it (keys are random ids): only then
+  // copied in; its legacy copy stays while processes of the release before may still read it there.
+  const legacyDone = nowMs - options.namespaceSinceMs >= options.quarantineMs;
+  await inBatches('legacy', async (key, named) => {
+    if (!named) return;
+    if (!(await store.has(key, 'live')) && (await store.copy(key, 'legacy', 'live'))) counts.adopted++;
+    if (legacyDone && (await store.has(key, 'live'))) {
+      await store.remove(key, ['legacy']);
+      counts.legacyRemoved++;
+    }
+  });
+  await inBatches('quarantine', async (key, named, quarantinedMs) => {
+    if (named) {
+      if (await store.has(key, 'live')) await store.remove(key, ['quarantine']);
+      else if (await store.move(key, 'quarantine', 'live')) counts.restored++;
+    } else if (nowMs - quarantinedMs >= options.quarantineMs) {
+      await store.remove(key, ['quarantine']);
+      counts.deleted++;
+    }
+  });
+  await inBatches('live', async (key, named, modifiedMs) => {
+    if (named || nowMs - modifiedMs < options.graceMs) return;
+    if (await store.move(key, 'live', 'quarantine')) counts.quarantined++;
+  });
+  return counts;
+}
 
 /**
  * Keeps the file store to what the database names, at start and then every `pollMs` (hourly), only under the

@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { type Page, type PageRequest, type PageTokens, fetchPage, pageScope } from '../../db/paging.js';
-import { objectFields } from '../../db/rows.js';
+import { lockedForUpdate, objectFields } from '../../db/rows.js';
 import type { ClientPermissions, DB, FileChannelsTable, FilesTable } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { Access } from '../../lib/caller.js';
@@ -101,24 +101,55 @@ const finishedOrOwn =
   ({ eb, or }: ExpressionBuilder<DB, 'files'>) =>
     or([eb('files.status', '=', 'completed'), eb('files.creator_id', '=', clientId)]);
 
+/** The query of a file object of this workspace by id, unless a client session may not see it yet. */
+function fileById(db: Kysely<DB>, access: Access, id: string) {
+  const q = db.selectFrom('files').selectAll().where('files.workspace_id', '=', access.workspaceId).where('files.id', '=', id);
+  return access.clientId ? q.where(finishedOrOwn(access.clientId)) : q;
+}
+
 /** A file object of this workspace by id, unless a client session may not see it yet (whether the caller sees its channel is the service's to check). */
 export async function findFile(db: Kysely<DB>, access: Access, id: string): Promise<StoredFile | undefined> {
-  let q = db.selectFrom('files').selectAll().where('files.workspace_id', '=', access.workspaceId).where('files.id', '=', id);
-  if (access.clientId) q = q.where(finishedOrOwn(access.clientId));
-  const row = await q.executeTakeFirst();
+  const row = await fileById(db, access, id).executeTakeFirst();
   return row && toStored(row);
 }
 
-/** The folder of the channel at this exact path (a file or link there is not one). */
-export async function findFolder(db: Kysely<DB>, access: Access, channelId: string, path: string): Promise<StoredFile | undefined> {
-  const row = await db
+/**
+ * As findFile, its row locked until the unit's transaction ends on PostgreSQL (SQLite has one writer): a folder's
+ * delete then checks it is empty while nothing can be created or moved into it (they hold it, findFolderForShare).
+ */
+export async function findFileForUpdate(work: UnitOfWork, access: Access, id: string): Promise<StoredFile | undefined> {
+  const row = await lockedForUpdate(fileById(work.db, access, id), work.database.dialect).executeTakeFirst();
+  return row && toStored(row);
+}
+
+/** The query of the folder of the channel at this exact path (a file or link there is not one). */
+const folderAt = (db: Kysely<DB>, access: Access, channelId: string, path: string) =>
+  db
     .selectFrom('files')
     .selectAll()
     .where('workspace_id', '=', access.workspaceId)
     .where('channel_id', '=', channelId)
     .where('path', '=', path)
-    .where('object', '=', 'folder')
-    .executeTakeFirst();
+    .where('object', '=', 'folder');
+
+/** The folder of the channel at this exact path (a file or link there is not one). */
+export async function findFolder(db: Kysely<DB>, access: Access, channelId: string, path: string): Promise<StoredFile | undefined> {
+  const row = await folderAt(db, access, channelId, path).executeTakeFirst();
+  return row && toStored(row);
+}
+
+/**
+ * As findFolder, its row share-locked until the unit's transaction ends on PostgreSQL (SQLite has one writer): what
+ * is put in the folder commits before the folder can be deleted (its delete then finds it not empty), or finds it gone.
+ */
+export async function findFolderForShare(
+  work: UnitOfWork,
+  access: Access,
+  channelId: string,
+  path: string,
+): Promise<StoredFile | undefined> {
+  const q = folderAt(work.db, access, channelId, path);
+  const row = await (work.database.dialect === 'postgres' ? q.forShare() : q).executeTakeFirst();
   return row && toStored(row);
 }
 
@@ -270,11 +301,21 @@ export function listFiles(
   return fetchPage(q, 'files', page, tokens, pageScope(access, `files:${channelId}`, { path: folderPath }), toFile);
 }
 
+/** The query of these file objects of this workspace, by id, unless a client session may not see them yet. */
+function filesByIds(db: Kysely<DB>, access: Access, ids: readonly string[]) {
+  const q = db.selectFrom('files').selectAll().where('files.workspace_id', '=', access.workspaceId).where('files.id', 'in', ids);
+  return access.clientId ? q.where(finishedOrOwn(access.clientId)) : q;
+}
+
 /** These file objects of this workspace, by id, unless a client session may not see them yet (channels are the service's to check). */
 export async function findFiles(db: Kysely<DB>, access: Access, ids: readonly string[]): Promise<StoredFile[]> {
-  let q = db.selectFrom('files').selectAll().where('files.workspace_id', '=', access.workspaceId).where('files.id', 'in', ids);
-  if (access.clientId) q = q.where(finishedOrOwn(access.clientId));
-  return (await q.execute()).map(toStored);
+  return (await filesByIds(db, access, ids).execute()).map(toStored);
+}
+
+/** As findFiles, their rows locked until the unit's transaction ends on PostgreSQL, in id order (two batches never wait on each other crosswise). */
+export async function findFilesForUpdate(work: UnitOfWork, access: Access, ids: readonly string[]): Promise<StoredFile[]> {
+  const q = filesByIds(work.db, access, ids).orderBy('files.id');
+  return (await lockedForUpdate(q, work.database.dialect).execute()).map(toStored);
 }
 
 /**

@@ -25,6 +25,8 @@ import {
 } from './files.schemas.js';
 import { FileChannel, FileChannelCreate, FileChannelListQuery } from '../channels/index.js';
 import * as service from './files.service.js';
+import * as fileContent from './file-content.service.js';
+import * as batch from './file-batch.service.js';
 import { zipStream } from './archive.js';
 
 /** A client session reads the channels it belongs to and their files; changing them is staff's (403 for it). */
@@ -45,7 +47,7 @@ const BytesIn = Type.Unsafe<Readable | undefined>({ description: 'the file’s c
 const ACTIVE = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript)$/;
 
 /** Sends a file's content as an attachment: never sniffed, never run, sandboxed if opened anyway, never kept by a shared cache. */
-function sendContent(reply: FastifyReply, content: service.Content) {
+function sendContent(reply: FastifyReply, content: fileContent.Content) {
   const type = ACTIVE.test(content.contentType) ? 'application/octet-stream' : content.contentType;
   const ascii = content.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return reply
@@ -256,7 +258,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
         response: { 200: FileBatchDeleted, ...DELETE_ERRORS, ...errorResponses(413, 415) },
       },
     },
-    async (request) => service.deleteFiles(database, request.caller, files, request.body.ids),
+    async (request) => batch.deleteFiles(database, request.caller, files, request.body.ids),
   );
 
   app.get(
@@ -288,7 +290,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const entries = await service.archive(database, request.caller, request.query.ids);
+      const entries = await batch.archive(database, request.caller, request.query.ids);
       return reply
         .type('application/zip')
         .header('cache-control', 'private, no-store')
@@ -313,7 +315,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
         response: { 200: { description: 'the content', content: { 'application/octet-stream': { schema: Bytes } } }, ...READ_ERRORS },
       },
     },
-    async (request, reply) => sendContent(reply, await service.download(database, request.caller, files, request.params.id)),
+    async (request, reply) => sendContent(reply, await fileContent.download(database, request.caller, files, request.params.id)),
   );
 
   app.get(
@@ -331,7 +333,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
         response: { 200: DownloadUrl, ...READ_ERRORS },
       },
     },
-    async (request) => service.downloadUrl(database, request.caller, files, request.params.id),
+    async (request) => fileContent.downloadUrl(database, request.caller, files, request.params.id),
   );
 
   app.put(
@@ -401,7 +403,7 @@ export async function fileContentRoutes(fastify: FastifyInstance) {
       if (!matched) throw errors.unsupportedMediaType('The Content-Type must be a media type (type/subtype).');
       const body = request.body as unknown;
       const stream = body instanceof Readable ? body : Readable.from([]);
-      return service.signedUpload(
+      return fileContent.signedUpload(
         database,
         files,
         request.params.id,
@@ -428,6 +430,6 @@ export async function fileContentRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      sendContent(reply, await service.signedDownload(database, files, request.params.id, request.query, clock.now())),
+      sendContent(reply, await fileContent.signedDownload(database, files, request.params.id, request.query, clock.now())),
   );
 }

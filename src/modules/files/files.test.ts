@@ -8,7 +8,7 @@ import { heldWithin } from '../../../test/helpers/eventually.js';
 import { addClientCompany, auditEntries, limitedUserSession, populatedWorkspace, sessionKeyFor } from '../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, type HarnessOptions, adminHarness } from '../../../test/helpers/harness.js';
 import { FILE_STORES } from '../../../test/helpers/s3.js';
-import { sweepContent } from './files.service.js';
+import { sweepContent } from './content-sweep.js';
 import { acmeAndBeta, okJson } from '../../../test/helpers/world.js';
 
 const UNKNOWN = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';

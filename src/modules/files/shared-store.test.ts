@@ -12,7 +12,7 @@ import { heldWithin } from '../../../test/helpers/eventually.js';
 import { BACKENDS, type Backend, type Harness, freshDatabaseUrl, harness } from '../../../test/helpers/harness.js';
 import { FILE_STORES, type FileStoreKind, fileStoreEnv } from '../../../test/helpers/s3.js';
 import { okJson } from '../../../test/helpers/world.js';
-import { sweepContent } from './files.service.js';
+import { sweepContent } from './content-sweep.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,4 +1,7 @@
+// Signed, expiring URLs to a file's content: the signer, and the URLs a file object is served with.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Caller } from '../../lib/caller.js';
+import type { FileObject } from './files.schemas.js';
 
 /**
  * What a signed URL lets its holder do: put a file's content, or get it. An upload URL handed to a client
@@ -44,4 +47,31 @@ export class UrlSigner {
     const expected = Buffer.from(this.mac(action, workspaceId, fileId, expires));
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
+}
+
+/** What a signed URL is made with (FileSettings' part). */
+export interface UrlSettings {
+  readonly signer: UrlSigner;
+  /** Where signed URLs point: this service's public address (PORTAL_URL), never a Host a request named. */
+  readonly baseUrl: string;
+  readonly urlTtlSeconds: number;
+}
+
+export function signedUrl(settings: UrlSettings, action: SignedAction, workspaceId: string, id: string, nowMs: number): string {
+  const expires = Math.floor(nowMs / 1000) + settings.urlTtlSeconds;
+  const route = action === 'download' ? 'downloads' : 'uploads';
+  return `${settings.baseUrl}/files/${route}/${id}?${settings.signer.sign(action, workspaceId, id, expires)}`;
+}
+
+/**
+ * A file object as a single answer: a file with content gets its downloadUrl; one without, its uploadUrl
+ * when the caller may write where it is (`mayWrite`), and nothing otherwise.
+ */
+export function withUrls(settings: UrlSettings, caller: Caller, file: FileObject, mayWrite: boolean): FileObject {
+  if (file.object !== 'file') return file;
+  const { workspaceId } = caller.access;
+  if (file.status === 'completed') return { ...file, downloadUrl: signedUrl(settings, 'download', workspaceId, file.id, caller.actor.at) };
+  if (!mayWrite) return file;
+  const action = caller.principal.kind === 'clientSession' ? 'clientUpload' : 'upload';
+  return { ...file, uploadUrl: signedUrl(settings, action, workspaceId, file.id, caller.actor.at) };
 }
