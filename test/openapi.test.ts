@@ -116,7 +116,12 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     for (const [method, op] of Object.entries<any>(doc.paths[path])) {
       for (const status of ['200', '400', '401', '404', '429', '500', '503'])
         assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
-      assert.equal(op.security, undefined, `${method} ${path} uses the global security`);
+      // Keys and bearer tokens (the global security), and a person's portal cookie where its policy allows one.
+      assert.deepEqual(
+        op.security,
+        op['x-policy'].portal ? [{ apiKey: [] }, { bearerToken: [] }, { portalSession: [] }] : undefined,
+        `${method} ${path}: its credentials`,
+      );
       assert.ok(op.summary, `${method} ${path} has a summary`);
     }
   }
