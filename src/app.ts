@@ -277,7 +277,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.removeContentTypeParser('text/plain');
   app.addSchema(ErrorBody);
   app.addSchema(QuotaExceededBody);
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', function tagRequest(request, reply, done) {
     reply.header('x-request-id', request.id);
     if (ctx.lifecycle.draining) reply.header('connection', 'close');
     done();

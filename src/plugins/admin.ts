@@ -63,7 +63,7 @@ export default fp(
     const { database, clock } = app.ctx;
     app.addHook('onRequest', adminGuard(app, opts.adminToken));
     app.decorateRequest('caller', null as unknown as Caller);
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preHandler', async function operatorOnWorkspace(request) {
       const { workspaceId } = request.params as { workspaceId?: string };
       if (workspaceId !== undefined) request.caller = await operatorCaller(database, workspaceId, clock.now());
     });

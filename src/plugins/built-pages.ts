@@ -39,7 +39,7 @@ export interface BuiltPages {
  */
 export async function servesBuiltPages(app: FastifyInstance, root: string, notBuilt: string): Promise<BuiltPages> {
   await app.register(fastifyStatic, { root, serve: false });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async function pageHeaders(_request, reply, payload) {
     reply.headers(SECURITY_HEADERS);
     return payload;
   });

@@ -71,7 +71,7 @@ export default fp(
     app.setNotFoundHandler(answerNoRoute);
     // A request no route takes is answered before its body is read: no body or Content-Type rule of a method no
     // route has (Fastify's QUERY must carry a Content-Type) turns its 405 or 404 into a 400 or a 415.
-    app.addHook('onRequest', (request, reply, done) => {
+    app.addHook('onRequest', function answerUnrouted(request, reply, done) {
       if (request.is404) return answerNoRoute(request, reply);
       done();
     });

@@ -122,7 +122,7 @@ export default fp(
       });
     }
 
-    app.addHook('onResponse', (request, reply, done) => {
+    app.addHook('onResponse', function countRequest(request, reply, done) {
       const labels = { method: request.method, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) };
       requests.inc(labels);
       latency.observe(labels, reply.elapsedTime / 1000);

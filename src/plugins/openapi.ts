@@ -138,7 +138,7 @@ export default fp(
     });
     // A scope of its own: the headers cover every route of the UI, its static files included, and nothing else.
     await app.register(async function docsPage(scope) {
-      scope.addHook('onSend', async (_request, reply, payload) => {
+      scope.addHook('onSend', async function docsHeaders(_request, reply, payload) {
         reply.headers(DOCS_HEADERS);
         return payload;
       });

@@ -49,7 +49,7 @@ export function assertSameSite(request: FastifyRequest, portalUrl: string): void
 export const portalCsrf = fp(
   async function portalCsrf(app: FastifyInstance) {
     const { portalUrl } = app.ctx.config;
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', async function refuseCrossSite(request, reply) {
       reply.header('cache-control', 'no-store');
       assertSameSite(request, portalUrl);
     });

@@ -184,7 +184,7 @@ export default fp(
       });
     });
 
-    app.addHook('onRequest', (request, _reply, done) => {
+    app.addHook('onRequest', function refuseTooManyParameters(request, _reply, done) {
       const query = request.query as Record<string | symbol, unknown>;
       if (query[TOO_MANY_PARAMETERS]) {
         return done(
