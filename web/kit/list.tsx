@@ -88,6 +88,7 @@ export function FilterForm({
   label,
   submitLabel = 'Filter',
   clearLabel = 'Clear filters',
+  buttons,
   children,
 }: {
   query: ListQuery<Filters, unknown>;
@@ -95,6 +96,8 @@ export function FilterForm({
   submitLabel?: string;
   /** null: no such button */
   clearLabel?: string | null;
+  /** more buttons, after those */
+  buttons?: ComponentChildren;
   children: ComponentChildren;
 }) {
   return (
@@ -103,11 +106,14 @@ export function FilterForm({
       submitLabel={submitLabel}
       onSearch={query.search}
       buttons={
-        clearLabel && query.filtered ? (
-          <button type="reset" class="secondary" onClick={query.clear}>
-            {clearLabel}
-          </button>
-        ) : null
+        <>
+          {clearLabel && query.filtered ? (
+            <button type="reset" class="secondary" onClick={query.clear}>
+              {clearLabel}
+            </button>
+          ) : null}
+          {buttons}
+        </>
       }
     >
       {children}

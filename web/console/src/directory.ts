@@ -1,5 +1,4 @@
-import { type Page, v1 } from './api.js';
-import type { Client, Company, InternalUser } from './types.js';
+import { ok, v1Api } from './api.js';
 import { useLoad } from './ui.js';
 
 /** The directory's first thousand of each kind, enough to name the people and companies a list shows by id. */
@@ -10,10 +9,11 @@ const DIRECTORY_LIMIT = 1000;
  * and notes show who and what by name). An id not among those loaded is shown as it is.
  */
 export function useDirectory(workspaceId: string) {
-  const api = v1(workspaceId);
-  const clients = useLoad(() => api.get<Page<Client>>('/clients', { limit: DIRECTORY_LIMIT }), [workspaceId]);
-  const companies = useLoad(() => api.get<Page<Company>>('/companies', { limit: DIRECTORY_LIMIT }), [workspaceId]);
-  const users = useLoad(() => api.get<Page<InternalUser>>('/internal-users', { limit: DIRECTORY_LIMIT }), [workspaceId]);
+  const api = v1Api(workspaceId);
+  const query = { params: { query: { limit: DIRECTORY_LIMIT } } };
+  const clients = useLoad(() => ok(api.GET('/v1/clients', query)), [workspaceId]);
+  const companies = useLoad(() => ok(api.GET('/v1/companies', query)), [workspaceId]);
+  const users = useLoad(() => ok(api.GET('/v1/internal-users', query)), [workspaceId]);
   const clientNames = new Map((clients.data?.data ?? []).map((c) => [c.id, `${c.givenName} ${c.familyName}`]));
   const companyNames = new Map((companies.data?.data ?? []).map((c) => [c.id, c.isPlaceholder ? `${c.name} (placeholder)` : c.name]));
   const userNames = new Map((users.data?.data ?? []).map((u) => [u.id, `${u.givenName} ${u.familyName}`]));

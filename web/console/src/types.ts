@@ -6,12 +6,10 @@
 import type { Answer, Item } from '../../kit/api.js';
 
 export type Workspace = Item<'/admin/workspaces'>;
-export type CreatedWorkspace = Answer<'/admin/workspaces', 'post'>;
 export type CreatedKey = Answer<'/admin/workspaces/{workspaceId}/keys', 'post'>;
 export type ApiKey = Item<'/admin/workspaces/{workspaceId}/keys'>;
 export type InternalUser = Item<'/v1/internal-users'>;
 export type Client = Item<'/v1/clients'>;
-export type CreatedClient = Answer<'/v1/clients', 'post'>;
 export type Company = Item<'/v1/companies'>;
 export type Install = Item<'/v1/installs'>;
 export type NotificationSettings = Answer<'/v1/installs/{installId}/notification-settings'>;

@@ -1,17 +1,16 @@
-import { useState } from 'preact/hooks';
 import { AUDIT_EVENT_TYPES } from '../../../../src/shared/audit-events.js';
 import { type Page, v1 } from '../api.js';
 import type { AuditEntry } from '../types.js';
-import { DataTable, Field, ListState, PageHeading, Pager, formatDate, usePaged } from '../ui.js';
+import { DataTable, Field, ListState, PageHeading, Pager, formatDate, FilterForm, useListQuery } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
-interface Filters {
+type Filters = {
   eventType: string;
   actorId: string;
   companyId: string;
   createdAfter: string;
   createdBefore: string;
-}
+};
 
 const NO_FILTERS: Filters = { eventType: '', actorId: '', companyId: '', createdAfter: '', createdBefore: '' };
 
@@ -24,9 +23,9 @@ export function localToIso(value: string): string {
 
 export function AuditLogPage({ workspaceId }: { workspaceId: string }) {
   const api = v1(workspaceId);
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const list = usePaged(
-    (nextToken) =>
+  const query = useListQuery(
+    NO_FILTERS,
+    (filters, nextToken) =>
       api.get<Page<AuditEntry>>('/audit-logs', {
         limit: 25,
         nextToken,
@@ -36,61 +35,37 @@ export function AuditLogPage({ workspaceId }: { workspaceId: string }) {
         createdAfter: localToIso(filters.createdAfter),
         createdBefore: localToIso(filters.createdBefore),
       }),
-    [workspaceId, JSON.stringify(filters)],
+    [workspaceId],
   );
-
-  const submit = (event: Event) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: keyof Filters) => String(data.get(name) ?? '').trim();
-    setFilters({
-      eventType: text('eventType'),
-      actorId: text('actorId'),
-      companyId: text('companyId'),
-      createdAfter: text('createdAfter'),
-      createdBefore: text('createdBefore'),
-    });
-  };
-
-  const filtered = Object.values(filters).some(Boolean);
+  const { filters, filtered, list } = query;
   const rows = list.data?.data ?? [];
   return (
     <>
       <PageHeading title="Audit log" context={useWorkspaceName()} />
-      <search aria-label="Audit log filters">
-        <form class="search filters" onSubmit={submit} onReset={() => setFilters(NO_FILTERS)}>
-          <Field label="Event type">
-            {(props) => (
-              <select {...props} name="eventType">
-                <option value="" selected={filters.eventType === ''}>
-                  Any
+      <FilterForm query={query} label="Audit log filters">
+        <Field label="Event type">
+          {(props) => (
+            <select {...props} name="eventType">
+              <option value="" selected={filters.eventType === ''}>
+                Any
+              </option>
+              {AUDIT_EVENT_TYPES.map((type) => (
+                <option key={type} value={type} selected={filters.eventType === type}>
+                  {type}
                 </option>
-                {AUDIT_EVENT_TYPES.map((type) => (
-                  <option key={type} value={type} selected={filters.eventType === type}>
-                    {type}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Actor id">{(props) => <input {...props} name="actorId" class="mono" defaultValue={filters.actorId} />}</Field>
-          <Field label="Company id">{(props) => <input {...props} name="companyId" class="mono" defaultValue={filters.companyId} />}</Field>
-          <Field label="Created after" hint="Your local time.">
-            {(props) => <input {...props} name="createdAfter" type="datetime-local" step={1} defaultValue={filters.createdAfter} />}
-          </Field>
-          <Field label="Created before" hint="Your local time.">
-            {(props) => <input {...props} name="createdBefore" type="datetime-local" step={1} defaultValue={filters.createdBefore} />}
-          </Field>
-          <div class="actions">
-            <button type="submit">Filter</button>
-            {filtered ? (
-              <button type="reset" class="secondary">
-                Clear filters
-              </button>
-            ) : null}
-          </div>
-        </form>
-      </search>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Actor id">{(props) => <input {...props} name="actorId" class="mono" defaultValue={filters.actorId} />}</Field>
+        <Field label="Company id">{(props) => <input {...props} name="companyId" class="mono" defaultValue={filters.companyId} />}</Field>
+        <Field label="Created after" hint="Your local time.">
+          {(props) => <input {...props} name="createdAfter" type="datetime-local" step={1} defaultValue={filters.createdAfter} />}
+        </Field>
+        <Field label="Created before" hint="Your local time.">
+          {(props) => <input {...props} name="createdBefore" type="datetime-local" step={1} defaultValue={filters.createdBefore} />}
+        </Field>
+      </FilterForm>
 
       <ListState list={list} empty={filtered ? 'No entry matches these filters.' : 'The audit log is empty.'} what="the audit log" />
       {rows.length > 0 ? (

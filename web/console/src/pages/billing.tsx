@@ -1,4 +1,3 @@
-import { useState } from 'preact/hooks';
 import { admin, type Page, path, v1 } from '../api.js';
 import type { Invoice, Subscription } from '../types.js';
 import {
@@ -10,12 +9,13 @@ import {
   PageHeading,
   Pager,
   RowButton,
-  SearchForm,
   Status,
   formatDate,
   formatMoney,
   useAction,
   usePaged,
+  FilterForm,
+  useListQuery,
 } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
@@ -35,11 +35,12 @@ const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 const invoiceName = (invoice: Invoice) => (invoice.number ? `invoice ${invoice.number}` : `draft invoice ${invoice.id}`);
 
 function Invoices({ workspaceId }: { workspaceId: string }) {
-  const [status, setStatus] = useState('');
-  const list = usePaged(
-    (nextToken) => v1(workspaceId).get<Page<Invoice>>('/invoices', { limit: 25, nextToken, status }),
-    [workspaceId, status],
+  const query = useListQuery(
+    { status: '' },
+    (filters, nextToken) => v1(workspaceId).get<Page<Invoice>>('/invoices', { limit: 25, nextToken, ...filters }),
+    [workspaceId],
   );
+  const { filters, list } = query;
   const change = useAction();
 
   const act = (invoice: Invoice, action: 'pay' | 'void') => {
@@ -68,19 +69,19 @@ function Invoices({ workspaceId }: { workspaceId: string }) {
   return (
     <section aria-labelledby="invoices">
       <h2 id="invoices">Invoices</h2>
-      <SearchForm label="Invoices" submitLabel="Show" onSearch={(data) => setStatus(String(data.get('status') ?? ''))}>
+      <FilterForm query={query} label="Invoices" submitLabel="Show" clearLabel={null}>
         <Field label="Status">
           {(props) => (
             <select {...props} name="status">
               {['', 'draft', 'open', 'paid', 'void'].map((s) => (
-                <option key={s} value={s} selected={status === s}>
+                <option key={s} value={s} selected={filters.status === s}>
                   {s || 'Any'}
                 </option>
               ))}
             </select>
           )}
         </Field>
-      </SearchForm>
+      </FilterForm>
       <Status>{change.done}</Status>
       <ErrorMessage error={change.error} />
       <ListState list={list} empty="No invoice." what="invoices" />

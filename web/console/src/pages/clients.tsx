@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { type Page, path, v1 } from '../api.js';
+import { ok, type Page, path, v1, v1Api } from '../api.js';
 import type { Client, Company } from '../types.js';
 import {
   Badge,
@@ -12,14 +12,14 @@ import {
   PageHeading,
   Pager,
   RowButton,
-  SearchForm,
   SecretOnce,
   Status,
   formatDate,
   latest,
   useAction,
   useLoad,
-  usePaged,
+  FilterForm,
+  useListQuery,
 } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
@@ -31,15 +31,17 @@ const SEARCH_FIELDS = [
   ['companyId', 'Company id'],
 ] as const;
 
-type SearchField = (typeof SEARCH_FIELDS)[number][0];
-
 export function ClientsPage({ workspaceId }: { workspaceId: string }) {
   const api = v1(workspaceId);
-  const [search, setSearch] = useState<{ field: SearchField; value: string } | null>(null);
-  const list = usePaged(
-    (nextToken) => api.get<Page<Client>>('/clients', { limit: 25, nextToken, ...(search ? { [search.field]: search.value } : {}) }),
-    [workspaceId, search?.field, search?.value],
+  // One filter at a time: the field chosen (`field`), the value sought (`q`); none without a value.
+  const query = useListQuery(
+    { field: 'email', q: '' },
+    (filters, nextToken) =>
+      api.get<Page<Client>>('/clients', { limit: 25, nextToken, ...(filters.q ? { [filters.field]: filters.q } : {}) }),
+    [workspaceId],
   );
+  const { list } = query;
+  const search = query.filters.q ? query.filters : null;
   const companies = useLoad(() => api.get<Page<Company>>('/companies', { limit: 1000 }), [workspaceId]);
   const [editing, setEditing] = useState<string | null>(null);
   const [invite, setInvite] = useState<string | null>(null);
@@ -54,11 +56,6 @@ export function ClientsPage({ workspaceId }: { workspaceId: string }) {
     return company.isPlaceholder ? `${company.name} (placeholder)` : company.name;
   };
 
-  const submitSearch = (data: FormData) => {
-    const value = String(data.get('q') ?? '').trim();
-    setSearch(value ? { field: String(data.get('field')) as SearchField, value } : null);
-  };
-
   const createClient = async (data: FormData) => {
     const companyId = String(data.get('companyId') ?? '');
     const sendInvite = data.get('sendInvite') === 'on';
@@ -68,7 +65,7 @@ export function ClientsPage({ workspaceId }: { workspaceId: string }) {
       familyName: String(data.get('familyName')).trim(),
       ...(companyId ? { companyId } : {}),
     };
-    const client = await api.post<Client>(`/clients${sendInvite ? '?sendInvite=true' : ''}`, body);
+    const client = await ok(v1Api(workspaceId).POST('/v1/clients', { body, params: { query: sendInvite ? { sendInvite: true } : {} } }));
     setInvite(client.inviteUrl ?? null);
     list.reload();
     companies.reload();
@@ -102,24 +99,7 @@ export function ClientsPage({ workspaceId }: { workspaceId: string }) {
       <Status>{latest(create, change)}</Status>
       {invite ? <SecretOnce title="Invite link (one-time)" value={invite} onDone={() => setInvite(null)} /> : null}
 
-      <SearchForm
-        label="Clients"
-        submitLabel="Search"
-        onSearch={submitSearch}
-        buttons={
-          search ? (
-            <button
-              type="reset"
-              class="secondary"
-              onClick={() => {
-                setSearch(null);
-              }}
-            >
-              Show all
-            </button>
-          ) : null
-        }
-      >
+      <FilterForm query={query} label="Clients" submitLabel="Search" clearLabel={search ? 'Show all' : null}>
         <Field label="Search by">
           {(props) => (
             <select {...props} name="field">
@@ -132,9 +112,9 @@ export function ClientsPage({ workspaceId }: { workspaceId: string }) {
           )}
         </Field>
         <Field label="Value" hint="Exact match (email: any case).">
-          {(props) => <input {...props} name="q" type="search" defaultValue={search?.value ?? ''} />}
+          {(props) => <input {...props} name="q" type="search" defaultValue={search?.q ?? ''} />}
         </Field>
-      </SearchForm>
+      </FilterForm>
 
       <ErrorMessage error={change.error} />
       <ListState list={list} empty={search ? 'No client matches.' : 'No client yet.'} what="clients" />

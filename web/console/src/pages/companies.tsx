@@ -11,36 +11,30 @@ import {
   PageHeading,
   Pager,
   RowButton,
-  SearchForm,
   Status,
   formatDate,
   latest,
   useAction,
-  usePaged,
+  FilterForm,
+  useListQuery,
 } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
-type Kind = 'all' | 'real' | 'placeholder';
+/** Which companies the list shows: GET /v1/companies?isPlaceholder=… (none for both). */
+const IS_PLACEHOLDER: Record<string, boolean | undefined> = { real: false, placeholder: true, all: undefined };
 
 export function CompaniesPage({ workspaceId }: { workspaceId: string }) {
   const api = v1(workspaceId);
-  const [search, setSearch] = useState<{ name: string; kind: Kind }>({ name: '', kind: 'real' });
-  const list = usePaged(
-    (nextToken) =>
-      api.get<Page<Company>>('/companies', {
-        limit: 25,
-        nextToken,
-        name: search.name,
-        isPlaceholder: search.kind === 'all' ? undefined : search.kind === 'placeholder',
-      }),
-    [workspaceId, search.name, search.kind],
+  const query = useListQuery(
+    { name: '', kind: 'real' },
+    (filters, nextToken) =>
+      api.get<Page<Company>>('/companies', { limit: 25, nextToken, name: filters.name, isPlaceholder: IS_PLACEHOLDER[filters.kind] }),
+    [workspaceId],
   );
+  const { filters: search, list } = query;
   const [editing, setEditing] = useState<string | null>(null);
   const create = useAction();
   const change = useAction();
-
-  const submitSearch = (data: FormData) =>
-    setSearch({ name: String(data.get('name') ?? '').trim(), kind: String(data.get('kind')) as Kind });
 
   const createCompany = async (data: FormData) => {
     const name = String(data.get('name')).trim();
@@ -72,7 +66,7 @@ export function CompaniesPage({ workspaceId }: { workspaceId: string }) {
       <PageHeading title="Companies" context={useWorkspaceName()} />
       <Status>{latest(create, change)}</Status>
 
-      <SearchForm label="Companies" submitLabel="Search" onSearch={submitSearch}>
+      <FilterForm query={query} label="Companies" submitLabel="Search" clearLabel={null}>
         <Field label="Name" hint="The exact name, capitals included; empty for every company.">
           {(props) => <input {...props} name="name" type="search" defaultValue={search.name} />}
         </Field>
@@ -91,7 +85,7 @@ export function CompaniesPage({ workspaceId }: { workspaceId: string }) {
             </select>
           )}
         </Field>
-      </SearchForm>
+      </FilterForm>
 
       <ErrorMessage error={change.error} />
       <ListState list={list} empty="No company matches." what="companies" />

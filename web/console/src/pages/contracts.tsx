@@ -1,8 +1,20 @@
-import { useState } from 'preact/hooks';
 import { type Page, v1 } from '../api.js';
 import { useDirectory } from '../directory.js';
 import type { Contract, ContractTemplate } from '../types.js';
-import { Badge, DataTable, Field, ListState, PageHeading, Pager, SearchForm, formatDate, formatNumber, useLoad, usePaged } from '../ui.js';
+import {
+  Badge,
+  DataTable,
+  Field,
+  ListState,
+  PageHeading,
+  Pager,
+  formatDate,
+  formatNumber,
+  useLoad,
+  usePaged,
+  FilterForm,
+  useListQuery,
+} from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
 /** The statuses of GET /v1/contracts?status=… */
@@ -12,11 +24,11 @@ const CONTRACT_STATUSES = ['pending', 'signed'] as const;
 const TEMPLATE_CHOICES = 1000;
 
 /** The list filters of GET /v1/contracts (exact matches). */
-interface Filters {
+type Filters = {
   contractTemplateId: string;
   clientId: string;
   status: string;
-}
+};
 
 const NO_FILTERS: Filters = { contractTemplateId: '', clientId: '', status: '' };
 
@@ -31,39 +43,23 @@ export function ContractsPage({ workspaceId }: { workspaceId: string }) {
 }
 
 function Contracts({ workspaceId }: { workspaceId: string }) {
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const list = usePaged(
-    (nextToken) => v1(workspaceId).get<Page<Contract>>('/contracts', { limit: 25, nextToken, ...filters }),
-    [workspaceId, JSON.stringify(filters)],
+  const query = useListQuery(
+    NO_FILTERS,
+    (filters, nextToken) => v1(workspaceId).get<Page<Contract>>('/contracts', { limit: 25, nextToken, ...filters }),
+    [workspaceId],
   );
+  const { filters, filtered, list } = query;
   const templates = useLoad(
     () => v1(workspaceId).get<Page<ContractTemplate>>('/contract-templates', { limit: TEMPLATE_CHOICES }),
     [workspaceId],
   );
   const names = useDirectory(workspaceId);
 
-  const search = (data: FormData) => {
-    const text = (name: keyof Filters) => String(data.get(name) ?? '').trim();
-    setFilters({ contractTemplateId: text('contractTemplateId'), clientId: text('clientId'), status: text('status') });
-  };
-
-  const filtered = Object.values(filters).some(Boolean);
   const rows = list.data?.data ?? [];
   return (
     <section aria-labelledby="contracts">
       <h2 id="contracts">Contracts</h2>
-      <SearchForm
-        label="Contracts"
-        submitLabel="Filter"
-        onSearch={search}
-        buttons={
-          filtered ? (
-            <button type="reset" class="secondary" onClick={() => setFilters(NO_FILTERS)}>
-              Clear filters
-            </button>
-          ) : null
-        }
-      >
+      <FilterForm query={query} label="Contracts">
         <Field label="Status">
           {(props) => (
             <select {...props} name="status">
@@ -92,7 +88,7 @@ function Contracts({ workspaceId }: { workspaceId: string }) {
             </select>
           )}
         </Field>
-      </SearchForm>
+      </FilterForm>
       <ListState list={list} empty={filtered ? 'No contract matches these filters.' : 'No contract yet.'} what="contracts" />
       {rows.length > 0 ? (
         <DataTable

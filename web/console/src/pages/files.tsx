@@ -3,19 +3,33 @@ import { type Page, path, v1 } from '../api.js';
 import { type Directory, useDirectory } from '../directory.js';
 import { Link } from '../router.js';
 import type { FileChannel, FileObject } from '../types.js';
-import { Badge, DataTable, ErrorMessage, Field, ListState, PageHeading, Pager, SearchForm, formatDate, useLoad, usePaged } from '../ui.js';
+import {
+  Badge,
+  DataTable,
+  ErrorMessage,
+  Field,
+  ListState,
+  PageHeading,
+  Pager,
+  SearchForm,
+  formatDate,
+  useLoad,
+  usePaged,
+  FilterForm,
+  useListQuery,
+} from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
 /** The membership types of GET /v1/channels/files?membershipType=… */
 const MEMBERSHIP_TYPES = ['individual', 'group', 'company'] as const;
 
 /** The list filters of GET /v1/channels/files (exact matches). */
-interface Filters {
+type Filters = {
   membershipType: string;
   memberId: string;
   clientId: string;
   companyId: string;
-}
+};
 
 const NO_FILTERS: Filters = { membershipType: '', memberId: '', clientId: '', companyId: '' };
 
@@ -43,41 +57,20 @@ function formatSize(bytes: number): string {
 }
 
 export function FileChannelsPage({ workspaceId }: { workspaceId: string }) {
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const list = usePaged(
-    (nextToken) => v1(workspaceId).get<Page<FileChannel>>('/channels/files', { limit: 25, nextToken, ...filters }),
-    [workspaceId, JSON.stringify(filters)],
+  const query = useListQuery(
+    NO_FILTERS,
+    (filters, nextToken) => v1(workspaceId).get<Page<FileChannel>>('/channels/files', { limit: 25, nextToken, ...filters }),
+    [workspaceId],
   );
+  const { filters, filtered, list } = query;
   const names = useDirectory(workspaceId);
   const base = `/workspaces/${encodeURIComponent(workspaceId)}/files`;
 
-  const search = (data: FormData) => {
-    const text = (name: keyof Filters) => String(data.get(name) ?? '').trim();
-    setFilters({
-      membershipType: text('membershipType'),
-      memberId: text('memberId'),
-      clientId: text('clientId'),
-      companyId: text('companyId'),
-    });
-  };
-
-  const filtered = Object.values(filters).some(Boolean);
   const rows = list.data?.data ?? [];
   return (
     <>
       <PageHeading title="Files" context={useWorkspaceName()} />
-      <SearchForm
-        label="File channels"
-        submitLabel="Filter"
-        onSearch={search}
-        buttons={
-          filtered ? (
-            <button type="reset" class="secondary" onClick={() => setFilters(NO_FILTERS)}>
-              Clear filters
-            </button>
-          ) : null
-        }
-      >
+      <FilterForm query={query} label="File channels">
         <Field label="Membership">
           {(props) => (
             <select {...props} name="membershipType">
@@ -96,7 +89,7 @@ export function FileChannelsPage({ workspaceId }: { workspaceId: string }) {
           {(props) => <input {...props} name="clientId" class="mono" defaultValue={filters.clientId} />}
         </Field>
         <Field label="Company id">{(props) => <input {...props} name="companyId" class="mono" defaultValue={filters.companyId} />}</Field>
-      </SearchForm>
+      </FilterForm>
       <ListState list={list} empty={filtered ? 'No file channel matches these filters.' : 'No file channel yet.'} what="file channels" />
       {rows.length > 0 ? (
         <DataTable

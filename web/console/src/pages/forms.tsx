@@ -1,8 +1,20 @@
-import { useState } from 'preact/hooks';
 import { type Page, v1 } from '../api.js';
 import { useDirectory } from '../directory.js';
 import type { Form, FormResponse } from '../types.js';
-import { Badge, DataTable, Field, ListState, PageHeading, Pager, SearchForm, formatDate, formatNumber, useLoad, usePaged } from '../ui.js';
+import {
+  Badge,
+  DataTable,
+  Field,
+  ListState,
+  PageHeading,
+  Pager,
+  formatDate,
+  formatNumber,
+  useLoad,
+  usePaged,
+  FilterForm,
+  useListQuery,
+} from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
 /** The statuses of GET /v1/form-responses?status=… */
@@ -12,11 +24,11 @@ const RESPONSE_STATUSES = ['pending', 'completed'] as const;
 const FORM_CHOICES = 1000;
 
 /** The list filters of GET /v1/form-responses (exact matches). */
-interface Filters {
+type Filters = {
   formId: string;
   clientId: string;
   status: string;
-}
+};
 
 const NO_FILTERS: Filters = { formId: '', clientId: '', status: '' };
 
@@ -59,36 +71,20 @@ function Forms({ workspaceId }: { workspaceId: string }) {
 }
 
 function Responses({ workspaceId }: { workspaceId: string }) {
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const list = usePaged(
-    (nextToken) => v1(workspaceId).get<Page<FormResponse>>('/form-responses', { limit: 25, nextToken, ...filters }),
-    [workspaceId, JSON.stringify(filters)],
+  const query = useListQuery(
+    NO_FILTERS,
+    (filters, nextToken) => v1(workspaceId).get<Page<FormResponse>>('/form-responses', { limit: 25, nextToken, ...filters }),
+    [workspaceId],
   );
+  const { filters, filtered, list } = query;
   const forms = useLoad(() => v1(workspaceId).get<Page<Form>>('/forms', { limit: FORM_CHOICES }), [workspaceId]);
   const names = useDirectory(workspaceId);
 
-  const search = (data: FormData) => {
-    const text = (name: keyof Filters) => String(data.get(name) ?? '').trim();
-    setFilters({ formId: text('formId'), clientId: text('clientId'), status: text('status') });
-  };
-
-  const filtered = Object.values(filters).some(Boolean);
   const rows = list.data?.data ?? [];
   return (
     <section aria-labelledby="form-responses">
       <h2 id="form-responses">Form responses</h2>
-      <SearchForm
-        label="Form responses"
-        submitLabel="Filter"
-        onSearch={search}
-        buttons={
-          filtered ? (
-            <button type="reset" class="secondary" onClick={() => setFilters(NO_FILTERS)}>
-              Clear filters
-            </button>
-          ) : null
-        }
-      >
+      <FilterForm query={query} label="Form responses">
         <Field label="Form">
           {(props) => (
             <select {...props} name="formId">
@@ -115,7 +111,7 @@ function Responses({ workspaceId }: { workspaceId: string }) {
             </select>
           )}
         </Field>
-      </SearchForm>
+      </FilterForm>
       <ListState list={list} empty={filtered ? 'No form response matches these filters.' : 'No form response yet.'} what="form responses" />
       {rows.length > 0 ? (
         <DataTable

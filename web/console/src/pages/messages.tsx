@@ -1,9 +1,21 @@
-import { useState } from 'preact/hooks';
 import { type Page, path, v1 } from '../api.js';
 import { type Directory, useDirectory } from '../directory.js';
 import { Link } from '../router.js';
 import type { Message, MessageChannel } from '../types.js';
-import { Badge, DataTable, ErrorMessage, Field, ListState, PageHeading, Pager, SearchForm, formatDate, useLoad, usePaged } from '../ui.js';
+import {
+  Badge,
+  DataTable,
+  ErrorMessage,
+  Field,
+  ListState,
+  PageHeading,
+  Pager,
+  formatDate,
+  useLoad,
+  usePaged,
+  FilterForm,
+  useListQuery,
+} from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
 /** The membership types of GET /v1/message-channels?membershipType=… */
@@ -20,22 +32,20 @@ function membersOf(channel: MessageChannel, names: Directory): string {
 const channelName = (channel: MessageChannel, names: Directory) => `${channel.membershipType} channel of ${membersOf(channel, names)}`;
 
 export function MessageChannelsPage({ workspaceId }: { workspaceId: string }) {
-  const [membershipType, setMembershipType] = useState('');
-  const list = usePaged(
-    (nextToken) => v1(workspaceId).get<Page<MessageChannel>>('/message-channels', { limit: 25, nextToken, membershipType }),
-    [workspaceId, membershipType],
+  const query = useListQuery(
+    { membershipType: '' },
+    (filters, nextToken) => v1(workspaceId).get<Page<MessageChannel>>('/message-channels', { limit: 25, nextToken, ...filters }),
+    [workspaceId],
   );
+  const { list } = query;
+  const { membershipType } = query.filters;
   const names = useDirectory(workspaceId);
   const base = `/workspaces/${encodeURIComponent(workspaceId)}/messages`;
   const rows = list.data?.data ?? [];
   return (
     <>
       <PageHeading title="Messages" context={useWorkspaceName()} />
-      <SearchForm
-        label="Message channels"
-        submitLabel="Show"
-        onSearch={(data) => setMembershipType(String(data.get('membershipType') ?? ''))}
-      >
+      <FilterForm query={query} label="Message channels" submitLabel="Show" clearLabel={null}>
         <Field label="Membership">
           {(props) => (
             <select {...props} name="membershipType">
@@ -47,7 +57,7 @@ export function MessageChannelsPage({ workspaceId }: { workspaceId: string }) {
             </select>
           )}
         </Field>
-      </SearchForm>
+      </FilterForm>
       <ListState list={list} empty={membershipType ? `No ${membershipType} channel.` : 'No message channel yet.'} what="message channels" />
       {rows.length > 0 ? (
         <DataTable

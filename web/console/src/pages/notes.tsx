@@ -1,18 +1,17 @@
-import { useState } from 'preact/hooks';
 import { type Page, v1 } from '../api.js';
 import { useDirectory } from '../directory.js';
 import type { Note } from '../types.js';
-import { DataTable, Field, ListState, PageHeading, Pager, SearchForm, formatDate, usePaged } from '../ui.js';
+import { DataTable, Field, ListState, PageHeading, Pager, formatDate, FilterForm, useListQuery } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
 /** The entity types of GET /v1/notes?entityType=… */
 const ENTITY_TYPES = ['client', 'company'] as const;
 
 /** The list filters of GET /v1/notes: entityId only with entityType. */
-interface Filters {
+type Filters = {
   entityType: string;
   entityId: string;
-}
+};
 
 const NO_FILTERS: Filters = { entityType: '', entityId: '' };
 
@@ -21,33 +20,19 @@ const NO_FILTERS: Filters = { entityType: '', entityId: '' };
  * is HTML the service stores unsanitized, so the console does not render it.
  */
 export function NotesPage({ workspaceId }: { workspaceId: string }) {
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const list = usePaged(
-    (nextToken) => v1(workspaceId).get<Page<Note>>('/notes', { limit: 25, nextToken, ...filters }),
-    [workspaceId, filters.entityType, filters.entityId],
+  const query = useListQuery(
+    NO_FILTERS,
+    (filters, nextToken) => v1(workspaceId).get<Page<Note>>('/notes', { limit: 25, nextToken, ...filters }),
+    [workspaceId],
   );
+  const { filters, filtered, list } = query;
   const names = useDirectory(workspaceId);
 
-  const search = (data: FormData) =>
-    setFilters({ entityType: String(data.get('entityType') ?? ''), entityId: String(data.get('entityId') ?? '').trim() });
-
-  const filtered = Boolean(filters.entityType || filters.entityId);
   const rows = list.data?.data ?? [];
   return (
     <>
       <PageHeading title="Notes" context={useWorkspaceName()} />
-      <SearchForm
-        label="Notes"
-        submitLabel="Filter"
-        onSearch={search}
-        buttons={
-          filtered ? (
-            <button type="reset" class="secondary" onClick={() => setFilters(NO_FILTERS)}>
-              Clear filters
-            </button>
-          ) : null
-        }
-      >
+      <FilterForm query={query} label="Notes">
         <Field label="On">
           {(props) => (
             <select {...props} name="entityType">
@@ -62,7 +47,7 @@ export function NotesPage({ workspaceId }: { workspaceId: string }) {
         <Field label="Client or company id" hint="With “On” set to which it is.">
           {(props) => <input {...props} name="entityId" class="mono" defaultValue={filters.entityId} />}
         </Field>
-      </SearchForm>
+      </FilterForm>
       <ListState list={list} empty={filtered ? 'No note matches these filters.' : 'No note yet.'} what="notes" />
       {rows.length > 0 ? (
         <DataTable

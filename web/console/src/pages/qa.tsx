@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { admin, type Page, path, v1 } from '../api.js';
-import type { ApiKey, Client, InternalUser } from '../types.js';
+import type { ApiKey, Client, InternalUser, QaPrincipal } from '../types.js';
 import {
   CreatePanel,
   DataTable,
@@ -19,15 +19,6 @@ import {
   usePaged,
 } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
-
-interface QaPrincipal {
-  id: string;
-  kind: 'client' | 'internalUser';
-  email: string;
-  givenName: string;
-  familyName: string;
-  createdAt: string;
-}
 
 /**
  * The QA surface for app developers: clients and internal users marked for testing (QA principals), an impersonation

@@ -1,4 +1,3 @@
-import { useState } from 'preact/hooks';
 import { type Page, path, v1 } from '../api.js';
 import { type Directory, useDirectory } from '../directory.js';
 import type { Task, TaskTemplate } from '../types.js';
@@ -11,11 +10,12 @@ import {
   PageHeading,
   Pager,
   RowButton,
-  SearchForm,
   Status,
   formatDate,
   useAction,
   usePaged,
+  FilterForm,
+  useListQuery,
 } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
@@ -23,12 +23,12 @@ import { useWorkspaceName } from '../workspace-layout.js';
 const TASK_STATUSES = ['todo', 'inProgress', 'completed'] as const;
 
 /** The list filters of GET /v1/tasks (exact matches; companyId also finds its clients' tasks). */
-interface Filters {
+type Filters = {
   status: string;
   internalUserId: string;
   clientId: string;
   companyId: string;
-}
+};
 
 const NO_FILTERS: Filters = { status: '', internalUserId: '', clientId: '', companyId: '' };
 
@@ -52,23 +52,14 @@ function assigneeOf(task: Task, names: Directory): string {
 }
 
 function Tasks({ workspaceId }: { workspaceId: string }) {
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const list = usePaged(
-    (nextToken) => v1(workspaceId).get<Page<Task>>('/tasks', { limit: 25, nextToken, ...filters }),
-    [workspaceId, JSON.stringify(filters)],
+  const query = useListQuery(
+    NO_FILTERS,
+    (filters, nextToken) => v1(workspaceId).get<Page<Task>>('/tasks', { limit: 25, nextToken, ...filters }),
+    [workspaceId],
   );
+  const { filters, filtered, list } = query;
   const names = useDirectory(workspaceId);
   const change = useAction();
-
-  const search = (data: FormData) => {
-    const text = (name: keyof Filters) => String(data.get(name) ?? '').trim();
-    setFilters({
-      status: text('status'),
-      internalUserId: text('internalUserId'),
-      clientId: text('clientId'),
-      companyId: text('companyId'),
-    });
-  };
 
   const complete = (task: Task) =>
     change.runIfConfirmed(`Mark the task “${task.name}” completed?`, async () => {
@@ -77,23 +68,11 @@ function Tasks({ workspaceId }: { workspaceId: string }) {
       return `Task “${task.name}” marked completed.`;
     });
 
-  const filtered = Object.values(filters).some(Boolean);
   const rows = list.data?.data ?? [];
   return (
     <section aria-labelledby="tasks">
       <h2 id="tasks">Tasks</h2>
-      <SearchForm
-        label="Tasks"
-        submitLabel="Filter"
-        onSearch={search}
-        buttons={
-          filtered ? (
-            <button type="reset" class="secondary" onClick={() => setFilters(NO_FILTERS)}>
-              Clear filters
-            </button>
-          ) : null
-        }
-      >
+      <FilterForm query={query} label="Tasks">
         <Field label="Status">
           {(props) => (
             <select {...props} name="status">
@@ -112,7 +91,7 @@ function Tasks({ workspaceId }: { workspaceId: string }) {
         <Field label="Company id" hint="Its own tasks and its clients’.">
           {(props) => <input {...props} name="companyId" class="mono" defaultValue={filters.companyId} />}
         </Field>
-      </SearchForm>
+      </FilterForm>
       <Status>{change.done}</Status>
       <ErrorMessage error={change.error} />
       <ListState list={list} empty={filtered ? 'No task matches these filters.' : 'No task yet.'} what="tasks" />

@@ -13,7 +13,6 @@ import {
   PageHeading,
   Pager,
   RowButton,
-  SearchForm,
   SecretOnce,
   Status,
   confirmed,
@@ -21,7 +20,8 @@ import {
   latest,
   useAction,
   useLoad,
-  usePaged,
+  FilterForm,
+  useListQuery,
 } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 import { localToIso } from './audit-log.js';
@@ -134,17 +134,13 @@ export function WebhooksPage({ workspaceId }: { workspaceId: string }) {
 }
 
 function Deliveries({ workspaceId, endpoints }: { workspaceId: string; endpoints: WebhookEndpoint[] }) {
-  const [filters, setFilters] = useState({ status: '', endpointId: '' });
-  const list = usePaged(
-    (nextToken) =>
-      admin.get<Page<WebhookDelivery>>(path`/workspaces/${workspaceId}/webhook-deliveries`, {
-        limit: 25,
-        nextToken,
-        status: filters.status,
-        endpointId: filters.endpointId,
-      }),
-    [workspaceId, filters.status, filters.endpointId],
+  const query = useListQuery(
+    { status: '', endpointId: '' },
+    (filters, nextToken) =>
+      admin.get<Page<WebhookDelivery>>(path`/workspaces/${workspaceId}/webhook-deliveries`, { limit: 25, nextToken, ...filters }),
+    [workspaceId],
   );
+  const { filters, list } = query;
   const replay = useAction();
   const urls = new Map(endpoints.map((e) => [e.id, e.url]));
 
@@ -169,10 +165,11 @@ function Deliveries({ workspaceId, endpoints }: { workspaceId: string; endpoints
   return (
     <section aria-labelledby="deliveries">
       <h2 id="deliveries">Delivery log</h2>
-      <SearchForm
+      <FilterForm
+        query={query}
         label="Deliveries"
         submitLabel="Show"
-        onSearch={(data) => setFilters({ status: String(data.get('status') ?? ''), endpointId: String(data.get('endpointId') ?? '') })}
+        clearLabel={null}
         buttons={
           <button type="button" class="secondary" onClick={list.reload}>
             Refresh
@@ -202,7 +199,7 @@ function Deliveries({ workspaceId, endpoints }: { workspaceId: string; endpoints
             </select>
           )}
         </Field>
-      </SearchForm>
+      </FilterForm>
       <Status>{replay.done}</Status>
       <ErrorMessage error={replay.error} />
       <ListState list={list} empty="No delivery." what="deliveries" />

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { admin, type Page, path } from '../api.js';
+import { admin, adminApi, ok, type Page, path } from '../api.js';
 import { Link } from '../router.js';
 import type { CreatedKey, Workspace } from '../types.js';
 import {
@@ -37,10 +37,7 @@ export function WorkspacesPage() {
   const createWorkspace = async (data: FormData) => {
     const name = String(data.get('name')).trim();
     const dailyQuota = quotaOf(data.get('dailyQuota'));
-    const answer = await admin.post<{ workspaceId: string; apiKeyId: string; apiKey: string }>('/workspaces', {
-      name,
-      ...(dailyQuota === undefined ? {} : { dailyQuota }),
-    });
+    const answer = await ok(adminApi.POST('/admin/workspaces', { body: { name, ...(dailyQuota === undefined ? {} : { dailyQuota }) } }));
     setCreated({ apiKeyId: answer.apiKeyId, apiKey: answer.apiKey, name });
     list.first();
     list.reload();
