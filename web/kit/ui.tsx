@@ -202,3 +202,14 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }
+
+/** A form's submit button in its row of actions, disabled while the form's action runs (`busy`). */
+export function Submit({ label, kind, busy }: { label: string; kind?: 'secondary' | 'danger'; busy: boolean }) {
+  return (
+    <div class="actions">
+      <button type="submit" class={kind} disabled={busy}>
+        {label}
+      </button>
+    </div>
+  );
+}

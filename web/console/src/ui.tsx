@@ -4,7 +4,7 @@ import { ErrorMessage as KitErrorMessage, messageOf as kitMessageOf } from '../.
 // The console's UI: the kit's (web/kit), errors shown with their status and code (an operator's view), and
 // what only the console shows (dates, amounts, a secret shown once).
 
-export { Field, PageHeading, Status, confirmed, latest, useAction, useLoad } from '../../kit/ui.js';
+export { Field, PageHeading, Status, Submit, confirmed, latest, useAction, useLoad } from '../../kit/ui.js';
 export {
   Badge,
   CreatePanel,

@@ -5,7 +5,7 @@ import { ApiError, type SignInSession, type UserType } from './api.js';
 import { navigate } from './router.js';
 
 // The portal's own UI; the rest is the kit's (web/kit/ui.tsx).
-export { ErrorMessage, Field, PageHeading, Status, text, useAction } from '../../kit/ui.js';
+export { ErrorMessage, Field, PageHeading, Status, Submit, text, useAction } from '../../kit/ui.js';
 
 /** The shortest password the server takes (ASVS: 12, no composition rules). */
 export const PASSWORD_MIN = 12;
@@ -93,6 +93,25 @@ export function CopyField({ label, value, copyValue, hint }: { label: string; va
           />
           <CopyButton text={copyValue ?? value} what={label} select={() => field.current?.select()} />
         </div>
+      )}
+    </Field>
+  );
+}
+
+/** The 6 digits an authenticator app shows now (spaces allowed, as apps group them: 123 456). */
+export function AppCodeField({ hint, error }: { hint: string; error: unknown }) {
+  return (
+    <Field label="Code from the app" name="code" hint={hint} error={error}>
+      {(props) => (
+        <input
+          {...props}
+          autocomplete="one-time-code"
+          inputMode="numeric"
+          pattern="[0-9 ]{6,7}"
+          required
+          maxLength={7}
+          spellcheck={false}
+        />
       )}
     </Field>
   );

@@ -91,17 +91,8 @@ export function QaPage({ workspaceId }: { workspaceId: string }) {
       <Status>{latest(create, change, agent)}</Status>
       {secret ? <SecretOnce title={secret.title} value={secret.value} onDone={() => setSecret(null)} /> : null}
       <ErrorMessage error={change.error} />
-      <Field label="App API key for impersonation tokens" hint="The token is encrypted with it; it is not kept.">
-        {(props) => (
-          <input
-            {...props}
-            name="appKey"
-            class="mono"
-            autocomplete="off"
-            value={appKey}
-            onInput={(e) => setAppKey(e.currentTarget.value)}
-          />
-        )}
+      <Field label="App API key for impersonation tokens" name="appKey" hint="The token is encrypted with it; it is not kept.">
+        {(props) => <input {...props} class="mono" autocomplete="off" value={appKey} onInput={(e) => setAppKey(e.currentTarget.value)} />}
       </Field>
       <ListState list={list} empty="No QA principal yet." what="QA principals" />
       {rows.length > 0 ? (

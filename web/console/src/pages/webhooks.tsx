@@ -22,6 +22,7 @@ import {
   useLoad,
   FilterForm,
   useListQuery,
+  Submit,
 } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 import { localToIso } from './audit-log.js';
@@ -262,11 +263,7 @@ function Deliveries({ workspaceId, endpoints }: { workspaceId: string; endpoints
         <Field label="Failed at or after" hint="Your local time.">
           {(props) => <input {...props} name="failedSince" type="datetime-local" step={1} required />}
         </Field>
-        <div class="actions">
-          <button type="submit" class="secondary" disabled={replay.busy}>
-            Replay failures
-          </button>
-        </div>
+        <Submit label="Replay failures" kind="secondary" busy={replay.busy} />
       </form>
     </section>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type SignInSession, api } from '../api.js';
 import { Link } from '../router.js';
-import { CopyButton, CopyField, ErrorMessage, Field, PageHeading, continueSignIn, text, useAction } from '../ui.js';
+import { CopyButton, CopyField, ErrorMessage, PageHeading, continueSignIn, text, useAction, Submit, AppCodeField } from '../ui.js';
 
 /** The secret as it is typed into an app: in groups of four. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
@@ -52,24 +52,8 @@ export function EnrolMfaPage() {
               <p>Enter the code the app now shows for it.</p>
               <ErrorMessage focus error={confirm.error} />
               <form class="stack" onSubmit={submit}>
-                <Field label="Code from the app" name="code" hint="6 digits." error={confirm.error}>
-                  {(props) => (
-                    <input
-                      {...props}
-                      autocomplete="one-time-code"
-                      inputMode="numeric"
-                      pattern="[0-9 ]{6,7}"
-                      required
-                      maxLength={7}
-                      spellcheck={false}
-                    />
-                  )}
-                </Field>
-                <div class="actions">
-                  <button type="submit" disabled={confirm.busy}>
-                    Turn on
-                  </button>
-                </div>
+                <AppCodeField hint="6 digits." error={confirm.error} />
+                <Submit label="Turn on" busy={confirm.busy} />
               </form>
             </li>
           </ol>

@@ -1,7 +1,19 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type SignInSession, api } from '../api.js';
 import { navigate } from '../router.js';
-import { ErrorMessage, Field, PASSWORD_MAX, PASSWORD_MIN, PageHeading, Status, continueSignIn, text, useAction } from '../ui.js';
+import {
+  ErrorMessage,
+  Field,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  PageHeading,
+  Status,
+  continueSignIn,
+  text,
+  useAction,
+  Submit,
+  AppCodeField,
+} from '../ui.js';
 
 /** The signed-in person's own page: who they are, sign out, their password and their two-step sign-in. */
 export function HomePage() {
@@ -101,11 +113,7 @@ function ChangePassword({ email }: { email: string }) {
             <input {...props} type="password" autocomplete="new-password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} />
           )}
         </Field>
-        <div class="actions">
-          <button type="submit" disabled={action.busy}>
-            Change the password
-          </button>
-        </div>
+        <Submit label="Change the password" busy={action.busy} />
       </form>
     </section>
   );
@@ -132,24 +140,8 @@ function TwoStep({ session, onChange }: { session: SignInSession; onChange: () =
           <p>On: signing in also takes a code from your authenticator app.</p>
           <ErrorMessage focus error={action.error} />
           <form class="stack" onSubmit={submit}>
-            <Field label="Code from the app" name="code" hint="To turn it off, the 6 digits your app shows now." error={action.error}>
-              {(props) => (
-                <input
-                  {...props}
-                  autocomplete="one-time-code"
-                  inputMode="numeric"
-                  required
-                  minLength={6}
-                  maxLength={7}
-                  spellcheck={false}
-                />
-              )}
-            </Field>
-            <div class="actions">
-              <button type="submit" class="danger" disabled={action.busy}>
-                Turn off
-              </button>
-            </div>
+            <AppCodeField hint="To turn it off, the 6 digits your app shows now." error={action.error} />
+            <Submit label="Turn off" kind="danger" busy={action.busy} />
           </form>
         </>
       ) : (

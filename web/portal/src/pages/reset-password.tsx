@@ -1,7 +1,19 @@
 import { useState } from 'preact/hooks';
 import { type UserType, api } from '../api.js';
 import { Link, takeLinkToken } from '../router.js';
-import { Done, ErrorMessage, Field, PASSWORD_MAX, PASSWORD_MIN, PageHeading, UserTypeChoice, refused, text, useAction } from '../ui.js';
+import {
+  Done,
+  ErrorMessage,
+  Field,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  PageHeading,
+  UserTypeChoice,
+  refused,
+  text,
+  useAction,
+  Submit,
+} from '../ui.js';
 
 /** Without a token: ask for a reset link by e-mail. With one (the link's fragment): choose the new password. */
 export function ResetPasswordPage() {
@@ -86,11 +98,7 @@ function NewPassword({ token }: { token: string }) {
                 <input {...props} type="password" autocomplete="new-password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} />
               )}
             </Field>
-            <div class="actions">
-              <button type="submit" disabled={action.busy}>
-                Set the new password
-              </button>
-            </div>
+            <Submit label="Set the new password" busy={action.busy} />
           </form>
         </>
       )}
