@@ -1,9 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { admin, type Page } from './api.js';
+import { adminApi, ok } from './api.js';
 import { Link } from './router.js';
-import type { Workspace } from './types.js';
 import { useLoad } from './ui.js';
 
 /** The sections of a workspace, in the order of its navigation. */
@@ -34,7 +33,7 @@ export const useWorkspaceName = () => useContext(WorkspaceName);
 
 export function WorkspaceLayout({ workspaceId, path, children }: { workspaceId: string; path: string; children: ComponentChildren }) {
   // The admin surface has no GET of one workspace: its name comes from the list (the first thousand).
-  const workspaces = useLoad(() => admin.get<Page<Workspace>>('/workspaces', { limit: 1000 }), []);
+  const workspaces = useLoad(() => ok(adminApi.GET('/admin/workspaces', { params: { query: { limit: 1000 } } })), []);
   const workspace = workspaces.data?.data.find((w) => w.id === workspaceId);
   const name = workspace?.name ?? '';
   const base = `/workspaces/${encodeURIComponent(workspaceId)}`;

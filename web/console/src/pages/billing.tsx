@@ -1,4 +1,4 @@
-import { admin, type Page, path, v1 } from '../api.js';
+import { admin, type Page, path, v1, ok, v1Api } from '../api.js';
 import type { Invoice, Subscription } from '../types.js';
 import {
   Badge,
@@ -125,7 +125,10 @@ function Invoices({ workspaceId }: { workspaceId: string }) {
 }
 
 function Subscriptions({ workspaceId }: { workspaceId: string }) {
-  const list = usePaged((nextToken) => v1(workspaceId).get<Page<Subscription>>('/subscriptions', { limit: 25, nextToken }), [workspaceId]);
+  const list = usePaged(
+    (nextToken) => ok(v1Api(workspaceId).GET('/v1/subscriptions', { params: { query: { limit: 25, nextToken } } })),
+    [workspaceId],
+  );
   const change = useAction();
 
   const cancel = (subscription: Subscription) =>

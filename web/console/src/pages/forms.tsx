@@ -1,4 +1,4 @@
-import { type Page, v1 } from '../api.js';
+import { type Page, v1, ok, v1Api } from '../api.js';
 import { useDirectory } from '../directory.js';
 import type { Form, FormResponse } from '../types.js';
 import {
@@ -43,7 +43,10 @@ export function FormsPage({ workspaceId }: { workspaceId: string }) {
 }
 
 function Forms({ workspaceId }: { workspaceId: string }) {
-  const list = usePaged((nextToken) => v1(workspaceId).get<Page<Form>>('/forms', { limit: 25, nextToken }), [workspaceId]);
+  const list = usePaged(
+    (nextToken) => ok(v1Api(workspaceId).GET('/v1/forms', { params: { query: { limit: 25, nextToken } } })),
+    [workspaceId],
+  );
   const rows = list.data?.data ?? [];
   return (
     <section aria-labelledby="forms">

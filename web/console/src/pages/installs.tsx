@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { admin, type Page, path, v1 } from '../api.js';
+import { admin, path, v1, ok, v1Api } from '../api.js';
 import { Link } from '../router.js';
 import type { Install } from '../types.js';
 import {
@@ -22,8 +22,11 @@ import { useWorkspaceName } from '../workspace-layout.js';
 const TYPES = ['custom', 'marketplace', 'embed', 'link', 'manual'] as const;
 
 export function InstallsPage({ workspaceId }: { workspaceId: string }) {
-  const api = v1(workspaceId);
-  const list = usePaged((nextToken) => api.get<Page<Install>>('/installs', { limit: 50, nextToken }), [workspaceId]);
+  const _api = v1(workspaceId);
+  const list = usePaged(
+    (nextToken) => ok(v1Api(workspaceId).GET('/v1/installs', { params: { query: { limit: 50, nextToken } } })),
+    [workspaceId],
+  );
   const [type, setType] = useState<(typeof TYPES)[number]>('custom');
   const create = useAction();
   const publish = useAction();

@@ -1,4 +1,4 @@
-import { admin, type Page, path, v1 } from '../api.js';
+import { admin, type Page, path, v1, ok, v1Api } from '../api.js';
 import type { Company, InternalUser } from '../types.js';
 import {
   CreatePanel,
@@ -20,7 +20,10 @@ import { useWorkspaceName } from '../workspace-layout.js';
 
 export function InternalUsersPage({ workspaceId }: { workspaceId: string }) {
   const api = v1(workspaceId);
-  const list = usePaged((nextToken) => api.get<Page<InternalUser>>('/internal-users', { limit: 25, nextToken }), [workspaceId]);
+  const list = usePaged(
+    (nextToken) => ok(v1Api(workspaceId).GET('/v1/internal-users', { params: { query: { limit: 25, nextToken } } })),
+    [workspaceId],
+  );
   const companies = useLoad(() => api.get<Page<Company>>('/companies', { limit: 100, isPlaceholder: false }), [workspaceId]);
   const create = useAction();
   const change = useAction();

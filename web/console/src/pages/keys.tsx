@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { admin, path } from '../api.js';
+import { admin, path, adminApi, ok } from '../api.js';
 import type { ApiKey, CreatedKey } from '../types.js';
 import {
   Badge,
@@ -20,7 +20,10 @@ import {
 import { useWorkspaceName } from '../workspace-layout.js';
 
 export function KeysPage({ workspaceId }: { workspaceId: string }) {
-  const list = useLoad(() => admin.get<{ data: ApiKey[] }>(path`/workspaces/${workspaceId}/keys`), [workspaceId]);
+  const list = useLoad(
+    () => ok(adminApi.GET('/admin/workspaces/{workspaceId}/keys', { params: { path: { workspaceId } } })),
+    [workspaceId],
+  );
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [kind, setKind] = useState<'workspace' | 'app'>('workspace');
   const create = useAction();
@@ -29,10 +32,12 @@ export function KeysPage({ workspaceId }: { workspaceId: string }) {
   const createKey = async (data: FormData) => {
     const label = String(data.get('label') ?? '').trim();
     const appId = String(data.get('appId') ?? '').trim();
-    const answer = await admin.post<CreatedKey>(path`/workspaces/${workspaceId}/keys`, {
-      ...(kind === 'app' ? { appId } : {}),
-      ...(label ? { label } : {}),
-    });
+    const answer = await ok(
+      adminApi.POST('/admin/workspaces/{workspaceId}/keys', {
+        params: { path: { workspaceId } },
+        body: { ...(kind === 'app' ? { appId } : {}), ...(label ? { label } : {}) },
+      }),
+    );
     setKind('workspace');
     setCreated(answer);
     list.reload();

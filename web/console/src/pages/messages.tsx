@@ -1,7 +1,7 @@
-import { type Page, path, v1 } from '../api.js';
+import { type Page, path, v1, ok, v1Api } from '../api.js';
 import { type Directory, useDirectory } from '../directory.js';
 import { Link } from '../router.js';
-import type { Message, MessageChannel } from '../types.js';
+import type { MessageChannel } from '../types.js';
 import {
   Badge,
   DataTable,
@@ -92,7 +92,10 @@ export function ChannelMessagesPage({ workspaceId, params }: { workspaceId: stri
   const api = v1(workspaceId);
   const { channelId } = params;
   const channel = useLoad(() => api.get<MessageChannel>(path`/message-channels/${channelId}`), [workspaceId, channelId]);
-  const list = usePaged((nextToken) => api.get<Page<Message>>('/messages', { channelId, limit: 25, nextToken }), [workspaceId, channelId]);
+  const list = usePaged(
+    (nextToken) => ok(v1Api(workspaceId).GET('/v1/messages', { params: { query: { channelId, limit: 25, nextToken } } })),
+    [workspaceId, channelId],
+  );
   const names = useDirectory(workspaceId);
   const rows = list.data?.data ?? [];
   const title = channel.data ? `Messages of the ${channelName(channel.data, names)}` : 'Messages of a channel';

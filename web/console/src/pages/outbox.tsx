@@ -1,6 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { type Page, admin, path } from '../api.js';
-import type { OutboxEmail } from '../types.js';
+import { adminApi, ok } from '../api.js';
 import { Badge, DataTable, ListState, PageHeading, Pager, formatDate, usePaged } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
@@ -11,7 +10,8 @@ import { useWorkspaceName } from '../workspace-layout.js';
  */
 export function OutboxPage({ workspaceId }: { workspaceId: string }) {
   const list = usePaged(
-    (nextToken) => admin.get<Page<OutboxEmail>>(path`/workspaces/${workspaceId}/outbox`, { limit: 25, nextToken }),
+    (nextToken) =>
+      ok(adminApi.GET('/admin/workspaces/{workspaceId}/outbox', { params: { path: { workspaceId }, query: { limit: 25, nextToken } } })),
     [workspaceId],
   );
   const rows = list.data?.data ?? [];

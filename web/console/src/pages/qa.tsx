@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { admin, type Page, path, v1 } from '../api.js';
-import type { ApiKey, Client, InternalUser, QaPrincipal } from '../types.js';
+import { admin, type Page, path, v1, adminApi, ok } from '../api.js';
+import type { Client, InternalUser, QaPrincipal } from '../types.js';
 import {
   CreatePanel,
   DataTable,
@@ -26,8 +26,16 @@ import { useWorkspaceName } from '../workspace-layout.js';
  */
 export function QaPage({ workspaceId }: { workspaceId: string }) {
   const api = v1(workspaceId);
-  const base = path`/workspaces/${workspaceId}/qa`;
-  const list = usePaged((nextToken) => admin.get<Page<QaPrincipal>>(`${base}/principals`, { limit: 25, nextToken }), [workspaceId]);
+  const _base = path`/workspaces/${workspaceId}/qa`;
+  const list = usePaged(
+    (nextToken) =>
+      ok(
+        adminApi.GET('/admin/workspaces/{workspaceId}/qa/principals', {
+          params: { path: { workspaceId }, query: { limit: 25, nextToken } },
+        }),
+      ),
+    [workspaceId],
+  );
   const people = useLoad(
     async () => ({
       clients: (await api.get<Page<Client>>('/clients', { limit: 100 })).data,
@@ -35,7 +43,10 @@ export function QaPage({ workspaceId }: { workspaceId: string }) {
     }),
     [workspaceId],
   );
-  const keys = useLoad(() => admin.get<{ data: ApiKey[] }>(path`/workspaces/${workspaceId}/keys`), [workspaceId]);
+  const keys = useLoad(
+    () => ok(adminApi.GET('/admin/workspaces/{workspaceId}/keys', { params: { path: { workspaceId } } })),
+    [workspaceId],
+  );
   const [appKey, setAppKey] = useState('');
   const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
   const create = useAction();
@@ -44,18 +55,23 @@ export function QaPage({ workspaceId }: { workspaceId: string }) {
 
   const mark = async (data: FormData) => {
     const [kind, id] = String(data.get('person')).split(':');
-    const principal = await admin.post<QaPrincipal>(`${base}/principals`, kind === 'client' ? { clientId: id } : { internalUserId: id });
+    const principal = await ok(
+      adminApi.POST('/admin/workspaces/{workspaceId}/qa/principals', {
+        params: { path: { workspaceId } },
+        body: kind === 'client' ? { clientId: id } : { internalUserId: id },
+      }),
+    );
     list.first();
     list.reload();
     return `${principal.email} is a QA principal.`;
   };
   const mint = (principal: QaPrincipal) =>
     change.run(async () => {
-      const minted = await admin.post<{ token: string; tokenId: string }>(
-        path`/workspaces/${workspaceId}/qa/principals/${principal.id}/tokens`,
-        {
-          apiKey: appKey.trim(),
-        },
+      const minted = await ok(
+        adminApi.POST('/admin/workspaces/{workspaceId}/qa/principals/{principalId}/tokens', {
+          params: { path: { workspaceId, principalId: principal.id } },
+          body: { apiKey: appKey.trim() },
+        }),
       );
       setSecret({ title: `Impersonation token for ${principal.email} (session ${minted.tokenId})`, value: minted.token });
       return `Token minted for ${principal.email}.`;
@@ -71,10 +87,12 @@ export function QaPage({ workspaceId }: { workspaceId: string }) {
     );
   const mintAgent = async (data: FormData) => {
     const lifetime = Number(data.get('lifetimeSeconds'));
-    const minted = await admin.post<{ token: string; apiKeyId: string }>(`${base}/agent-tokens`, {
-      apiKeyId: String(data.get('apiKeyId')),
-      ...(lifetime ? { lifetimeSeconds: lifetime } : {}),
-    });
+    const minted = await ok(
+      adminApi.POST('/admin/workspaces/{workspaceId}/qa/agent-tokens', {
+        params: { path: { workspaceId } },
+        body: { apiKeyId: String(data.get('apiKeyId')), ...(lifetime ? { lifetimeSeconds: lifetime } : {}) },
+      }),
+    );
     setSecret({ title: `Agent bearer token for key ${minted.apiKeyId}`, value: minted.token });
     return 'Agent token minted.';
   };

@@ -1,6 +1,6 @@
-import { type Page, path, v1 } from '../api.js';
+import { type Page, path, v1, ok, v1Api } from '../api.js';
 import { type Directory, useDirectory } from '../directory.js';
-import type { Task, TaskTemplate } from '../types.js';
+import type { Task } from '../types.js';
 import {
   Badge,
   DataTable,
@@ -131,7 +131,10 @@ function Tasks({ workspaceId }: { workspaceId: string }) {
 }
 
 function Templates({ workspaceId }: { workspaceId: string }) {
-  const list = usePaged((nextToken) => v1(workspaceId).get<Page<TaskTemplate>>('/task-templates', { limit: 25, nextToken }), [workspaceId]);
+  const list = usePaged(
+    (nextToken) => ok(v1Api(workspaceId).GET('/v1/task-templates', { params: { query: { limit: 25, nextToken } } })),
+    [workspaceId],
+  );
   const rows = list.data?.data ?? [];
   return (
     <section aria-labelledby="task-templates">

@@ -60,7 +60,11 @@ export function WebhooksPage({ workspaceId }: { workspaceId: string }) {
       const base = path`/workspaces/${workspaceId}/webhooks/${endpoint.id}`;
       if (action === 'delete') await admin.delete(base);
       else if (action === 'rotate-secret') {
-        const rotated = await admin.post<{ secret: string }>(`${base}/rotate-secret`);
+        const rotated = await ok(
+          adminApi.POST('/admin/workspaces/{workspaceId}/webhooks/{endpointId}/rotate-secret', {
+            params: { path: { workspaceId, endpointId: endpoint.id } },
+          }),
+        );
         setSecret({ title: `New signing secret of ${endpoint.url}`, value: rotated.secret });
       } else await admin.post(`${base}/${action}`);
       endpoints.reload();
@@ -156,7 +160,12 @@ function Deliveries({ workspaceId, endpoints }: { workspaceId: string; endpoints
     event.preventDefault();
     const failedSince = localToIso(String(new FormData(event.currentTarget as HTMLFormElement).get('failedSince') ?? ''));
     await replay.run(async () => {
-      const answer = await admin.post<{ replayed: number }>(path`/workspaces/${workspaceId}/webhook-deliveries/replay`, { failedSince });
+      const answer = await ok(
+        adminApi.POST('/admin/workspaces/{workspaceId}/webhook-deliveries/replay', {
+          params: { path: { workspaceId } },
+          body: { failedSince },
+        }),
+      );
       list.reload();
       return `${answer.replayed} failed ${answer.replayed === 1 ? 'delivery' : 'deliveries'} queued again.`;
     });

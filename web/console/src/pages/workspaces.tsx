@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { admin, adminApi, ok, type Page, path } from '../api.js';
+import { admin, adminApi, ok, path } from '../api.js';
 import { Link } from '../router.js';
 import type { CreatedKey, Workspace } from '../types.js';
 import {
@@ -28,7 +28,7 @@ function quotaOf(text: FormDataEntryValue | null): number | undefined {
 }
 
 export function WorkspacesPage() {
-  const list = usePaged((nextToken) => admin.get<Page<Workspace>>('/workspaces', { limit: 25, nextToken }), []);
+  const list = usePaged((nextToken) => ok(adminApi.GET('/admin/workspaces', { params: { query: { limit: 25, nextToken } } })), []);
   const [created, setCreated] = useState<(CreatedKey & { name: string }) | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const create = useAction();
