@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { type Page, path, v1 } from '../api.js';
+import { ChannelHeading, membersOf } from '../channels.js';
 import { type Directory, useDirectory } from '../directory.js';
 import { Link } from '../router.js';
 import type { FileChannel, FileObject } from '../types.js';
 import {
   Badge,
   DataTable,
-  ErrorMessage,
   Field,
   ListState,
   PageHeading,
@@ -32,13 +32,6 @@ type Filters = {
 };
 
 const NO_FILTERS: Filters = { membershipType: '', memberId: '', clientId: '', companyId: '' };
-
-/** Who a channel is shared with: its client, its group's clients, or its company. */
-function membersOf(channel: FileChannel, names: Directory): string {
-  if (channel.membershipType === 'company') return names.company(channel.companyId);
-  const members = channel.memberIds ?? (channel.clientId ? [channel.clientId] : []);
-  return members.map(names.client).join(', ') || '—';
-}
 
 /** "the individual file channel of Ada Lovelace": a channel named for a heading or a link. */
 const channelName = (channel: FileChannel, names: Directory) => `${channel.membershipType} file channel of ${membersOf(channel, names)}`;
@@ -137,20 +130,15 @@ export function ChannelFilesPage({ workspaceId, params }: { workspaceId: string;
   );
   const names = useDirectory(workspaceId);
   const rows = list.data?.data ?? [];
-  const title = channel.data ? `Files of the ${channelName(channel.data, names)}` : 'Files of a channel';
   return (
     <>
-      <PageHeading title={title} context={useWorkspaceName()} />
-      <p>
-        <Link href={`/workspaces/${encodeURIComponent(workspaceId)}/files`}>Back to the file channels</Link>
-      </p>
-      <ErrorMessage error={channel.error} />
-      {channel.data ? (
-        <p>
-          Company: {names.company(channel.data.companyId)} · created {formatDate(channel.data.createdAt)} · id{' '}
-          <span class="mono small">{channel.data.id}</span>
-        </p>
-      ) : null}
+      <ChannelHeading
+        workspaceId={workspaceId}
+        channel={channel}
+        names={names}
+        title={(data) => (data ? `Files of the ${channelName(data, names)}` : 'Files of a channel')}
+        back={['files', 'Back to the file channels']}
+      />
       <SearchForm
         label="Files"
         submitLabel="Show"

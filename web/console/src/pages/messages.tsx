@@ -1,32 +1,13 @@
 import { type Page, path, v1, ok, v1Api } from '../api.js';
+import { ChannelHeading, membersOf } from '../channels.js';
 import { type Directory, useDirectory } from '../directory.js';
 import { Link } from '../router.js';
 import type { MessageChannel } from '../types.js';
-import {
-  Badge,
-  DataTable,
-  ErrorMessage,
-  Field,
-  ListState,
-  PageHeading,
-  Pager,
-  formatDate,
-  useLoad,
-  usePaged,
-  FilterForm,
-  useListQuery,
-} from '../ui.js';
+import { Badge, DataTable, Field, ListState, PageHeading, Pager, formatDate, useLoad, usePaged, FilterForm, useListQuery } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
 /** The membership types of GET /v1/message-channels?membershipType=… */
 const MEMBERSHIP_TYPES = ['individual', 'group', 'company'] as const;
-
-/** Who a channel is between: its client, its group's clients, or its company. */
-function membersOf(channel: MessageChannel, names: Directory): string {
-  if (channel.membershipType === 'company') return names.company(channel.companyId);
-  const members = channel.memberIds ?? (channel.clientId ? [channel.clientId] : []);
-  return members.map(names.client).join(', ') || '—';
-}
 
 /** "the individual channel of Ada Lovelace": a channel named for a heading or a link. */
 const channelName = (channel: MessageChannel, names: Directory) => `${channel.membershipType} channel of ${membersOf(channel, names)}`;
@@ -98,20 +79,15 @@ export function ChannelMessagesPage({ workspaceId, params }: { workspaceId: stri
   );
   const names = useDirectory(workspaceId);
   const rows = list.data?.data ?? [];
-  const title = channel.data ? `Messages of the ${channelName(channel.data, names)}` : 'Messages of a channel';
   return (
     <>
-      <PageHeading title={title} context={useWorkspaceName()} />
-      <p>
-        <Link href={`/workspaces/${encodeURIComponent(workspaceId)}/messages`}>Back to the message channels</Link>
-      </p>
-      <ErrorMessage error={channel.error} />
-      {channel.data ? (
-        <p>
-          Company: {names.company(channel.data.companyId)} · created {formatDate(channel.data.createdAt)} · id{' '}
-          <span class="mono small">{channel.data.id}</span>
-        </p>
-      ) : null}
+      <ChannelHeading
+        workspaceId={workspaceId}
+        channel={channel}
+        names={names}
+        title={(data) => (data ? `Messages of the ${channelName(data, names)}` : 'Messages of a channel')}
+        back={['messages', 'Back to the message channels']}
+      />
       {channel.error ? null : <ListState list={list} empty="No message in this channel yet." what="messages" />}
       {rows.length > 0 ? (
         <DataTable caption="Messages, newest first" columns={['Sent', 'From', 'Message']}>
