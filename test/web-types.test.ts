@@ -11,7 +11,8 @@ test('web/kit/api-types.ts is generated from the current /openapi.json (npm run 
   const current = await webTypes();
   assert.ok(committed === current, 'web/kit/api-types.ts differs from what /openapi.json generates: run `npm run gen:web-types`');
   // The document's paths the front ends call are in it: the admin surface, the public API, the sign-in API.
-  for (const path of ['"/admin/workspaces"', '"/v1/clients"', '"/portal/{workspaceId}/api/session"']) assert.ok(committed.includes(`${path}: {`), path);
+  for (const path of ['"/admin/workspaces"', '"/v1/clients"', '"/portal/{workspaceId}/api/session"'])
+    assert.ok(committed.includes(`${path}: {`), path);
 });
 
 test('the package scripts: gen:web-types writes the types, typecheck checks both front ends', () => {
