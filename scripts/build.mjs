@@ -4,8 +4,8 @@
 // parts of Kysely and TypeBox it uses (tree-shaken: about 5 MB less at rest; the other packages stay in
 // node_modules). What is imported dynamically (the server, the other commands, libraries a feature loads when
 // first used) is a chunk of its own, loaded then. Type-checking is `npm run typecheck`.
-// Then bundles the admin console (console/, Preact) with Vite into dist/console, which the server
-// serves at /console (src/plugins/console.ts), and the portal's pages (portal/, likewise) into dist/portal,
+// Then bundles the admin console (web/console, Preact) with Vite into dist/console, which the server
+// serves at /console (src/plugins/console.ts), and the portal's pages (web/portal, likewise; both on the shared web/kit) into dist/portal,
 // served at /portal/{workspaceId}/ (src/plugins/portal-pages.ts).
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,6 +46,6 @@ try {
   );
 }
 if (vite) {
-  await vite.build({ configFile: join('console', 'vite.config.ts'), logLevel: 'warn' });
-  await vite.build({ configFile: join('portal', 'vite.config.ts'), logLevel: 'warn' });
+  await vite.build({ configFile: join('web', 'console', 'vite.config.ts'), logLevel: 'warn' });
+  await vite.build({ configFile: join('web', 'portal', 'vite.config.ts'), logLevel: 'warn' });
 }

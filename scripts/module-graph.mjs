@@ -4,8 +4,8 @@
 // - a query built outside a repository (dependency-cruiser sees imports, not calls on a handle) fails;
 // - bench/ and test/helpers/ reach a module through its index.ts only, like the rest of src/ (EXCEPTIONS
 //   below name the few files that may reach further, each with its reason);
-// - the admin console (console/src) and the portal's pages (portal/src) import no server file: only their own
-//   files and src/shared/, the data both sides read (e.g. the audit event types), which itself imports nothing
+// - the admin console (web/console) and the portal's pages (web/portal) import no server file: only their own
+//   files, the shared web/kit and src/shared/, the data both sides read (e.g. the audit event types), which itself imports nothing
 //   outside src/shared/.
 // `node scripts/module-graph.mjs --stats` prints the module-graph paragraph of docs/ARCHITECTURE.md, made
 // from the real graph (test/module-graph-doc.test.ts keeps the two the same).
@@ -66,10 +66,10 @@ function relativeImports(dir) {
     );
 }
 const inside = (path, dir) => !relative(dir, path).startsWith('..');
-for (const app of ['console', 'portal']) {
-  for (const { from, to } of relativeImports(`${app}/src`)) {
-    if (!inside(to, app) && !inside(to, 'src/shared'))
-      failures.push(`${from} imports ${to}: the ${app} imports no server file (only src/shared/)`);
+for (const app of ['console', 'portal', 'kit']) {
+  for (const { from, to } of relativeImports(`web/${app}`)) {
+    if (!inside(to, `web/${app}`) && !(app !== 'kit' && inside(to, 'web/kit')) && !inside(to, 'src/shared'))
+      failures.push(`${from} imports ${to}: web/${app} imports no server file (only web/kit and src/shared/)`);
   }
 }
 for (const { from, to } of relativeImports('src/shared')) {

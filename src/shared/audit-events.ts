@@ -1,4 +1,4 @@
-// src/shared/: data both the server and the admin console (console/src) import. Nothing here imports a
+// src/shared/: data both the server and the admin console (web/console) import. Nothing here imports a
 // file outside src/shared/ (scripts/module-graph.mjs checks it), so the console bundles no server code.
 
 /**

@@ -1,9 +1,0 @@
-import { render } from 'preact';
-import { App } from './app.js';
-import './styles.css';
-
-const root = document.getElementById('app');
-if (root) {
-  root.replaceChildren();
-  render(<App />, root);
-}

@@ -1,0 +1,58 @@
+/**
+ * The pages' only way to the server: the sign-in API at /portal/{workspaceId}/api, typed by the OpenAPI document
+ * (openapi-fetch over web/kit/api-types.ts). The session is the HttpOnly `portal_session` cookie (no script reads
+ * it, these pages' included); every request that changes something carries `X-Portal-Request: 1`, which no other
+ * site can make a browser send.
+ */
+import { type Answer, type Send, ok, typedClient } from '../../kit/api.js';
+import { BASE, WORKSPACE_ID } from './router.js';
+
+export { ApiError } from '../../kit/api.js';
+
+export type SignInSession = Answer<'/portal/{workspaceId}/api/session'>;
+export type UserType = SignInSession['user']['type'];
+export type Provider = Answer<'/portal/{workspaceId}/api/sign-in/providers'>['data'][number];
+
+/** Every request but a GET says it comes from these pages. */
+const send: Send = (request) => {
+  if (request.method !== 'GET') request.headers.set('x-portal-request', '1');
+  return fetch(request);
+};
+
+const client = typedClient(send);
+/** The workspace of every call: the one whose portal this is. */
+const params = { path: { workspaceId: decodeURIComponent(WORKSPACE_ID) } };
+
+/** Where a plain navigation starts signing in with an OpenID provider (the server redirects to it). */
+export const providerStartUrl = (providerId: string, userType: UserType) =>
+  `${BASE}/api/oidc/${encodeURIComponent(providerId)}/start?userType=${userType}`;
+
+export const api = {
+  session: () => ok(client.GET('/portal/{workspaceId}/api/session', { params })),
+  /** The workspace's OpenID providers; none when the server offers none (or this version has no such list). */
+  async providers(): Promise<Provider[]> {
+    try {
+      const answer = await ok(client.GET('/portal/{workspaceId}/api/sign-in/providers', { params }));
+      return Array.isArray(answer?.data) ? answer.data : [];
+    } catch {
+      return [];
+    }
+  },
+  signInWithPassword: (body: { email: string; password: string; userType: UserType }) =>
+    ok(client.POST('/portal/{workspaceId}/api/sign-in/password', { params, body })),
+  requestLink: (body: { email: string; userType: UserType }) => ok(client.POST('/portal/{workspaceId}/api/sign-in/link', { params, body })),
+  redeemLink: (token: string) => ok(client.POST('/portal/{workspaceId}/api/sign-in/link/redeem', { params, body: { token } })),
+  verifyCode: (code: string) => ok(client.POST('/portal/{workspaceId}/api/sign-in/totp', { params, body: { code } })),
+  requestPasswordReset: (body: { email: string; userType: UserType }) =>
+    ok(client.POST('/portal/{workspaceId}/api/password-resets', { params, body })),
+  completePasswordReset: (body: { token: string; password: string }) =>
+    ok(client.POST('/portal/{workspaceId}/api/password-resets/complete', { params, body })),
+  acceptInvite: (body: { token: string; password?: string }) =>
+    ok(client.POST('/portal/{workspaceId}/api/invites/accept', { params, body })),
+  signOut: () => ok(client.DELETE('/portal/{workspaceId}/api/session', { params })),
+  changePassword: (body: { currentPassword?: string; newPassword: string }) =>
+    ok(client.PUT('/portal/{workspaceId}/api/password', { params, body })),
+  beginTotp: () => ok(client.POST('/portal/{workspaceId}/api/mfa/totp', { params })),
+  confirmTotp: (code: string) => ok(client.POST('/portal/{workspaceId}/api/mfa/totp/confirm', { params, body: { code } })),
+  disableTotp: (code: string) => ok(client.POST('/portal/{workspaceId}/api/mfa/totp/disable', { params, body: { code } })),
+};
