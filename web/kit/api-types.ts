@@ -5178,9 +5178,9 @@ export interface operations {
                         id: string;
                         /**
                          * Format: uuid
-                         * @description the API key behind the request (a bearer token’s or session’s key included)
+                         * @description the API key behind the request (a bearer token’s or session’s key included); absent for a person signed in to the portal
                          */
-                        apiKeyId: string;
+                        apiKeyId?: string;
                         /** @description the app of an app key, bearer token or session */
                         appId?: string;
                         /** @description client session: the company the session is for */
