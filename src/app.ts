@@ -112,6 +112,7 @@ function requestForLog(request: FastifyRequest) {
  * token or console session, and `request.caller` for the route's workspace).
  */
 const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPluginAsync[] }[] = [
+  { admin: [operatorSessionRoutes] },
   { v1: [meRoutes] },
   { v1: [tokenRoutes], admin: [apiKeyAdminRoutes, tokenAdminRoutes, sessionAdminRoutes] },
   { v1: [workspaceRoutes, testClockRoutes], admin: [workspaceAdminRoutes, testClockAdminRoutes] },
@@ -131,6 +132,22 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [contractRoutes], admin: [contractAdminRoutes] },
   { admin: [qaAdminRoutes] },
   { v1: [appApiRoutes] },
+];
+
+/**
+ * The routes outside /v1 and /admin, in order, each scope with the plugins that guard it: health; files' signed upload
+ * and download URLs (the signature stands for the credential); the sign-in API people's browsers call (cookie
+ * sessions, no API key); the OpenID callback; the portal's pages (dist/portal) around the sign-in API
+ * (/portal/{workspaceId}/… but not …/api/…); the landing page at /; a notification e-mail's link to its portal.
+ */
+const SURFACE_ROUTES: readonly { routes: FastifyPluginAsync; prefix?: string; guards?: FastifyPluginAsync[] }[] = [
+  { routes: healthRoutes },
+  { routes: fileContentRoutes },
+  { routes: signInRoutes, prefix: '/portal/:workspaceId/api', guards: [portalCsrf] },
+  { routes: oidcCallbackRoutes, prefix: '/portal/oidc' },
+  { routes: portalPageRoutes },
+  { routes: landingRoutes },
+  { routes: notificationLinkRoutes },
 ];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -290,23 +307,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.adminToken || config.metricsPort !== undefined)
     await app.register(metrics, { adminToken: config.adminToken, metricsPort: config.metricsPort, host: config.host });
   if (!config.adminToken) await app.register(metricsOffRoutes, { metricsPort: config.metricsPort });
-  await app.register(healthRoutes);
-  // Files' signed upload and download URLs: outside /v1, the signature stands for the credential.
-  await app.register(fileContentRoutes);
-  // People signing in to their workspace's portal: cookie sessions, outside /v1 (no API key).
-  await app.register(
-    async (portal) => {
-      await portal.register(portalCsrf);
-      await portal.register(signInRoutes);
-    },
-    { prefix: '/portal/:workspaceId/api' },
-  );
-  await app.register(oidcCallbackRoutes, { prefix: '/portal/oidc' });
-  // And the pages that call it (dist/portal), around it: /portal/{workspaceId}/… but not …/api/….
-  await app.register(portalPageRoutes);
-  await app.register(landingRoutes);
-  // The link of a notification's e-mail: to its workspace's portal.
-  await app.register(notificationLinkRoutes);
+  for (const { routes, prefix, guards = [] } of SURFACE_ROUTES)
+    await app.register(
+      async (scope) => {
+        for (const guard of guards) await scope.register(guard);
+        await scope.register(routes);
+      },
+      prefix ? { prefix } : {},
+    );
   await app.register(
     async (v1) => {
       await v1.register(auth);
@@ -325,7 +333,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(
       async (admin) => {
         await admin.register(adminSurface, { adminToken });
-        await admin.register(operatorSessionRoutes, { adminToken });
         for (const { admin: routes = [] } of MODULE_ROUTES) for (const plugin of routes) await admin.register(plugin);
       },
       { prefix: '/admin' },

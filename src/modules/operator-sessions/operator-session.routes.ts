@@ -14,11 +14,13 @@ const NoContent = Type.Null({ description: 'no body' });
  * Signing in and out of the admin console: the admin token is exchanged once for an HttpOnly,
  * SameSite=Strict session cookie (Secure on https); the console never keeps the token itself.
  */
-export async function operatorSessionRoutes(fastify: FastifyInstance, opts: { adminToken: string }) {
+export async function operatorSessionRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { clock, config, authFailures } = app.ctx;
-  const sessions = new OperatorSessions(opts.adminToken, app.ctx.db);
-  const isAdminToken = adminTokenMatcher(opts.adminToken);
+  // Registered only with the admin surface, which exists only with PORTAL_ADMIN_TOKEN.
+  const adminToken = app.ctx.config.adminToken ?? '';
+  const sessions = new OperatorSessions(adminToken, app.ctx.db);
+  const isAdminToken = adminTokenMatcher(adminToken);
   const secure = (request: FastifyRequest) => request.protocol === 'https' || config.portalUrl.startsWith('https:');
 
   app.post(
