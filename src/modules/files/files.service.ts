@@ -4,7 +4,7 @@ import { recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import type { Page, PageTokens } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import { type Access, type Caller, workspaceAccess } from '../../lib/caller.js';
+import { type Access, type Caller, isClient, ownUserOf, workspaceAccess } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import * as channels from '../channels/index.js';
@@ -110,12 +110,10 @@ const parentPath = (path: string): string | undefined => {
 // ---------------------------------------------------------------------------------------------------------
 // File objects
 
-/** Who a change is recorded as on the object: a client session's client, an internal user's session's user; a key: nobody. */
+/** Who a change is recorded as on the object: a person's own user (lib/caller.ts; a session, or signed in); a key: nobody. */
 function modifierOf(caller: Caller): FileObject['lastModifiedBy'] {
-  const { principal } = caller;
-  if (principal.kind === 'clientSession') return { id: principal.clientId, object: 'client' };
-  if (principal.kind === 'internalUserSession') return { id: principal.internalUserId, object: 'internalUser' };
-  return undefined;
+  const own = ownUserOf(caller);
+  return own && { id: own.id, object: own.type };
 }
 
 function signedUrl(settings: FileSettings, action: SignedAction, workspaceId: string, id: string, nowMs: number): string {
@@ -133,7 +131,7 @@ function withUrls(settings: FileSettings, caller: Caller, file: FileObject, mayW
   const { workspaceId } = caller.access;
   if (file.status === 'completed') return { ...file, downloadUrl: signedUrl(settings, 'download', workspaceId, file.id, caller.actor.at) };
   if (!mayWrite) return file;
-  const action = caller.principal.kind === 'clientSession' ? 'clientUpload' : 'upload';
+  const action = isClient(caller.principal) ? 'clientUpload' : 'upload';
   return { ...file, uploadUrl: signedUrl(settings, action, workspaceId, file.id, caller.actor.at) };
 }
 
@@ -162,7 +160,7 @@ async function channelFor(
  * client session only where clients may write (the folder holding it, or the channel's root).
  */
 function mayWrite(caller: Caller, channel: repo.ChannelScope, parent: FileObject | undefined): boolean {
-  return caller.principal.kind !== 'clientSession' || clientsMayWrite(channel, parent);
+  return !isClient(caller.principal) || clientsMayWrite(channel, parent);
 }
 
 /** Whether clients may write in the folder (or, without one, the channel's root). */
@@ -292,8 +290,7 @@ async function visibleFile(
 export async function getFile(database: Database, caller: Caller, settings: FileSettings, id: string): Promise<FileObject> {
   const { stored, channel } = await visibleFile(database, caller, id);
   const { file } = stored;
-  if (file.object !== 'file' || file.status === 'completed' || caller.principal.kind !== 'clientSession')
-    return withUrls(settings, caller, file, true);
+  if (file.object !== 'file' || file.status === 'completed' || !isClient(caller.principal)) return withUrls(settings, caller, file, true);
   // A client's own pending file: its uploadUrl only while clients may still write where it is.
   const folderPath = parentPath(file.path);
   const parent = folderPath === undefined ? undefined : await repo.findFolder(database.db, caller.access, channel.id, folderPath);

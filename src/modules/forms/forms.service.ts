@@ -3,7 +3,7 @@ import { recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import type { Caller } from '../../lib/caller.js';
+import { type Caller, ownUserOf } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { visibleClientCompanies } from '../directory/index.js';
@@ -267,7 +267,7 @@ function answerProblem(type: FormFieldType, answer: string): string | undefined 
 }
 
 /**
- * POST /v1/form-responses/{id}/complete: the client it was requested of answers it (its session; anyone else
+ * POST /v1/form-responses/{id}/complete: the client it was requested of answers it (as itself; anyone else
  * who sees the response: 403), once (409 when completed). Every required field answered, none unknown, each
  * of its type; "" is no answer. formResponseCompleted.
  */
@@ -281,8 +281,11 @@ export async function completeFormResponse(
     database,
     async (work) => {
       const previous = orNotFound(await repo.findResponse(work.db, caller.access, id), 'Form response');
-      if (caller.principal.kind !== 'clientSession' || caller.principal.clientId !== previous.clientId) {
-        throw errors.forbidden('Only the client a form response was requested of completes it, in its session.');
+      const own = ownUserOf(caller);
+      if (own?.type !== 'client' || own.id !== previous.clientId) {
+        throw errors.forbidden(
+          'Only the client a form response was requested of completes it, as itself (its session, or signed in to the portal).',
+        );
       }
       if (previous.status === 'completed') throw errors.conflict(`Form response ${previous.id} is already completed.`);
       const problems: FieldProblem[] = [];

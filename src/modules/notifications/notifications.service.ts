@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import type { Access, Caller } from '../../lib/caller.js';
+import { type Access, type Caller, assertNamesItself } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/formats.js';
@@ -30,19 +30,6 @@ function sees(access: Access, party: repo.Party): boolean {
   if (access.companyIds === null || party.kind === 'internalUser') return true;
   const companies = party.kind === 'company' ? [party.id] : party.companyIds;
   return companies.some((id) => access.companyIds?.includes(id));
-}
-
-/**
- * A session acts as its own user: its notifications are sent by that user, and a `senderId` naming anyone
- * else (another user, a client, a company) is a 403. Keys and bearer tokens (apps acting for their users) name any sender.
- */
-function assertSessionSendsAsItself(caller: Caller, senderId: string): void {
-  const { principal } = caller;
-  const own =
-    principal.kind === 'clientSession' ? principal.clientId : principal.kind === 'internalUserSession' ? principal.internalUserId : null;
-  if (own !== null && senderId !== own) {
-    throw errors.forbidden('body.senderId must be the session’s own user: a session sends only as itself.');
-  }
 }
 
 /** The recipient, as given: exactly one kind (the deprecated `recipientId` names a client or an internal user). */
@@ -140,8 +127,9 @@ export async function createNotification(
   input: NotificationCreate,
   mail: NotificationMail,
 ): Promise<Notification | undefined> {
-  const senderId = input.senderId.toLowerCase();
-  assertSessionSendsAsItself(caller, senderId);
+  // A person sends as its own user (lib/caller.ts); keys and bearer tokens (apps acting for their users) name any sender.
+  const senderId = input.senderId;
+  assertNamesItself(caller, 'body.senderId', senderId);
   const problems: FieldProblem[] = [];
   const recipient = recipientOf(input, problems);
   const recipientId = recipient.clientId ?? recipient.internalUserId ?? recipient.legacyId ?? recipient.companyId ?? '';
