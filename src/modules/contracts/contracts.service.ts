@@ -154,7 +154,7 @@ export async function sendContract(database: Database, caller: Caller, input: Co
   const clientPath = input.clientId !== undefined ? 'body.clientId' : 'body.recipientId';
   if (clientId === undefined) problems.push({ path: 'body.clientId', message: 'is required: the client receiving the contract' });
   const [template, members] = await Promise.all([
-    repo.findTemplate(database.db, caller.access, input.contractTemplateId.toLowerCase()),
+    repo.findTemplate(database.db, caller.access, input.contractTemplateId),
     clientId === undefined
       ? undefined
       : resolveMembers(

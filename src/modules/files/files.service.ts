@@ -150,7 +150,7 @@ async function channelFor(
   field: string,
   problems: FieldProblem[],
 ): Promise<repo.ChannelScope | undefined> {
-  const channel = await repo.findChannelScope(database.db, caller.access, id.toLowerCase());
+  const channel = await repo.findChannelScope(database.db, caller.access, id);
   if (!channel) problems.push({ path: field, message: 'is not a file channel of this workspace' });
   return channel;
 }
@@ -299,7 +299,7 @@ export async function getFile(database: Database, caller: Caller, settings: File
 
 /** A channel's file objects, newest first (`path`: only inside that folder, at any depth); a channel the caller does not see is a 404. */
 export async function listFiles(database: Database, caller: Caller, query: FileListQuery, tokens: PageTokens): Promise<Page<FileObject>> {
-  const channel = orNotFound(await repo.findChannelScope(database.db, caller.access, query.channelId.toLowerCase()), 'File channel');
+  const channel = orNotFound(await repo.findChannelScope(database.db, caller.access, query.channelId), 'File channel');
   let folderPath: string | undefined;
   if (query.path !== undefined && query.path.replace(/^\/|\/$/g, '') !== '') {
     const problems: FieldProblem[] = [];
@@ -592,7 +592,7 @@ export async function setPermissions(database: Database, caller: Caller, id: str
   const { stored, channel } = await visibleFile(database, caller, id);
   const folder = stored.file;
   if (folder.object !== 'folder') throw errors.badRequest('Permissions are set on folders only (or on `root`).');
-  if (input.channelId !== undefined && input.channelId.toLowerCase() !== channel.id) {
+  if (input.channelId !== undefined && input.channelId !== channel.id) {
     throw errors.invalidFields([{ path: 'body.channelId', message: 'is not the folder’s channel' }]);
   }
   const modifier = modifierOf(caller);

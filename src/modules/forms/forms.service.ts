@@ -165,17 +165,16 @@ export async function requestFormResponse(database: Database, caller: Caller, in
   if (recipients.length === 0) problems.push({ path: 'body.clientCompanyIds', message: 'is required: the clients, each in a company' });
   const access = caller.access;
   const [form, companiesOf] = await Promise.all([
-    repo.findForm(database.db, access, input.formId.toLowerCase()),
+    repo.findForm(database.db, access, input.formId),
     visibleClientCompanies(
       database.db,
       access,
-      recipients.map((r) => r.clientId.toLowerCase()),
+      recipients.map((r) => r.clientId),
     ),
   ]);
   if (!form) problems.push({ path: 'body.formId', message: 'is not a form of this workspace' });
   const pairs = new Map<string, { clientId: string; companyId: string }>();
-  for (const { clientId, companyId, path } of recipients) {
-    const id = clientId.toLowerCase();
+  for (const { clientId: id, companyId, path } of recipients) {
     const companies = companiesOf.get(id);
     const clientPath = input.clientCompanyIds ? `${path}.clientId` : path;
     if (!companies) {
@@ -183,10 +182,10 @@ export async function requestFormResponse(database: Database, caller: Caller, in
     } else if (companyId === undefined) {
       if (companies.length === 1) pairs.set(`${id}/${companies[0]}`, { clientId: id, companyId: companies[0] });
       else problems.push({ path: clientPath, message: 'belongs to several companies: name one with clientCompanyIds' });
-    } else if (!companies.includes(companyId.toLowerCase())) {
+    } else if (!companies.includes(companyId)) {
       problems.push({ path: `${path}.companyId`, message: 'is not a company of this client' });
     } else {
-      pairs.set(`${id}/${companyId.toLowerCase()}`, { clientId: id, companyId: companyId.toLowerCase() });
+      pairs.set(`${id}/${companyId}`, { clientId: id, companyId });
     }
   }
   if (problems.length > 0 || !form) throw errors.invalidFields(problems);

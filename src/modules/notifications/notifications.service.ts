@@ -34,10 +34,12 @@ function sees(access: Access, party: repo.Party): boolean {
 
 /** The recipient, as given: exactly one kind (the deprecated `recipientId` names a client or an internal user). */
 function recipientOf(input: NotificationCreate, problems: FieldProblem[]) {
-  const clientId = input.recipientClientId?.toLowerCase();
-  const internalUserId = input.recipientInternalUserId?.toLowerCase();
-  const companyId = input.recipientCompanyId?.toLowerCase();
-  const legacyId = input.recipientId?.toLowerCase();
+  const {
+    recipientClientId: clientId,
+    recipientInternalUserId: internalUserId,
+    recipientCompanyId: companyId,
+    recipientId: legacyId,
+  } = input;
   if (legacyId !== undefined && (clientId ?? internalUserId ?? companyId) !== undefined) {
     problems.push({
       path: 'body.recipientId',
@@ -70,7 +72,7 @@ function ctaParamsOf(given: string | Record<string, string> | undefined, path: s
 /** The setting named by `notificationSettingId`, of the calling app's install (or, for a workspace key, of `installId`). */
 async function settingOf(database: Database, caller: Caller, input: NotificationCreate, problems: FieldProblem[]) {
   const settingId = input.notificationSettingId;
-  const installId = input.installId?.toLowerCase();
+  const { installId } = input;
   if (settingId === undefined) {
     if (installId !== undefined) problems.push({ path: 'body.installId', message: 'is used only with notificationSettingId' });
     return undefined;
@@ -141,7 +143,7 @@ export async function createNotification(
     parties.find((p) => p.id === id && kinds.includes(p.kind) && sees(caller.access, p));
 
   const sender = party(senderId, ['client', 'internalUser', 'company']);
-  let senderCompanyId = input.senderCompanyId?.toLowerCase() ?? null;
+  let senderCompanyId = input.senderCompanyId ?? null;
   if (!sender) problems.push({ path: 'body.senderId', message: 'is not a client, internal user or company of this workspace' });
   else if (sender.kind !== 'client' && senderCompanyId !== null)
     problems.push({ path: 'body.senderCompanyId', message: 'is given only when the sender is a client' });

@@ -51,7 +51,7 @@ async function assigneeOf(
       });
       return undefined;
     }
-    const user = await findInternalUser(database.db, caller.access, input.internalUserId.toLowerCase());
+    const user = await findInternalUser(database.db, caller.access, input.internalUserId);
     if (!user) {
       problems.push({ path: 'body.internalUserId', message: 'is not an internal user of this workspace' });
       return undefined;
@@ -162,8 +162,8 @@ export async function createTask(database: Database, caller: Caller, input: Task
   const problems: FieldProblem[] = [];
   const access = caller.access;
   const [template, parent, assignee, viewers] = await Promise.all([
-    input.templateId === undefined ? undefined : repo.findTemplate(database.db, access, input.templateId.toLowerCase()),
-    input.parentTaskId === undefined ? undefined : repo.findTask(database.db, access, input.parentTaskId.toLowerCase()),
+    input.templateId === undefined ? undefined : repo.findTemplate(database.db, access, input.templateId),
+    input.parentTaskId === undefined ? undefined : repo.findTask(database.db, access, input.parentTaskId),
     assigneeOf(database, caller, input, problems),
     viewerOf(database, caller, input.viewers, problems),
   ]);
