@@ -157,7 +157,7 @@ async function channelFor(
 
 /**
  * Whether the caller may write where an object is or goes: staff anywhere in the channels they see; a
- * client session only where clients may write (the folder holding it, or the channel's root).
+ * client (a session, or signed in) only where clients may write (the folder holding it, or the channel's root).
  */
 function mayWrite(caller: Caller, channel: repo.ChannelScope, parent: FileObject | undefined): boolean {
   return !isClient(caller.principal) || clientsMayWrite(channel, parent);
