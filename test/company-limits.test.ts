@@ -137,7 +137,7 @@ for (const backend of BACKENDS) {
       assert.equal(asAdmin.statusCode, 403);
       assert.deepEqual(asAdmin.json(), {
         code: 'forbidden',
-        message: "A session records events for its own user only: omit actorId, or give the session's user.",
+        message: 'body.actorId must be the caller’s own user (or left out): a person acts only as itself.',
         data: null,
       });
       const itself = await record({});

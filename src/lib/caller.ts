@@ -1,3 +1,5 @@
+import { errors } from './errors.js';
+
 /**
  * Who is calling, in one value: the principal (what authenticated), what it may see (`Access`) and
  * how its changes are recorded (`Actor`). Built once per request by the auth plugin (or by the
@@ -239,6 +241,37 @@ export function idempotencyScopeOf(principal: ApiPrincipal): string {
 export const isQuotaExempt = (
   principal: ApiPrincipal,
 ): principal is Exclude<ApiPrincipal, { kind: 'workspaceKey' | 'appKey' | 'bearer' }> => isClient(principal) || isInternalUser(principal);
+
+/** A person's own user: a client, in the company it acts in, or an internal user. */
+export type OwnUser = { type: 'client'; id: string; companyId: string } | { type: 'internalUser'; id: string };
+
+/**
+ * Who acts, one rule for every service (docs/api.md, "who acts"): a person — an app's session, or signed in to
+ * the portal — acts as its own user, read from the caller's actor; keys, bearer tokens and the system have none
+ * (they act for their app's users, or for the workspace).
+ */
+export function ownUserOf(caller: Caller): OwnUser | undefined {
+  const { actorType, actorId, companyId } = caller.actor;
+  if (actorId === null || actorType === null) return undefined;
+  if (actorType === 'internalUser') return { type: 'internalUser', id: actorId };
+  if (companyId === null) throw new Error('A client actor without the company it acts in');
+  return { type: 'client', id: actorId, companyId };
+}
+
+/** Whether `named` (a lower-case id, or nothing) leaves a person acting as itself: anyone for a key, a token or the system. */
+export function namesItself(caller: Caller, named: string | undefined): boolean {
+  const own = ownUserOf(caller);
+  return own === undefined || named === undefined || named === own.id;
+}
+
+/**
+ * Wherever a request names an actor (a sender, an author, a signer, an assignee), a person may name only
+ * itself: another is a 403 naming the field, before anything is read or written.
+ */
+export function assertNamesItself(caller: Caller, field: string, named: string | undefined): void {
+  if (!namesItself(caller, named))
+    throw errors.forbidden(`${field} must be the caller’s own user (or left out): a person acts only as itself.`);
+}
 
 /** The principal of a /v1 request: the auth plugin sets only API principals (the system acts on /admin and in the CLI). */
 export function apiPrincipalOf(caller: Caller): ApiPrincipal {

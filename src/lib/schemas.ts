@@ -2,6 +2,25 @@ import { Type, type TSchema } from 'typebox';
 
 /** Shared TypeBox building blocks: every route schema is composed from these. */
 export const Id = Type.String({ format: 'uuid', description: 'UUID v4' });
+
+/** The keyword by which the validators hand a string on in lower case (plugins/validation.ts, lib/validate.ts); published as an x- extension. */
+export const LOWER_CASE = 'x-lowerCase';
+const REF_ID_RULE = 'any case: read as the lower-case id the API answers';
+
+/**
+ * An id a request names in its body or query (a sender, a channel, a client, a template…), one type for every
+ * route: read in lower case by the validation, whatever case the caller wrote, so services compare it with
+ * stored ids as it comes. Any string of 1–100 characters (an id is opaque: one that names nothing is the
+ * field's 400 from the service, "is not a … of this workspace"); `uuid` where the route has always refused any
+ * other string with the schema's 400. Ids in paths follow another rule (PathId, below).
+ */
+export const RefId = (description?: string, { uuid = false, ...options }: { uuid?: boolean; deprecated?: boolean } = {}) =>
+  Type.String({
+    ...(uuid ? { format: 'uuid' } : { minLength: 1, maxLength: 100 }),
+    ...options,
+    [LOWER_CASE]: true,
+    description: description === undefined ? REF_ID_RULE : `${description}; ${REF_ID_RULE}`,
+  });
 export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds' });
 /**
  * A timestamp or null, as one type list (OpenAPI 3.1) rather than a union: the response serializer

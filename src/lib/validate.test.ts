@@ -4,7 +4,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { Type } from 'typebox';
 import { errors } from './errors.js';
-import { Email, Id, Name, Timestamp } from './schemas.js';
+import { Email, Id, Name, RefId, Timestamp } from './schemas.js';
 import { isEmail, isUuid } from './formats.js';
 import { schemaProblems, validInput } from './validate.js';
 
@@ -116,5 +116,34 @@ describe('schemaProblems and validInput', () => {
         ],
       ],
     );
+  });
+});
+
+describe('ids a body names (RefId) are read in lower case by the portal command too, as by the HTTP validators', () => {
+  test('validInput hands on every RefId in lower case, in objects, arrays and unions; other strings as given', () => {
+    const schema = Type.Object({
+      channelId: RefId('a channel'),
+      clientIds: Type.Optional(Type.Array(RefId())),
+      companyAccessList: Type.Optional(Type.Union([Type.Array(RefId('a company', { uuid: true })), Type.Null()])),
+      name: Name,
+    });
+    const given = {
+      channelId: 'ABC-1',
+      clientIds: ['X', 'y'],
+      companyAccessList: ['3F1C2B4A-5D6E-4F70-8A9B-0C1D2E3F4A5B'],
+      name: 'Keep Me',
+    };
+    assert.deepEqual(validInput(schema, given), {
+      channelId: 'abc-1',
+      clientIds: ['x', 'y'],
+      companyAccessList: ['3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b'],
+      name: 'Keep Me',
+    });
+    assert.deepEqual(validInput(schema, { channelId: 'A', companyAccessList: null, name: 'n' }), {
+      channelId: 'a',
+      companyAccessList: null,
+      name: 'n',
+    });
+    assert.equal(given.channelId, 'ABC-1', 'the given value is not changed');
   });
 });

@@ -3,6 +3,7 @@ import { Format } from 'typebox/format';
 import { Value } from 'typebox/value';
 import { type FieldProblem, errors } from './errors.js';
 import { FORMAT_CHECKS } from './formats.js';
+import { LOWER_CASE } from './schemas.js';
 import { type SchemaIssue, problemsOf } from './schema-issues.js';
 
 /**
@@ -46,5 +47,28 @@ export function validInput<T extends TSchema>(schema: T, value: unknown, rules?:
   const problems = schemaProblems(schema, value);
   if (rules) problems.push(...rules(value as Static<T>));
   if (problems.length > 0) throw errors.invalidFields(problems);
-  return value as Static<T>;
+  return lowerCased(schema, value) as Static<T>;
+}
+
+interface Walked {
+  [LOWER_CASE]?: boolean;
+  anyOf?: TSchema[];
+  items?: TSchema;
+  properties?: Record<string, TSchema>;
+}
+
+/**
+ * `value` with every string its schema marks `x-lowerCase` (lib/schemas.ts RefId) in lower case, as the HTTP
+ * validators hand it on (plugins/validation.ts): the `portal` command's services receive the same ids.
+ */
+function lowerCased(schema: TSchema, value: unknown): unknown {
+  const walked = schema as Walked;
+  if (walked.anyOf) return walked.anyOf.reduce((inner, branch) => lowerCased(branch, inner), value);
+  if (typeof value === 'string') return walked[LOWER_CASE] === true ? value.toLowerCase() : value;
+  const { items, properties } = walked;
+  if (Array.isArray(value)) return items ? value.map((item) => lowerCased(items, item)) : value;
+  if (value === null || typeof value !== 'object' || !properties) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const [key, inner] of Object.entries(properties)) if (Object.hasOwn(out, key)) out[key] = lowerCased(inner, out[key]);
+  return out;
 }

@@ -1,8 +1,10 @@
 import Ajv, { type ErrorObject } from 'ajv';
+import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { FieldProblem } from '../lib/errors.js';
+import { LOWER_CASE } from '../lib/schemas.js';
 import { problemsOf } from '../lib/schema-issues.js';
 
 /**
@@ -22,7 +24,19 @@ function makeAjv(coerce: boolean) {
   });
   addFormats.default(ajv);
   ajv.addKeyword({ keyword: 'x-maxJsonBytes', schemaType: 'number', validate: fitsInBytes });
+  ajv.addKeyword({ keyword: LOWER_CASE, schemaType: 'boolean', modifying: true, validate: toLowerCase });
   return ajv;
+}
+
+/**
+ * `x-lowerCase`: the string is handed on in lower case (lib/schemas.ts RefId), so every service receives an
+ * id a body or query names as the API answers it, whatever case the caller wrote. Never fails.
+ */
+function toLowerCase(on: boolean, data: unknown, _schema?: unknown, cxt?: DataValidationCxt): boolean {
+  if (on && typeof data === 'string' && cxt?.parentData !== undefined) {
+    (cxt.parentData as Record<string | number, unknown>)[cxt.parentDataProperty] = data.toLowerCase();
+  }
+  return true;
 }
 
 /** `x-maxJsonBytes`: the value serialized as JSON is at most that many bytes (lib/schemas.ts FreeFormObject). */

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { FreeFormObject, Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { FreeFormObject, Id, PageQuery, RefId, Timestamp } from '../../lib/schemas.js';
 import { AUDIT_EVENT_TYPES } from '../../audit/index.js';
 
 /** Absent is absent (issue 23): a field with no value is left out of the entry, never null. */
@@ -60,8 +60,8 @@ export const AuditEventCreate = Type.Object(
     }),
     eventDescription: Type.String({ maxLength: 500 }),
     context: FreeFormObject('event-specific metadata'),
-    actorId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'default: the session’s end user' })),
-    companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'company of the actor when a client user' })),
+    actorId: Type.Optional(RefId('default: the caller’s own user (a session, or a person signed in); a person may name only itself')),
+    companyId: Type.Optional(RefId('company of the actor when a client user')),
     lastActivityAt: Type.Optional(
       Type.String({
         format: 'date-time',

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import type { Actor, Caller } from '../../lib/caller.js';
+import { type Actor, type Caller, assertNamesItself } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
 import * as repo from './audit-log.repository.js';
@@ -15,17 +15,16 @@ export const listAuditLog = listAs(repo.listEntries);
 /** The actor an event is attributed to: a session's own end user; for keys and tokens the one named (a client or internal user of the workspace). */
 async function actorOf(database: Database, caller: Caller, input: AuditEventCreate, problems: FieldProblem[]): Promise<Actor> {
   const actor = caller.actor;
-  const actorId = input.actorId?.toLowerCase();
+  const { actorId } = input;
+  // A person records events as its own user only: attributing them to someone else would write the audit trail
+  // in another's name (keys and bearer tokens, which apps use to report their users, may).
+  assertNamesItself(caller, 'body.actorId', actorId);
   if (actorId === undefined || actorId === actor.actorId) {
     if (input.companyId !== undefined && actor.actorType !== 'clientUser')
       problems.push({ path: 'body.companyId', message: 'is given only for a client actor' });
     return actor;
   }
-  // An end-user session records events as its own user only: attributing them to someone else would write
-  // the audit trail in another's name (keys and bearer tokens, which apps use to report their users, may).
-  if (actor.actorType !== null)
-    throw errors.forbidden("A session records events for its own user only: omit actorId, or give the session's user.");
-  // Only keys and bearer tokens get here (a session was answered above): they see the whole workspace.
+  // Only keys and bearer tokens get here (a person was answered above): they see the whole workspace.
   const [clientCompanies, user] = await Promise.all([
     visibleClientCompanies(database.db, caller.access, [actorId]),
     findInternalUser(database.db, caller.access, actorId),
@@ -39,7 +38,7 @@ async function actorOf(database: Database, caller: Caller, input: AuditEventCrea
     if (input.companyId !== undefined) problems.push({ path: 'body.companyId', message: 'is given only for a client actor' });
     return { ...actor, actorId, actorType: 'internalUser', actorRole: user.role, companyId: null };
   }
-  const companyId = input.companyId?.toLowerCase() ?? companies[0] ?? null;
+  const companyId = input.companyId ?? companies[0] ?? null;
   if (companyId !== null && !companies.includes(companyId))
     problems.push({ path: 'body.companyId', message: 'is not a company of the actor' });
   return { ...actor, actorId, actorType: 'clientUser', actorRole: null, companyId };

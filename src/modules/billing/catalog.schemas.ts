@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Name, PageQuery, PathId, Timestamp } from '../../lib/schemas.js';
+import { Id, Name, PageQuery, PathId, RefId, Timestamp } from '../../lib/schemas.js';
 import { INTERVALS } from './periods.js';
 
 /** Integer cents, within what an invoice line takes (a price or a template line is billed as one). */
@@ -74,7 +74,7 @@ export type Price = Static<typeof Price>;
 
 export const PriceCreate = Type.Object(
   {
-    productId: Type.String({ minLength: 1, maxLength: 100, description: 'a product of the workspace' }),
+    productId: RefId('a product of the workspace'),
     amount: Amount,
     currency: Type.Optional(Currency),
     interval: Type.Optional(IntervalInput),

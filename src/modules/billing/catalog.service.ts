@@ -107,7 +107,7 @@ export async function getPrice(database: Database, caller: Caller, id: string): 
 export async function createPrice(database: Database, caller: Caller, input: PriceCreate): Promise<Price> {
   const { access, actor } = caller;
   const problems: FieldProblem[] = [];
-  const product = await repo.findProduct(database.db, access, input.productId.toLowerCase());
+  const product = await repo.findProduct(database.db, access, input.productId);
   if (!product) problems.push({ path: 'body.productId', message: 'is not a product of this workspace' });
   if (input.interval === undefined && input.intervalCount !== undefined) {
     problems.push({ path: 'body.intervalCount', message: 'is allowed only with interval (a recurring price)' });

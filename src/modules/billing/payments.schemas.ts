@@ -1,7 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Line, PageQuery, PathId, Timestamp } from '../../lib/schemas.js';
-
-const RefId = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
+import { Id, Line, PageQuery, PathId, RefId, Timestamp } from '../../lib/schemas.js';
 
 export const PaymentMethodCreate = Type.Object(
   {

@@ -3,7 +3,7 @@ import { listAs } from '../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
 import { recordAudit } from '../../audit/index.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
-import { type Caller, systemCaller } from '../../lib/caller.js';
+import { type Caller, ownUserOf, systemCaller } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import * as invoices from './invoices.repository.js';
 import { type Invoice, type Payment, invoiceSubject } from './invoices.schemas.js';
@@ -28,10 +28,13 @@ export async function createPaymentMethod(
   caller: Caller,
   input: PaymentMethodCreate,
 ): Promise<PaymentMethod> {
-  const { principal } = caller;
-  const own = principal.kind === 'clientSession' && input.clientId === undefined && input.companyId === undefined;
+  // A client (a session, or signed in) that names no one: its own card, in the company it acts in.
+  const own = ownUserOf(caller);
   const problems: FieldProblem[] = [];
-  const billed = own ? { clientId: principal.clientId, companyId: principal.companyId } : await billedOf(database, caller, input, problems);
+  const billed =
+    own?.type === 'client' && input.clientId === undefined && input.companyId === undefined
+      ? { clientId: own.id, companyId: own.companyId }
+      : await billedOf(database, caller, input, problems);
   const card = processor.tokenize(input.card);
   if ('problem' in card) problems.push({ path: 'body.card.number', message: card.problem });
   if (expiredAt(input.card, caller.actor.at)) problems.push({ path: 'body.card.expYear', message: 'the card has expired' });

@@ -76,8 +76,8 @@ export async function billedOf(
   input: TermsInput,
   problems: FieldProblem[],
 ): Promise<Billed | undefined> {
-  const clientId = (input.clientId ?? input.clientUserId ?? input.recipientId)?.toLowerCase();
-  const companyId = input.companyId?.toLowerCase();
+  const clientId = input.clientId ?? input.clientUserId ?? input.recipientId;
+  const { companyId } = input;
   const clientPath =
     input.clientId !== undefined ? 'body.clientId' : input.clientUserId !== undefined ? 'body.clientUserId' : 'body.recipientId';
   if (clientId === undefined) {
@@ -125,7 +125,7 @@ export async function termsOf(
 ): Promise<{ billed?: Billed; terms?: Terms; cycle?: Cycle }> {
   const billed = await billedOf(database, caller, input, problems);
   // An invoice template, or a subscription template (the SDK names either `templateId`).
-  const templateId = input.templateId?.toLowerCase();
+  const { templateId } = input;
   const template =
     templateId === undefined
       ? undefined
@@ -159,7 +159,7 @@ export async function termsOf(
       let amount = item.amount;
       let productId: string | undefined;
       if (item.priceId !== undefined) {
-        const price = await findPrice(database.db, caller.access, item.priceId.toLowerCase());
+        const price = await findPrice(database.db, caller.access, item.priceId);
         if (!price) {
           problems.push({ path: `${path}.priceId`, message: 'is not a price of this workspace' });
           continue;
@@ -174,7 +174,7 @@ export async function termsOf(
         description: item.description ?? '',
         quantity: item.quantity,
         total: lineTotal(amount as number, item.quantity),
-        ...(item.priceId !== undefined ? { priceId: item.priceId.toLowerCase(), productId } : {}),
+        ...(item.priceId !== undefined ? { priceId: item.priceId, productId } : {}),
       });
     }
   } else if (template) {

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, PageQuery, RefId, Timestamp } from '../../lib/schemas.js';
 
 // Message channels and file channels: one shape, written once (their answers differ by `object` and a message
 // channel's lastMessageDate; their list filters by a file channel's companyId).
@@ -43,19 +43,17 @@ const channelCreate = (title: string) =>
     {
       membershipType: Type.Enum([...MEMBERSHIP_TYPES], { description: 'individual, group or company' }),
       membershipEntityId: Type.Optional(
-        Type.String({ deprecated: true, description: 'deprecated: clientId of an individual channel, companyId of a company channel' }),
+        RefId('deprecated: clientId of an individual channel, companyId of a company channel', { deprecated: true }),
       ),
       memberIds: Type.Optional(
-        Type.Array(Type.String(), {
+        Type.Array(RefId(), {
           minItems: 1,
           maxItems: MAX_GROUP_MEMBERS,
           description: `group channels: their clients, all in one company (1–${MAX_GROUP_MEMBERS}); ignored for individual and company channels`,
         }),
       ),
-      clientId: Type.Optional(Type.String({ description: 'individual channels: their client (required)' })),
-      companyId: Type.Optional(
-        Type.String({ description: 'required for company channels, and to choose when the client(s) have several companies' }),
-      ),
+      clientId: Type.Optional(RefId('individual channels: their client (required)')),
+      companyId: Type.Optional(RefId('required for company channels, and to choose when the client(s) have several companies')),
     },
     { additionalProperties: false, title },
   );
@@ -69,21 +67,20 @@ export type FileChannelCreate = Static<typeof FileChannelCreate>;
 const listFilters = () => ({
   ...PageQuery,
   membershipType: Type.Optional(Type.Enum([...MEMBERSHIP_TYPES], { description: 'only channels of this membership type' })),
-  membershipEntityId: Type.Optional(Type.String({ deprecated: true, description: 'deprecated alias of clientId' })),
+  membershipEntityId: Type.Optional(RefId('deprecated alias of clientId', { deprecated: true })),
   memberId: Type.Optional(
-    Type.String({
-      description:
-        'only channels this client or internal user belongs to: a client’s individual and group channels and its companies’ channels; ' +
+    RefId(
+      'only channels this client or internal user belongs to: a client’s individual and group channels and its companies’ channels; ' +
         'an internal user’s channels are those of the companies they can see',
-    }),
+    ),
   ),
-  clientId: Type.Optional(Type.String({ description: 'only the individual channels of this client' })),
+  clientId: Type.Optional(RefId('only the individual channels of this client')),
 });
 
 export const MessageChannelListQuery = Type.Object(listFilters(), { additionalProperties: false });
 export type MessageChannelListQuery = Static<typeof MessageChannelListQuery>;
 export const FileChannelListQuery = Type.Object(
-  { ...listFilters(), companyId: Type.Optional(Type.String({ description: 'only the channels of this company' })) },
+  { ...listFilters(), companyId: Type.Optional(RefId('only the channels of this company')) },
   { additionalProperties: false },
 );
 export type FileChannelListQuery = Static<typeof FileChannelListQuery>;

@@ -59,10 +59,9 @@ export async function listChannels<K extends repo.ChannelKind>(
 ): Promise<Page<repo.Channel<K>>> {
   const { limit, nextToken, membershipType } = query;
   // The SDK sends `clientId` and the deprecated `membershipEntityId` (the one given filters, clientId when both are);
-  // empty filters are dropped before (the request guards).
-  const clientId = (query.clientId ?? query.membershipEntityId)?.toLowerCase();
-  const companyId = query.companyId?.toLowerCase();
-  const memberId = query.memberId?.toLowerCase();
+  // empty filters are dropped before (the request guards); ids come in lower case (lib/schemas.ts RefId).
+  const clientId = query.clientId ?? query.membershipEntityId;
+  const { companyId, memberId } = query;
   const member = memberId === undefined ? undefined : await memberFilter(database, caller, memberId);
   return repo.listChannels(
     database.db,
@@ -114,7 +113,7 @@ export function findVisibleChannel<K extends repo.ChannelKind>(
   kind: K,
   id: string,
 ): Promise<repo.Channel<K> | undefined> {
-  return repo.findChannel(database.db, caller.access, kind, id.toLowerCase(), false);
+  return repo.findChannel(database.db, caller.access, kind, id, false);
 }
 
 /** A channel's membership as the SDK's create bodies give it (message and file channels alike). */
@@ -152,11 +151,7 @@ function channelClientsOf(input: ChannelMembershipInput, problems: FieldProblem[
     return (input.memberIds ?? []).map((id, index) => ({ id, path: `body.memberIds.${index}` }));
   }
   if (input.membershipType === 'company') return [];
-  if (
-    input.clientId !== undefined &&
-    input.membershipEntityId !== undefined &&
-    input.clientId.toLowerCase() !== input.membershipEntityId.toLowerCase()
-  ) {
+  if (input.clientId !== undefined && input.membershipEntityId !== undefined && input.clientId !== input.membershipEntityId) {
     problems.push({
       path: 'body.membershipEntityId',
       message: 'is deprecated and names another client than clientId: give clientId alone',
@@ -173,7 +168,7 @@ function channelClientsOf(input: ChannelMembershipInput, problems: FieldProblem[
 function channelCompanyOf(input: ChannelMembershipInput, problems: FieldProblem[]): { companyId?: string; companyPath: string } {
   if (input.membershipType !== 'company' || input.membershipEntityId === undefined)
     return { companyId: input.companyId, companyPath: 'body.companyId' };
-  if (input.companyId !== undefined && input.companyId.toLowerCase() !== input.membershipEntityId.toLowerCase()) {
+  if (input.companyId !== undefined && input.companyId !== input.membershipEntityId) {
     problems.push({
       path: 'body.membershipEntityId',
       message: 'is deprecated and names another company than companyId: give companyId alone',

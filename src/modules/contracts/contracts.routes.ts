@@ -150,7 +150,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
         operationId: 'signContract',
         summary: 'Sign a contract: contractCompleted',
         description:
-          'Only by the client it was sent to, in its session (anyone else who sees it: 403); once (a signed one: 409). values: a ' +
+          'Only by the client it was sent to, as itself: its session or signed in (anyone else who sees it: 403); once (a signed one: 409). values: a ' +
           'value for each client field that is not optional, and for no other (signature and initials: the typed name or ' +
           'initials; date: YYYY-MM-DD). Each failing field is named.',
         params: IdParams,

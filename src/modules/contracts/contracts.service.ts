@@ -3,7 +3,7 @@ import { entriesAbout, recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import { type Caller, workspaceAccess } from '../../lib/caller.js';
+import { type Caller, ownUserOf, workspaceAccess } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import type { PdfDocument } from '../../lib/pdf.js';
@@ -154,7 +154,7 @@ export async function sendContract(database: Database, caller: Caller, input: Co
   const clientPath = input.clientId !== undefined ? 'body.clientId' : 'body.recipientId';
   if (clientId === undefined) problems.push({ path: 'body.clientId', message: 'is required: the client receiving the contract' });
   const [template, members] = await Promise.all([
-    repo.findTemplate(database.db, caller.access, input.contractTemplateId.toLowerCase()),
+    repo.findTemplate(database.db, caller.access, input.contractTemplateId),
     clientId === undefined
       ? undefined
       : resolveMembers(
@@ -200,7 +200,7 @@ export async function sendContract(database: Database, caller: Caller, input: Co
 }
 
 /**
- * POST /v1/contracts/{id}/sign: the client it was sent to signs it (its session; anyone else who sees it:
+ * POST /v1/contracts/{id}/sign: the client it was sent to signs it (as itself; anyone else who sees it:
  * 403), once (409 when signed), with a value for each field it fills: contractCompleted.
  */
 export async function signContract(database: Database, caller: Caller, id: string, input: ContractSign): Promise<Contract> {
@@ -208,8 +208,9 @@ export async function signContract(database: Database, caller: Caller, id: strin
     database,
     async (work) => {
       const previous = orNotFound(await repo.findContract(work.db, caller.access, id), 'Contract');
-      if (caller.principal.kind !== 'clientSession' || caller.principal.clientId !== previous.clientId) {
-        throw errors.forbidden('Only the client a contract was sent to signs it, in its session.');
+      const own = ownUserOf(caller);
+      if (own?.type !== 'client' || own.id !== previous.clientId) {
+        throw errors.forbidden('Only the client a contract was sent to signs it, as itself (its session, or signed in to the portal).');
       }
       if (previous.status === 'signed') throw errors.conflict(`Contract ${previous.id} is already signed.`);
       const problems: FieldProblem[] = [];

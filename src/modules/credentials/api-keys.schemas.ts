@@ -1,12 +1,12 @@
 import { type Static, Type } from 'typebox';
-import { Id, NullableTimestamp, PathId, Timestamp } from '../../lib/schemas.js';
+import { Id, NullableTimestamp, PathId, RefId, Timestamp } from '../../lib/schemas.js';
 export type { ApiKeyKind } from '../../db/schema.js';
 
 const Label = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'what the key is for, to tell keys apart' });
 
 /** A workspace key without `appId`; an app key with it. */
 export const ApiKeyCreate = Type.Object(
-  { appId: Type.Optional(Id), label: Type.Optional(Label) },
+  { appId: Type.Optional(RefId('the app the key is for', { uuid: true })), label: Type.Optional(Label) },
   { additionalProperties: false, title: 'ApiKeyCreate' },
 );
 export type ApiKeyCreate = Static<typeof ApiKeyCreate>;

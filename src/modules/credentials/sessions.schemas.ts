@@ -1,16 +1,14 @@
 import { type Static, Type } from 'typebox';
-import { Id, PathId } from '../../lib/schemas.js';
+import { Id, PathId, RefId } from '../../lib/schemas.js';
 
 export const SessionCreate = Type.Object(
   {
     apiKey: Type.String({
       description: 'the app API key the session is for: the token is encrypted with it, and only it may present the session',
     }),
-    clientId: Type.Optional(Id),
-    companyId: Type.Optional(
-      Type.String({ format: 'uuid', description: "with clientId: one of the client's companies (default: its primary company)" }),
-    ),
-    internalUserId: Type.Optional(Id),
+    clientId: Type.Optional(RefId('the client the session is for', { uuid: true })),
+    companyId: Type.Optional(RefId("with clientId: one of the client's companies (default: its primary company)", { uuid: true })),
+    internalUserId: Type.Optional(RefId('the internal user the session is for', { uuid: true })),
   },
   { additionalProperties: false, title: 'SessionCreate', description: 'exactly one of clientId and internalUserId' },
 );

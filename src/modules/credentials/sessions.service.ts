@@ -52,15 +52,15 @@ export async function createSession(
   const payload: SessionTokenPayload = { workspaceId, tokenId: randomUUID(), baseUrl: settings.baseUrl };
   let person: { id: string; email: string };
   if (input.clientId !== undefined) {
-    const client = await findClient(database.db, access, input.clientId.toLowerCase());
+    const client = await findClient(database.db, access, input.clientId);
     if (!client) throw errors.notFound('Client');
-    const companyId = input.companyId?.toLowerCase() ?? client.companyId;
+    const companyId = input.companyId ?? client.companyId;
     if (!client.companyIds.includes(companyId)) throw errors.invalidField('companyId', 'is not a company of this client');
     payload.clientId = client.id;
     payload.companyId = companyId;
     person = client;
   } else {
-    const user = await findInternalUser(database.db, access, (input.internalUserId ?? '').toLowerCase());
+    const user = await findInternalUser(database.db, access, input.internalUserId ?? '');
     if (!user) throw errors.notFound('Internal user');
     payload.internalUserId = user.id;
     person = user;

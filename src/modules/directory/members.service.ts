@@ -4,7 +4,7 @@ import type { FieldProblem } from '../../lib/errors.js';
 import { visibleClientCompanies } from './clients.repository.js';
 import { existingCompanyIds } from './companies.repository.js';
 
-/** Clients (each with the request path that named it) and, optionally, the company they share. */
+/** Clients (each with the request path that named it) and, optionally, the company they share: ids as the API answers them (lower case, lib/schemas.ts RefId). */
 export interface MembersInput {
   readonly clients: readonly { readonly id: string; readonly path: string }[];
   readonly companyId?: string;
@@ -13,7 +13,7 @@ export interface MembersInput {
 }
 
 export interface Members {
-  /** Lower-cased, without repeats, in the order given. */
+  /** Without repeats, in the order given. */
   readonly clientIds: string[];
   readonly companyId: string;
 }
@@ -31,13 +31,13 @@ export async function resolveMembers(
   problems: FieldProblem[],
 ): Promise<Members | undefined> {
   const before = problems.length;
-  const clientIds = [...new Set(input.clients.map((client) => client.id.toLowerCase()))];
+  const clientIds = [...new Set(input.clients.map((client) => client.id))];
   const companiesOf =
     clientIds.length > 0 ? await visibleClientCompanies(database.db, caller.access, clientIds) : new Map<string, string[]>();
   for (const { id, path } of input.clients) {
-    if (!companiesOf.has(id.toLowerCase())) problems.push({ path, message: 'is not a client of this workspace' });
+    if (!companiesOf.has(id)) problems.push({ path, message: 'is not a client of this workspace' });
   }
-  let companyId = input.companyId?.toLowerCase();
+  let companyId = input.companyId;
   if (companyId !== undefined) {
     if ((await existingCompanyIds(database.db, caller.access, [companyId])).size === 0) {
       problems.push({ path: input.companyPath, message: 'is not a company of this workspace' });
@@ -54,7 +54,7 @@ export async function resolveMembers(
   }
   if (companyId !== undefined && problems.length === before) {
     for (const { id, path } of input.clients) {
-      if (!(companiesOf.get(id.toLowerCase()) ?? []).includes(companyId)) {
+      if (!(companiesOf.get(id) ?? []).includes(companyId)) {
         problems.push({ path, message: `is not in company ${companyId}: all clients must belong to one company` });
       }
     }

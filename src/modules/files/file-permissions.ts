@@ -1,25 +1,23 @@
 // Who may write where in a file channel, and who a change is recorded as.
 import type { Database } from '../../db/database.js';
-import type { Access, Caller } from '../../lib/caller.js';
+import { type Access, type Caller, isClient, ownUserOf } from '../../lib/caller.js';
 import { orNotFound } from '../../lib/errors.js';
 import { parentPath } from './file-paths.js';
 import * as repo from './files.repository.js';
 import type { FileObject } from './files.schemas.js';
 
-/** Who a change is recorded as on the object: a client session's client, an internal user's session's user; a key: nobody. */
+/** Who a change is recorded as on the object: a person's own user (lib/caller.ts; a session, or signed in); a key: nobody. */
 export function modifierOf(caller: Caller): FileObject['lastModifiedBy'] {
-  const { principal } = caller;
-  if (principal.kind === 'clientSession') return { id: principal.clientId, object: 'client' };
-  if (principal.kind === 'internalUserSession') return { id: principal.internalUserId, object: 'internalUser' };
-  return undefined;
+  const own = ownUserOf(caller);
+  return own && { id: own.id, object: own.type };
 }
 
 /**
  * Whether the caller may write where an object is or goes: staff anywhere in the channels they see; a
- * client session only where clients may write (the folder holding it, or the channel's root).
+ * client (a session, or signed in) only where clients may write (the folder holding it, or the channel's root).
  */
 export function mayWrite(caller: Caller, channel: repo.ChannelScope, parent: FileObject | undefined): boolean {
-  return caller.principal.kind !== 'clientSession' || clientsMayWrite(channel, parent);
+  return !isClient(caller.principal) || clientsMayWrite(channel, parent);
 }
 
 /** Whether clients may write in the folder (or, without one, the channel's root). */

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Line, PageQuery, Text, Timestamp } from '../../lib/schemas.js';
+import { Id, Line, PageQuery, RefId, Text, Timestamp } from '../../lib/schemas.js';
 
 /** A path: at most this many characters, in at most MAX_PATH_DEPTH segments of at most MAX_NAME_LENGTH. */
 const MAX_PATH_LENGTH = 1024;
@@ -71,7 +71,7 @@ export const FileCreate = Type.Object(
         'the full path in the channel, name last, segments joined by `/` (each 1–255 characters, not `.` or `..`, no `\\`, control ' +
         'or bidirectional-control characters; compared and stored in Unicode NFC); the folders before the name must exist',
     }),
-    channelId: Type.String({ description: 'the file channel, one the caller sees' }),
+    channelId: RefId('the file channel, one the caller sees'),
     linkUrl: Type.Optional(Text({ maxLength: 2048, description: 'links: an http(s) URL (required for a link, refused otherwise)' })),
     clientPermissions: Type.Optional(
       Type.Enum([...PERMISSIONS_IN], { description: 'folders only: what clients may do in it (default read_write)' }),
@@ -84,7 +84,7 @@ export type FileCreate = Static<typeof FileCreate>;
 export const FileCreateDeprecated = Type.Object(
   {
     type: Type.Enum(['folder'], { description: 'only `folder`' }),
-    channelID: Type.String({ description: 'the file channel' }),
+    channelID: RefId('the file channel'),
     fileKey: Type.Optional(Type.String({ description: 'ignored: this service chooses where content is stored' })),
     path: Type.Optional(
       Line({
@@ -115,7 +115,7 @@ export type FolderDeprecated = Static<typeof FolderDeprecated>;
 export const FileListQuery = Type.Object(
   {
     ...PageQuery,
-    channelId: Type.String({ description: 'the channel whose files to list (404 when the caller does not see it)' }),
+    channelId: RefId('the channel whose files to list (404 when the caller does not see it)'),
     path: Type.Optional(
       Type.String({
         maxLength: MAX_PATH_LENGTH,
@@ -130,7 +130,7 @@ export type FileListQuery = Static<typeof FileListQuery>;
 export const PermissionsUpdate = Type.Object(
   {
     clientPermissions: Type.Enum([...PERMISSIONS_IN], { description: 'read_write or read_only' }),
-    channelId: Type.Optional(Type.String({ description: 'the channel: required when the id is `root`' })),
+    channelId: Type.Optional(RefId('the channel: required when the id is `root`')),
   },
   { additionalProperties: false, title: 'PermissionsUpdate' },
 );

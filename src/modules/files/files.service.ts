@@ -4,7 +4,7 @@ import { recordAudit } from '../../audit/index.js';
 import type { Database, DbHandle } from '../../db/database.js';
 import type { Page, PageTokens } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import type { Caller } from '../../lib/caller.js';
+import { type Caller, isClient } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import * as channels from '../channels/index.js';
@@ -75,7 +75,7 @@ async function channelFor(
   field: string,
   problems: FieldProblem[],
 ): Promise<repo.ChannelScope | undefined> {
-  const channel = await repo.findChannelScope(db, caller.access, id.toLowerCase());
+  const channel = await repo.findChannelScope(db, caller.access, id);
   if (!channel) problems.push({ path: field, message: 'is not a file channel of this workspace' });
   return channel;
 }
@@ -221,8 +221,7 @@ async function withChannel(
 export async function getFile(database: Database, caller: Caller, settings: FileSettings, id: string): Promise<FileObject> {
   const { stored, channel } = await visibleFile(database, caller, id);
   const { file } = stored;
-  if (file.object !== 'file' || file.status === 'completed' || caller.principal.kind !== 'clientSession')
-    return withUrls(settings, caller, file, true);
+  if (file.object !== 'file' || file.status === 'completed' || !isClient(caller.principal)) return withUrls(settings, caller, file, true);
   // A client's own pending file: its uploadUrl only while clients may still write where it is.
   const folderPath = parentPath(file.path);
   const parent = folderPath === undefined ? undefined : await repo.findFolder(database.db, caller.access, channel.id, folderPath);
@@ -231,7 +230,7 @@ export async function getFile(database: Database, caller: Caller, settings: File
 
 /** A channel's file objects, newest first (`path`: only inside that folder, at any depth); a channel the caller does not see is a 404. */
 export async function listFiles(database: Database, caller: Caller, query: FileListQuery, tokens: PageTokens): Promise<Page<FileObject>> {
-  const channel = orNotFound(await repo.findChannelScope(database.db, caller.access, query.channelId.toLowerCase()), 'File channel');
+  const channel = orNotFound(await repo.findChannelScope(database.db, caller.access, query.channelId), 'File channel');
   let folderPath: string | undefined;
   if (query.path !== undefined && query.path.replace(/^\/|\/$/g, '') !== '') {
     const problems: FieldProblem[] = [];
@@ -387,7 +386,7 @@ export async function setPermissions(database: Database, caller: Caller, id: str
   const { stored, channel } = await visibleFile(database, caller, id);
   const folder = stored.file;
   if (folder.object !== 'folder') throw errors.badRequest('Permissions are set on folders only (or on `root`).');
-  if (input.channelId !== undefined && input.channelId.toLowerCase() !== channel.id) {
+  if (input.channelId !== undefined && input.channelId !== channel.id) {
     throw errors.invalidFields([{ path: 'body.channelId', message: 'is not the folder’s channel' }]);
   }
   const modifier = modifierOf(caller);

@@ -1,6 +1,6 @@
 // Signed, expiring URLs to a file's content: the signer, and the URLs a file object is served with.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Caller } from '../../lib/caller.js';
+import { type Caller, isClient } from '../../lib/caller.js';
 import type { FileObject } from './files.schemas.js';
 
 /**
@@ -72,6 +72,6 @@ export function withUrls(settings: UrlSettings, caller: Caller, file: FileObject
   const { workspaceId } = caller.access;
   if (file.status === 'completed') return { ...file, downloadUrl: signedUrl(settings, 'download', workspaceId, file.id, caller.actor.at) };
   if (!mayWrite) return file;
-  const action = caller.principal.kind === 'clientSession' ? 'clientUpload' : 'upload';
+  const action = isClient(caller.principal) ? 'clientUpload' : 'upload';
   return { ...file, uploadUrl: signedUrl(settings, action, workspaceId, file.id, caller.actor.at) };
 }

@@ -136,7 +136,7 @@ export default async function formRoutes(fastify: FastifyInstance) {
         operationId: 'completeFormResponse',
         summary: 'Complete a form response with its answers: formResponseCompleted',
         description:
-          'Only by the client it was requested of, in its session (anyone else who sees it: 403); once (a completed one: 409). ' +
+          'Only by the client it was requested of, as itself: its session or signed in (anyone else who sees it: 403); once (a completed one: 409). ' +
           'answers: formFieldId → string; every required field answered, no unknown field, each answer of its field’s type ' +
           '(shortAnswer one line, email, http(s) url, number, date YYYY-MM-DD); "" is no answer. Each failing field is named.',
         params: IdParams,

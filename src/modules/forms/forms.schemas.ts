@@ -1,9 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { FORM_FIELD_TYPES, FORM_RESPONSE_STATUSES, FORM_VISIBILITIES } from '../../db/schema.js';
-import { Id, Line, PageQuery, Text, Timestamp } from '../../lib/schemas.js';
-
-/** An id in a body: any string, so that an unknown one is a 400 naming the field rather than a format error. */
-const RefId = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
+import { Id, Line, PageQuery, RefId, Text, Timestamp } from '../../lib/schemas.js';
 
 const FORM_NAME_MAX = 255;
 const FORM_DESCRIPTION_MAX = 10_000;

@@ -3,7 +3,7 @@ import { recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import type { Caller } from '../../lib/caller.js';
+import { type Caller, ownUserOf } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { visibleClientCompanies } from '../directory/index.js';
@@ -165,17 +165,16 @@ export async function requestFormResponse(database: Database, caller: Caller, in
   if (recipients.length === 0) problems.push({ path: 'body.clientCompanyIds', message: 'is required: the clients, each in a company' });
   const access = caller.access;
   const [form, companiesOf] = await Promise.all([
-    repo.findForm(database.db, access, input.formId.toLowerCase()),
+    repo.findForm(database.db, access, input.formId),
     visibleClientCompanies(
       database.db,
       access,
-      recipients.map((r) => r.clientId.toLowerCase()),
+      recipients.map((r) => r.clientId),
     ),
   ]);
   if (!form) problems.push({ path: 'body.formId', message: 'is not a form of this workspace' });
   const pairs = new Map<string, { clientId: string; companyId: string }>();
-  for (const { clientId, companyId, path } of recipients) {
-    const id = clientId.toLowerCase();
+  for (const { clientId: id, companyId, path } of recipients) {
     const companies = companiesOf.get(id);
     const clientPath = input.clientCompanyIds ? `${path}.clientId` : path;
     if (!companies) {
@@ -183,10 +182,10 @@ export async function requestFormResponse(database: Database, caller: Caller, in
     } else if (companyId === undefined) {
       if (companies.length === 1) pairs.set(`${id}/${companies[0]}`, { clientId: id, companyId: companies[0] });
       else problems.push({ path: clientPath, message: 'belongs to several companies: name one with clientCompanyIds' });
-    } else if (!companies.includes(companyId.toLowerCase())) {
+    } else if (!companies.includes(companyId)) {
       problems.push({ path: `${path}.companyId`, message: 'is not a company of this client' });
     } else {
-      pairs.set(`${id}/${companyId.toLowerCase()}`, { clientId: id, companyId: companyId.toLowerCase() });
+      pairs.set(`${id}/${companyId}`, { clientId: id, companyId });
     }
   }
   if (problems.length > 0 || !form) throw errors.invalidFields(problems);
@@ -267,7 +266,7 @@ function answerProblem(type: FormFieldType, answer: string): string | undefined 
 }
 
 /**
- * POST /v1/form-responses/{id}/complete: the client it was requested of answers it (its session; anyone else
+ * POST /v1/form-responses/{id}/complete: the client it was requested of answers it (as itself; anyone else
  * who sees the response: 403), once (409 when completed). Every required field answered, none unknown, each
  * of its type; "" is no answer. formResponseCompleted.
  */
@@ -281,8 +280,11 @@ export async function completeFormResponse(
     database,
     async (work) => {
       const previous = orNotFound(await repo.findResponse(work.db, caller.access, id), 'Form response');
-      if (caller.principal.kind !== 'clientSession' || caller.principal.clientId !== previous.clientId) {
-        throw errors.forbidden('Only the client a form response was requested of completes it, in its session.');
+      const own = ownUserOf(caller);
+      if (own?.type !== 'client' || own.id !== previous.clientId) {
+        throw errors.forbidden(
+          'Only the client a form response was requested of completes it, as itself (its session, or signed in to the portal).',
+        );
       }
       if (previous.status === 'completed') throw errors.conflict(`Form response ${previous.id} is already completed.`);
       const problems: FieldProblem[] = [];

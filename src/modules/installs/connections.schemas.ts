@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, PageQuery, RefId, Timestamp } from '../../lib/schemas.js';
 
 const CONNECTION_TYPES = ['embed', 'link'] as const;
 const MEMBERSHIP_TYPES = ['individual', 'group', 'company'] as const;
@@ -40,10 +40,8 @@ export const AppConnectionCreate = Type.Object(
   {
     type: Type.Enum([...CONNECTION_TYPES], { description: 'embed or link' }),
     content: Type.String({ minLength: 1, maxLength: 10_000, description: 'embed: the embed code; link: an http(s) URL' }),
-    clientIds: Type.Optional(Type.Array(Type.String(), { maxItems: 100, description: 'all in one company; at most 100' })),
-    companyId: Type.Optional(
-      Type.String({ description: 'required when no clientIds are given, or to choose when a client has several companies' }),
-    ),
+    clientIds: Type.Optional(Type.Array(RefId(), { maxItems: 100, description: 'all in one company; at most 100' })),
+    companyId: Type.Optional(RefId('required when no clientIds are given, or to choose when a client has several companies')),
     membershipType: Type.Optional(
       Type.Enum([...MEMBERSHIP_TYPES], { description: 'when absent: company only → company, one client → individual, several → group' }),
     ),
@@ -56,8 +54,8 @@ export type AppConnectionCreate = Static<typeof AppConnectionCreate>;
 export const AppConnectionListQuery = Type.Object(
   {
     ...PageQuery,
-    clientId: Type.Optional(Type.String({ description: 'the connections this client sees: its own, its groups’ and its companies’' })),
-    companyId: Type.Optional(Type.String({ description: 'the connections of this company' })),
+    clientId: Type.Optional(RefId('the connections this client sees: its own, its groups’ and its companies’')),
+    companyId: Type.Optional(RefId('the connections of this company')),
   },
   { additionalProperties: false },
 );

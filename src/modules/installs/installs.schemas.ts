@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Name, PageQuery, PathId } from '../../lib/schemas.js';
+import { Id, Name, PageQuery, PathId, RefId } from '../../lib/schemas.js';
 
 const INSTALL_TYPES = ['core', 'custom', 'marketplace', 'embed', 'link', 'manual'] as const;
 /** What an operator can install: core modules come with every workspace. */
@@ -54,9 +54,7 @@ export const InstallCreate = Type.Object(
   {
     type: Type.Enum([...INSTALLABLE_TYPES]),
     name: Name,
-    appId: Type.Optional(
-      Type.String({ format: 'uuid', description: 'required for custom and marketplace installs; absent for the others' }),
-    ),
+    appId: Type.Optional(RefId('required for custom and marketplace installs; absent for the others', { uuid: true })),
     draft: Type.Optional(Type.Boolean({ description: 'custom installs only: an app-builder draft, hidden from clients until published' })),
   },
   { additionalProperties: false, title: 'InstallCreate' },

@@ -44,7 +44,7 @@ export async function createInstall(database: Database, caller: Caller, input: I
         status: input.draft ? 'draft' : 'published',
         display_name: name,
         icon: '',
-        app_id: input.appId?.toLowerCase() ?? null,
+        app_id: input.appId ?? null,
         path: '',
         sort,
         sort_key: sortKeyOf(sort),

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { INTERNAL_USER_ROLES } from '../../lib/caller.js';
-import { Email, Id, Name, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Email, Id, Name, PageQuery, RefId, Timestamp } from '../../lib/schemas.js';
 
 export const InternalUser = Type.Object(
   {
@@ -36,7 +36,7 @@ export const InternalUserCreate = Type.Object(
     familyName: Name,
     role: Type.Optional(Type.Enum([...INTERNAL_USER_ROLES], { description: 'staff when absent' })),
     companyAccessList: Type.Optional(
-      Type.Array(Id, {
+      Type.Array(RefId('a company', { uuid: true }), {
         minItems: 1,
         maxItems: 1000,
         description: 'when given, the user sees only these companies (and their clients); at most 1,000',
@@ -51,7 +51,7 @@ export const InternalUserAccessUpdate = Type.Object(
   {
     role: Type.Optional(Type.Enum([...INTERNAL_USER_ROLES], { description: 'records internalUserAccessLevelChanged when it changes' })),
     companyAccessList: Type.Optional(
-      Type.Union([Type.Array(Id, { minItems: 1, maxItems: 1000 }), Type.Null()], {
+      Type.Union([Type.Array(RefId('a company', { uuid: true }), { minItems: 1, maxItems: 1000 }), Type.Null()], {
         description:
           'the companies the user may see (and their clients), at most 1,000; null: every company. Records ' +
           'internalUserClientVisibilitySet when it changes',

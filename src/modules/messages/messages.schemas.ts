@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, NonBlankText, PageQuery, Timestamp } from '../../lib/schemas.js';
+import { Id, NonBlankText, PageQuery, RefId, Timestamp } from '../../lib/schemas.js';
 
 /** A message's text: a long message fits, a document does not (files carry those). */
 export const MAX_MESSAGE_LENGTH = 10_000;
@@ -26,13 +26,12 @@ export type Message = Static<typeof Message>;
 export const MessageCreate = Type.Object(
   {
     text: NonBlankText({ minLength: 1, maxLength: MAX_MESSAGE_LENGTH, description: `1–${MAX_MESSAGE_LENGTH} characters` }),
-    channelId: Type.String({ description: 'the channel, one the caller sees' }),
+    channelId: RefId('the channel, one the caller sees'),
     senderId: Type.Optional(
-      Type.String({
-        description:
-          'the client or internal user sending, a member of the channel. A session sends as its own user: absent or that user’s id ' +
-          '(another is a 403); an API key or bearer token has no user of its own, so it must give one (400 otherwise)',
-      }),
+      RefId(
+        'the client or internal user sending, a member of the channel. A person (a session, or signed in) sends as its own user: ' +
+          'absent or that user’s id (another is a 403); an API key or bearer token has no user of its own, so it must give one (400 otherwise)',
+      ),
     ),
   },
   { additionalProperties: false, title: 'MessageCreate' },
@@ -42,7 +41,7 @@ export type MessageCreate = Static<typeof MessageCreate>;
 export const MessageListQuery = Type.Object(
   {
     ...PageQuery,
-    channelId: Type.String({ description: 'the channel whose messages to list (404 when the caller does not see it)' }),
+    channelId: RefId('the channel whose messages to list (404 when the caller does not see it)'),
   },
   { additionalProperties: false },
 );

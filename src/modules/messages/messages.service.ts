@@ -3,7 +3,7 @@ import { recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import type { Page, PageTokens } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import type { Caller } from '../../lib/caller.js';
+import { type Caller, assertNamesItself, ownUserOf } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import * as channels from '../channels/index.js';
@@ -68,22 +68,10 @@ export function getChannel(database: Database, caller: Caller, id: string): Prom
 }
 
 /**
- * A session acts as its own user (docs/api.md, "who acts"): a `senderId` naming anyone else is a 403, before
- * anything is read. Keys and bearer tokens have no user of their own and may name any member of the channel.
- */
-function assertSessionSendsAsItself(caller: Caller, given: string | undefined): void {
-  const { principal } = caller;
-  const own =
-    principal.kind === 'clientSession' ? principal.clientId : principal.kind === 'internalUserSession' ? principal.internalUserId : null;
-  if (own !== null && given !== undefined && given.toLowerCase() !== own) {
-    throw errors.forbidden('body.senderId must be the session’s own user (or left out): a session sends only as itself.');
-  }
-}
-
-/**
- * Who sends: a session its own user (the 403 above for another); a key or bearer token the `senderId` it
- * names. The sender must belong to the channel: a client member (its client, one of its group, or a client
- * of its company), or an internal user of the workspace who sees its company.
+ * Who sends: a person (an app's session, or signed in to the portal) its own user (a `senderId` naming
+ * another is a 403, lib/caller.ts assertNamesItself, before anything is read); a key or bearer token the
+ * `senderId` it names. The sender must belong to the channel: a client member (its client, one of its
+ * group, or a client of its company), or an internal user of the workspace who sees its company.
  */
 async function senderOf(
   database: Database,
@@ -92,10 +80,10 @@ async function senderOf(
   given: string | undefined,
   problems: FieldProblem[],
 ): Promise<{ id: string; type: 'client' | 'internalUser' } | undefined> {
-  const { principal } = caller;
-  // A client session sees only channels it belongs to: it is a member of this one.
-  if (principal.kind === 'clientSession') return { id: principal.clientId, type: 'client' };
-  const id = given?.toLowerCase() ?? (principal.kind === 'internalUserSession' ? principal.internalUserId : undefined);
+  const own = ownUserOf(caller);
+  // A client sees only channels it belongs to: it is a member of this one.
+  if (own?.type === 'client') return { id: own.id, type: 'client' };
+  const id = given ?? own?.id;
   if (id === undefined) {
     problems.push({
       path: 'body.senderId',
@@ -124,7 +112,7 @@ async function senderOf(
 
 /** Sends a message in a channel the caller sees: the message, its channel's lastMessageDate and messageSent in one unit. */
 export async function sendMessage(database: Database, caller: Caller, input: MessageCreate): Promise<Message> {
-  assertSessionSendsAsItself(caller, input.senderId);
+  assertNamesItself(caller, 'body.senderId', input.senderId);
   const problems: FieldProblem[] = [];
   const channel = await channels.findVisibleChannel(database, caller, 'message', input.channelId);
   if (!channel) problems.push({ path: 'body.channelId', message: 'is not a message channel of this workspace' });

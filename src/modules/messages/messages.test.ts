@@ -33,7 +33,7 @@ async function world(h: Harness) {
 /** The 403 of a session naming another sender (a session acts as its own user). */
 const FORBIDDEN_SENDER = {
   code: 'forbidden',
-  message: 'body.senderId must be the session’s own user (or left out): a session sends only as itself.',
+  message: 'body.senderId must be the caller’s own user (or left out): a person acts only as itself.',
   data: null,
 };
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { NOTE_ENTITY_TYPES } from '../../db/schema.js';
-import { Id, Line, PageQuery, Text, Timestamp } from '../../lib/schemas.js';
+import { Id, Line, PageQuery, RefId, Text, Timestamp } from '../../lib/schemas.js';
 
 export const NOTE_TITLE_MAX = 255;
 export const NOTE_CONTENT_MAX = 100_000;
@@ -17,7 +17,7 @@ const Content = Text({
 export const NoteCreate = Type.Object(
   {
     entityType: EntityType,
-    entityId: Type.String({ minLength: 1, maxLength: 100, description: 'the client or company (as entityType says) the note is on' }),
+    entityId: RefId('the client or company (as entityType says) the note is on'),
     title: Title,
     content: Type.Optional(Content),
   },
@@ -53,7 +53,7 @@ export const NoteListQuery = Type.Object(
   {
     ...PageQuery,
     entityType: Type.Optional(EntityType),
-    entityId: Type.Optional(Type.String({ description: 'the notes of this client or company: entityType is then required' })),
+    entityId: Type.Optional(RefId('the notes of this client or company: entityType is then required')),
   },
   { additionalProperties: false },
 );

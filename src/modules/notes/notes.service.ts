@@ -41,7 +41,7 @@ function recordNoteEvent(
 
 /** A note on a client or a company the caller sees (noteCreated); content stored as given. */
 export async function createNote(database: Database, caller: Caller, input: NoteCreate): Promise<Note> {
-  const entityId = input.entityId.toLowerCase();
+  const { entityId } = input;
   let companyId: string | null;
   if (input.entityType === 'client') {
     const client = await findClient(database.db, caller.access, entityId);

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { RefId } from '../../lib/schemas.js';
 
 const NotificationPreference = Type.Object(
   {
@@ -19,7 +20,7 @@ export type NotificationPreferences = Static<typeof NotificationPreferences>;
 
 export const NotificationPreferenceUpdate = Type.Object(
   {
-    installId: Type.String(),
+    installId: RefId('the install that declares the setting'),
     notificationSettingId: Type.String(),
     email: Type.Optional(Type.Boolean()),
     product: Type.Optional(Type.Boolean()),

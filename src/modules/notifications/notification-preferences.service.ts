@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import type { Caller } from '../../lib/caller.js';
+import { type Caller, namesItself } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors } from '../../lib/errors.js';
 import { declaredNotificationConfigs } from '../installs/index.js';
@@ -10,13 +10,12 @@ import * as repo from './notification-preferences.repository.js';
 import type { NotificationPreferenceUpdate, NotificationPreferences } from './notification-preferences.schemas.js';
 
 /**
- * An internal user's session changes its own preferences only (changing another's is acting as them); it
- * may read a colleague's, as the route's policy lets staff read the directory. Keys and tokens: anyone's.
+ * A person (an app's session, or signed in) changes its own preferences only (changing another's is acting
+ * as them, lib/caller.ts); it may read a colleague's, as the route's policy lets staff read the directory.
+ * Keys and tokens: anyone's.
  */
 function assertOwnPreferences(caller: Caller, internalUserId: string) {
-  const { principal } = caller;
-  if (principal.kind === 'internalUserSession' && principal.internalUserId !== internalUserId)
-    throw errors.forbidden('An internal user may change only its own notification preferences.');
+  if (!namesItself(caller, internalUserId)) throw errors.forbidden('An internal user may change only its own notification preferences.');
 }
 
 async function declaredSettings(database: Database, caller: Caller) {
@@ -68,7 +67,7 @@ export async function setNotificationPreference(
   const user = await getInternalUser(database, caller, internalUserId);
   const settings = await declaredSettings(database, caller);
   const problems: FieldProblem[] = [];
-  const ofInstall = settings.filter((s) => s.installId === input.installId.toLowerCase());
+  const ofInstall = settings.filter((s) => s.installId === input.installId);
   const found = ofInstall.find((s) => s.setting.id === input.notificationSettingId);
   if (ofInstall.length === 0)
     problems.push({ path: 'body.installId', message: 'is not an install of this workspace with notification settings' });

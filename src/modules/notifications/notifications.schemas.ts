@@ -1,8 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, PageQuery, Timestamp } from '../../lib/schemas.js';
-
-/** An id in a body: any string, so that an unknown one is a 400 naming the field rather than a format error. */
-const RefId = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
+import { Id, PageQuery, RefId, Timestamp } from '../../lib/schemas.js';
 
 const CtaParamsInput = Type.Union(
   [
@@ -51,7 +48,12 @@ export const NotificationCreate = Type.Object(
       { additionalProperties: false, description: 'at least one of inProduct and email' },
     ),
     notificationSettingId: Type.Optional(
-      RefId('a notification setting of the calling app’s install: its surfaces bound the targets, the recipient’s preferences filter them'),
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          'a notification setting of the calling app’s install: its surfaces bound the targets, the recipient’s preferences filter them',
+      }),
     ),
     installId: Type.Optional(RefId('the install whose setting is named: required with notificationSettingId for a workspace key')),
   },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import type { Access, Caller } from '../../lib/caller.js';
+import { type Access, type Caller, assertNamesItself } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/formats.js';
@@ -32,25 +32,14 @@ function sees(access: Access, party: repo.Party): boolean {
   return companies.some((id) => access.companyIds?.includes(id));
 }
 
-/**
- * A session acts as its own user: its notifications are sent by that user, and a `senderId` naming anyone
- * else (another user, a client, a company) is a 403. Keys and bearer tokens (apps acting for their users) name any sender.
- */
-function assertSessionSendsAsItself(caller: Caller, senderId: string): void {
-  const { principal } = caller;
-  const own =
-    principal.kind === 'clientSession' ? principal.clientId : principal.kind === 'internalUserSession' ? principal.internalUserId : null;
-  if (own !== null && senderId !== own) {
-    throw errors.forbidden('body.senderId must be the session’s own user: a session sends only as itself.');
-  }
-}
-
 /** The recipient, as given: exactly one kind (the deprecated `recipientId` names a client or an internal user). */
 function recipientOf(input: NotificationCreate, problems: FieldProblem[]) {
-  const clientId = input.recipientClientId?.toLowerCase();
-  const internalUserId = input.recipientInternalUserId?.toLowerCase();
-  const companyId = input.recipientCompanyId?.toLowerCase();
-  const legacyId = input.recipientId?.toLowerCase();
+  const {
+    recipientClientId: clientId,
+    recipientInternalUserId: internalUserId,
+    recipientCompanyId: companyId,
+    recipientId: legacyId,
+  } = input;
   if (legacyId !== undefined && (clientId ?? internalUserId ?? companyId) !== undefined) {
     problems.push({
       path: 'body.recipientId',
@@ -83,7 +72,7 @@ function ctaParamsOf(given: string | Record<string, string> | undefined, path: s
 /** The setting named by `notificationSettingId`, of the calling app's install (or, for a workspace key, of `installId`). */
 async function settingOf(database: Database, caller: Caller, input: NotificationCreate, problems: FieldProblem[]) {
   const settingId = input.notificationSettingId;
-  const installId = input.installId?.toLowerCase();
+  const { installId } = input;
   if (settingId === undefined) {
     if (installId !== undefined) problems.push({ path: 'body.installId', message: 'is used only with notificationSettingId' });
     return undefined;
@@ -140,8 +129,9 @@ export async function createNotification(
   input: NotificationCreate,
   mail: NotificationMail,
 ): Promise<Notification | undefined> {
-  const senderId = input.senderId.toLowerCase();
-  assertSessionSendsAsItself(caller, senderId);
+  // A person sends as its own user (lib/caller.ts); keys and bearer tokens (apps acting for their users) name any sender.
+  const senderId = input.senderId;
+  assertNamesItself(caller, 'body.senderId', senderId);
   const problems: FieldProblem[] = [];
   const recipient = recipientOf(input, problems);
   const recipientId = recipient.clientId ?? recipient.internalUserId ?? recipient.legacyId ?? recipient.companyId ?? '';
@@ -153,7 +143,7 @@ export async function createNotification(
     parties.find((p) => p.id === id && kinds.includes(p.kind) && sees(caller.access, p));
 
   const sender = party(senderId, ['client', 'internalUser', 'company']);
-  let senderCompanyId = input.senderCompanyId?.toLowerCase() ?? null;
+  let senderCompanyId = input.senderCompanyId ?? null;
   if (!sender) problems.push({ path: 'body.senderId', message: 'is not a client, internal user or company of this workspace' });
   else if (sender.kind !== 'client' && senderCompanyId !== null)
     problems.push({ path: 'body.senderCompanyId', message: 'is given only when the sender is a client' });

@@ -410,7 +410,11 @@ for (const backend of BACKENDS) {
           [impersonation.statusCode, impersonation.json()],
           [
             403,
-            { code: 'forbidden', message: 'body.senderId must be the session’s own user: a session sends only as itself.', data: null },
+            {
+              code: 'forbidden',
+              message: 'body.senderId must be the caller’s own user (or left out): a person acts only as itself.',
+              data: null,
+            },
           ],
           `nobody sends as somebody else: a session names only itself (${senderId})`,
         );

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { QA_PRINCIPAL_KINDS } from '../../db/schema.js';
-import { Id, PageQuery, PathId } from '../../lib/schemas.js';
+import { Id, PageQuery, PathId, RefId } from '../../lib/schemas.js';
 
 const QA_AGENT_TOKEN_MAX_SECONDS = 3600;
 export const QA_AGENT_TOKEN_DEFAULT_SECONDS = 900;
@@ -25,7 +25,7 @@ export const QaPrincipal = Type.Object(
 export type QaPrincipal = Static<typeof QaPrincipal>;
 
 export const QaPrincipalCreate = Type.Object(
-  { clientId: Type.Optional(Id), internalUserId: Type.Optional(Id) },
+  { clientId: Type.Optional(RefId('a client', { uuid: true })), internalUserId: Type.Optional(RefId('an internal user', { uuid: true })) },
   { additionalProperties: false, title: 'QaPrincipalCreate', description: 'exactly one of clientId and internalUserId: who to mark' },
 );
 export type QaPrincipalCreate = Static<typeof QaPrincipalCreate>;

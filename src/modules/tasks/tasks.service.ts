@@ -3,7 +3,7 @@ import { recordAudit } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import { listAs } from '../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
-import type { Caller } from '../../lib/caller.js';
+import { type Caller, isClient, isInternalUser } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../lib/errors.js';
 import { resolveMembers } from '../directory/index.js';
@@ -51,7 +51,7 @@ async function assigneeOf(
       });
       return undefined;
     }
-    const user = await findInternalUser(database.db, caller.access, input.internalUserId.toLowerCase());
+    const user = await findInternalUser(database.db, caller.access, input.internalUserId);
     if (!user) {
       problems.push({ path: 'body.internalUserId', message: 'is not an internal user of this workspace' });
       return undefined;
@@ -114,12 +114,12 @@ function doerOf(caller: Caller): { id: string; type: ActorType } {
  * with access to every company: any. Any other internal user (staff, or an admin limited to some companies):
  * a task it created or is assigned to, or one assigned to no internal user (a client or a company it sees, or
  * no one); another internal user's task is that user's, its creator's or a full admin's to change. A client
- * session changes no task (its routes refuse it first).
+ * (a session, or signed in) changes no task (its routes refuse it first).
  */
 function mayChange(caller: Caller, task: Task): boolean {
   const { principal } = caller;
-  if (principal.kind === 'clientSession') return false;
-  if (principal.kind !== 'internalUserSession') return true;
+  if (isClient(principal)) return false;
+  if (!isInternalUser(principal)) return true;
   if (principal.role === 'admin' && principal.companyAccessList === null) return true;
   const me = principal.internalUserId;
   return task.internalUserId === undefined || task.internalUserId === me || (task.creatorType === 'internalUser' && task.createdBy === me);
@@ -162,8 +162,8 @@ export async function createTask(database: Database, caller: Caller, input: Task
   const problems: FieldProblem[] = [];
   const access = caller.access;
   const [template, parent, assignee, viewers] = await Promise.all([
-    input.templateId === undefined ? undefined : repo.findTemplate(database.db, access, input.templateId.toLowerCase()),
-    input.parentTaskId === undefined ? undefined : repo.findTask(database.db, access, input.parentTaskId.toLowerCase()),
+    input.templateId === undefined ? undefined : repo.findTemplate(database.db, access, input.templateId),
+    input.parentTaskId === undefined ? undefined : repo.findTask(database.db, access, input.parentTaskId),
     assigneeOf(database, caller, input, problems),
     viewerOf(database, caller, input.viewers, problems),
   ]);
