@@ -1948,7 +1948,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a form response with its answers: formResponseCompleted
-         * @description Only by the client it was requested of, in its session (anyone else who sees it: 403); once (a completed one: 409). answers: formFieldId → string; every required field answered, no unknown field, each answer of its field’s type (shortAnswer one line, email, http(s) url, number, date YYYY-MM-DD); "" is no answer. Each failing field is named.
+         * @description Only by the client it was requested of, as itself: its session or signed in (anyone else who sees it: 403); once (a completed one: 409). answers: formFieldId → string; every required field answered, no unknown field, each answer of its field’s type (shortAnswer one line, email, http(s) url, number, date YYYY-MM-DD); "" is no answer. Each failing field is named.
          */
         post: operations["completeFormResponse"];
         delete?: never;
@@ -2072,7 +2072,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a contract: contractCompleted
-         * @description Only by the client it was sent to, in its session (anyone else who sees it: 403); once (a signed one: 409). values: a value for each client field that is not optional, and for no other (signature and initials: the typed name or initials; date: YYYY-MM-DD). Each failing field is named.
+         * @description Only by the client it was sent to, as itself: its session or signed in (anyone else who sees it: 403); once (a signed one: 409). values: a value for each client field that is not optional, and for no other (signature and initials: the typed name or initials; date: YYYY-MM-DD). Each failing field is named.
          */
         post: operations["signContract"];
         delete?: never;
@@ -8188,9 +8188,9 @@ export interface operations {
                 limit?: number;
                 /** @description opaque token from the previous page */
                 nextToken?: string;
-                /** @description the connections this client sees: its own, its groups’ and its companies’ */
+                /** @description the connections this client sees: its own, its groups’ and its companies’; any case: read as the lower-case id the API answers */
                 clientId?: string;
-                /** @description the connections of this company */
+                /** @description the connections of this company; any case: read as the lower-case id the API answers */
                 companyId?: string;
             };
             header?: never;
@@ -8340,7 +8340,7 @@ export interface operations {
                     content: string;
                     /** @description all in one company; at most 100 */
                     clientIds?: string[];
-                    /** @description required when no clientIds are given, or to choose when a client has several companies */
+                    /** @description required when no clientIds are given, or to choose when a client has several companies; any case: read as the lower-case id the API answers */
                     companyId?: string;
                     /**
                      * @description when absent: company only → company, one client → individual, several → group
@@ -9080,17 +9080,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a client, internal user or company of the workspace */
+                    /** @description a client, internal user or company of the workspace; any case: read as the lower-case id the API answers */
                     senderId: string;
-                    /** @description the sending client’s company: required when that client has several */
+                    /** @description the sending client’s company: required when that client has several; any case: read as the lower-case id the API answers */
                     senderCompanyId?: string;
-                    /** @description a client (exactly one recipient: a client, an internal user, or a company) */
+                    /** @description a client (exactly one recipient: a client, an internal user, or a company); any case: read as the lower-case id the API answers */
                     recipientClientId?: string;
-                    /** @description an internal user */
+                    /** @description an internal user; any case: read as the lower-case id the API answers */
                     recipientInternalUserId?: string;
-                    /** @description alone: the company as a whole; with recipientClientId: that client’s company (required when it has several) */
+                    /** @description alone: the company as a whole; with recipientClientId: that client’s company (required when it has several); any case: read as the lower-case id the API answers */
                     recipientCompanyId?: string;
-                    /** @description deprecated (the SDK’s older name): a client or an internal user */
+                    /** @description deprecated (the SDK’s older name): a client or an internal user; any case: read as the lower-case id the API answers */
                     recipientId?: string;
                     /** @description at least one of inProduct and email */
                     deliveryTargets: {
@@ -9118,7 +9118,7 @@ export interface operations {
                     };
                     /** @description a notification setting of the calling app’s install: its surfaces bound the targets, the recipient’s preferences filter them */
                     notificationSettingId?: string;
-                    /** @description the install whose setting is named: required with notificationSettingId for a workspace key */
+                    /** @description the install whose setting is named: required with notificationSettingId for a workspace key; any case: read as the lower-case id the API answers */
                     installId?: string;
                 };
             };
@@ -9826,6 +9826,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description the install that declares the setting; any case: read as the lower-case id the API answers */
                     installId: string;
                     notificationSettingId: string;
                     email?: boolean;
@@ -10106,9 +10107,9 @@ export interface operations {
                     context: {
                         [key: string]: unknown;
                     };
-                    /** @description default: the session’s end user */
+                    /** @description default: the caller’s own user (a session, or a person signed in); a person may name only itself; any case: read as the lower-case id the API answers */
                     actorId?: string;
-                    /** @description company of the actor when a client user */
+                    /** @description company of the actor when a client user; any case: read as the lower-case id the API answers */
                     companyId?: string;
                     /**
                      * Format: date-time
@@ -11271,13 +11272,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a template: its lineItems, memo, taxPercentage and currency */
+                    /** @description a template: its lineItems, memo, taxPercentage and currency; any case: read as the lower-case id the API answers */
                     templateId?: string;
                     /** @description amount or priceId each; or templateId */
                     lineItems?: {
                         /** @description integer cents, at most 1,000,000.00 (or priceId) */
                         amount?: number;
-                        /** @description a price: its amount (and product) */
+                        /** @description a price: its amount (and product); any case: read as the lower-case id the API answers */
                         priceId?: string;
                         description?: string;
                         /** @description may be decimal (at most 4 places), at most 100,000 */
@@ -11294,13 +11295,13 @@ export interface operations {
                         type: "creditCard" | "bankAccount";
                         feePaidByClient: boolean;
                     }[];
-                    /** @description the client billed (= clientUserId) */
+                    /** @description the client billed (= clientUserId); any case: read as the lower-case id the API answers */
                     clientId?: string;
-                    /** @description the specification’s name for clientId */
+                    /** @description the specification’s name for clientId; any case: read as the lower-case id the API answers */
                     clientUserId?: string;
-                    /** @description deprecated SDK name for clientId */
+                    /** @description deprecated SDK name for clientId; any case: read as the lower-case id the API answers */
                     recipientId?: string;
-                    /** @description the company billed; required for a client of several companies */
+                    /** @description the company billed; required for a client of several companies; any case: read as the lower-case id the API answers */
                     companyId?: string;
                     /** @description status draft (not sent) instead of open */
                     createDraft?: boolean;
@@ -11800,13 +11801,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a template: its lineItems, memo, taxPercentage and currency */
+                    /** @description a template: its lineItems, memo, taxPercentage and currency; any case: read as the lower-case id the API answers */
                     templateId?: string;
                     /** @description amount or priceId each; or templateId */
                     lineItems?: {
                         /** @description integer cents, at most 1,000,000.00 (or priceId) */
                         amount?: number;
-                        /** @description a price: its amount (and product) */
+                        /** @description a price: its amount (and product); any case: read as the lower-case id the API answers */
                         priceId?: string;
                         description?: string;
                         /** @description may be decimal (at most 4 places), at most 100,000 */
@@ -11823,13 +11824,13 @@ export interface operations {
                         type: "creditCard" | "bankAccount";
                         feePaidByClient: boolean;
                     }[];
-                    /** @description the client billed (= clientUserId) */
+                    /** @description the client billed (= clientUserId); any case: read as the lower-case id the API answers */
                     clientId?: string;
-                    /** @description the specification’s name for clientId */
+                    /** @description the specification’s name for clientId; any case: read as the lower-case id the API answers */
                     clientUserId?: string;
-                    /** @description deprecated SDK name for clientId */
+                    /** @description deprecated SDK name for clientId; any case: read as the lower-case id the API answers */
                     recipientId?: string;
-                    /** @description the company billed; required for a client of several companies */
+                    /** @description the company billed; required for a client of several companies; any case: read as the lower-case id the API answers */
                     companyId?: string;
                 };
             };
@@ -12612,13 +12613,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a template: its lineItems, memo, taxPercentage and currency */
+                    /** @description a template: its lineItems, memo, taxPercentage and currency; any case: read as the lower-case id the API answers */
                     templateId?: string;
                     /** @description amount or priceId each; or templateId */
                     lineItems?: {
                         /** @description integer cents, at most 1,000,000.00 (or priceId) */
                         amount?: number;
-                        /** @description a price: its amount (and product) */
+                        /** @description a price: its amount (and product); any case: read as the lower-case id the API answers */
                         priceId?: string;
                         description?: string;
                         /** @description may be decimal (at most 4 places), at most 100,000 */
@@ -12635,13 +12636,13 @@ export interface operations {
                         type: "creditCard" | "bankAccount";
                         feePaidByClient: boolean;
                     }[];
-                    /** @description the client billed (= clientUserId) */
+                    /** @description the client billed (= clientUserId); any case: read as the lower-case id the API answers */
                     clientId?: string;
-                    /** @description the specification’s name for clientId */
+                    /** @description the specification’s name for clientId; any case: read as the lower-case id the API answers */
                     clientUserId?: string;
-                    /** @description deprecated SDK name for clientId */
+                    /** @description deprecated SDK name for clientId; any case: read as the lower-case id the API answers */
                     recipientId?: string;
-                    /** @description the company billed; required for a client of several companies */
+                    /** @description the company billed; required for a client of several companies; any case: read as the lower-case id the API answers */
                     companyId?: string;
                     /**
                      * @description day, week, month, quarterly or yearly (quarter and year accepted); default: the subscription template’s, else the first recurring price’s among the lines (then intervalCount defaults to theirs too)
@@ -13328,9 +13329,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the client whose card it is (a client session: itself, the default) */
+                    /** @description the client whose card it is (a client session: itself, the default); any case: read as the lower-case id the API answers */
                     clientId?: string;
-                    /** @description the company whose card it is; with clientId, which of its companies (required when it has several) */
+                    /** @description the company whose card it is; with clientId, which of its companies (required when it has several); any case: read as the lower-case id the API answers */
                     companyId?: string;
                     card: {
                         /** @description the card number, digits only; the sandbox takes its test cards */
@@ -13694,7 +13695,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the card to charge; default: the newest card of the party billed (the client, else the company) */
+                    /** @description the card to charge; default: the newest card of the party billed (the client, else the company); any case: read as the lower-case id the API answers */
                     paymentMethodId?: string;
                 };
             };
@@ -14040,7 +14041,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the succeeded payment to refund */
+                    /** @description the succeeded payment to refund; any case: read as the lower-case id the API answers */
                     paymentId: string;
                     /** @description cents; default: all that is left to refund of the payment */
                     amount?: number;
@@ -14318,11 +14319,11 @@ export interface operations {
                 nextToken?: string;
                 /** @description only channels of this membership type */
                 membershipType?: "individual" | "group" | "company";
-                /** @description deprecated alias of clientId */
+                /** @description deprecated alias of clientId; any case: read as the lower-case id the API answers */
                 membershipEntityId?: string;
-                /** @description only channels this client or internal user belongs to: a client’s individual and group channels and its companies’ channels; an internal user’s channels are those of the companies they can see */
+                /** @description only channels this client or internal user belongs to: a client’s individual and group channels and its companies’ channels; an internal user’s channels are those of the companies they can see; any case: read as the lower-case id the API answers */
                 memberId?: string;
-                /** @description only the individual channels of this client */
+                /** @description only the individual channels of this client; any case: read as the lower-case id the API answers */
                 clientId?: string;
             };
             header?: never;
@@ -14456,14 +14457,14 @@ export interface operations {
                     membershipType: "individual" | "group" | "company";
                     /**
                      * @deprecated
-                     * @description deprecated: clientId of an individual channel, companyId of a company channel
+                     * @description deprecated: clientId of an individual channel, companyId of a company channel; any case: read as the lower-case id the API answers
                      */
                     membershipEntityId?: string;
                     /** @description group channels: their clients, all in one company (1–100); ignored for individual and company channels */
                     memberIds?: string[];
-                    /** @description individual channels: their client (required) */
+                    /** @description individual channels: their client (required); any case: read as the lower-case id the API answers */
                     clientId?: string;
-                    /** @description required for company channels, and to choose when the client(s) have several companies */
+                    /** @description required for company channels, and to choose when the client(s) have several companies; any case: read as the lower-case id the API answers */
                     companyId?: string;
                 };
             };
@@ -14826,7 +14827,7 @@ export interface operations {
                 limit?: number;
                 /** @description opaque token from the previous page */
                 nextToken?: string;
-                /** @description the channel whose messages to list (404 when the caller does not see it) */
+                /** @description the channel whose messages to list (404 when the caller does not see it); any case: read as the lower-case id the API answers */
                 channelId: string;
             };
             header?: never;
@@ -14943,9 +14944,9 @@ export interface operations {
                 "application/json": {
                     /** @description 1–10000 characters; not only white space; no control characters other than tab, line feed and carriage return, and no lone surrogates */
                     text: string;
-                    /** @description the channel, one the caller sees */
+                    /** @description the channel, one the caller sees; any case: read as the lower-case id the API answers */
                     channelId: string;
-                    /** @description the client or internal user sending, a member of the channel. A session sends as its own user: absent or that user’s id (another is a 403); an API key or bearer token has no user of its own, so it must give one (400 otherwise) */
+                    /** @description the client or internal user sending, a member of the channel. A person (a session, or signed in) sends as its own user: absent or that user’s id (another is a 403); an API key or bearer token has no user of its own, so it must give one (400 otherwise); any case: read as the lower-case id the API answers */
                     senderId?: string;
                 };
             };
@@ -15266,36 +15267,36 @@ export interface operations {
                     name?: string;
                     /** @description at most 10000 characters; no control characters other than tab, line feed and carriage return, and no lone surrogates */
                     description?: string;
-                    /** @description a task of the workspace: this one is its subtask */
+                    /** @description a task of the workspace: this one is its subtask; any case: read as the lower-case id the API answers */
                     parentTaskId?: string;
                     /**
                      * @description todo (default), inProgress or completed
                      * @enum {unknown}
                      */
                     status?: "todo" | "inProgress" | "completed";
-                    /** @description assign to this internal user (alone: not with clientId or companyId) */
+                    /** @description assign to this internal user (alone: not with clientId or companyId); any case: read as the lower-case id the API answers */
                     internalUserId?: string;
-                    /** @description assign to this client, in companyId (which may be left out when the client has one company) */
+                    /** @description assign to this client, in companyId (which may be left out when the client has one company); any case: read as the lower-case id the API answers */
                     clientId?: string;
-                    /** @description alone: assign to the company; with clientId: the client’s company */
+                    /** @description alone: assign to the company; with clientId: the client’s company; any case: read as the lower-case id the API answers */
                     companyId?: string;
                     /**
                      * Format: date-time
                      * @description RFC 3339; stored and answered in UTC
                      */
                     dueDate?: string;
-                    /** @description a task template: its name and description unless given here, and one subtask per subtask template (same assignee) */
+                    /** @description a task template: its name and description unless given here, and one subtask per subtask template (same assignee); any case: read as the lower-case id the API answers */
                     templateId?: string;
                     /** @description at most one viewer (a client in a company, or a company), only on a task assigned to an internal user; an array or one object; [] removes it */
                     viewers?: {
-                        /** @description a client viewer (with its companyId when it has several companies) */
+                        /** @description a client viewer (with its companyId when it has several companies); any case: read as the lower-case id the API answers */
                         clientId?: string;
-                        /** @description a company viewer, or the client viewer’s company */
+                        /** @description a company viewer, or the client viewer’s company; any case: read as the lower-case id the API answers */
                         companyId?: string;
                     }[] | {
-                        /** @description a client viewer (with its companyId when it has several companies) */
+                        /** @description a client viewer (with its companyId when it has several companies); any case: read as the lower-case id the API answers */
                         clientId?: string;
-                        /** @description a company viewer, or the client viewer’s company */
+                        /** @description a company viewer, or the client viewer’s company; any case: read as the lower-case id the API answers */
                         companyId?: string;
                     };
                 };
@@ -15740,11 +15741,11 @@ export interface operations {
                      * @enum {unknown}
                      */
                     status?: "todo" | "inProgress" | "completed";
-                    /** @description assign to this internal user (alone: not with clientId or companyId) */
+                    /** @description assign to this internal user (alone: not with clientId or companyId); any case: read as the lower-case id the API answers */
                     internalUserId?: string;
-                    /** @description assign to this client, in companyId (which may be left out when the client has one company) */
+                    /** @description assign to this client, in companyId (which may be left out when the client has one company); any case: read as the lower-case id the API answers */
                     clientId?: string;
-                    /** @description alone: assign to the company; with clientId: the client’s company */
+                    /** @description alone: assign to the company; with clientId: the client’s company; any case: read as the lower-case id the API answers */
                     companyId?: string;
                     /** @description RFC 3339, or null to remove the due date */
                     dueDate?: string | null;
@@ -15752,14 +15753,14 @@ export interface operations {
                     isArchived?: boolean;
                     /** @description at most one viewer (a client in a company, or a company), only on a task assigned to an internal user; an array or one object; [] removes it */
                     viewers?: {
-                        /** @description a client viewer (with its companyId when it has several companies) */
+                        /** @description a client viewer (with its companyId when it has several companies); any case: read as the lower-case id the API answers */
                         clientId?: string;
-                        /** @description a company viewer, or the client viewer’s company */
+                        /** @description a company viewer, or the client viewer’s company; any case: read as the lower-case id the API answers */
                         companyId?: string;
                     }[] | {
-                        /** @description a client viewer (with its companyId when it has several companies) */
+                        /** @description a client viewer (with its companyId when it has several companies); any case: read as the lower-case id the API answers */
                         clientId?: string;
-                        /** @description a company viewer, or the client viewer’s company */
+                        /** @description a company viewer, or the client viewer’s company; any case: read as the lower-case id the API answers */
                         companyId?: string;
                     };
                 };
@@ -16167,7 +16168,7 @@ export interface operations {
                 nextToken?: string;
                 /** @description client or company */
                 entityType?: "client" | "company";
-                /** @description the notes of this client or company: entityType is then required */
+                /** @description the notes of this client or company: entityType is then required; any case: read as the lower-case id the API answers */
                 entityId?: string;
             };
             header?: never;
@@ -16292,7 +16293,7 @@ export interface operations {
                      * @enum {unknown}
                      */
                     entityType: "client" | "company";
-                    /** @description the client or company (as entityType says) the note is on */
+                    /** @description the client or company (as entityType says) the note is on; any case: read as the lower-case id the API answers */
                     entityId: string;
                     /** @description 1–255 characters, no formatting; one line, not only white space; no control characters other than tab, and no lone surrogates */
                     title: string;
@@ -16798,13 +16799,13 @@ export interface operations {
                 nextToken?: string;
                 /** @description only channels of this membership type */
                 membershipType?: "individual" | "group" | "company";
-                /** @description deprecated alias of clientId */
+                /** @description deprecated alias of clientId; any case: read as the lower-case id the API answers */
                 membershipEntityId?: string;
-                /** @description only channels this client or internal user belongs to: a client’s individual and group channels and its companies’ channels; an internal user’s channels are those of the companies they can see */
+                /** @description only channels this client or internal user belongs to: a client’s individual and group channels and its companies’ channels; an internal user’s channels are those of the companies they can see; any case: read as the lower-case id the API answers */
                 memberId?: string;
-                /** @description only the individual channels of this client */
+                /** @description only the individual channels of this client; any case: read as the lower-case id the API answers */
                 clientId?: string;
-                /** @description only the channels of this company */
+                /** @description only the channels of this company; any case: read as the lower-case id the API answers */
                 companyId?: string;
             };
             header?: never;
@@ -16933,14 +16934,14 @@ export interface operations {
                     membershipType: "individual" | "group" | "company";
                     /**
                      * @deprecated
-                     * @description deprecated: clientId of an individual channel, companyId of a company channel
+                     * @description deprecated: clientId of an individual channel, companyId of a company channel; any case: read as the lower-case id the API answers
                      */
                     membershipEntityId?: string;
                     /** @description group channels: their clients, all in one company (1–100); ignored for individual and company channels */
                     memberIds?: string[];
-                    /** @description individual channels: their client (required) */
+                    /** @description individual channels: their client (required); any case: read as the lower-case id the API answers */
                     clientId?: string;
-                    /** @description required for company channels, and to choose when the client(s) have several companies */
+                    /** @description required for company channels, and to choose when the client(s) have several companies; any case: read as the lower-case id the API answers */
                     companyId?: string;
                 };
             };
@@ -17213,7 +17214,7 @@ export interface operations {
                 "application/json": {
                     /** @description the full path in the channel, name last, segments joined by `/` (each 1–255 characters, not `.` or `..`, no `\`, control or bidirectional-control characters; compared and stored in Unicode NFC); the folders before the name must exist; one line, not only white space; no control characters other than tab, and no lone surrogates */
                     path: string;
-                    /** @description the file channel, one the caller sees */
+                    /** @description the file channel, one the caller sees; any case: read as the lower-case id the API answers */
                     channelId: string;
                     /** @description links: an http(s) URL (required for a link, refused otherwise); no control characters other than tab, line feed and carriage return, and no lone surrogates */
                     linkUrl?: string;
@@ -17405,7 +17406,7 @@ export interface operations {
                      * @enum {unknown}
                      */
                     type: "folder";
-                    /** @description the file channel */
+                    /** @description the file channel; any case: read as the lower-case id the API answers */
                     channelID: string;
                     /** @description ignored: this service chooses where content is stored */
                     fileKey?: string;
@@ -17560,7 +17561,7 @@ export interface operations {
                 limit?: number;
                 /** @description opaque token from the previous page */
                 nextToken?: string;
-                /** @description the channel whose files to list (404 when the caller does not see it) */
+                /** @description the channel whose files to list (404 when the caller does not see it); any case: read as the lower-case id the API answers */
                 channelId: string;
                 /** @description only what is inside this folder path, at any depth (`a/b` lists `a/b/c` and `a/b/c/d`, not `a/bc`) */
                 path?: string;
@@ -18475,7 +18476,7 @@ export interface operations {
                      * @enum {unknown}
                      */
                     clientPermissions: "read_write" | "read_only";
-                    /** @description the channel: required when the id is `root` */
+                    /** @description the channel: required when the id is `root`; any case: read as the lower-case id the API answers */
                     channelId?: string;
                 };
             };
@@ -19164,13 +19165,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the form to request */
+                    /** @description the form to request; any case: read as the lower-case id the API answers */
                     formId: string;
                     /** @description 1–100 clients, each in a company */
                     clientCompanyIds?: {
-                        /** @description a client the caller sees */
+                        /** @description a client the caller sees; any case: read as the lower-case id the API answers */
                         clientId: string;
-                        /** @description one of the client’s companies */
+                        /** @description one of the client’s companies; any case: read as the lower-case id the API answers */
                         companyId: string;
                     }[];
                     /** @description deprecated: clients with one company each; used only when clientCompanyIds is left out */
@@ -20096,13 +20097,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the template to send */
+                    /** @description the template to send; any case: read as the lower-case id the API answers */
                     contractTemplateId: string;
-                    /** @description the recipient: a client the caller sees (required unless recipientId gives it) */
+                    /** @description the recipient: a client the caller sees (required unless recipientId gives it); any case: read as the lower-case id the API answers */
                     clientId?: string;
-                    /** @description deprecated: the same as clientId */
+                    /** @description deprecated: the same as clientId; any case: read as the lower-case id the API answers */
                     recipientId?: string;
-                    /** @description one of the client’s companies: required when it has several */
+                    /** @description one of the client’s companies: required when it has several; any case: read as the lower-case id the API answers */
                     companyId?: string;
                     /** @description the values of the template’s variable fields, field id → string: a JSON object, or its text (as the SDK declares); every variable field that is not optional, and no other */
                     variableValues?: string | {
@@ -21642,7 +21643,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description UUID v4
+                     * @description the app the key is for; any case: read as the lower-case id the API answers
                      */
                     appId?: string;
                     /** @description what the key is for, to tell keys apart */
@@ -21970,17 +21971,17 @@ export interface operations {
                     apiKey: string;
                     /**
                      * Format: uuid
-                     * @description UUID v4
+                     * @description the client the session is for; any case: read as the lower-case id the API answers
                      */
                     clientId?: string;
                     /**
                      * Format: uuid
-                     * @description with clientId: one of the client's companies (default: its primary company)
+                     * @description with clientId: one of the client's companies (default: its primary company); any case: read as the lower-case id the API answers
                      */
                     companyId?: string;
                     /**
                      * Format: uuid
-                     * @description UUID v4
+                     * @description the internal user the session is for; any case: read as the lower-case id the API answers
                      */
                     internalUserId?: string;
                 };
@@ -23425,7 +23426,7 @@ export interface operations {
                     name: string;
                     /**
                      * Format: uuid
-                     * @description required for custom and marketplace installs; absent for the others
+                     * @description required for custom and marketplace installs; absent for the others; any case: read as the lower-case id the API answers
                      */
                     appId?: string;
                     /** @description custom installs only: an app-builder draft, hidden from clients until published */
@@ -25364,7 +25365,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a product of the workspace */
+                    /** @description a product of the workspace; any case: read as the lower-case id the API answers */
                     productId: string;
                     /** @description integer cents, at most 1,000,000.00 */
                     amount: number;
@@ -26566,7 +26567,7 @@ export interface operations {
                     description?: string;
                     /** @description the form’s fields after the edit, whole and in order (1–100): a field left out is removed from the new version; one with a formFieldId keeps it, each at most once; one without gets a new formFieldId */
                     formFields?: {
-                        /** @description an existing field of the form, to keep it (its id, so answers stay comparable across versions); left out: a new field */
+                        /** @description an existing field of the form, to keep it (its id, so answers stay comparable across versions); left out: a new field; any case: read as the lower-case id the API answers */
                         formFieldId?: string;
                         /** @description 1–255 characters; one line, not only white space; no control characters other than tab, and no lone surrogates */
                         title: string;
@@ -27046,12 +27047,12 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description UUID v4
+                     * @description a client; any case: read as the lower-case id the API answers
                      */
                     clientId?: string;
                     /**
                      * Format: uuid
-                     * @description UUID v4
+                     * @description an internal user; any case: read as the lower-case id the API answers
                      */
                     internalUserId?: string;
                 };
