@@ -94,3 +94,23 @@ test('every table is written by one module only', () => {
   assert.deepEqual(shared, []);
   assert.ok(writers.size >= 50, `${writers.size} tables written`);
 });
+
+test('each module says what kind it is, as docs/ARCHITECTURE.md lists it', () => {
+  const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'ARCHITECTURE.md'), 'utf8').replace(/\s+/g, ' ');
+  // The paragraph naming the four kinds, each kind's sentence up to the next kind.
+  const paragraph = /\*\*Resources\*\*.*?the kind is said here/.exec(doc)?.[0] ?? '';
+  const kinds: Record<string, string> = {
+    resource: 'Resources',
+    'shared component': 'shared component',
+    workflow: 'Workflows',
+    surface: 'Surfaces',
+  };
+  const parts = paragraph.split(/(?=\*\*(?:Resources|shared component|Workflows across modules|Surfaces)\*\*)/);
+  for (const module of readdirSync(MODULES)) {
+    const first = readFileSync(join(MODULES, module, 'index.ts'), 'utf8').split('\n')[0];
+    const kind = /^\/\/ ([a-z-]+), a (resource|shared component|workflow|surface) \(docs\/ARCHITECTURE\.md, "A module"\)/.exec(first);
+    assert.ok(kind && kind[1] === module, `${module}/index.ts says its kind: ${first}`);
+    const listed = parts.find((part) => part.startsWith(`**${kinds[kind[2]]}`));
+    assert.ok(listed?.includes(`\`${module}\``), `docs/ARCHITECTURE.md lists ${module} among the ${kind[2]}s`);
+  }
+});

@@ -1,2 +1,2 @@
-// The audit-log module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
+// audit-log, a resource (docs/ARCHITECTURE.md, "A module"): its public face.
 export { default as auditLogRoutes } from './audit-log.routes.js';

@@ -1,4 +1,4 @@
-// The billing module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
+// billing, a resource (docs/ARCHITECTURE.md, "A module"): its public face.
 export { InvoiceTemplateCreate, PriceCreate, ProductCreate, ProductUpdate, SubscriptionTemplateCreate } from './catalog.schemas.js';
 export { createInvoiceTemplate, createPrice, createProduct, createSubscriptionTemplate, updateProduct } from './catalog.service.js';
 export { createInvoice, invoiceName, markPaid, voidInvoice } from './invoices.service.js';

@@ -1,4 +1,4 @@
-// The channels component's public face (docs/ARCHITECTURE.md: a module): message channels and file channels,
+// channels, a shared component (docs/ARCHITECTURE.md, "A module"): its public face: message channels and file channels,
 // one shape (schemas), one visibility query, one member filter; the messages and files modules serve them.
 export {
   FileChannel,

@@ -1,4 +1,4 @@
-// The credentials module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
+// credentials, a resource (docs/ARCHITECTURE.md, "A module"): its public face.
 export { ApiKeyCreate } from './api-keys.schemas.js';
 export { addApiKey, createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from './api-keys.service.js';
 export { SessionCreate } from './sessions.schemas.js';

@@ -1,4 +1,4 @@
-// The custom fields module's public face (docs/ARCHITECTURE.md: a module).
+// custom-fields, a resource (docs/ARCHITECTURE.md, "A module"): its public face.
 export { CustomFieldCreate, type CustomFieldOptionRef, type CustomFieldType, customFieldCreateRules } from './custom-fields.schemas.js';
 export { createCustomField } from './custom-fields.service.js';
 export { checkCustomFields, loadCustomFieldRules, mergeCustomFields, normalizeCustomFields } from './custom-fields.values.js';

@@ -1,2 +1,2 @@
-// The demo module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
+// demo, a workflow (docs/ARCHITECTURE.md, "A module"): its public face.
 export { seedDemo } from './demo-seed.js';

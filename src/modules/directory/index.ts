@@ -1,4 +1,4 @@
-// The directory's public face (docs/ARCHITECTURE.md: a module): clients and companies.
+// directory, a resource (docs/ARCHITECTURE.md, "A module"): its public face: clients and companies.
 export { ClientCreate } from './clients.schemas.js';
 export { type CheckedClient, commitClients, createClient, prepareClients } from './clients.service.js';
 export { createCompany } from './companies.service.js';

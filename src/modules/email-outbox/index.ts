@@ -1,4 +1,4 @@
-// The e-mail outbox's public face (docs/ARCHITECTURE.md: a module).
+// email-outbox, a resource (docs/ARCHITECTURE.md, "A module"): its public face.
 export { EmailDelivery, type EmailDeliveryOptions } from './email-outbox.delivery.js';
 export { OutboxListQuery } from './email-outbox.schemas.js';
 export { listOutbox } from './email-outbox.service.js';

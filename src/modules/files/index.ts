@@ -1,4 +1,4 @@
-// The files module's public face (docs/ARCHITECTURE.md: a module): file channels, their files, folders and
+// files, a resource (docs/ARCHITECTURE.md, "A module"): its public face: file channels, their files, folders and
 // links, the signed URLs their content goes through, and the sweep keeping the store to what rows name.
 export { default as fileRoutes, fileContentRoutes } from './files.routes.js';
 export type { FileSettings } from './files.service.js';

@@ -1,4 +1,4 @@
-// The forms module's public face (docs/ARCHITECTURE.md: a module): forms and form responses.
+// forms, a resource (docs/ARCHITECTURE.md, "A module"): its public face: forms and form responses.
 export { FormCreate, FormUpdate } from './forms.schemas.js';
 export { createForm, updateForm } from './forms.service.js';
 export { formAdminRoutes, default as formRoutes } from './forms.routes.js';

@@ -1,2 +1,2 @@
-// The health module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
+// health, a surface (docs/ARCHITECTURE.md, "A module"): its public face.
 export { default as healthRoutes } from './health.routes.js';

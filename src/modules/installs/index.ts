@@ -1,4 +1,4 @@
-// The installs module's public face (docs/ARCHITECTURE.md: a module).
+// installs, a resource (docs/ARCHITECTURE.md, "A module"): its public face.
 export { createConnection } from './connections.service.js';
 export { InstallCreate } from './installs.schemas.js';
 export { createInstall, getInstall, installCoreModules, publishInstall } from './installs.service.js';

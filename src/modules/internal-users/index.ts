@@ -1,4 +1,4 @@
-// The internal users module's public face (docs/ARCHITECTURE.md: a module).
+// internal-users, a resource (docs/ARCHITECTURE.md, "A module"): its public face.
 export { InternalUser, InternalUserAccessUpdate, InternalUserCreate } from './internal-users.schemas.js';
 export { createInternalUser, getInternalUser, workspaceCompanies } from './internal-users.service.js';
 export { internalUserAdminRoutes, default as internalUserRoutes } from './internal-users.routes.js';

@@ -1,2 +1,2 @@
-// The me module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
+// me, a surface (docs/ARCHITECTURE.md, "A module"): its public face.
 export { default as meRoutes } from './me.routes.js';

@@ -1,2 +1,2 @@
-// The messages module's public face (docs/ARCHITECTURE.md: a module): message channels and their messages.
+// messages, a resource (docs/ARCHITECTURE.md, "A module"): its public face: message channels and their messages.
 export { default as messageRoutes } from './messages.routes.js';

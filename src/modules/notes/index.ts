@@ -1,2 +1,2 @@
-// The notes module's public face (docs/ARCHITECTURE.md: a module): notes on clients and companies.
+// notes, a resource (docs/ARCHITECTURE.md, "A module"): its public face: notes on clients and companies.
 export { default as noteRoutes } from './notes.routes.js';

@@ -1,3 +1,3 @@
-// The operator-sessions module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
+// operator-sessions, a surface (docs/ARCHITECTURE.md, "A module"): its public face.
 export { CONSOLE_HEADER, OperatorSessions, SESSION_COOKIE, adminTokenMatcher } from './operator-session.js';
 export { operatorSessionRoutes } from './operator-session.routes.js';

@@ -1,4 +1,4 @@
-// The staff lifecycle's public face (docs/ARCHITECTURE.md: a module): an internal user's access changed or the user
+// staff, a workflow (docs/ARCHITECTURE.md, "A module"): its public face: an internal user's access changed or the user
 // removed, across the modules that name a user (internal users, credentials, tasks). Nothing imports it but the app.
 export { changeInternalUserAccess, removeInternalUser } from './staff.service.js';
 export { default as staffAdminRoutes } from './staff.routes.js';

@@ -1,4 +1,4 @@
-// The tasks module's public face (docs/ARCHITECTURE.md: a module): tasks and task templates.
+// tasks, a resource (docs/ARCHITECTURE.md, "A module"): its public face: tasks and task templates.
 export { TaskTemplateCreate } from './tasks.schemas.js';
 export { createTaskTemplate } from './tasks.service.js';
 export { taskAdminRoutes, default as taskRoutes } from './tasks.routes.js';

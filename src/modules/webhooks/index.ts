@@ -1,4 +1,4 @@
-// The webhooks module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
+// webhooks, a resource (docs/ARCHITECTURE.md, "A module"): its public face.
 export type { LookupAll } from './webhook-http.js';
 export { WebhookWorker } from './webhook-worker.js';
 export type { WebhookWorkerOptions } from './webhook-worker.js';

@@ -1,4 +1,4 @@
-// The workspaces module's public face (docs/ARCHITECTURE.md: a module): all that other modules, the app and the CLI import.
+// workspaces, a resource (docs/ARCHITECTURE.md, "A module"): its public face.
 export { WorkspaceCreate, WorkspaceListQuery, WorkspaceUpdate } from './workspaces.schemas.js';
 export {
   createFirstWorkspace,
