@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
-import type { AppContext } from './context.js';
+import { buildContext } from './context.js';
 import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest, readSecret } from './db/migrate.js';
@@ -157,7 +157,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const database = options.database ?? openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
   const ownsDatabase = options.database === undefined;
   await migrateToLatest(database);
-  const limitStore = options.limitStore ?? (await createLimitStore(config, database.db));
 
   const app = Fastify({
     logger: {
@@ -186,107 +185,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     connectionTimeout: config.requestTimeoutMs * 4,
     http: { headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1000 },
   });
-  database.watchPoolErrors?.((error) =>
-    app.log.error({ err: error }, 'database: an idle pooled connection failed; the pool replaces it on the next query'),
-  );
-  limitStore.watch?.((event) =>
-    event.shared
-      ? app.log.info(
-          { handedBack: event.handedBack },
-          'limits: Redis answers again; shared counting resumed (units counted meanwhile added)',
-        )
-      : app.log.warn({ err: event.error }, 'limits: Redis is unreachable; this process limits on its own until it answers'),
-  );
-  const clock = options.clock ?? systemClock;
-  const webhookOptions = options.webhooks === false ? undefined : options.webhooks;
-  const webhookSettings = {
-    secrets: new SecretBox(await readSecret(database, 'webhooks')),
-    allowPrivate: config.webhooksAllowPrivate,
-    lookup: webhookOptions?.lookup,
-  };
-  // Files' content under this database's own id: databases sharing one directory or bucket prefix keep apart.
-  const databaseId = await readDatabaseId(database);
-  const fileStore: FileStore = config.filesS3
-    ? new S3FileStore(config.filesS3, databaseId.id)
-    : new LocalFileStore(config.filesDir, databaseId.id);
-  // Longer than any upload may take: a request arrives whole within REQUEST_TIMEOUT_MS.
-  const uploadGraceMs = Math.max(60_000, config.requestTimeoutMs * 2);
-  const ctx: AppContext = {
-    config,
-    database,
-    db: database.db,
-    clock,
-    pageTokens: new PageTokens(await readSecret(database, 'paging')),
-    lifecycle: { draining: false },
-    limitStore,
-    authFailures: new AuthFailureLimiter(limitStore, config.limits.authFailuresPerMinute),
-    billing: {
-      processor: sandboxProcessor,
-      worker:
-        options.subscriptionPollMs === false
-          ? null
-          : new BillingWorker(database, sandboxProcessor, clock, app.log.child({ component: 'billing' }), options.subscriptionPollMs),
-    },
-    webhooks: {
-      settings: webhookSettings,
-      worker:
-        options.webhooks === false
-          ? null
-          : new WebhookWorker(database, clock, app.log.child({ component: 'webhooks' }), webhookSettings.secrets, {
-              ...webhookOptions,
-              allowPrivate: config.webhooksAllowPrivate,
-            }),
-    },
-    files: {
-      store: fileStore,
-      signer: new UrlSigner(await readSecret(database, 'files')),
-      baseUrl: config.portalUrl,
-      maxBytes: config.filesMaxBytes,
-      urlTtlSeconds: config.filesUrlTtlSeconds,
-      uploadGraceMs,
-    },
-    // Sends notifications' e-mails only when there is an SMTP server to send them through.
-    emailDelivery: config.smtpUrl
-      ? new EmailDelivery(database, clock, app.log.child({ component: 'email' }), {
-          smtpUrl: config.smtpUrl,
-          from: config.smtpFrom,
-          ...options.emailDelivery,
-        })
-      : null,
-    afterResponse: new AfterResponse(app.log),
-  };
+  const { ctx, close } = await buildContext(config, database, app.log, options);
   app.decorate('ctx', ctx);
-  // The two sweeps: the audit log's personal data past PORTAL_AUDIT_PII_DAYS (when set), and files' content no
-  // row names or that an upload cut short left; each a round at start, then hourly.
-  const piiSweep =
-    config.auditPiiDays === undefined
-      ? null
-      : new PersonalDataSweep(database.db, clock, config.auditPiiDays, app.log.child({ component: 'audit' }), options.auditPiiSweepMs);
-  app.log.info(
-    {
-      databaseId: databaseId.id,
-      at: config.filesS3
-        ? `s3://${config.filesS3.bucket}/${config.filesS3.prefix}${databaseId.id}/`
-        : `${config.filesDir}/${databaseId.id}/`,
-    },
-    'files: this database’s content is kept under its id',
-  );
-  const contentSweep = new FileContentSweep(
-    database,
-    fileStore,
-    { graceMs: uploadGraceMs, quarantineMs: config.filesQuarantineDays * 86_400_000, namespaceSinceMs: databaseId.sinceMs },
-    app.log.child({ component: 'files' }),
-    options.fileOrphanSweepMs,
-  );
   app.addHook('onClose', async () => {
-    await ctx.afterResponse.settled(); // what answered requests still had to write
-    await contentSweep.close();
-    await fileStore.close?.();
-    await ctx.emailDelivery?.close(); // before the database they write to
-    await ctx.webhooks.worker?.close();
-    await ctx.billing.worker?.close();
-    await piiSweep?.close();
-    await ctx.limitStore.close(); // first: the in-process store writes its counts to the database
+    await close();
     if (ownsDatabase) await database.close();
   });
 

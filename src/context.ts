@@ -1,14 +1,21 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { PersonalDataSweep } from './audit/index.js';
+import type { BuildOptions } from './app.js';
 import type { Config } from './config.js';
 import type { Database, DbHandle } from './db/database.js';
-import type { PageTokens } from './db/paging.js';
-import type { AfterResponse } from './lib/after-response.js';
-import type { Clock } from './lib/clock.js';
-import type { EmailDelivery } from './modules/email-outbox/index.js';
-import type { BillingWorker, PaymentProcessor } from './modules/billing/index.js';
-import type { FileSettings } from './modules/files/index.js';
-import type { WebhookSettings, WebhookWorker } from './modules/webhooks/index.js';
-import type { AuthFailureLimiter } from './limits/auth-failures.js';
+import { readSecret } from './db/migrate.js';
+import { PageTokens } from './db/paging.js';
+import { readDatabaseId } from './db/server-settings.js';
+import { AfterResponse } from './lib/after-response.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { SecretBox } from './lib/secret-box.js';
+import { AuthFailureLimiter } from './limits/auth-failures.js';
+import { createLimitStore } from './limits/index.js';
 import type { LimitStore } from './limits/limit-store.js';
+import { BillingWorker, type PaymentProcessor, sandboxProcessor } from './modules/billing/index.js';
+import { EmailDelivery } from './modules/email-outbox/index.js';
+import { FileContentSweep, type FileSettings, type FileStore, LocalFileStore, S3FileStore, UrlSigner } from './modules/files/index.js';
+import { type WebhookSettings, WebhookWorker } from './modules/webhooks/index.js';
 
 /** What every module needs, built once by buildApp and reached as `app.ctx`. */
 export interface AppContext {
@@ -42,4 +49,119 @@ declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
   }
+}
+
+/**
+ * Builds what every module needs, once per process: the stores (limits, files' content), the server's secrets, and the
+ * loops off the request path (webhook delivery, e-mail, billing, the two sweeps), started here; `close` stops them in
+ * order (the database itself is the caller's).
+ */
+export async function buildContext(
+  config: Config,
+  database: Database,
+  log: FastifyBaseLogger,
+  options: BuildOptions,
+): Promise<{ ctx: AppContext; close: () => Promise<void> }> {
+  database.watchPoolErrors?.((error) =>
+    log.error({ err: error }, 'database: an idle pooled connection failed; the pool replaces it on the next query'),
+  );
+  const limitStore = options.limitStore ?? (await createLimitStore(config, database.db));
+  limitStore.watch?.((event) =>
+    event.shared
+      ? log.info({ handedBack: event.handedBack }, 'limits: Redis answers again; shared counting resumed (units counted meanwhile added)')
+      : log.warn({ err: event.error }, 'limits: Redis is unreachable; this process limits on its own until it answers'),
+  );
+  const clock = options.clock ?? systemClock;
+  const webhookOptions = options.webhooks === false ? undefined : options.webhooks;
+  const webhookSettings = {
+    secrets: new SecretBox(await readSecret(database, 'webhooks')),
+    allowPrivate: config.webhooksAllowPrivate,
+    lookup: webhookOptions?.lookup,
+  };
+  // Files' content under this database's own id: databases sharing one directory or bucket prefix keep apart.
+  const databaseId = await readDatabaseId(database);
+  const fileStore: FileStore = config.filesS3
+    ? new S3FileStore(config.filesS3, databaseId.id)
+    : new LocalFileStore(config.filesDir, databaseId.id);
+  // Longer than any upload may take: a request arrives whole within REQUEST_TIMEOUT_MS.
+  const uploadGraceMs = Math.max(60_000, config.requestTimeoutMs * 2);
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    clock,
+    pageTokens: new PageTokens(await readSecret(database, 'paging')),
+    lifecycle: { draining: false },
+    limitStore,
+    authFailures: new AuthFailureLimiter(limitStore, config.limits.authFailuresPerMinute),
+    billing: {
+      processor: sandboxProcessor,
+      worker:
+        options.subscriptionPollMs === false
+          ? null
+          : new BillingWorker(database, sandboxProcessor, clock, log.child({ component: 'billing' }), options.subscriptionPollMs),
+    },
+    webhooks: {
+      settings: webhookSettings,
+      worker:
+        options.webhooks === false
+          ? null
+          : new WebhookWorker(database, clock, log.child({ component: 'webhooks' }), webhookSettings.secrets, {
+              ...webhookOptions,
+              allowPrivate: config.webhooksAllowPrivate,
+            }),
+    },
+    files: {
+      store: fileStore,
+      signer: new UrlSigner(await readSecret(database, 'files')),
+      baseUrl: config.portalUrl,
+      maxBytes: config.filesMaxBytes,
+      urlTtlSeconds: config.filesUrlTtlSeconds,
+      uploadGraceMs,
+    },
+    // Sends notifications' e-mails only when there is an SMTP server to send them through.
+    emailDelivery: config.smtpUrl
+      ? new EmailDelivery(database, clock, log.child({ component: 'email' }), {
+          smtpUrl: config.smtpUrl,
+          from: config.smtpFrom,
+          ...options.emailDelivery,
+        })
+      : null,
+    afterResponse: new AfterResponse(log),
+  };
+  // The two sweeps: the audit log's personal data past PORTAL_AUDIT_PII_DAYS (when set), and files' content no
+  // row names or that an upload cut short left; each a round at start, then hourly.
+  const piiSweep =
+    config.auditPiiDays === undefined
+      ? null
+      : new PersonalDataSweep(database.db, clock, config.auditPiiDays, log.child({ component: 'audit' }), options.auditPiiSweepMs);
+  log.info(
+    {
+      databaseId: databaseId.id,
+      at: config.filesS3
+        ? `s3://${config.filesS3.bucket}/${config.filesS3.prefix}${databaseId.id}/`
+        : `${config.filesDir}/${databaseId.id}/`,
+    },
+    'files: this database’s content is kept under its id',
+  );
+  const contentSweep = new FileContentSweep(
+    database,
+    fileStore,
+    { graceMs: uploadGraceMs, quarantineMs: config.filesQuarantineDays * 86_400_000, namespaceSinceMs: databaseId.sinceMs },
+    log.child({ component: 'files' }),
+    options.fileOrphanSweepMs,
+  );
+  // In order: what answered requests still had to write, the loops, then the stores they write to.
+  const close = async () => {
+    await ctx.afterResponse.settled(); // what answered requests still had to write
+    await contentSweep.close();
+    await fileStore.close?.();
+    await ctx.emailDelivery?.close(); // before the database they write to
+    await ctx.webhooks.worker?.close();
+    await ctx.billing.worker?.close();
+    await piiSweep?.close();
+    await ctx.limitStore.close(); // first: the in-process store writes its counts to the database
+  };
+
+  return { ctx, close };
 }
