@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
-import type { AppContext } from './context.js';
+import type { AppContext, ServerSecrets } from './context.js';
 import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest, readSecret } from './db/migrate.js';
@@ -182,8 +182,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   const clock = options.clock ?? systemClock;
   const webhookOptions = options.webhooks === false ? undefined : options.webhooks;
+  // Read once: the routes and workers take them from here.
+  const secrets: ServerSecrets = {
+    paging: await readSecret(database, 'paging'),
+    webhooks: await readSecret(database, 'webhooks'),
+    files: await readSecret(database, 'files'),
+    signIn: await readSecret(database, 'sign-in'),
+    appBuilder: await readSecret(database, 'app-builder'),
+  };
   const webhookSettings = {
-    secrets: new SecretBox(await readSecret(database, 'webhooks')),
+    secrets: new SecretBox(secrets.webhooks),
     allowPrivate: config.webhooksAllowPrivate,
     lookup: webhookOptions?.lookup,
   };
@@ -199,7 +207,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     database,
     db: database.db,
     clock,
-    pageTokens: new PageTokens(await readSecret(database, 'paging')),
+    pageTokens: new PageTokens(secrets.paging),
+    secrets,
     lifecycle: { draining: false },
     limitStore,
     authFailures: new AuthFailureLimiter(limitStore, config.limits.authFailuresPerMinute),
@@ -222,7 +231,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     files: {
       store: fileStore,
-      signer: new UrlSigner(await readSecret(database, 'files')),
+      signer: new UrlSigner(secrets.files),
       baseUrl: config.portalUrl,
       maxBytes: config.filesMaxBytes,
       urlTtlSeconds: config.filesUrlTtlSeconds,

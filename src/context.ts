@@ -10,6 +10,15 @@ import type { WebhookSettings, WebhookWorker } from './modules/webhooks/index.js
 import type { AuthFailureLimiter } from './limits/auth-failures.js';
 import type { LimitStore } from './limits/limit-store.js';
 
+/** The server's secrets by use: cursors, webhook secrets, files' URLs, sign-in's sealed cookies and app keys, app builders' secrets. */
+export interface ServerSecrets {
+  readonly paging: string;
+  readonly webhooks: string;
+  readonly files: string;
+  readonly signIn: string;
+  readonly appBuilder: string;
+}
+
 /** What every module needs, built once by buildApp and reached as `app.ctx`. */
 export interface AppContext {
   readonly config: Config;
@@ -17,6 +26,8 @@ export interface AppContext {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly pageTokens: PageTokens;
+  /** The server's secrets (`server_secrets`), read once at start: what each seals, signs or encrypts with. */
+  readonly secrets: ServerSecrets;
   /** Set on SIGTERM: readiness fails and connections close after their response, so a balancer moves away. */
   readonly lifecycle: { draining: boolean };
   /** Burst, quota and failed-authentication state: in-process, or Redis when REDIS_URL is set. */

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { readSecret } from '../../db/migrate.js';
 import { cookieOf } from '../../lib/cookies.js';
 import { errors } from '../../lib/errors.js';
 import { SecretBox } from '../../lib/secret-box.js';
@@ -103,7 +102,7 @@ async function signInKit(app: FastifyInstance) {
     reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, token, `/portal/${session.person.workspaceId}`, maxAge));
     return toView(session);
   };
-  const box = new SecretBox(await readSecret(database, 'sign-in'));
+  const box = new SecretBox(app.ctx.secrets.signIn);
   const providers = new OidcProviders(config.oidcProviders, config.portalUrl);
   return { settings, clock, database, cookie, attemptOf, opened, box, providers };
 }
@@ -523,7 +522,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
 /** The operator's side: the app key the portal mints signed-in people's app sessions with. */
 export async function signInAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const box = new SecretBox(await readSecret(app.ctx.database, 'sign-in'));
+  const box = new SecretBox(app.ctx.secrets.signIn);
   app.put(
     '/workspaces/:workspaceId/installs/:installId/portal-key',
     {
