@@ -59,6 +59,7 @@ import adminSurface from './plugins/admin.js';
 import { consoleOffRoutes, consoleRoutes } from './plugins/console.js';
 import { portalPageRoutes } from './plugins/portal-pages.js';
 import { portalCsrf, rewritePortalApiUrl } from './plugins/portal-session.js';
+import { portalSignIn } from './plugins/portal-sign-in.js';
 import { landingRoutes } from './plugins/landing.js';
 import auth from './plugins/auth.js';
 import authorization from './plugins/authorization.js';
@@ -306,6 +307,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(
     async (portal) => {
       await portal.register(portalCsrf);
+      await portal.register(portalSignIn);
       await portal.register(signInRoutes);
     },
     { prefix: '/portal/:workspaceId/api' },
