@@ -4,7 +4,7 @@ import { type Caller, type Origin, systemCaller, workspaceAccess } from '../../l
 import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { createSession, verifyApiKey } from '../credentials/index.js';
+import { createSession, findActiveApiKey, verifyApiKey } from '../credentials/index.js';
 import { getInstall } from '../installs/index.js';
 import { findClock } from '../workspaces/index.js';
 import type { ActiveSession } from './sign-in.service.js';
@@ -70,8 +70,11 @@ export async function openApp(
     },
   };
   await getInstall(database, caller, installId); // 404 for another workspace's, an unknown or (for a client) a draft install
-  const key = await repo.findAppKey(database.db, workspaceAccess(person.workspaceId), installId);
-  if (!key) throw errors.conflict('This app cannot be opened from the portal yet: the operator has not given it an app key.');
+  const access = workspaceAccess(person.workspaceId);
+  const key = await repo.findAppKey(database.db, access, installId);
+  // A key revoked since is none (the credentials module's table, read through its face).
+  if (!key || !(await findActiveApiKey(database.db, access, key.apiKeyId)))
+    throw errors.conflict('This app cannot be opened from the portal yet: the operator has not given it an app key.');
   const who = client ? { clientId: person.id, companyId: person.companyId ?? undefined } : { internalUserId: person.id };
   // The mint reads the person as the system does (a client's other companies too); the actor stays the person.
   const minter: Caller = { ...caller, access: system.access };

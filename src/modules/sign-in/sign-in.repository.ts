@@ -490,7 +490,7 @@ export function saveAppKey(
   );
 }
 
-/** The sealed key of an install, with the install's app (its key revoked since: none). */
+/** The sealed key of an install's app, and which key it is (whether it is still active is the credentials module's to say). */
 export async function findAppKey(
   db: Kysely<DB>,
   access: Access,
@@ -498,11 +498,9 @@ export async function findAppKey(
 ): Promise<{ sealedKey: string; apiKeyId: string } | undefined> {
   const row = await db
     .selectFrom('portal_app_keys')
-    .innerJoin('api_keys', 'api_keys.id', 'portal_app_keys.api_key_id')
-    .select(['portal_app_keys.sealed_key', 'portal_app_keys.api_key_id'])
-    .where('portal_app_keys.workspace_id', '=', access.workspaceId)
-    .where('portal_app_keys.install_id', '=', installId)
-    .where('api_keys.revoked_at', 'is', null)
+    .select(['sealed_key', 'api_key_id'])
+    .where('workspace_id', '=', access.workspaceId)
+    .where('install_id', '=', installId)
     .executeTakeFirst();
   return row && { sealedKey: row.sealed_key, apiKeyId: row.api_key_id };
 }
