@@ -4,19 +4,12 @@ import type { Config } from './config.js';
 import { buildContext } from './context.js';
 import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
-import { migrateToLatest, readSecret } from './db/migrate.js';
-import { readDatabaseId } from './db/server-settings.js';
-import { PageTokens } from './db/paging.js';
-import { AfterResponse } from './lib/after-response.js';
-import { type Clock, systemClock } from './lib/clock.js';
-import { SecretBox } from './lib/secret-box.js';
+import { migrateToLatest } from './db/migrate.js';
+import type { Clock } from './lib/clock.js';
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
-import { PersonalDataSweep } from './audit/index.js';
 import { auditLogRoutes } from './modules/audit-log/index.js';
 import {
-  BillingWorker,
   paymentRoutes,
-  sandboxProcessor,
   catalogAdminRoutes,
   catalogRoutes,
   invoiceAdminRoutes,
@@ -27,16 +20,8 @@ import { clientCsvAdminRoutes } from './modules/client-csv/index.js';
 import { apiKeyAdminRoutes, sessionAdminRoutes, tokenAdminRoutes, tokenRoutes } from './modules/credentials/index.js';
 import { customFieldRoutes } from './modules/custom-fields/index.js';
 import { clientRoutes, companyRoutes } from './modules/directory/index.js';
-import { EmailDelivery, type EmailDeliveryOptions, emailOutboxAdminRoutes } from './modules/email-outbox/index.js';
-import {
-  FileContentSweep,
-  type FileStore,
-  LocalFileStore,
-  S3FileStore,
-  UrlSigner,
-  fileContentRoutes,
-  fileRoutes,
-} from './modules/files/index.js';
+import { type EmailDeliveryOptions, emailOutboxAdminRoutes } from './modules/email-outbox/index.js';
+import { fileContentRoutes, fileRoutes } from './modules/files/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { installAdminRoutes, installRoutes } from './modules/installs/index.js';
 import { internalUserAdminRoutes, internalUserRoutes } from './modules/internal-users/index.js';
@@ -52,19 +37,18 @@ import { staffAdminRoutes } from './modules/staff/index.js';
 import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
 import { notificationLinkRoutes, notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
 import { operatorSessionRoutes } from './modules/operator-sessions/index.js';
-import { type LookupAll, WebhookWorker, type WebhookWorkerOptions, appEventRoutes, webhookAdminRoutes } from './modules/webhooks/index.js';
+import { type LookupAll, type WebhookWorkerOptions, appEventRoutes, webhookAdminRoutes } from './modules/webhooks/index.js';
 import { testClockAdminRoutes, testClockRoutes } from './modules/test-clocks/index.js';
 import { workspaceAdminRoutes, workspaceRoutes } from './modules/workspaces/index.js';
 import adminSurface from './plugins/admin.js';
 import { consoleOffRoutes, consoleRoutes } from './plugins/console.js';
 import { portalPageRoutes } from './plugins/portal-pages.js';
 import { portalCsrf, rewritePortalApiUrl } from './plugins/portal-session.js';
+import { portalSignIn } from './plugins/portal-sign-in.js';
 import { landingRoutes } from './plugins/landing.js';
 import auth from './plugins/auth.js';
 import authorization from './plugins/authorization.js';
 import limits from './plugins/limits.js';
-import { AuthFailureLimiter } from './limits/auth-failures.js';
-import { createLimitStore } from './limits/index.js';
 import type { LimitStore } from './limits/limit-store.js';
 import errorHandling from './plugins/errors.js';
 import idempotency from './plugins/idempotency.js';
@@ -143,7 +127,7 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
 const SURFACE_ROUTES: readonly { routes: FastifyPluginAsync; prefix?: string; guards?: FastifyPluginAsync[] }[] = [
   { routes: healthRoutes },
   { routes: fileContentRoutes },
-  { routes: signInRoutes, prefix: '/portal/:workspaceId/api', guards: [portalCsrf] },
+  { routes: signInRoutes, prefix: '/portal/:workspaceId/api', guards: [portalCsrf, portalSignIn] },
   { routes: oidcCallbackRoutes, prefix: '/portal/oidc' },
   { routes: portalPageRoutes },
   { routes: landingRoutes },

@@ -17,6 +17,15 @@ import { EmailDelivery } from './modules/email-outbox/index.js';
 import { FileContentSweep, type FileSettings, type FileStore, LocalFileStore, S3FileStore, UrlSigner } from './modules/files/index.js';
 import { type WebhookSettings, WebhookWorker } from './modules/webhooks/index.js';
 
+/** The server's secrets by use: cursors, webhook secrets, files' URLs, sign-in's sealed cookies and app keys, app builders' secrets. */
+export interface ServerSecrets {
+  readonly paging: string;
+  readonly webhooks: string;
+  readonly files: string;
+  readonly signIn: string;
+  readonly appBuilder: string;
+}
+
 /** What every module needs, built once by buildApp and reached as `app.ctx`. */
 export interface AppContext {
   readonly config: Config;
@@ -24,6 +33,8 @@ export interface AppContext {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly pageTokens: PageTokens;
+  /** The server's secrets (`server_secrets`), read once at start: what each seals, signs or encrypts with. */
+  readonly secrets: ServerSecrets;
   /** Set on SIGTERM: readiness fails and connections close after their response, so a balancer moves away. */
   readonly lifecycle: { draining: boolean };
   /** Burst, quota and failed-authentication state: in-process, or Redis when REDIS_URL is set. */
@@ -73,8 +84,16 @@ export async function buildContext(
   );
   const clock = options.clock ?? systemClock;
   const webhookOptions = options.webhooks === false ? undefined : options.webhooks;
+  // Read once: the routes and workers take them from here.
+  const secrets: ServerSecrets = {
+    paging: await readSecret(database, 'paging'),
+    webhooks: await readSecret(database, 'webhooks'),
+    files: await readSecret(database, 'files'),
+    signIn: await readSecret(database, 'sign-in'),
+    appBuilder: await readSecret(database, 'app-builder'),
+  };
   const webhookSettings = {
-    secrets: new SecretBox(await readSecret(database, 'webhooks')),
+    secrets: new SecretBox(secrets.webhooks),
     allowPrivate: config.webhooksAllowPrivate,
     lookup: webhookOptions?.lookup,
   };
@@ -90,7 +109,8 @@ export async function buildContext(
     database,
     db: database.db,
     clock,
-    pageTokens: new PageTokens(await readSecret(database, 'paging')),
+    pageTokens: new PageTokens(secrets.paging),
+    secrets,
     lifecycle: { draining: false },
     limitStore,
     authFailures: new AuthFailureLimiter(limitStore, config.limits.authFailuresPerMinute),
@@ -113,7 +133,7 @@ export async function buildContext(
     },
     files: {
       store: fileStore,
-      signer: new UrlSigner(await readSecret(database, 'files')),
+      signer: new UrlSigner(secrets.files),
       baseUrl: config.portalUrl,
       maxBytes: config.filesMaxBytes,
       urlTtlSeconds: config.filesUrlTtlSeconds,

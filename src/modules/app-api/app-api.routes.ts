@@ -1,7 +1,6 @@
 import { APPS_ONLY } from '../../lib/policy.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { readSecret } from '../../db/migrate.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { DELETE_ERRORS, DeletedBody, Page, READ_ERRORS, WRITE_ERRORS } from '../../lib/schemas.js';
 import {
@@ -27,7 +26,7 @@ const WHO =
 export default async function appApiRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { database, pageTokens } = app.ctx;
-  const box = new SecretBox(await readSecret(database, 'app-builder'));
+  const box = new SecretBox(app.ctx.secrets.appBuilder);
 
   app.get(
     '/app-api-resources',

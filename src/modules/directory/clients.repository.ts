@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import { joinIds, nonEmpty, parseObject, splitIds } from '../../db/rows.js';
+import { joinIds, lockedForUpdate, nonEmpty, parseObject, splitIds } from '../../db/rows.js';
 import { type Page, type PageTokens, fetchPage, pageScope, preparedList } from '../../db/paging.js';
 import { type FullRow, preparedQuery, preparedWrite } from '../../db/prepared.js';
 import type { ClientsTable, DB } from '../../db/schema.js';
@@ -266,4 +266,49 @@ export function setInvite(work: UnitOfWork, access: Access, client: Client, invi
 export function deleteClient(work: UnitOfWork, access: Access, id: string): void {
   work.write(work.db.deleteFrom('client_companies').where('workspace_id', '=', access.workspaceId).where('client_id', '=', id));
   work.write(work.db.deleteFrom('clients').where('workspace_id', '=', access.workspaceId).where('id', '=', id));
+}
+
+// ---- for sign-in (modules/sign-in): a client signs in to its workspace's portal ------------------------------
+
+/** The client of this e-mail (trimmed, case-insensitively) that this access sees, or undefined. */
+export async function findClientByEmail(db: Kysely<DB>, access: Access, email: string): Promise<Client | undefined> {
+  const row = await visible(db, access).where('clients.email_key', '=', email.trim().toLowerCase()).executeTakeFirst();
+  return row && toClient(row);
+}
+
+/**
+ * The client an invite link was sent to (the hash of its token), with the link's expiry. With `lockFor` (inside a
+ * transaction), its row locked until it ends on PostgreSQL: of requests accepting one invite at once, the next finds
+ * the invite spent by the first (SQLite has one writer).
+ */
+export async function findInvitedClient(
+  db: Kysely<DB>,
+  access: Access,
+  tokenHash: string,
+  lockFor?: 'sqlite' | 'postgres',
+): Promise<{ client: Client; expiresAt: string | null } | undefined> {
+  const query = visible(db, access).where('clients.invite_token_hash', '=', tokenHash);
+  const row = await (lockFor ? lockedForUpdate(query, lockFor) : query).executeTakeFirst();
+  return row && { client: toClient(row), expiresAt: row.invite_expires_at };
+}
+
+/**
+ * A client signed in: its last sign-in, and its first makes it `active` (the invite link spent). `activated` learns,
+ * inside the transaction, whether this sign-in was the one that did (of two at once, exactly one is).
+ */
+export function recordClientSignIn(
+  work: UnitOfWork,
+  access: Access,
+  clientId: string,
+  at: string,
+  activated: (first: boolean) => void,
+): void {
+  const client = (query: ReturnType<typeof work.db.updateTable<'clients'>>) =>
+    query.where('workspace_id', '=', access.workspaceId).where('id', '=', clientId);
+  work.write(client(work.db.updateTable('clients').set({ last_login_date: at })));
+  const activation = { status: 'active' as const, first_login_date: at, invite_token_hash: null, invite_expires_at: null, updated_at: at };
+  work.writeReturning(
+    client(work.db.updateTable('clients').set(activation)).where('status', '<>', 'active').returning('id').compile(),
+    (row) => activated(row !== undefined),
+  );
 }

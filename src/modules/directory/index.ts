@@ -8,3 +8,5 @@ export { default as companyRoutes } from './companies.routes.js';
 // Reads for other modules, under the caller's access: who may be billed, named, connected or exported.
 export { clientsInCreationOrder, findClient, visibleClientCompanies } from './clients.repository.js';
 export { existingCompanyIds, findCompany } from './companies.repository.js';
+// Sign-in's reads and its one write (modules/sign-in): a client found by e-mail or invite, its sign-ins recorded.
+export { findClientByEmail, findInvitedClient, recordClientSignIn } from './clients.repository.js';

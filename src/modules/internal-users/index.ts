@@ -3,6 +3,6 @@ export { InternalUser, InternalUserAccessUpdate, InternalUserCreate } from './in
 export { createInternalUser, getInternalUser, workspaceCompanies } from './internal-users.service.js';
 export { internalUserAdminRoutes, default as internalUserRoutes } from './internal-users.routes.js';
 // A read for other modules (sessions name a user, audit events an actor).
-export { findInternalUser } from './internal-users.repository.js';
+export { findInternalUser, findInternalUserByEmail } from './internal-users.repository.js';
 // Writes for the staff lifecycle (modules/staff), which also reaches the modules that name a user.
 export { deleteInternalUser, findInternalUserForUpdate, lockAdmins, updateInternalUserAccess } from './internal-users.repository.js';

@@ -51,6 +51,17 @@ export async function findInternalUser(db: Kysely<DB>, access: Access, id: strin
   return row && toInternalUser(row);
 }
 
+/** The internal user of this e-mail (trimmed, case-insensitively), or undefined: sign-in (modules/sign-in) finds people so. */
+export async function findInternalUserByEmail(db: Kysely<DB>, access: Access, email: string): Promise<InternalUser | undefined> {
+  const row = await db
+    .selectFrom('internal_users')
+    .selectAll()
+    .where('workspace_id', '=', access.workspaceId)
+    .where('email_key', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+  return row && toInternalUser(row);
+}
+
 export function listInternalUsers(
   db: Kysely<DB>,
   access: Access,

@@ -1,10 +1,10 @@
 import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import { type Caller, type Origin, systemCaller } from '../../lib/caller.js';
+import { type Caller, type Origin, systemCaller, workspaceAccess } from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { createSession, verifyApiKey } from '../credentials/index.js';
+import { createSession, findActiveApiKey, verifyApiKey } from '../credentials/index.js';
 import { getInstall } from '../installs/index.js';
 import { findClock } from '../workspaces/index.js';
 import type { ActiveSession } from './sign-in.service.js';
@@ -22,9 +22,8 @@ export async function registerAppKey(database: Database, box: SecretBox, caller:
   if (!key || key.workspace_id !== caller.access.workspaceId || key.kind !== 'app' || key.app_id !== install.appId)
     throw errors.invalidField('body.apiKey', `is not an active app key of this workspace for the install's app (${install.appId})`);
   await unitOfWork(database, async (work) =>
-    repo.saveAppKey(work, {
+    repo.saveAppKey(work, caller.access, {
       installId: install.id,
-      workspaceId: caller.access.workspaceId,
       apiKeyId: key.id,
       sealedKey: box.seal(apiKey),
       at: isoAt(caller.actor.at),
@@ -71,11 +70,14 @@ export async function openApp(
     },
   };
   await getInstall(database, caller, installId); // 404 for another workspace's, an unknown or (for a client) a draft install
-  const key = await repo.findAppKey(database.db, person.workspaceId, installId);
-  if (!key) throw errors.conflict('This app cannot be opened from the portal yet: the operator has not given it an app key.');
+  const access = workspaceAccess(person.workspaceId);
+  const key = await repo.findAppKey(database.db, access, installId);
+  // A key revoked since is none (the credentials module's table, read through its face).
+  if (!key || !(await findActiveApiKey(database.db, access, key.apiKeyId)))
+    throw errors.conflict('This app cannot be opened from the portal yet: the operator has not given it an app key.');
   const who = client ? { clientId: person.id, companyId: person.companyId ?? undefined } : { internalUserId: person.id };
   // The mint reads the person as the system does (a client's other companies too); the actor stays the person.
   const minter: Caller = { ...caller, access: system.access };
   const signInSession = { id: session.id, expiresAt: Date.parse(session.expiresAt) + clock.offsetMs };
-  return createSession(database, minter, { apiKey: box.open(key.sealed_key), ...who }, { ...settings, signInSession });
+  return createSession(database, minter, { apiKey: box.open(key.sealedKey), ...who }, { ...settings, signInSession });
 }

@@ -1,9 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { DB, SignInLinkPurpose, SignInMethod } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
-import type { InternalUserRole } from '../../lib/caller.js';
+import type { Access, InternalUserRole } from '../../lib/caller.js';
 import { lockedForUpdate } from '../../db/rows.js';
 import { credentialsChanged } from '../../lib/credential-cache.js';
+
+/**
+ * Sign-in's storage: its own tables only (sessions, links, credentials, identities, the portal's app keys). The people
+ * are the directory's clients and the internal users, read and written through those modules' faces (sign-in.people.ts);
+ * one query alone joins them: `findSession`, below.
+ */
 
 export type UserType = 'client' | 'internalUser';
 
@@ -23,87 +29,46 @@ export interface Person {
   role: InternalUserRole | null;
 }
 
+/** Whose row it is: a client or an internal user. */
+export type PersonRef = Pick<Person, 'type' | 'id'>;
+
 /** The columns naming whose row it is. */
-const personColumns = (person: Pick<Person, 'type' | 'id'>) => ({
+const personColumns = (person: PersonRef) => ({
   client_id: person.type === 'client' ? person.id : null,
   internal_user_id: person.type === 'internalUser' ? person.id : null,
 });
 
 const personColumn = (type: UserType) => (type === 'client' ? 'client_id' : 'internal_user_id');
 
-function clientsQuery(db: Kysely<DB>, workspaceId: string) {
-  return db
-    .selectFrom('clients')
-    .select(['id', 'workspace_id', 'email', 'given_name', 'family_name', 'status', 'company_id'])
-    .where('workspace_id', '=', workspaceId);
-}
-
-function internalUsersQuery(db: Kysely<DB>, workspaceId: string) {
-  return db
-    .selectFrom('internal_users')
-    .select(['id', 'workspace_id', 'email', 'given_name', 'family_name', 'role'])
-    .where('workspace_id', '=', workspaceId);
-}
-
-type ClientRow = {
-  id: string;
-  workspace_id: string;
-  email: string;
-  given_name: string;
-  family_name: string;
-  status: string;
-  company_id: string;
-};
-type UserRow = { id: string; workspace_id: string; email: string; given_name: string; family_name: string; role: InternalUserRole };
-
-const clientPerson = (row: ClientRow): Person => ({
-  type: 'client',
-  id: row.id,
-  workspaceId: row.workspace_id,
-  email: row.email,
-  givenName: row.given_name,
-  familyName: row.family_name,
-  status: row.status,
-  companyId: row.company_id,
-  role: null,
-});
-const userPerson = (row: UserRow): Person => ({
-  type: 'internalUser',
-  id: row.id,
-  workspaceId: row.workspace_id,
-  email: row.email,
-  givenName: row.given_name,
-  familyName: row.family_name,
-  status: null,
-  companyId: null,
-  role: row.role,
-});
-
-/** The person of a workspace with this e-mail (case-insensitively), or undefined. */
-export async function findPersonByEmail(db: Kysely<DB>, workspaceId: string, type: UserType, email: string): Promise<Person | undefined> {
-  const key = email.trim().toLowerCase();
-  if (type === 'client') {
-    const row = await clientsQuery(db, workspaceId).where('email_key', '=', key).executeTakeFirst();
-    return row && clientPerson(row);
-  }
-  const row = await internalUsersQuery(db, workspaceId).where('email_key', '=', key).executeTakeFirst();
-  return row && userPerson(row);
-}
-
-export async function findPerson(db: Kysely<DB>, workspaceId: string, type: UserType, id: string): Promise<Person | undefined> {
-  if (type === 'client') {
-    const row = await clientsQuery(db, workspaceId).where('id', '=', id).executeTakeFirst();
-    return row && clientPerson(row);
-  }
-  const row = await internalUsersQuery(db, workspaceId).where('id', '=', id).executeTakeFirst();
-  return row && userPerson(row);
-}
-
 /** The person a row names (exactly one of its two columns is set). */
-export const refOf = (row: { client_id: string | null; internal_user_id: string | null }): { type: UserType; id: string } =>
+const refOf = (row: { client_id: string | null; internal_user_id: string | null }): PersonRef =>
   row.client_id !== null ? { type: 'client', id: row.client_id } : { type: 'internalUser', id: row.internal_user_id as string };
 
 // ---- credentials ---------------------------------------------------------------------------------------------
+
+/** A person's password and second factor, as stored. */
+export interface Credentials {
+  id: string;
+  /** Argon2id, PHC string; null: no password set. */
+  passwordHash: string | null;
+  /** base32; set at enrolment, in force once `totpEnabledAt` is set. */
+  totpSecret: string | null;
+  totpEnabledAt: string | null;
+  /** The last time step a code was accepted for. */
+  totpLastStep: number | null;
+  /** SHA-256 hashes of the unused recovery codes. */
+  recoveryCodeHashes: string[];
+}
+
+/** What `saveCredentials` changes: only the fields given. */
+export interface CredentialChanges {
+  passwordHash?: string;
+  passwordChangedAt?: string;
+  totpSecret?: string | null;
+  totpEnabledAt?: string | null;
+  totpLastStep?: number | null;
+  recoveryCodeHashes?: string[] | null;
+}
 
 /**
  * The person's credentials. With `lockFor` (inside a transaction), locked until it ends on PostgreSQL: a code is
@@ -111,37 +76,52 @@ export const refOf = (row: { client_id: string | null; internal_user_id: string 
  */
 export async function findCredentials(
   db: Kysely<DB>,
-  person: Pick<Person, 'workspaceId' | 'type' | 'id'>,
+  access: Access,
+  person: PersonRef,
   lockFor?: 'sqlite' | 'postgres',
-) {
+): Promise<Credentials | undefined> {
   const query = db
     .selectFrom('sign_in_credentials')
     .selectAll()
-    .where('workspace_id', '=', person.workspaceId)
+    .where('workspace_id', '=', access.workspaceId)
     .where(personColumn(person.type), '=', person.id);
-  return (lockFor ? lockedForUpdate(query, lockFor) : query).executeTakeFirst();
+  const row = await (lockFor ? lockedForUpdate(query, lockFor) : query).executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      passwordHash: row.password_hash,
+      totpSecret: row.totp_secret,
+      totpEnabledAt: row.totp_enabled_at,
+      totpLastStep: row.totp_last_step,
+      recoveryCodeHashes: JSON.parse(row.recovery_code_hashes ?? '[]'),
+    }
+  );
 }
 
-/** Creates the person's credentials row or changes it: only the columns given. */
+/** Creates the person's credentials row or changes it: only the fields given. */
 export function saveCredentials(
   work: UnitOfWork,
-  person: Pick<Person, 'workspaceId' | 'type' | 'id'>,
+  access: Access,
+  person: PersonRef,
   id: string,
-  changes: {
-    password_hash?: string;
-    password_changed_at?: string;
-    totp_secret?: string | null;
-    totp_enabled_at?: string | null;
-    totp_last_step?: number | null;
-    recovery_code_hashes?: string | null;
-  },
+  changes: CredentialChanges,
   at: string,
 ): void {
+  const columns = {
+    ...(changes.passwordHash !== undefined ? { password_hash: changes.passwordHash } : {}),
+    ...(changes.passwordChangedAt !== undefined ? { password_changed_at: changes.passwordChangedAt } : {}),
+    ...(changes.totpSecret !== undefined ? { totp_secret: changes.totpSecret } : {}),
+    ...(changes.totpEnabledAt !== undefined ? { totp_enabled_at: changes.totpEnabledAt } : {}),
+    ...(changes.totpLastStep !== undefined ? { totp_last_step: changes.totpLastStep } : {}),
+    ...(changes.recoveryCodeHashes !== undefined
+      ? { recovery_code_hashes: changes.recoveryCodeHashes === null ? null : JSON.stringify(changes.recoveryCodeHashes) }
+      : {}),
+  };
   work.write(
     work.db
       .insertInto('sign_in_credentials')
-      .values({ id, workspace_id: person.workspaceId, ...personColumns(person), ...changes, updated_at: at })
-      .onConflict((oc) => oc.column(personColumn(person.type)).doUpdateSet({ ...changes, updated_at: at })),
+      .values({ id, workspace_id: access.workspaceId, ...personColumns(person), ...columns, updated_at: at })
+      .onConflict((oc) => oc.column(personColumn(person.type)).doUpdateSet({ ...columns, updated_at: at })),
   );
 }
 
@@ -149,8 +129,7 @@ export function saveCredentials(
 
 export interface NewSession {
   id: string;
-  workspaceId: string;
-  person: Pick<Person, 'type' | 'id'>;
+  person: PersonRef;
   tokenHash: string;
   method: SignInMethod;
   stage: 'active' | 'mfa';
@@ -162,11 +141,11 @@ export interface NewSession {
   secondFactor: boolean;
 }
 
-export function insertSession(work: UnitOfWork, session: NewSession): void {
+export function insertSession(work: UnitOfWork, access: Access, session: NewSession): void {
   work.write(
     work.db.insertInto('sign_in_sessions').values({
       id: session.id,
-      workspace_id: session.workspaceId,
+      workspace_id: access.workspaceId,
       ...personColumns(session.person),
       token_hash: session.tokenHash,
       method: session.method,
@@ -182,12 +161,40 @@ export function insertSession(work: UnitOfWork, session: NewSession): void {
   );
 }
 
+/** An unrevoked session as stored, with what the request it opens needs of its person and workspace. */
+export interface StoredSession {
+  id: string;
+  method: SignInMethod;
+  stage: 'active' | 'mfa';
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  /** It passed a second factor. */
+  secondFactor: boolean;
+  /** The person, undefined when removed since. */
+  person: Person | undefined;
+  /** Whether the person has TOTP on. */
+  totpEnabled: boolean;
+  /** What the person sees through the API: a client its companies; an internal user limited to some companies those, else all (null). */
+  companyIds: string[] | null;
+  /** The workspace's: whether it requires TOTP of staff, its daily quota, its clock's offset. */
+  staffMfaRequired: boolean;
+  dailyQuota: number;
+  clockOffsetMs: number;
+}
+
 /**
  * An unrevoked session by its cookie's hash (or its id), in its workspace, with its person (undefined when removed since),
  * whether that person has TOTP on and whether the workspace requires it of staff, in one query: this runs on every
- * signed-in request. Expiry and idleness are the caller's to check.
+ * signed-in request, and on every /v1 request a person makes with its cookie (plugins/auth.ts). The one exception to
+ * this module reading only its own tables (as the credentials module's `session_for_request`): it joins the
+ * workspace, the person (a client or an internal user) and its credentials. Expiry and idleness are the caller's to check.
  */
-export async function findSession(db: Kysely<DB>, workspaceId: string, by: { tokenHash: string } | { id: string }) {
+export async function findSession(
+  db: Kysely<DB>,
+  access: Access,
+  by: { tokenHash: string } | { id: string },
+): Promise<StoredSession | undefined> {
   const row = await db
     .selectFrom('sign_in_sessions as s')
     .innerJoin('workspaces as w', 'w.id', 's.workspace_id')
@@ -224,33 +231,37 @@ export async function findSession(db: Kysely<DB>, workspaceId: string, by: { tok
       'uc.totp_enabled_at as user_totp_enabled_at',
     ])
     .where('id' in by ? 's.id' : 's.token_hash', '=', 'id' in by ? by.id : by.tokenHash)
-    .where('s.workspace_id', '=', workspaceId)
+    .where('s.workspace_id', '=', access.workspaceId)
     .where('s.revoked_at', 'is', null)
     .executeTakeFirst();
   if (!row) return undefined;
-  const common = { workspace_id: workspaceId };
-  const person =
+  const workspaceId = access.workspaceId;
+  const person: Person | undefined =
     row.client_id !== null && row.client_email !== null && row.client_status !== null && row.client_company_id !== null
-      ? clientPerson({
-          ...common,
+      ? {
+          type: 'client',
           id: row.client_id,
+          workspaceId,
           email: row.client_email,
-          given_name: row.client_given_name ?? '',
-          family_name: row.client_family_name ?? '',
+          givenName: row.client_given_name ?? '',
+          familyName: row.client_family_name ?? '',
           status: row.client_status,
-          company_id: row.client_company_id,
-        })
+          companyId: row.client_company_id,
+          role: null,
+        }
       : row.user_id !== null && row.user_email !== null && row.user_role !== null
-        ? userPerson({
-            ...common,
+        ? {
+            type: 'internalUser',
             id: row.user_id,
+            workspaceId,
             email: row.user_email,
-            given_name: row.user_given_name ?? '',
-            family_name: row.user_family_name ?? '',
+            givenName: row.user_given_name ?? '',
+            familyName: row.user_family_name ?? '',
+            status: null,
+            companyId: null,
             role: row.user_role,
-          })
+          }
         : undefined;
-  // What the person sees through the API: a client its companies; an internal user limited to some companies those, else all (null).
   const companyIds =
     person?.type === 'client'
       ? (row.client_company_ids ?? '').split(',').filter(Boolean)
@@ -258,17 +269,29 @@ export async function findSession(db: Kysely<DB>, workspaceId: string, by: { tok
         ? (row.user_company_access_list ?? '').split(',').filter(Boolean)
         : null;
   return {
-    ...row,
+    id: row.id,
+    method: row.method,
+    stage: row.stage,
+    createdAt: row.created_at,
+    lastSeenAt: row.last_seen_at,
+    expiresAt: row.expires_at,
+    secondFactor: row.second_factor === 1,
     person,
+    totpEnabled: Boolean(row.client_totp_enabled_at ?? row.user_totp_enabled_at),
     companyIds,
+    staffMfaRequired: row.staff_mfa_required === 1,
     dailyQuota: row.daily_quota,
     clockOffsetMs: Number(row.clock_offset_ms),
-    totpEnabled: Boolean(row.client_totp_enabled_at ?? row.user_totp_enabled_at),
   };
 }
 
-export function touchSession(db: Kysely<DB>, id: string, at: string) {
-  return db.updateTable('sign_in_sessions').set({ last_seen_at: at }).where('id', '=', id).execute();
+export async function touchSession(db: Kysely<DB>, access: Access, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('sign_in_sessions')
+    .set({ last_seen_at: at })
+    .where('workspace_id', '=', access.workspaceId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /**
@@ -277,8 +300,15 @@ export function touchSession(db: Kysely<DB>, id: string, at: string) {
  */
 const appSessionsEnd = (work: UnitOfWork) => work.onCommit(() => credentialsChanged(work.database));
 
-export function revokeSession(work: UnitOfWork, id: string, at: string): void {
-  work.write(work.db.updateTable('sign_in_sessions').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null));
+export function revokeSession(work: UnitOfWork, access: Access, id: string, at: string): void {
+  work.write(
+    work.db
+      .updateTable('sign_in_sessions')
+      .set({ revoked_at: at })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null),
+  );
   appSessionsEnd(work);
 }
 
@@ -286,11 +316,12 @@ export function revokeSession(work: UnitOfWork, id: string, at: string): void {
  * Ends a session once: `then` learns, inside the transaction, whether this request is the one that ended it (of two
  * at once, exactly one is), so a half session opens at most one session.
  */
-export function endSessionOnce(work: UnitOfWork, id: string, at: string, then: (ended: boolean) => void): void {
+export function endSessionOnce(work: UnitOfWork, access: Access, id: string, at: string, then: (ended: boolean) => void): void {
   work.writeReturning(
     work.db
       .updateTable('sign_in_sessions')
       .set({ revoked_at: at })
+      .where('workspace_id', '=', access.workspaceId)
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .returning('id')
@@ -300,16 +331,11 @@ export function endSessionOnce(work: UnitOfWork, id: string, at: string, then: (
 }
 
 /** Ends every session of a person (a password reset or change: all but `exceptId`, the session that made the change). */
-export function revokeSessionsOf(
-  work: UnitOfWork,
-  person: Pick<Person, 'workspaceId' | 'type' | 'id'>,
-  at: string,
-  exceptId?: string,
-): void {
+export function revokeSessionsOf(work: UnitOfWork, access: Access, person: PersonRef, at: string, exceptId?: string): void {
   let query = work.db
     .updateTable('sign_in_sessions')
     .set({ revoked_at: at })
-    .where('workspace_id', '=', person.workspaceId)
+    .where('workspace_id', '=', access.workspaceId)
     .where(personColumn(person.type), '=', person.id)
     .where('revoked_at', 'is', null);
   if (exceptId) query = query.where('id', '<>', exceptId);
@@ -321,12 +347,13 @@ export function revokeSessionsOf(
 
 export function insertLink(
   work: UnitOfWork,
-  link: { id: string; person: Person; tokenHash: string; purpose: SignInLinkPurpose; createdAt: string; expiresAt: string },
+  access: Access,
+  link: { id: string; person: PersonRef; tokenHash: string; purpose: SignInLinkPurpose; createdAt: string; expiresAt: string },
 ): void {
   work.write(
     work.db.insertInto('sign_in_links').values({
       id: link.id,
-      workspace_id: link.person.workspaceId,
+      workspace_id: access.workspaceId,
       ...personColumns(link.person),
       token_hash: link.tokenHash,
       purpose: link.purpose,
@@ -337,99 +364,92 @@ export function insertLink(
   );
 }
 
-export function findLink(db: Kysely<DB>, workspaceId: string, tokenHash: string) {
-  return db
+/** An e-mailed link, by its token's hash. */
+export interface StoredLink {
+  id: string;
+  person: PersonRef;
+  purpose: SignInLinkPurpose;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+export async function findLink(db: Kysely<DB>, access: Access, tokenHash: string): Promise<StoredLink | undefined> {
+  const row = await db
     .selectFrom('sign_in_links')
     .selectAll()
     .where('token_hash', '=', tokenHash)
-    .where('workspace_id', '=', workspaceId)
+    .where('workspace_id', '=', access.workspaceId)
     .executeTakeFirst();
+  return row && { id: row.id, person: refOf(row), purpose: row.purpose, expiresAt: row.expires_at, usedAt: row.used_at };
 }
 
 /**
  * Uses a link once: the row changes only while unused, and `then` learns whether it did, inside the
  * transaction, so of two redemptions at once exactly one goes on.
  */
-export function useLink(work: UnitOfWork, id: string, at: string, then: (used: boolean) => void): void {
+export function useLink(work: UnitOfWork, access: Access, id: string, at: string, then: (used: boolean) => void): void {
   work.writeReturning(
-    work.db.updateTable('sign_in_links').set({ used_at: at }).where('id', '=', id).where('used_at', 'is', null).returning('id').compile(),
+    work.db
+      .updateTable('sign_in_links')
+      .set({ used_at: at })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .returning('id')
+      .compile(),
     (row) => then(row !== undefined),
   );
 }
 
 /** Forgets a person's links of one purpose (a new one was sent), or of every purpose (the password was changed or reset). */
-export function deleteLinksOf(work: UnitOfWork, person: Person, purpose?: SignInLinkPurpose): void {
+export function deleteLinksOf(work: UnitOfWork, access: Access, person: PersonRef, purpose?: SignInLinkPurpose): void {
   const query = work.db
     .deleteFrom('sign_in_links')
-    .where('workspace_id', '=', person.workspaceId)
+    .where('workspace_id', '=', access.workspaceId)
     .where(personColumn(person.type), '=', person.id);
   work.write(purpose ? query.where('purpose', '=', purpose) : query);
 }
 
-// ---- invites -------------------------------------------------------------------------------------------------
-
-/**
- * The client an invite link was sent to (the hash of its token), with the link's expiry. With `lockFor` (inside a
- * transaction), its row locked until it ends on PostgreSQL: of requests accepting one invite at once, the next finds
- * the invite spent by the first (SQLite has one writer).
- */
-export async function findInvitedClient(db: Kysely<DB>, workspaceId: string, tokenHash: string, lockFor?: 'sqlite' | 'postgres') {
-  const query = clientsQuery(db, workspaceId).select('invite_expires_at').where('invite_token_hash', '=', tokenHash);
-  const row = await (lockFor ? lockedForUpdate(query, lockFor) : query).executeTakeFirst();
-  return row && { person: clientPerson(row), expiresAt: row.invite_expires_at };
-}
-
-/**
- * A client signed in: its last sign-in, and its first makes it `active` (the invite link spent). `activated` learns,
- * inside the transaction, whether this sign-in was the one that did (of two at once, exactly one is).
- */
-export function recordClientSignIn(work: UnitOfWork, person: Person, at: string, activated: (first: boolean) => void): void {
-  const client = (query: ReturnType<typeof work.db.updateTable<'clients'>>) =>
-    query.where('workspace_id', '=', person.workspaceId).where('id', '=', person.id);
-  work.write(client(work.db.updateTable('clients').set({ last_login_date: at })));
-  const activation = { status: 'active' as const, first_login_date: at, invite_token_hash: null, invite_expires_at: null, updated_at: at };
-  work.writeReturning(
-    client(work.db.updateTable('clients').set(activation)).where('status', '<>', 'active').returning('id').compile(),
-    (row) => activated(row !== undefined),
-  );
-}
-
-export async function staffMfaRequired(db: Kysely<DB>, workspaceId: string): Promise<boolean | undefined> {
-  const row = await db.selectFrom('workspaces').select('staff_mfa_required').where('id', '=', workspaceId).executeTakeFirst();
-  return row && row.staff_mfa_required === 1;
-}
-
 // ---- identities at OpenID providers --------------------------------------------------------------------------
 
-export function findIdentity(db: Kysely<DB>, workspaceId: string, provider: string, subject: string) {
-  return db
+/** The person an identity at a provider is linked to, or undefined. */
+export async function findIdentity(db: Kysely<DB>, access: Access, provider: string, subject: string): Promise<PersonRef | undefined> {
+  const row = await db
     .selectFrom('sign_in_identities')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
+    .select(['client_id', 'internal_user_id'])
+    .where('workspace_id', '=', access.workspaceId)
     .where('provider', '=', provider)
     .where('subject', '=', subject)
     .executeTakeFirst();
+  return row && refOf(row);
 }
 
-export function listIdentities(db: Kysely<DB>, person: Pick<Person, 'workspaceId' | 'type' | 'id'>) {
-  return db
+/** A person's identities, as the API shows them. */
+export async function listIdentities(
+  db: Kysely<DB>,
+  access: Access,
+  person: PersonRef,
+): Promise<{ provider: string; email?: string; createdAt: string }[]> {
+  const rows = await db
     .selectFrom('sign_in_identities')
     .select(['provider', 'email', 'created_at'])
-    .where('workspace_id', '=', person.workspaceId)
+    .where('workspace_id', '=', access.workspaceId)
     .where(personColumn(person.type), '=', person.id)
     .orderBy('provider')
     .execute();
+  return rows.map((row) => ({ provider: row.provider, ...(row.email ? { email: row.email } : {}), createdAt: row.created_at }));
 }
 
 /** Links an identity; a subject linked to someone else, or a second identity at one provider, is a 409. */
 export function insertIdentity(
   work: UnitOfWork,
-  identity: { id: string; person: Person; provider: string; subject: string; email: string | null; createdAt: string },
+  access: Access,
+  identity: { id: string; person: PersonRef; provider: string; subject: string; email: string | null; createdAt: string },
 ): void {
   work.write(
     work.db.insertInto('sign_in_identities').values({
       id: identity.id,
-      workspace_id: identity.person.workspaceId,
+      workspace_id: access.workspaceId,
       ...personColumns(identity.person),
       provider: identity.provider,
       subject: identity.subject,
@@ -444,11 +464,11 @@ export function insertIdentity(
   );
 }
 
-export function deleteIdentity(work: UnitOfWork, person: Pick<Person, 'workspaceId' | 'type' | 'id'>, provider: string): void {
+export function deleteIdentity(work: UnitOfWork, access: Access, person: PersonRef, provider: string): void {
   work.write(
     work.db
       .deleteFrom('sign_in_identities')
-      .where('workspace_id', '=', person.workspaceId)
+      .where('workspace_id', '=', access.workspaceId)
       .where(personColumn(person.type), '=', person.id)
       .where('provider', '=', provider),
   );
@@ -458,25 +478,29 @@ export function deleteIdentity(work: UnitOfWork, person: Pick<Person, 'workspace
 
 export function saveAppKey(
   work: UnitOfWork,
-  row: { installId: string; workspaceId: string; apiKeyId: string; sealedKey: string; at: string },
+  access: Access,
+  row: { installId: string; apiKeyId: string; sealedKey: string; at: string },
 ): void {
   const values = { api_key_id: row.apiKeyId, sealed_key: row.sealedKey, created_at: row.at };
   work.write(
     work.db
       .insertInto('portal_app_keys')
-      .values({ install_id: row.installId, workspace_id: row.workspaceId, ...values })
+      .values({ install_id: row.installId, workspace_id: access.workspaceId, ...values })
       .onConflict((oc) => oc.column('install_id').doUpdateSet(values)),
   );
 }
 
-/** The sealed key of an install, with the install's app (its key revoked since: none). */
-export function findAppKey(db: Kysely<DB>, workspaceId: string, installId: string) {
-  return db
+/** The sealed key of an install's app, and which key it is (whether it is still active is the credentials module's to say). */
+export async function findAppKey(
+  db: Kysely<DB>,
+  access: Access,
+  installId: string,
+): Promise<{ sealedKey: string; apiKeyId: string } | undefined> {
+  const row = await db
     .selectFrom('portal_app_keys')
-    .innerJoin('api_keys', 'api_keys.id', 'portal_app_keys.api_key_id')
-    .select(['portal_app_keys.sealed_key', 'portal_app_keys.api_key_id'])
-    .where('portal_app_keys.workspace_id', '=', workspaceId)
-    .where('portal_app_keys.install_id', '=', installId)
-    .where('api_keys.revoked_at', 'is', null)
+    .select(['sealed_key', 'api_key_id'])
+    .where('workspace_id', '=', access.workspaceId)
+    .where('install_id', '=', installId)
     .executeTakeFirst();
+  return row && { sealedKey: row.sealed_key, apiKeyId: row.api_key_id };
 }

@@ -1,14 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { readSecret } from '../../db/migrate.js';
-import { cookieOf } from '../../lib/cookies.js';
-import { errors } from '../../lib/errors.js';
 import { SecretBox } from '../../lib/secret-box.js';
-import { SIGN_IN_COOKIE } from '../../lib/sign-in-sessions.js';
 import { ADMIN_WRITE_ERRORS, WorkspaceParams, adminDoc, errorResponses } from '../../lib/schemas.js';
-import { OidcProviders, type PendingOidc } from './oidc.js';
-import * as repo from './sign-in.repository.js';
 import {
   CodeBody,
   InviteAcceptance,
@@ -30,104 +24,24 @@ import {
   TotpEnrolment,
 } from './sign-in.schemas.js';
 import { openApp, registerAppKey } from './app-sessions.service.js';
+import { signInHttp, toView, withUserType } from './sign-in.http.js';
 import * as service from './sign-in.service.js';
-import type { ActiveSession, Attempt, Opened, SignInSettings } from './sign-in.service.js';
 
 const tags = ['sign-in'];
 const NoContent = Type.Null({ description: 'no body' });
 /** The answer to a request for an e-mailed link: the same whoever the address is (no enumeration). */
 const LinkRequested = Type.Object({ message: Type.String() }, { title: 'SignInLinkRequested' });
-const LINK_REQUESTED = { message: 'If this e-mail belongs to someone who may sign in here, a link is on its way.' };
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** A portal route that needs a session: `any` takes one at the TOTP step too (to pass or enrol it). */
-    signedIn?: 'active' | 'any';
-  }
-  interface FastifyRequest {
-    signInSession: ActiveSession;
-  }
-}
-
-function toView(session: ActiveSession): SignInSession {
-  const { person } = session;
-  return {
-    object: 'signInSession',
-    id: session.id,
-    stage: session.stage,
-    method: session.method,
-    user: {
-      type: person.type,
-      id: person.id,
-      email: person.email,
-      givenName: person.givenName,
-      familyName: person.familyName,
-      ...(person.role ? { role: person.role } : {}),
-      ...(person.companyId ? { companyId: person.companyId } : {}),
-    },
-    mfaEnabled: session.mfaEnabled,
-    createdAt: session.createdAt,
-    expiresAt: session.expiresAt,
-  };
-}
 
 /**
  * The sign-in API a portal front end calls, under /portal/{workspaceId}/api: cookie sessions for browsers. Every
  * request that changes anything must carry `X-Portal-Request: 1` and, when the browser sends an Origin, come from
- * this service's own; answers are never cached.
+ * this service's own; answers are never cached (plugins/portal-session.ts). The workspace, and the session a route
+ * needs (`config.signedIn`, then `request.signInSession`), are found by plugins/portal-sign-in.ts.
  */
-/** The sealed cookie that carries a started OpenID sign-in to the provider's callback (one path for every workspace). */
-const OIDC_COOKIE = 'portal_oidc';
-const OIDC_PATH = '/portal/oidc';
-const OIDC_PENDING_MS = 10 * 60_000;
-
-/** What both route plugins share: settings, cookies, and a request's attempt. */
-async function signInKit(app: FastifyInstance) {
-  const { database, clock, config, limitStore, authFailures } = app.ctx;
-  const settings: SignInSettings = { database, limitStore, authFailures, portalUrl: config.portalUrl };
-  const secure = (request: FastifyRequest) => request.protocol === 'https' || config.portalUrl.startsWith('https:');
-  const cookie = (request: FastifyRequest, name: string, value: string, path: string, maxAgeSeconds: number) =>
-    `${name}=${value}; Path=${path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure(request) ? '; Secure' : ''}`;
-  const attemptOf = (request: FastifyRequest, workspaceId = (request.params as { workspaceId: string }).workspaceId): Attempt => {
-    const userAgent = request.headers['user-agent'];
-    return {
-      workspaceId,
-      at: clock.now(),
-      ip: request.ip ?? null,
-      userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
-    };
-  };
-  /** Sets the session cookie of a session just opened (its workspace's path) and answers the session. */
-  const opened = (request: FastifyRequest, reply: FastifyReply, { token, session }: Opened) => {
-    const maxAge = Math.max(0, Math.floor((Date.parse(session.expiresAt) - clock.now()) / 1000));
-    reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, token, `/portal/${session.person.workspaceId}`, maxAge));
-    return toView(session);
-  };
-  const box = new SecretBox(await readSecret(database, 'sign-in'));
-  const providers = new OidcProviders(config.oidcProviders, config.portalUrl);
-  return { settings, clock, database, cookie, attemptOf, opened, box, providers };
-}
-
 export async function signInRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { settings, database, cookie, attemptOf, opened, box, providers } = await signInKit(app);
-  app.decorateRequest('signInSession', null as unknown as ActiveSession);
-  const setCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) =>
-    reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, value, `/portal/${attemptOf(request).workspaceId}`, maxAgeSeconds));
-  const { config, afterResponse } = app.ctx;
-
-  // The workspace first (404), then the session the route needs (401; 403 while a second factor is due).
-  app.addHook('preHandler', async (request) => {
-    const attempt = attemptOf(request);
-    if ((await repo.staffMfaRequired(database.db, attempt.workspaceId)) === undefined) throw errors.notFound('Workspace');
-    const needs = request.routeOptions.config.signedIn;
-    if (!needs) return;
-    const token = cookieOf(request.headers.cookie, SIGN_IN_COOKIE);
-    const session = token ? await service.findSession(settings, attempt.workspaceId, token, attempt.at) : undefined;
-    if (!session) throw errors.unauthorized('Not signed in, or the session has ended: sign in again.');
-    if (needs === 'active' && session.stage !== 'active') throw errors.forbidden('Finish signing in first (the TOTP step).');
-    request.signInSession = session;
-  });
+  const http = signInHttp(app);
+  const { settings, attemptOf, opened } = http;
 
   const route = (operationId: string, summary: string, description: string) => ({
     tags,
@@ -156,11 +70,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      opened(
-        request,
-        reply,
-        await service.signInWithPassword(settings, { ...request.body, userType: request.body.userType ?? 'client' }, attemptOf(request)),
-      ),
+      opened(request, reply, await service.signInWithPassword(settings, withUserType(request.body), attemptOf(request))),
   );
 
   app.post(
@@ -178,12 +88,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
         response: { 202: LinkRequested, ...errorResponses(400, 403, 404, 413, 415, 500) },
       },
     },
-    async (request, reply) => {
-      const input = { ...request.body, userType: request.body.userType ?? 'client' };
-      const attempt = attemptOf(request);
-      afterResponse.run(reply, 'sign-in link', () => service.sendLink(settings, 'signIn', input, attempt));
-      return reply.code(202).send(LINK_REQUESTED);
-    },
+    async (request, reply) => http.sendLinkAfter(request, reply, 'signIn', request.body),
   );
 
   app.post(
@@ -237,12 +142,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
         response: { 202: LinkRequested, ...errorResponses(400, 403, 404, 413, 415, 500) },
       },
     },
-    async (request, reply) => {
-      const input = { ...request.body, userType: request.body.userType ?? 'client' };
-      const attempt = attemptOf(request);
-      afterResponse.run(reply, 'password-reset link', () => service.sendLink(settings, 'passwordReset', input, attempt));
-      return reply.code(202).send(LINK_REQUESTED);
-    },
+    async (request, reply) => http.sendLinkAfter(request, reply, 'passwordReset', request.body),
   );
 
   app.post(
@@ -307,14 +207,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
         response: { 204: NoContent, ...errorResponses(400, 403, 404, 500) },
       },
     },
-    async (request, reply) => {
-      const attempt = attemptOf(request);
-      const token = cookieOf(request.headers.cookie, SIGN_IN_COOKIE);
-      const session = token ? await service.findSession(settings, attempt.workspaceId, token, attempt.at) : undefined;
-      if (session) await service.signOut(settings, session, attempt);
-      setCookie(request, reply, '', 0);
-      return reply.code(204).send(null);
-    },
+    async (request, reply) => http.signOut(request, reply),
   );
 
   app.put(
@@ -368,15 +261,12 @@ export async function signInRoutes(fastify: FastifyInstance) {
         response: { 200: TotpConfirmation, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 500) },
       },
     },
-    async (request, reply) => {
-      const { recoveryCodes, opened: next } = await service.confirmTotpEnrolment(
-        settings,
-        request.signInSession,
-        request.body.code,
-        attemptOf(request),
-      );
-      return { recoveryCodes, session: next ? opened(request, reply, next) : toView({ ...request.signInSession, mfaEnabled: true }) };
-    },
+    async (request, reply) =>
+      http.confirmed(
+        request,
+        reply,
+        await service.confirmTotpEnrolment(settings, request.signInSession, request.body.code, attemptOf(request)),
+      ),
   );
 
   app.post(
@@ -412,7 +302,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
         response: { 200: Providers, ...errorResponses(400, 404, 500) },
       },
     },
-    async () => ({ data: providers.list() }),
+    async () => ({ data: http.providers.list() }),
   );
 
   app.get(
@@ -432,26 +322,7 @@ export async function signInRoutes(fastify: FastifyInstance) {
         response: { 302: NoContent, ...errorResponses(400, 401, 404, 500) },
       },
     },
-    async (request, reply) => {
-      const attempt = attemptOf(request);
-      const { provider } = request.params;
-      if (!providers.has(provider)) throw errors.notFound('OpenID provider');
-      let linkSessionId: string | undefined;
-      if (request.query.link) {
-        const token = cookieOf(request.headers.cookie, SIGN_IN_COOKIE);
-        const session = token ? await service.findSession(settings, attempt.workspaceId, token, attempt.at) : undefined;
-        if (session?.stage !== 'active') throw errors.unauthorized('Sign in first to link an identity.');
-        linkSessionId = session.id;
-      }
-      const { url, pending } = await providers.start(provider, {
-        workspaceId: attempt.workspaceId,
-        userType: request.query.userType ?? 'client',
-        ...(linkSessionId ? { linkSessionId } : {}),
-        expiresAt: attempt.at + OIDC_PENDING_MS,
-      });
-      reply.header('set-cookie', cookie(request, OIDC_COOKIE, box.seal(JSON.stringify(pending)), OIDC_PATH, OIDC_PENDING_MS / 1000));
-      return reply.redirect(url, 302);
-    },
+    async (request, reply) => http.startOidc(request, reply, request.params.provider, request.query),
   );
 
   app.get(
@@ -508,22 +379,15 @@ export async function signInRoutes(fastify: FastifyInstance) {
         response: { 200: AppSession, ...errorResponses(400, 401, 403, 404, 409, 500) },
       },
     },
-    async (request) => {
-      const { at, ip, userAgent } = attemptOf(request);
-      return openApp(database, box, request.signInSession, request.params.installId, {
-        lifetimeSeconds: config.sessionLifetimeSeconds,
-        baseUrl: config.portalUrl,
-        at,
-        origin: { ip, userAgent },
-      });
-    },
+    async (request) => openApp(settings.database, http.box, request.signInSession, request.params.installId, http.appSessionOf(request)),
   );
 }
 
 /** The operator's side: the app key the portal mints signed-in people's app sessions with. */
 export async function signInAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const box = new SecretBox(await readSecret(app.ctx.database, 'sign-in'));
+  const box = new SecretBox(app.ctx.secrets.signIn);
+
   app.put(
     '/workspaces/:workspaceId/installs/:installId/portal-key',
     {
@@ -551,42 +415,8 @@ export async function signInAdminRoutes(fastify: FastifyInstance) {
  */
 export async function oidcCallbackRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { settings, clock, cookie, attemptOf, opened, box, providers } = await signInKit(app);
-  const STAGE_PAGES = { active: '', mfaRequired: 'totp', mfaEnrolmentRequired: 'enrol-mfa' } as const;
-
-  app.get('/:provider/callback', { schema: { hide: true } }, async (request, reply) => {
-    const { provider } = request.params as { provider: string };
-    reply.header('cache-control', 'no-store');
-    reply.header('set-cookie', cookie(request, OIDC_COOKIE, '', OIDC_PATH, 0)); // used once, whatever happens
-    const sealed = cookieOf(request.headers.cookie, OIDC_COOKIE);
-    let pending: PendingOidc | undefined;
-    try {
-      pending = sealed ? (JSON.parse(box.open(sealed)) as PendingOidc) : undefined;
-    } catch {
-      pending = undefined;
-    }
-    if (!pending || pending.provider !== provider || pending.expiresAt <= clock.now() || !providers.has(provider))
-      throw errors.badRequest('This sign-in was not started here, or took longer than 10 minutes: start again.');
-    const attempt = attemptOf(request, pending.workspaceId);
-    const portal = `/portal/${pending.workspaceId}`;
-    const query = request.url.slice(request.url.indexOf('?') + 1);
-    try {
-      const claims = await providers.finish(pending, query);
-      const identity = { provider, ...claims, userType: pending.userType };
-      if (pending.linkSessionId) {
-        // The session cookie is scoped to /portal/{workspaceId} and never reaches this path: the session that started the
-        // link comes sealed in the OpenID cookie (set only for a request that carried it), and must still be active.
-        const session = await service.findSessionById(settings, pending.workspaceId, pending.linkSessionId, attempt.at);
-        if (session?.stage !== 'active') throw errors.unauthorized('Signed out meanwhile.');
-        await service.linkIdentity(settings, session, identity, attempt);
-        return reply.redirect(`${portal}/?linked=${encodeURIComponent(provider)}`, 302);
-      }
-      const view = opened(request, reply, await service.signInWithIdentity(settings, identity, attempt));
-      return reply.redirect(`${portal}/${STAGE_PAGES[view.stage]}`, 302);
-    } catch (error) {
-      request.log.info({ err: error, provider }, 'OpenID sign-in failed');
-      const code = error instanceof Error && 'statusCode' in error && error.statusCode === 409 ? 'already_linked' : 'oidc_failed';
-      return reply.redirect(`${portal}/${pending.linkSessionId ? '' : 'sign-in'}?error=${code}`, 302);
-    }
-  });
+  const http = signInHttp(app);
+  app.get<{ Params: { provider: string } }>('/:provider/callback', { schema: { hide: true } }, async (request, reply) =>
+    http.finishOidc(request, reply, request.params.provider),
+  );
 }

@@ -4,7 +4,13 @@ import type { AuditEventType } from '../../audit/index.js';
 import type { Database } from '../../db/database.js';
 import type { SignInLinkPurpose, SignInMethod } from '../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
-import type { Actor, Origin, PortalClientPrincipal, PortalInternalUserPrincipal } from '../../lib/caller.js';
+import {
+  type Actor,
+  type Origin,
+  type PortalClientPrincipal,
+  type PortalInternalUserPrincipal,
+  workspaceAccess,
+} from '../../lib/caller.js';
 import { isoAt } from '../../lib/clock.js';
 import { type ApiError, errors } from '../../lib/errors.js';
 import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
@@ -13,9 +19,11 @@ import { generateRecoveryCodes, generateTotpSecret, hashRecoveryCode, otpauthUri
 import type { AuthFailureLimiter } from '../../limits/auth-failures.js';
 import type { LimitStore } from '../../limits/limit-store.js';
 import { queueEmails } from '../email-outbox/index.js';
+import { findWorkspace } from '../workspaces/index.js';
 import { hashPassword, passwordMatches } from './passwords.js';
 import * as repo from './sign-in.repository.js';
-import type { Person, UserType } from './sign-in.repository.js';
+import type { Person, StoredSession, UserType } from './sign-in.repository.js';
+import { findInvitee, findPerson, findPersonByEmail, recordSignIn } from './sign-in.people.js';
 
 /** What signing in needs of the app: built once by the routes. */
 export interface SignInSettings {
@@ -30,6 +38,14 @@ export interface SignInSettings {
 export interface Attempt extends Origin {
   workspaceId: string;
   at: number;
+}
+
+/** Sign-in's access: the workspace of the person, or of the request's portal. */
+const inWorkspace = (of: { workspaceId: string }) => workspaceAccess(of.workspaceId);
+
+/** Whether the workspace requires TOTP of its internal users; undefined when there is no such workspace. */
+async function staffMfaRequired(db: Database['db'], workspaceId: string): Promise<boolean | undefined> {
+  return (await findWorkspace(db, workspaceAccess(workspaceId)))?.staffMfaRequired;
 }
 
 const MINUTE = 60_000;
@@ -163,9 +179,9 @@ async function openSession(
   method: SignInMethod,
   attempt: Attempt,
 ): Promise<Opened> {
-  const credentials = await repo.findCredentials(work.db, person);
-  const mfaEnabled = Boolean(credentials?.totp_enabled_at);
-  const mfaRequired = person.type === 'internalUser' && (await repo.staffMfaRequired(work.db, person.workspaceId)) === true;
+  const credentials = await repo.findCredentials(work.db, inWorkspace(person), person);
+  const mfaEnabled = Boolean(credentials?.totpEnabledAt);
+  const mfaRequired = person.type === 'internalUser' && (await staffMfaRequired(work.db, person.workspaceId)) === true;
   const stage: SessionStage = mfaEnabled ? 'mfaRequired' : mfaRequired ? 'mfaEnrolmentRequired' : 'active';
   record(work, person, attempt, 'userLoginSucceeded', `${person.email} passed the first factor (${method})`, { method });
   return startSession(work, person, method, stage, mfaEnabled, attempt);
@@ -183,9 +199,8 @@ function startSession(
   const id = randomUUID();
   const createdAt = isoAt(attempt.at);
   const expiresAt = isoAt(attempt.at + (stage === 'active' ? SIGN_IN_LIFETIME_MS : MFA_STAGE_MS));
-  repo.insertSession(work, {
+  repo.insertSession(work, inWorkspace(person), {
     id,
-    workspaceId: person.workspaceId,
     person,
     tokenHash: hash,
     method,
@@ -203,8 +218,7 @@ function startSession(
 /** userLoggedIn, and a client's login dates (its first sign-in makes it active: clientActivated). */
 function signedIn(work: UnitOfWork, person: Person, method: SignInMethod, attempt: Attempt): void {
   record(work, person, attempt, 'userLoggedIn', `${person.email} signed in (${method})`, { method });
-  if (person.type !== 'client') return;
-  repo.recordClientSignIn(work, person, isoAt(attempt.at), (first) => {
+  recordSignIn(work, inWorkspace(person), person, isoAt(attempt.at), (first) => {
     if (first) record(work, person, attempt, 'clientActivated', `Client ${person.email} activated`, { clientId: person.id });
   });
 }
@@ -217,11 +231,11 @@ export async function signInWithPassword(
   attempt: Attempt,
 ): Promise<Opened> {
   const guesses = await takeGuess(settings, attempt, guessKey('password', attempt.workspaceId, input.userType, input.email));
-  const found = await repo.findPersonByEmail(settings.database.db, attempt.workspaceId, input.userType, input.email);
+  const found = await findPersonByEmail(settings.database.db, inWorkspace(attempt), input.userType, input.email);
   const person = maySignIn(found) ? found : undefined;
-  const credentials = person ? await repo.findCredentials(settings.database.db, person) : undefined;
+  const credentials = person ? await repo.findCredentials(settings.database.db, inWorkspace(person), person) : undefined;
   // Always one Argon2 check (against a decoy without a password), so the time tells nothing of the account.
-  const ok = await passwordMatches(credentials?.password_hash ?? null, input.password);
+  const ok = await passwordMatches(credentials?.passwordHash ?? null, input.password);
   if (!person || !ok) {
     await unitOfWork(settings.database, async (work) =>
       record(work, person, attempt, 'userLoginFailed', `Failed sign-in${person ? ` of ${person.email}` : ''} (password)`, {
@@ -286,13 +300,13 @@ export async function sendLink(
   input: { email: string; userType: UserType },
   attempt: Attempt,
 ): Promise<void> {
-  const person = await repo.findPersonByEmail(settings.database.db, attempt.workspaceId, input.userType, input.email);
+  const person = await findPersonByEmail(settings.database.db, inWorkspace(attempt), input.userType, input.email);
   if (!maySignIn(person) || !(await mayMail(settings, attempt, input.userType, input.email))) return;
   const { token, hash } = newSecretToken();
   const mail = LINK_MAILS[purpose];
   await unitOfWork(settings.database, async (work) => {
-    repo.deleteLinksOf(work, person, purpose);
-    repo.insertLink(work, {
+    repo.deleteLinksOf(work, inWorkspace(person), person, purpose);
+    repo.insertLink(work, inWorkspace(person), {
       id: randomUUID(),
       person,
       tokenHash: hash,
@@ -323,7 +337,7 @@ async function redeemLink(
   attempt: Attempt,
 ): Promise<Person> {
   const { link, person } = await validLink(settings, work.db, token, purpose, attempt);
-  repo.useLink(work, link.id, isoAt(attempt.at), (used) => {
+  repo.useLink(work, inWorkspace(attempt), link.id, isoAt(attempt.at), (used) => {
     if (!used) throw errors.unauthorized('This link has already been used.');
   });
   return person;
@@ -332,10 +346,9 @@ async function redeemLink(
 async function validLink(settings: SignInSettings, db: Database['db'], token: string, purpose: SignInLinkPurpose, attempt: Attempt) {
   const refused = () =>
     refusal(settings, attempt, errors.unauthorized('This link is not valid: it has expired, been used, or been replaced by a newer one.'));
-  const link = await repo.findLink(db, attempt.workspaceId, hashSecretToken(token));
-  if (!link || link.purpose !== purpose || link.used_at !== null || Date.parse(link.expires_at) <= attempt.at) throw await refused();
-  const ref = repo.refOf(link);
-  const person = await repo.findPerson(db, attempt.workspaceId, ref.type, ref.id);
+  const link = await repo.findLink(db, inWorkspace(attempt), hashSecretToken(token));
+  if (!link || link.purpose !== purpose || link.usedAt !== null || Date.parse(link.expiresAt) <= attempt.at) throw await refused();
+  const person = await findPerson(db, inWorkspace(attempt), link.person);
   if (!maySignIn(person)) throw await refused();
   return { link, person };
 }
@@ -361,9 +374,9 @@ export async function completePasswordReset(
     async (work) => {
       const person = await redeemLink(settings, work, input.token, 'passwordReset', attempt);
       const at = isoAt(attempt.at);
-      repo.saveCredentials(work, person, randomUUID(), { password_hash: hash, password_changed_at: at }, at);
-      repo.revokeSessionsOf(work, person, at);
-      repo.deleteLinksOf(work, person); // every other link sent before: the password they were sent under is gone
+      repo.saveCredentials(work, inWorkspace(person), person, randomUUID(), { passwordHash: hash, passwordChangedAt: at }, at);
+      repo.revokeSessionsOf(work, inWorkspace(person), person, at);
+      repo.deleteLinksOf(work, inWorkspace(person), person); // every other link sent before: the password they were sent under is gone
       record(work, person, attempt, 'passwordReset', `${person.email} reset their password`, {});
     },
     { transaction: true },
@@ -388,7 +401,15 @@ export async function acceptInvite(
     async (work) => {
       const invite = await validInvite(settings, work.db, input.token, attempt, settings.database.dialect);
       const at = isoAt(attempt.at);
-      if (hash) repo.saveCredentials(work, invite.person, randomUUID(), { password_hash: hash, password_changed_at: at }, at);
+      if (hash)
+        repo.saveCredentials(
+          work,
+          inWorkspace(invite.person),
+          invite.person,
+          randomUUID(),
+          { passwordHash: hash, passwordChangedAt: at },
+          at,
+        );
       return openSession(settings, work, invite.person, 'invite', attempt);
     },
     { transaction: true },
@@ -397,7 +418,7 @@ export async function acceptInvite(
 
 /** The invite of `token` while it is valid (with `lockFor`, its row locked for the transaction: accepted once). */
 async function validInvite(settings: SignInSettings, db: Database['db'], token: string, attempt: Attempt, lockFor?: 'sqlite' | 'postgres') {
-  const invite = await repo.findInvitedClient(db, attempt.workspaceId, hashSecretToken(token), lockFor);
+  const invite = await findInvitee(db, inWorkspace(attempt), hashSecretToken(token), lockFor);
   if (!invite || invite.person.status !== 'invited' || invite.expiresAt === null || Date.parse(invite.expiresAt) <= attempt.at) {
     throw await refusal(
       settings,
@@ -422,7 +443,8 @@ export async function findSession(
   token: string,
   at: number,
 ): Promise<ActiveSession | undefined> {
-  return sessionOf(settings.database, await repo.findSession(settings.database.db, workspaceId, { tokenHash: hashSecretToken(token) }), at);
+  const access = workspaceAccess(workspaceId);
+  return sessionOf(settings.database, await repo.findSession(settings.database.db, access, { tokenHash: hashSecretToken(token) }), at);
 }
 
 /**
@@ -435,26 +457,44 @@ export async function findSessionById(
   id: string,
   at: number,
 ): Promise<ActiveSession | undefined> {
-  return sessionOf(settings.database, await repo.findSession(settings.database.db, workspaceId, { id }), at);
+  return sessionOf(settings.database, await repo.findSession(settings.database.db, workspaceAccess(workspaceId), { id }), at);
 }
 
-async function sessionOf(
+/**
+ * What a route of the sign-in API needs (plugins/portal-sign-in.ts): the workspace first (404), then, for a route
+ * that takes one (`needs`), the session its cookie opens (401; 403 while a second factor is due, unless the route
+ * takes a session at the TOTP step too: `any`). Undefined for a route that needs none.
+ */
+export async function sessionForRoute(
   database: Database,
-  row: Awaited<ReturnType<typeof repo.findSession>>,
+  workspaceId: string,
+  token: string | undefined,
   at: number,
+  needs: 'active' | 'any' | undefined,
 ): Promise<ActiveSession | undefined> {
-  const { db } = database;
-  if (!row || Date.parse(row.expires_at) <= at || Date.parse(row.last_seen_at) + SIGN_IN_IDLE_MS <= at) return undefined;
-  const { person, totpEnabled: mfaEnabled } = row;
+  if ((await staffMfaRequired(database.db, workspaceId)) === undefined) throw errors.notFound('Workspace');
+  if (!needs) return undefined;
+  const stored = token
+    ? await repo.findSession(database.db, workspaceAccess(workspaceId), { tokenHash: hashSecretToken(token) })
+    : undefined;
+  const session = await sessionOf(database, stored, at);
+  if (!session) throw errors.unauthorized('Not signed in, or the session has ended: sign in again.');
+  if (needs === 'active' && session.stage !== 'active') throw errors.forbidden('Finish signing in first (the TOTP step).');
+  return session;
+}
+
+async function sessionOf(database: Database, stored: StoredSession | undefined, at: number): Promise<ActiveSession | undefined> {
+  if (!stored || Date.parse(stored.expiresAt) <= at || Date.parse(stored.lastSeenAt) + SIGN_IN_IDLE_MS <= at) return undefined;
+  const { person, totpEnabled: mfaEnabled } = stored;
   if (!maySignIn(person)) return undefined;
-  if (Date.parse(row.last_seen_at) + TOUCH_EVERY_MS <= at) await repo.touchSession(db, row.id, isoAt(at));
+  if (Date.parse(stored.lastSeenAt) + TOUCH_EVERY_MS <= at) await repo.touchSession(database.db, inWorkspace(person), stored.id, isoAt(at));
   const steppedDown = mustStepDown({
     internalUser: person.type === 'internalUser',
-    staffMfaRequired: row.staff_mfa_required === 1,
-    secondFactor: row.second_factor === 1,
+    staffMfaRequired: stored.staffMfaRequired,
+    secondFactor: stored.secondFactor,
   });
-  const stage: SessionStage = row.stage === 'active' && !steppedDown ? 'active' : mfaEnabled ? 'mfaRequired' : 'mfaEnrolmentRequired';
-  return { id: row.id, person, method: row.method, stage, createdAt: row.created_at, expiresAt: row.expires_at, mfaEnabled };
+  const stage: SessionStage = stored.stage === 'active' && !steppedDown ? 'active' : mfaEnabled ? 'mfaRequired' : 'mfaEnrolmentRequired';
+  return { id: stored.id, person, method: stored.method, stage, createdAt: stored.createdAt, expiresAt: stored.expiresAt, mfaEnabled };
 }
 
 /**
@@ -468,7 +508,7 @@ export async function signedInPrincipal(
   token: string,
   at: number,
 ): Promise<PortalClientPrincipal | PortalInternalUserPrincipal | undefined> {
-  const row = await repo.findSession(database.db, workspaceId, { tokenHash: hashSecretToken(token) });
+  const row = await repo.findSession(database.db, workspaceAccess(workspaceId), { tokenHash: hashSecretToken(token) });
   const session = await sessionOf(database, row, at);
   if (!row || session?.stage !== 'active') return undefined;
   const { person } = session;
@@ -482,7 +522,7 @@ export async function signedInPrincipal(
 
 export async function signOut(settings: SignInSettings, session: ActiveSession, attempt: Attempt): Promise<void> {
   await unitOfWork(settings.database, async (work) => {
-    repo.revokeSession(work, session.id, isoAt(attempt.at));
+    repo.revokeSession(work, inWorkspace(session.person), session.id, isoAt(attempt.at));
     if (session.stage === 'active') record(work, session.person, attempt, 'userLoggedOut', `${session.person.email} signed out`, {});
   });
 }
@@ -499,11 +539,11 @@ export async function changePassword(
   attempt: Attempt,
 ): Promise<void> {
   const { person } = session;
-  const credentials = await repo.findCredentials(settings.database.db, person);
-  if (credentials?.password_hash) {
+  const credentials = await repo.findCredentials(settings.database.db, inWorkspace(person), person);
+  if (credentials?.passwordHash) {
     if (input.currentPassword === undefined) throw errors.invalidField('body.currentPassword', 'is required to change a password');
     const guesses = await takeGuess(settings, attempt, guessKey('passwordChange', person.workspaceId, person.type, person.id));
-    if (!(await passwordMatches(credentials.password_hash, input.currentPassword))) {
+    if (!(await passwordMatches(credentials.passwordHash, input.currentPassword))) {
       await unitOfWork(settings.database, async (work) =>
         record(work, person, attempt, 'userLoginFailed', `Wrong current password of ${person.email}`, {
           method: 'passwordChange',
@@ -517,9 +557,9 @@ export async function changePassword(
   const hash = await hashPassword(input.newPassword);
   await unitOfWork(settings.database, async (work) => {
     const at = isoAt(attempt.at);
-    repo.saveCredentials(work, person, randomUUID(), { password_hash: hash, password_changed_at: at }, at);
-    repo.revokeSessionsOf(work, person, at, session.id);
-    repo.deleteLinksOf(work, person); // links sent before the change end with the password they were sent under
+    repo.saveCredentials(work, inWorkspace(person), person, randomUUID(), { passwordHash: hash, passwordChangedAt: at }, at);
+    repo.revokeSessionsOf(work, inWorkspace(person), person, at, session.id);
+    repo.deleteLinksOf(work, inWorkspace(person), person); // links sent before the change end with the password they were sent under
     record(work, person, attempt, 'passwordChanged', `${person.email} changed their password`, {});
   });
 }
@@ -545,20 +585,20 @@ export async function verifySecondFactor(
     settings.database,
     async (work) => {
       // Locked: of requests sending one code at once, the next reads it used (each code, recovery codes too, works once).
-      const credentials = await repo.findCredentials(work.db, person, settings.database.dialect);
-      if (!credentials?.totp_secret || !credentials.totp_enabled_at) throw errors.conflict('TOTP is not enabled for this account.');
+      const credentials = await repo.findCredentials(work.db, inWorkspace(person), person, settings.database.dialect);
+      if (!credentials?.totpSecret || !credentials.totpEnabledAt) throw errors.conflict('TOTP is not enabled for this account.');
       const at = isoAt(attempt.at);
-      const step = verifyTotp(credentials.totp_secret, code.trim(), attempt.at, { lastUsedStep: credentials.totp_last_step });
+      const step = verifyTotp(credentials.totpSecret, code.trim(), attempt.at, { lastUsedStep: credentials.totpLastStep });
       if (step !== undefined) {
-        repo.saveCredentials(work, person, credentials.id, { totp_last_step: step }, at);
+        repo.saveCredentials(work, inWorkspace(person), person, credentials.id, { totpLastStep: step }, at);
       } else {
-        const unused: string[] = JSON.parse(credentials.recovery_code_hashes ?? '[]');
+        const unused = credentials.recoveryCodeHashes;
         const left = unused.filter((hash) => hash !== hashRecoveryCode(code));
         if (left.length === unused.length) return undefined;
-        repo.saveCredentials(work, person, credentials.id, { recovery_code_hashes: JSON.stringify(left) }, at);
+        repo.saveCredentials(work, inWorkspace(person), person, credentials.id, { recoveryCodeHashes: left }, at);
       }
       // One half session opens one session, even with two different right codes at once.
-      repo.endSessionOnce(work, session.id, at, (ended) => {
+      repo.endSessionOnce(work, inWorkspace(person), session.id, at, (ended) => {
         if (!ended) throw errors.unauthorized('This sign-in has already passed its TOTP step; sign in again.');
       });
       return startSession(work, person, session.method, 'active', true, attempt);
@@ -586,9 +626,10 @@ export async function beginTotpEnrolment(settings: SignInSettings, session: Acti
   await unitOfWork(settings.database, async (work) =>
     repo.saveCredentials(
       work,
+      inWorkspace(session.person),
       session.person,
       randomUUID(),
-      { totp_secret: secret, totp_enabled_at: null, totp_last_step: null },
+      { totpSecret: secret, totpEnabledAt: null, totpLastStep: null },
       isoAt(attempt.at),
     ),
   );
@@ -611,20 +652,21 @@ export async function confirmTotpEnrolment(
   return unitOfWork(
     settings.database,
     async (work) => {
-      const credentials = await repo.findCredentials(work.db, person);
-      if (!credentials?.totp_secret || credentials.totp_enabled_at) throw errors.conflict('Start an enrolment first (POST …/mfa/totp).');
-      const step = verifyTotp(credentials.totp_secret, code.trim(), attempt.at, { lastUsedStep: credentials.totp_last_step });
+      const credentials = await repo.findCredentials(work.db, inWorkspace(person), person);
+      if (!credentials?.totpSecret || credentials.totpEnabledAt) throw errors.conflict('Start an enrolment first (POST …/mfa/totp).');
+      const step = verifyTotp(credentials.totpSecret, code.trim(), attempt.at, { lastUsedStep: credentials.totpLastStep });
       if (step === undefined) throw errors.invalidField('body.code', 'is not the current code of the authenticator being enrolled');
       const at = isoAt(attempt.at);
       repo.saveCredentials(
         work,
+        inWorkspace(person),
         person,
         credentials.id,
-        { totp_enabled_at: at, totp_last_step: step, recovery_code_hashes: JSON.stringify(recoveryCodes.map(hashRecoveryCode)) },
+        { totpEnabledAt: at, totpLastStep: step, recoveryCodeHashes: recoveryCodes.map(hashRecoveryCode) },
         at,
       );
       if (session.stage !== 'mfaEnrolmentRequired') return { recoveryCodes };
-      repo.revokeSession(work, session.id, at);
+      repo.revokeSession(work, inWorkspace(person), session.id, at);
       return { recoveryCodes, opened: startSession(work, person, session.method, 'active', true, attempt) };
     },
     { transaction: true },
@@ -635,20 +677,21 @@ export async function confirmTotpEnrolment(
 export async function disableTotp(settings: SignInSettings, session: ActiveSession, code: string, attempt: Attempt): Promise<void> {
   if (session.stage !== 'active') throw errors.forbidden('Finish signing in first.');
   const { person } = session;
-  if (person.type === 'internalUser' && (await repo.staffMfaRequired(settings.database.db, person.workspaceId)))
+  if (person.type === 'internalUser' && (await staffMfaRequired(settings.database.db, person.workspaceId)))
     throw errors.conflict('This workspace requires TOTP for its internal users: it cannot be turned off.');
   await unitOfWork(
     settings.database,
     async (work) => {
-      const credentials = await repo.findCredentials(work.db, person);
-      if (!credentials?.totp_enabled_at || !credentials.totp_secret) throw errors.conflict('TOTP is not enabled.');
-      if (verifyTotp(credentials.totp_secret, code.trim(), attempt.at, { lastUsedStep: credentials.totp_last_step }) === undefined)
+      const credentials = await repo.findCredentials(work.db, inWorkspace(person), person);
+      if (!credentials?.totpEnabledAt || !credentials.totpSecret) throw errors.conflict('TOTP is not enabled.');
+      if (verifyTotp(credentials.totpSecret, code.trim(), attempt.at, { lastUsedStep: credentials.totpLastStep }) === undefined)
         throw errors.invalidField('body.code', 'is not the current code of your authenticator');
       repo.saveCredentials(
         work,
+        inWorkspace(person),
         person,
         credentials.id,
-        { totp_secret: null, totp_enabled_at: null, totp_last_step: null, recovery_code_hashes: null },
+        { totpSecret: null, totpEnabledAt: null, totpLastStep: null, recoveryCodeHashes: null },
         isoAt(attempt.at),
       );
     },
@@ -675,13 +718,12 @@ export async function signInWithIdentity(settings: SignInSettings, identity: Vou
   const opened = await unitOfWork(
     settings.database,
     async (work) => {
-      const linked = await repo.findIdentity(work.db, attempt.workspaceId, identity.provider, identity.subject);
+      const linked = await repo.findIdentity(work.db, inWorkspace(attempt), identity.provider, identity.subject);
       let person: Person | undefined;
       if (linked) {
-        const ref = repo.refOf(linked);
-        person = await repo.findPerson(work.db, attempt.workspaceId, ref.type, ref.id);
+        person = await findPerson(work.db, inWorkspace(attempt), linked);
       } else if (identity.email && identity.emailVerified) {
-        person = await repo.findPersonByEmail(work.db, attempt.workspaceId, identity.userType, identity.email);
+        person = await findPersonByEmail(work.db, inWorkspace(attempt), identity.userType, identity.email);
         if (maySignIn(person)) addIdentity(work, person, identity, attempt);
       }
       return maySignIn(person) ? openSession(settings, work, person, 'oidc', attempt) : undefined;
@@ -700,7 +742,7 @@ export async function signInWithIdentity(settings: SignInSettings, identity: Vou
 }
 
 function addIdentity(work: UnitOfWork, person: Person, identity: VouchedIdentity, attempt: Attempt): void {
-  repo.insertIdentity(work, {
+  repo.insertIdentity(work, inWorkspace(person), {
     id: randomUUID(),
     person,
     provider: identity.provider,
@@ -721,16 +763,16 @@ export async function linkIdentity(
 }
 
 export async function listIdentities(settings: SignInSettings, session: ActiveSession) {
-  const rows = await repo.listIdentities(settings.database.db, session.person);
-  return rows.map((row) => ({ provider: row.provider, ...(row.email ? { email: row.email } : {}), createdAt: row.created_at }));
+  return repo.listIdentities(settings.database.db, inWorkspace(session.person), session.person);
 }
 
 /** Unlinks the person's identity at a provider (404 when none); for Google, googleDelinked. */
 export async function unlinkIdentity(settings: SignInSettings, session: ActiveSession, provider: string, attempt: Attempt): Promise<void> {
-  const linked = (await repo.listIdentities(settings.database.db, session.person)).some((row) => row.provider === provider);
+  const identities = await repo.listIdentities(settings.database.db, inWorkspace(session.person), session.person);
+  const linked = identities.some((identity) => identity.provider === provider);
   if (!linked) throw errors.notFound('Linked identity');
   await unitOfWork(settings.database, async (work) => {
-    repo.deleteIdentity(work, session.person, provider);
+    repo.deleteIdentity(work, inWorkspace(session.person), session.person, provider);
     if (provider === 'google')
       record(work, session.person, attempt, 'googleDelinked', `${session.person.email} unlinked their Google account`, {});
   });

@@ -10,4 +10,4 @@ export {
   updateWorkspace,
 } from './workspaces.service.js';
 export { workspaceAdminRoutes, default as workspaceRoutes } from './workspaces.routes.js';
-export { findClock, findClockForUpdate, setClockOffset } from './workspaces.repository.js';
+export { findClock, findClockForUpdate, findWorkspace, setClockOffset } from './workspaces.repository.js';
