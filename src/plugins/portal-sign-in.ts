@@ -23,7 +23,7 @@ export const portalSignIn = fp(
   async function portalSignIn(app: FastifyInstance) {
     const { database, clock } = app.ctx;
     app.decorateRequest('signInSession', null as unknown as ActiveSession);
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preHandler', async function findSignInSession(request) {
       const { workspaceId } = request.params as { workspaceId: string };
       const token = cookieOf(request.headers.cookie, SIGN_IN_COOKIE);
       const session = await sessionForRoute(database, workspaceId, token, clock.now(), request.routeOptions.config.signedIn);
