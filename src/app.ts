@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
-import { buildContext } from './context.js';
+import { type ContextOptions, buildContext } from './context.js';
 import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
-import type { Clock } from './lib/clock.js';
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
 import { auditLogRoutes } from './modules/audit-log/index.js';
 import {
@@ -20,7 +19,7 @@ import { clientCsvAdminRoutes } from './modules/client-csv/index.js';
 import { apiKeyAdminRoutes, sessionAdminRoutes, tokenAdminRoutes, tokenRoutes } from './modules/credentials/index.js';
 import { customFieldRoutes } from './modules/custom-fields/index.js';
 import { clientRoutes, companyRoutes } from './modules/directory/index.js';
-import { type EmailDeliveryOptions, emailOutboxAdminRoutes } from './modules/email-outbox/index.js';
+import { emailOutboxAdminRoutes } from './modules/email-outbox/index.js';
 import { fileContentRoutes, fileRoutes } from './modules/files/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { installAdminRoutes, installRoutes } from './modules/installs/index.js';
@@ -37,7 +36,7 @@ import { staffAdminRoutes } from './modules/staff/index.js';
 import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
 import { notificationLinkRoutes, notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
 import { operatorSessionRoutes } from './modules/operator-sessions/index.js';
-import { type LookupAll, type WebhookWorkerOptions, appEventRoutes, webhookAdminRoutes } from './modules/webhooks/index.js';
+import { appEventRoutes, webhookAdminRoutes } from './modules/webhooks/index.js';
 import { testClockAdminRoutes, testClockRoutes } from './modules/test-clocks/index.js';
 import { workspaceAdminRoutes, workspaceRoutes } from './modules/workspaces/index.js';
 import adminSurface from './plugins/admin.js';
@@ -49,7 +48,6 @@ import { landingRoutes } from './plugins/landing.js';
 import auth from './plugins/auth.js';
 import authorization from './plugins/authorization.js';
 import limits from './plugins/limits.js';
-import type { LimitStore } from './limits/limit-store.js';
 import errorHandling from './plugins/errors.js';
 import idempotency from './plugins/idempotency.js';
 import metrics, { metricsOffRoutes } from './plugins/metrics.js';
@@ -57,26 +55,13 @@ import openapi from './plugins/openapi.js';
 import requestGuards, { answerClientError, answerFrameworkError, parseQueryString } from './plugins/request-guards.js';
 import { installValidators, lazySerializers } from './plugins/validation.js';
 
-export interface BuildOptions {
-  clock?: Clock;
+export interface BuildOptions extends ContextOptions {
   /** An already open database (tests share one between app instances); otherwise opened from config. */
   database?: Database;
   /** Pino destination stream (tests capture logs); stdout by default. */
   logStream?: NodeJS.WritableStream;
-  /** Limit state (tests share one between app instances); otherwise made from config. */
-  limitStore?: LimitStore;
   /** Extra routes in the authenticated /v1 scope: tests of cross-cutting plugins use it. */
   extraV1Routes?: (v1: FastifyInstance) => void | Promise<void>;
-  /** E-mail delivery's timing (tests poll and retry in milliseconds). */
-  emailDelivery?: Pick<EmailDeliveryOptions, 'pollMs' | 'retryDelaysMs'>;
-  /** How often files' content without a row, and what uploads cut short left, is removed (default hourly). */
-  fileOrphanSweepMs?: number;
-  /** How often the audit log's expired personal data is blanked (default hourly). */
-  auditPiiSweepMs?: number;
-  /** Webhook delivery's timing and name resolution (tests); `false`: this app runs no worker. */
-  webhooks?: (Omit<WebhookWorkerOptions, 'allowPrivate'> & { lookup?: LookupAll }) | false;
-  /** How often subscriptions are checked for due periods (default 10 s); `false`: this app bills none. */
-  subscriptionPollMs?: number | false;
 }
 
 /** Query values that are safe to log (the rest, `email=` and the other filters, may be personal data). */

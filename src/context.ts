@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { PersonalDataSweep } from './audit/index.js';
-import type { BuildOptions } from './app.js';
 import type { Config } from './config.js';
 import type { Database, DbHandle } from './db/database.js';
 import { readSecret } from './db/migrate.js';
@@ -13,9 +12,9 @@ import { AuthFailureLimiter } from './limits/auth-failures.js';
 import { createLimitStore } from './limits/index.js';
 import type { LimitStore } from './limits/limit-store.js';
 import { BillingWorker, type PaymentProcessor, sandboxProcessor } from './modules/billing/index.js';
-import { EmailDelivery } from './modules/email-outbox/index.js';
+import { EmailDelivery, type EmailDeliveryOptions } from './modules/email-outbox/index.js';
 import { FileContentSweep, type FileSettings, type FileStore, LocalFileStore, S3FileStore, UrlSigner } from './modules/files/index.js';
-import { type WebhookSettings, WebhookWorker } from './modules/webhooks/index.js';
+import { type LookupAll, type WebhookSettings, WebhookWorker, type WebhookWorkerOptions } from './modules/webhooks/index.js';
 
 /** The server's secrets by use: cursors, webhook secrets, files' URLs, sign-in's sealed cookies and app keys, app builders' secrets. */
 export interface ServerSecrets {
@@ -62,6 +61,23 @@ declare module 'fastify' {
   }
 }
 
+/** How the context is built: tests share stores and a clock, and run the loops at their own pace. */
+export interface ContextOptions {
+  clock?: Clock;
+  /** Limit state (tests share one between app instances); otherwise made from config. */
+  limitStore?: LimitStore;
+  /** E-mail delivery's timing (tests poll and retry in milliseconds). */
+  emailDelivery?: Pick<EmailDeliveryOptions, 'pollMs' | 'retryDelaysMs'>;
+  /** How often files' content without a row, and what uploads cut short left, is removed (default hourly). */
+  fileOrphanSweepMs?: number;
+  /** How often the audit log's expired personal data is blanked (default hourly). */
+  auditPiiSweepMs?: number;
+  /** Webhook delivery's timing and name resolution (tests); `false`: this app runs no worker. */
+  webhooks?: (Omit<WebhookWorkerOptions, 'allowPrivate'> & { lookup?: LookupAll }) | false;
+  /** How often subscriptions are checked for due periods (default 10 s); `false`: this app bills none. */
+  subscriptionPollMs?: number | false;
+}
+
 /**
  * Builds what every module needs, once per process: the stores (limits, files' content), the server's secrets, and the
  * loops off the request path (webhook delivery, e-mail, billing, the two sweeps), started here; `close` stops them in
@@ -71,7 +87,7 @@ export async function buildContext(
   config: Config,
   database: Database,
   log: FastifyBaseLogger,
-  options: BuildOptions,
+  options: ContextOptions,
 ): Promise<{ ctx: AppContext; close: () => Promise<void> }> {
   database.watchPoolErrors?.((error) =>
     log.error({ err: error }, 'database: an idle pooled connection failed; the pool replaces it on the next query'),
