@@ -17,7 +17,7 @@ import { FileContentSweep, type FileSettings, type FileStore, LocalFileStore, S3
 import { type LookupAll, type WebhookSettings, WebhookWorker, type WebhookWorkerOptions } from './modules/webhooks/index.js';
 
 /** The server's secrets by use: cursors, webhook secrets, files' URLs, sign-in's sealed cookies and app keys, app builders' secrets. */
-export interface ServerSecrets {
+interface ServerSecrets {
   readonly paging: string;
   readonly webhooks: string;
   readonly files: string;

@@ -36,7 +36,11 @@ function hooksByRoute(tree: string, method: string): Map<string, Map<string, str
       continue;
     }
     const hook = /• \((\w+)\) (\[.*\])$/.exec(line);
-    if (hook && current) current.set(hook[1], (JSON.parse(hook[2]) as string[]).map((name) => name.replace('()', '')));
+    if (hook && current)
+      current.set(
+        hook[1],
+        (JSON.parse(hook[2]) as string[]).map((name) => name.replace('()', '')),
+      );
   }
   return routes;
 }

@@ -21,7 +21,7 @@ export function mayWrite(caller: Caller, channel: repo.ChannelScope, parent: Fil
 }
 
 /** Whether clients may write in the folder (or, without one, the channel's root). */
-export function clientsMayWrite(channel: repo.ChannelScope, parent: FileObject | undefined): boolean {
+function clientsMayWrite(channel: repo.ChannelScope, parent: FileObject | undefined): boolean {
   return parent ? parent.clientPermissions === 'read-write' : channel.rootClientPermissions === 'read_write';
 }
 

@@ -19,7 +19,7 @@ const OIDC_PENDING_MS = 10 * 60_000;
 /** The portal's page for what comes after an OpenID sign-in, by the session's stage. */
 const STAGE_PAGES = { active: '', mfaRequired: 'totp', mfaEnrolmentRequired: 'enrol-mfa' } as const;
 /** The answer to a request for an e-mailed link: the same whoever the address is (no enumeration). */
-export const LINK_REQUESTED = { message: 'If this e-mail belongs to someone who may sign in here, a link is on its way.' };
+const LINK_REQUESTED = { message: 'If this e-mail belongs to someone who may sign in here, a link is on its way.' };
 
 /** A session as the API shows it. */
 export function toView(session: ActiveSession): SignInSession {
@@ -51,7 +51,7 @@ export const withUserType = <T extends { userType?: UserType }>(body: T): T & { 
 });
 
 /** The sign-in routes' HTTP helpers, built once per route plugin from the app's context. */
-export type SignInHttp = ReturnType<typeof signInHttp>;
+type SignInHttp = ReturnType<typeof signInHttp>;
 
 export function signInHttp(app: FastifyInstance) {
   const { database, clock, config, limitStore, authFailures, afterResponse } = app.ctx;
