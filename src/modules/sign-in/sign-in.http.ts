@@ -51,8 +51,6 @@ export const withUserType = <T extends { userType?: UserType }>(body: T): T & { 
 });
 
 /** The sign-in routes' HTTP helpers, built once per route plugin from the app's context. */
-type SignInHttp = ReturnType<typeof signInHttp>;
-
 export function signInHttp(app: FastifyInstance) {
   const { database, clock, config, limitStore, authFailures, afterResponse } = app.ctx;
   const settings: SignInSettings = { database, limitStore, authFailures, portalUrl: config.portalUrl };
