@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest, type FastifyHttpOptions } from 'fastify';
 import type { Config } from './config.js';
 import { type ContextOptions, buildContext } from './context.js';
 import type { Database } from './db/database.js';
@@ -121,13 +122,9 @@ const SURFACE_ROUTES: readonly { routes: FastifyPluginAsync; prefix?: string; gu
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Builds the whole service: storage (migrated), plugins, then every module, explicitly. */
-export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const database = options.database ?? openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
-  const ownsDatabase = options.database === undefined;
-  await migrateToLatest(database);
-
-  const app = Fastify({
+/** The server's own settings: logging without credentials, request ids, limits on slow clients, the portal's URL rewrite. */
+function serverOptions(config: Config, options: BuildOptions): FastifyHttpOptions<Server> {
+  return {
     logger: {
       level: config.logLevel,
       // Credentials never reach the logs, whatever a serializer is later taught to print.
@@ -153,7 +150,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs * 4,
     http: { headersTimeout: Math.min(10_000, config.requestTimeoutMs), connectionsCheckingInterval: 1000 },
-  });
+  };
+}
+
+/** Builds the whole service: storage (migrated), plugins, then every module, explicitly. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const database = options.database ?? openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
+  const ownsDatabase = options.database === undefined;
+  await migrateToLatest(database);
+
+  const app = Fastify(serverOptions(config, options));
   const { ctx, close } = await buildContext(config, database, app.log, options);
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {
