@@ -72,94 +72,103 @@ for (const backend of BACKENDS) {
       });
     });
 
-    test('a change without X-Portal-Request, or from another origin, is refused on every route before anything is read or written', async (t) => {
+    test('the cookie’s rules, on one world: the cross-site rule, what is recorded, where the cookie is no credential', async (t) => {
       const h = await adminHarness(t, backend);
       const w = await principalWorld(h);
-      const browser = w.browsers['portal client'];
-      const writes = operationsOf(await openapiDocument(h)).filter((op) => op.method !== 'GET' && op.path.startsWith('/v1/'));
-      assert.ok(writes.length >= 50, `the walk covers the API's changes: ${writes.length}`);
-      const before = (await auditEntries(h, w.ws.workspaceId)).length;
-      for (const op of writes) {
-        const options = { method: op.method as InjectOptions['method'], url: `/portal/${w.ws.workspaceId}${urlOf(w, op)}`, payload: {} };
-        const cookie = `portal_session=${browser.cookie}`;
-        const bare = await h.app.inject({ ...options, headers: { cookie } });
-        assert.deepEqual([bare.statusCode, bare.json()], [403, NO_HEADER], `${op.method} ${op.path} without the header`);
-        const foreign = await h.app.inject({
-          ...options,
-          headers: { cookie, 'x-portal-request': '1', origin: 'https://attacker.example' },
-        });
-        assert.deepEqual([foreign.statusCode, foreign.json()], [403, CROSS_ORIGIN], `${op.method} ${op.path} from another origin`);
-      }
-      assert.equal((await auditEntries(h, w.ws.workspaceId)).length, before, 'nothing was written');
-      // The same origin (the one the page was served from) passes.
-      const own = await browser.api('POST', '/messages', {}, { origin: 'http://localhost:80' });
-      assert.equal(own.statusCode, 400, own.body);
-    });
-
-    test('the cookie is no credential outside its portal, a key none inside it; another workspace’s portal does not know it', async (t) => {
-      const h = await adminHarness(t, backend);
-      const w = await principalWorld(h);
-      const browser = w.browsers['portal client'];
-      const cookie = `portal_session=${browser.cookie}`;
-      const plain = await h.app.inject({ method: 'GET', url: '/v1/invoices', headers: { cookie } });
-      assert.equal(plain.statusCode, 401, plain.body);
-      assert.equal(plain.json().message, 'Missing credentials: send your API key in the X-API-KEY header.');
-      const keyInPortal = await h.app.inject({
-        method: 'GET',
-        url: `/portal/${w.ws.workspaceId}/v1/invoices`,
-        headers: { 'x-api-key': w.ws.apiKey },
-      });
-      assert.deepEqual([keyInPortal.statusCode, keyInPortal.json()], [401, NOT_SIGNED_IN]);
-      const elsewhere = await h.app.inject({ method: 'GET', url: `/portal/${randomUUID()}/v1/invoices`, headers: { cookie } });
-      const otherPortal = await h.app.inject({
-        method: 'GET',
-        url: `/portal/${(await h.workspace('Third')).workspaceId}/v1/invoices`,
-        headers: { cookie },
-      });
-      assert.deepEqual([elsewhere.statusCode, elsewhere.json()], [401, NOT_SIGNED_IN], 'no such workspace');
-      assert.deepEqual([otherPortal.statusCode, otherPortal.json()], [401, NOT_SIGNED_IN], 'another workspace');
-      // Upper-case workspace ids name the same portal.
-      const upper = await h.app.inject({
-        method: 'GET',
-        url: `/portal/${w.ws.workspaceId.toUpperCase()}/v1/invoices`,
-        headers: { cookie },
-      });
-      assert.equal(upper.statusCode, 200, upper.body);
-      // Signing out ends it at once.
-      assert.equal((await browser.call('DELETE', '/session')).statusCode, 204);
-      const after = await h.app.inject({ method: 'GET', url: `/portal/${w.ws.workspaceId}/v1/invoices`, headers: { cookie } });
-      assert.deepEqual([after.statusCode, after.json()], [401, NOT_SIGNED_IN], 'signed out');
-    });
-
-    test('what a person changes is recorded as that person, from the web, with no key; the same idempotency and limits as any caller', async (t) => {
-      const h = await adminHarness(t, backend);
-      const w = await principalWorld(h);
-      const browser = w.browsers['portal client'];
-      const send = () =>
-        browser.api(
-          'POST',
-          '/messages',
-          { channelId: w.ids['message-channels'], text: 'Hello from the portal' },
-          { 'idempotency-key': 'once' },
-        );
-      const [first, again] = [await send(), await send()];
-      assert.equal(first.statusCode, 200, first.body);
-      assert.deepEqual([again.statusCode, again.body, again.headers['idempotent-replayed']], [200, first.body, 'true']);
-      assert.equal(first.json().senderId, w.client.id);
-      assert.ok(first.headers['x-ratelimit-remaining'] !== undefined, 'the burst limit counts it');
-      const entries = (await auditEntries(h, w.ws.workspaceId)).filter((e) => e.event_type === 'messageSent');
-      assert.equal(entries.length, 1);
-      assert.deepEqual(
-        [entries[0].source, entries[0].actor_type, entries[0].actor_id, entries[0].api_key_ref],
-        ['web', 'clientUser', w.client.id, null],
+      await t.test(
+        'a change without X-Portal-Request, or from another origin, is refused on every route before anything is read or written',
+        async () => {
+          const browser = w.browsers['portal client'];
+          const writes = operationsOf(await openapiDocument(h)).filter((op) => op.method !== 'GET' && op.path.startsWith('/v1/'));
+          assert.ok(writes.length >= 50, `the walk covers the API's changes: ${writes.length}`);
+          const before = (await auditEntries(h, w.ws.workspaceId)).length;
+          for (const op of writes) {
+            const options = {
+              method: op.method as InjectOptions['method'],
+              url: `/portal/${w.ws.workspaceId}${urlOf(w, op)}`,
+              payload: {},
+            };
+            const cookie = `portal_session=${browser.cookie}`;
+            const bare = await h.app.inject({ ...options, headers: { cookie } });
+            assert.deepEqual([bare.statusCode, bare.json()], [403, NO_HEADER], `${op.method} ${op.path} without the header`);
+            const foreign = await h.app.inject({
+              ...options,
+              headers: { cookie, 'x-portal-request': '1', origin: 'https://attacker.example' },
+            });
+            assert.deepEqual([foreign.statusCode, foreign.json()], [403, CROSS_ORIGIN], `${op.method} ${op.path} from another origin`);
+          }
+          assert.equal((await auditEntries(h, w.ws.workspaceId)).length, before, 'nothing was written');
+          // The same origin (the one the page was served from) passes.
+          const own = await browser.api('POST', '/messages', {}, { origin: 'http://localhost:80' });
+          assert.equal(own.statusCode, 400, own.body);
+        },
       );
-      // A person sends only as itself.
-      const asOther = await browser.api('POST', '/messages', {
-        channelId: w.ids['message-channels'],
-        text: 'Not me',
-        senderId: w.admin.id,
-      });
-      assert.equal(asOther.statusCode, 403, asOther.body);
+      await t.test(
+        'what a person changes is recorded as that person, from the web, with no key; the same idempotency and limits as any caller',
+        async () => {
+          const browser = w.browsers['portal client'];
+          const send = () =>
+            browser.api(
+              'POST',
+              '/messages',
+              { channelId: w.ids['message-channels'], text: 'Hello from the portal' },
+              { 'idempotency-key': 'once' },
+            );
+          const [first, again] = [await send(), await send()];
+          assert.equal(first.statusCode, 200, first.body);
+          assert.deepEqual([again.statusCode, again.body, again.headers['idempotent-replayed']], [200, first.body, 'true']);
+          assert.equal(first.json().senderId, w.client.id);
+          assert.ok(first.headers['x-ratelimit-remaining'] !== undefined, 'the burst limit counts it');
+          const entries = (await auditEntries(h, w.ws.workspaceId)).filter((e) => e.event_type === 'messageSent');
+          assert.equal(entries.length, 1);
+          assert.deepEqual(
+            [entries[0].source, entries[0].actor_type, entries[0].actor_id, entries[0].api_key_ref],
+            ['web', 'clientUser', w.client.id, null],
+          );
+          // A person sends only as itself.
+          const asOther = await browser.api('POST', '/messages', {
+            channelId: w.ids['message-channels'],
+            text: 'Not me',
+            senderId: w.admin.id,
+          });
+          assert.equal(asOther.statusCode, 403, asOther.body);
+        },
+      );
+      await t.test(
+        'the cookie is no credential outside its portal, a key none inside it; another workspace’s portal does not know it',
+        async () => {
+          const browser = w.browsers['portal client'];
+          const cookie = `portal_session=${browser.cookie}`;
+          const plain = await h.app.inject({ method: 'GET', url: '/v1/invoices', headers: { cookie } });
+          assert.equal(plain.statusCode, 401, plain.body);
+          assert.equal(plain.json().message, 'Missing credentials: send your API key in the X-API-KEY header.');
+          const keyInPortal = await h.app.inject({
+            method: 'GET',
+            url: `/portal/${w.ws.workspaceId}/v1/invoices`,
+            headers: { 'x-api-key': w.ws.apiKey },
+          });
+          assert.deepEqual([keyInPortal.statusCode, keyInPortal.json()], [401, NOT_SIGNED_IN]);
+          const elsewhere = await h.app.inject({ method: 'GET', url: `/portal/${randomUUID()}/v1/invoices`, headers: { cookie } });
+          const otherPortal = await h.app.inject({
+            method: 'GET',
+            url: `/portal/${(await h.workspace('Third')).workspaceId}/v1/invoices`,
+            headers: { cookie },
+          });
+          assert.deepEqual([elsewhere.statusCode, elsewhere.json()], [401, NOT_SIGNED_IN], 'no such workspace');
+          assert.deepEqual([otherPortal.statusCode, otherPortal.json()], [401, NOT_SIGNED_IN], 'another workspace');
+          // Upper-case workspace ids name the same portal.
+          const upper = await h.app.inject({
+            method: 'GET',
+            url: `/portal/${w.ws.workspaceId.toUpperCase()}/v1/invoices`,
+            headers: { cookie },
+          });
+          assert.equal(upper.statusCode, 200, upper.body);
+          // Signing out ends it at once.
+          assert.equal((await browser.call('DELETE', '/session')).statusCode, 204);
+          const after = await h.app.inject({ method: 'GET', url: `/portal/${w.ws.workspaceId}/v1/invoices`, headers: { cookie } });
+          assert.deepEqual([after.statusCode, after.json()], [401, NOT_SIGNED_IN], 'signed out');
+        },
+      );
     });
   });
 }

@@ -121,11 +121,17 @@ export async function principalWorld(h: Harness) {
     'other workspace key': other.apiKey,
   };
   const signIn = (email: string, userType: 'client' | 'internalUser') => signedInBrowser(h, ws.workspaceId, email, userType);
+  const [portalAdmin, portalStaff, portalLimited, portalClient] = await Promise.all([
+    signIn('admin@walk.test', 'internalUser'),
+    signIn('staff@walk.test', 'internalUser'),
+    signIn('limited@walk.test', 'internalUser'),
+    signIn('client@walk.test', 'client'),
+  ]);
   const browsers: Record<PortalPerson, PortalBrowser> = {
-    'portal admin': await signIn('admin@walk.test', 'internalUser'),
-    'portal staff': await signIn('staff@walk.test', 'internalUser'),
-    'portal limited staff': await signIn('limited@walk.test', 'internalUser'),
-    'portal client': await signIn('client@walk.test', 'client'),
+    'portal admin': portalAdmin,
+    'portal staff': portalStaff,
+    'portal limited staff': portalLimited,
+    'portal client': portalClient,
   };
   const token = minted.json().token as string;
   const call = (principal: PrincipalName, options: InjectOptions): Promise<LightMyRequestResponse> => {
