@@ -26,7 +26,8 @@ export function policyOf(policy: RoutePolicy | undefined): Required<RoutePolicy>
   return { clientSession: policy?.clientSession ?? 'none', staff: policy?.staff ?? true, portal: policy?.portal ?? true };
 }
 
-const isRead = (method: string) => method === 'GET' || method === 'HEAD';
+/** A method that changes nothing: what client sessions may always send, and what the cross-site rule lets through. */
+export const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 /**
  * Contract §2's permissions for one request, before its body is validated. A person signed in to the portal is held to

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errors } from '../lib/errors.js';
+import { isRead } from '../lib/policy.js';
 import { PORTAL_REQUEST_HEADER } from '../lib/sign-in-sessions.js';
 
 /**
@@ -28,8 +29,6 @@ export function rewritePortalApiUrl(raw: IncomingMessage): string {
 
 /** The workspace of a /v1 request that came through its portal (a cookie request); undefined for every other. */
 export const portalWorkspaceOf = (request: FastifyRequest): string | undefined => (request.raw as PortalRaw)[PORTAL_WORKSPACE];
-
-const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 /**
  * The cross-site rule of cookie requests: one that changes something carries `X-Portal-Request: 1` (a header no

@@ -39,8 +39,11 @@ export function portalBrowser(h: Pick<Harness, 'app'>, workspaceId: string): Por
   return browser;
 }
 
-/** The newest e-mail queued to `to` in the workspace: its subject, text and the token of the link in it (after `#`). */
-export async function lastEmailTo(h: Pick<Harness, 'app'>, workspaceId: string, to: string) {
+/**
+ * The newest e-mail queued to `to` in the workspace (with `page`: the newest whose link is to that portal page, as a
+ * frozen test clock may date an invite and a sign-in link alike): its subject, text and its link's token (after `#`).
+ */
+export async function lastEmailTo(h: Pick<Harness, 'app'>, workspaceId: string, to: string, page?: string) {
   await h.app.ctx.afterResponse.settled(); // links are e-mailed after the request's answer
   const rows = await h.app.ctx.db
     .selectFrom('email_outbox')
@@ -49,8 +52,8 @@ export async function lastEmailTo(h: Pick<Harness, 'app'>, workspaceId: string, 
     .where('to_address', '=', to)
     .orderBy('created_at', 'desc')
     .execute();
-  assert.ok(rows.length > 0, `an e-mail to ${to}`);
-  const [row] = rows;
+  const row = page === undefined ? rows[0] : rows.find((mail) => mail.text_body.includes(`/${page}#`));
+  assert.ok(row, `an e-mail to ${to}${page ? ` with a link to ${page}` : ''}`);
   const link = /(https?:\/\/\S+)#([A-Za-z0-9_-]+)/.exec(row.text_body);
   return { subject: row.subject, text: row.text_body, count: rows.length, url: link?.[1], token: link?.[2] };
 }
@@ -76,16 +79,8 @@ export async function signedInBrowser(
   const browser = portalBrowser(h, workspaceId);
   const asked = await browser.call('POST', '/sign-in/link', { email, userType });
   assert.equal(asked.statusCode, 202, asked.body);
-  await h.app.ctx.afterResponse.settled(); // links are e-mailed after the request's answer
-  // The sign-in link's e-mail (not the invite's, which a frozen test clock may date the same).
-  const mails = await h.app.ctx.db
-    .selectFrom('email_outbox')
-    .select('text_body')
-    .where('workspace_id', '=', workspaceId)
-    .where('to_address', '=', email)
-    .execute();
-  const token = mails.map((mail) => /\/portal\/[^/]+\/magic-link#([A-Za-z0-9_-]+)/.exec(mail.text_body)?.[1]).find(Boolean);
-  assert.ok(token, `a sign-in link to ${email}: ${mails.map((mail) => mail.text_body).join(' | ')}`);
+  const { token } = await lastEmailTo(h, workspaceId, email, 'magic-link');
+  assert.ok(token, `a sign-in link to ${email}`);
   const redeemed = await browser.call('POST', '/sign-in/link/redeem', { token });
   assert.equal(redeemed.statusCode, 200, redeemed.body);
   assert.equal(redeemed.json().stage, 'active', redeemed.body);

@@ -320,7 +320,7 @@ export async function sendLink(
       subject: mail.subject,
       text: mail.text(person.givenName, linkUrl(settings, attempt.workspaceId, mail.page, token)),
     };
-    queueEmails(work, { workspaceId: attempt.workspaceId, companyIds: null, clientId: null }, [to], isoAt(attempt.at));
+    queueEmails(work, inWorkspace(attempt), [to], isoAt(attempt.at));
     if (purpose === 'signIn') record(work, person, attempt, 'magicLinkSent', `Sign-in link sent to ${person.email}`, {});
   });
 }
