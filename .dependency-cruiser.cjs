@@ -2,8 +2,11 @@
 // Layers, from the bottom: lib/ (a leaf), db/, modules/, plugins/, then app.ts, server.ts and cli/ on top.
 // Type-only imports count everywhere (tsPreCompilationDeps), except where a rule says otherwise.
 
-/** A module's schemas file, e.g. src/modules/clients/clients.schemas.ts: db/ may take types from it. */
-const MODULE_SCHEMAS = '^src/modules/[^/]+/[^/]+\\.schemas\\.ts$';
+/**
+ * A module's schemas file (a module is src/modules/<kind>/<module>/), e.g.
+ * src/modules/resources/directory/clients.schemas.ts: db/ may take types from it.
+ */
+const MODULE_SCHEMAS = '^src/modules/[^/]+/[^/]+/[^/]+\\.schemas\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -20,15 +23,15 @@ module.exports = {
       severity: 'error',
       comment:
         'Another module is reached through its index.ts only (its public face): never its repository, routes, schemas or helpers. Tests may reach further.',
-      from: { path: '^src/modules/([^/]+)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
+      from: { path: '^src/modules/([^/]+/[^/]+)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/modules/[^/]+/[^/]+/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/[^/]+/index\\.ts$'] },
     },
     {
       name: 'module-public-face',
       severity: 'error',
       comment: 'app.ts, server.ts, cli/ and plugins/ reach a module through its index.ts only.',
       from: { path: '^src/', pathNot: ['^src/modules/', '\\.test\\.ts$'] },
-      to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+      to: { path: '^src/modules/[^/]+/[^/]+/', pathNot: '^src/modules/[^/]+/[^/]+/index\\.ts$' },
     },
     {
       name: 'storage-in-repositories',
@@ -62,7 +65,7 @@ module.exports = {
     {
       name: 'db-below-modules',
       severity: 'error',
-      comment: 'src/db/ may take types (import type) from src/modules/*/*.schemas.ts, but no values.',
+      comment: 'src/db/ may take types (import type) from src/modules/*/*/*.schemas.ts, but no values.',
       from: { path: '^src/db/' },
       to: { path: MODULE_SCHEMAS, dependencyTypesNot: ['type-only'] },
     },

@@ -15,8 +15,8 @@ import { onPostgres, postgresSchemaUrl } from './postgres-schema.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/open.js';
 import { systemCaller } from '../src/lib/caller.js';
-import { createCustomField } from '../src/modules/custom-fields/index.js';
-import { createWorkspace } from '../src/modules/workspaces/index.js';
+import { createCustomField } from '../src/modules/resources/custom-fields/index.js';
+import { createWorkspace } from '../src/modules/resources/workspaces/index.js';
 
 const { values } = parseArgs({
   options: { rows: { type: 'string', default: '100000' }, keep: { type: 'boolean' }, postgres: { type: 'boolean' } },

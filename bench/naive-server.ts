@@ -12,7 +12,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { fallbackColorFor } from '../src/lib/fallback-color.js';
 import { Page, PageQuery } from '../src/lib/schemas.js';
-import { Client, ClientCreate } from '../src/modules/directory/clients.schemas.js';
+import { Client, ClientCreate } from '../src/modules/resources/directory/clients.schemas.js';
 
 function required(name: string): string {
   const value = process.env[name];

@@ -10,10 +10,10 @@ import { flagForWebhooksWhen } from '../src/audit/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/open.js';
 import { systemCaller } from '../src/lib/caller.js';
-import { createInvoice } from '../src/modules/billing/index.js';
-import { createClient, createCompany } from '../src/modules/directory/index.js';
-import { createInternalUser } from '../src/modules/internal-users/index.js';
-import { createChannel, sendMessage } from '../src/modules/messages/messages.service.js';
+import { createInvoice } from '../src/modules/resources/billing/index.js';
+import { createClient, createCompany } from '../src/modules/resources/directory/index.js';
+import { createInternalUser } from '../src/modules/resources/internal-users/index.js';
+import { createChannel, sendMessage } from '../src/modules/resources/messages/messages.service.js';
 
 const [workspaceId, countText] = process.argv.slice(2);
 const count = Number(countText);

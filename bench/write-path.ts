@@ -13,8 +13,8 @@ import type { Statement } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/open.js';
 import { callerOf } from '../src/lib/caller.js';
-import { createClient, createCompany } from '../src/modules/directory/index.js';
-import { createWorkspace } from '../src/modules/workspaces/index.js';
+import { createClient, createCompany } from '../src/modules/resources/directory/index.js';
+import { createWorkspace } from '../src/modules/resources/workspaces/index.js';
 
 /** Batches per group commit: what the server's group commit took per commit under the bench's load (36 measured). */
 const GROUP = 36;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The walls between modules, checked by `npm run check:deps` after dependency-cruiser's file rules:
-// - a loop between module folders (src/modules/<name>/) fails, even when no single file is in a cycle;
+// - a loop between module folders (src/modules/<kind>/<name>/) fails, even when no single file is in a cycle;
 // - a query built outside a repository (dependency-cruiser sees imports, not calls on a handle) fails;
 // - bench/ and test/helpers/ reach a module through its index.ts only, like the rest of src/ (EXCEPTIONS
 //   below name the few files that may reach further, each with its reason);
@@ -17,11 +17,11 @@ import { fileURLToPath } from 'node:url';
 /** Files of bench/ and test/helpers/ that may import a module's inner file, by file, then target, with the reason. */
 const EXCEPTIONS = {
   'bench/naive-server.ts': {
-    'src/modules/directory/clients.schemas.ts':
+    'src/modules/resources/directory/clients.schemas.ts':
       'the baseline server answers the same client shape (Client), which the directory does not export for other modules',
   },
   'bench/seed-clients.ts': {
-    'src/modules/messages/messages.service.ts':
+    'src/modules/resources/messages/messages.service.ts':
       'seeds channels and messages in bulk through the service; the messages module exports only its routes',
   },
 };
@@ -34,7 +34,8 @@ const json = execFileSync(depcruise, ['src', 'bench', 'test/helpers', '--config'
 });
 const { modules: all } = JSON.parse(json);
 const files = all.filter((file) => file.source.startsWith('src/'));
-const moduleOf = (path) => /^src\/modules\/([^/]+)\//.exec(path)?.[1];
+/** A module by its own folder's name (`files`, not `resources/files`): the kind is the folder above it. */
+const moduleOf = (path) => /^src\/modules\/[^/]+\/([^/]+)\//.exec(path)?.[1];
 const failures = [];
 
 // bench/ and test/helpers/: a module through its index.ts, unless an exception says why not.

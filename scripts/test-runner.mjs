@@ -10,18 +10,18 @@ import { spawn } from 'node:child_process';
  */
 const LONGEST = [
   'test/audit-events.test.ts',
-  'src/modules/files/files.test.ts',
+  'src/modules/resources/files/files.test.ts',
   'test/paging-plans.test.ts',
   'test/fuzz.test.ts',
   'test/paging.test.ts',
-  'src/modules/forms/forms.test.ts',
-  'src/modules/tasks/tasks.test.ts',
+  'src/modules/resources/forms/forms.test.ts',
+  'src/modules/resources/tasks/tasks.test.ts',
   'test/console.test.ts',
   'src/db/unit-of-work.test.ts',
-  'src/modules/credentials/sessions.test.ts',
-  'src/modules/custom-fields/custom-fields.test.ts',
-  'src/modules/forms/form-versions.test.ts',
-  'src/modules/files/files-batch.test.ts',
+  'src/modules/resources/credentials/sessions.test.ts',
+  'src/modules/resources/custom-fields/custom-fields.test.ts',
+  'src/modules/resources/forms/form-versions.test.ts',
+  'src/modules/resources/files/files-batch.test.ts',
   'test/sdk.test.ts',
 ];
 
@@ -32,7 +32,7 @@ const LONGEST = [
  */
 const SPLIT = {
   'test/audit-events.test.ts': 3,
-  'src/modules/files/files.test.ts': 1,
+  'src/modules/resources/files/files.test.ts': 1,
   'test/paging-plans.test.ts': 1,
   'test/fuzz.test.ts': 1,
   'test/paging.test.ts': 1,

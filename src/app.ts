@@ -7,7 +7,7 @@ import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ErrorBody, QuotaExceededBody } from './lib/schemas.js';
-import { auditLogRoutes } from './modules/audit-log/index.js';
+import { auditLogRoutes } from './modules/resources/audit-log/index.js';
 import {
   paymentRoutes,
   catalogAdminRoutes,
@@ -15,31 +15,31 @@ import {
   invoiceAdminRoutes,
   invoiceRoutes,
   subscriptionRoutes,
-} from './modules/billing/index.js';
-import { clientCsvAdminRoutes } from './modules/client-csv/index.js';
-import { apiKeyAdminRoutes, sessionAdminRoutes, tokenAdminRoutes, tokenRoutes } from './modules/credentials/index.js';
-import { customFieldRoutes } from './modules/custom-fields/index.js';
-import { clientRoutes, companyRoutes } from './modules/directory/index.js';
-import { emailOutboxAdminRoutes } from './modules/email-outbox/index.js';
-import { fileContentRoutes, fileRoutes } from './modules/files/index.js';
-import { healthRoutes } from './modules/health/index.js';
-import { installAdminRoutes, installRoutes } from './modules/installs/index.js';
-import { internalUserAdminRoutes, internalUserRoutes } from './modules/internal-users/index.js';
-import { meRoutes } from './modules/me/index.js';
-import { messageRoutes } from './modules/messages/index.js';
-import { noteRoutes } from './modules/notes/index.js';
-import { formAdminRoutes, formRoutes } from './modules/forms/index.js';
-import { contractAdminRoutes, contractRoutes } from './modules/contracts/index.js';
-import { qaAdminRoutes } from './modules/qa/index.js';
-import { appApiRoutes } from './modules/app-api/index.js';
-import { oidcCallbackRoutes, signInAdminRoutes, signInRoutes } from './modules/sign-in/index.js';
-import { staffAdminRoutes } from './modules/staff/index.js';
-import { taskAdminRoutes, taskRoutes } from './modules/tasks/index.js';
-import { notificationLinkRoutes, notificationPreferenceRoutes, notificationRoutes } from './modules/notifications/index.js';
-import { operatorSessionRoutes } from './modules/operator-sessions/index.js';
-import { appEventRoutes, webhookAdminRoutes } from './modules/webhooks/index.js';
-import { testClockAdminRoutes, testClockRoutes } from './modules/test-clocks/index.js';
-import { workspaceAdminRoutes, workspaceRoutes } from './modules/workspaces/index.js';
+} from './modules/resources/billing/index.js';
+import { clientCsvAdminRoutes } from './modules/workflows/client-csv/index.js';
+import { apiKeyAdminRoutes, sessionAdminRoutes, tokenAdminRoutes, tokenRoutes } from './modules/resources/credentials/index.js';
+import { customFieldRoutes } from './modules/resources/custom-fields/index.js';
+import { clientRoutes, companyRoutes } from './modules/resources/directory/index.js';
+import { emailOutboxAdminRoutes } from './modules/resources/email-outbox/index.js';
+import { fileContentRoutes, fileRoutes } from './modules/resources/files/index.js';
+import { healthRoutes } from './modules/surfaces/health/index.js';
+import { installAdminRoutes, installRoutes } from './modules/resources/installs/index.js';
+import { internalUserAdminRoutes, internalUserRoutes } from './modules/resources/internal-users/index.js';
+import { meRoutes } from './modules/surfaces/me/index.js';
+import { messageRoutes } from './modules/resources/messages/index.js';
+import { noteRoutes } from './modules/resources/notes/index.js';
+import { formAdminRoutes, formRoutes } from './modules/resources/forms/index.js';
+import { contractAdminRoutes, contractRoutes } from './modules/resources/contracts/index.js';
+import { qaAdminRoutes } from './modules/surfaces/qa/index.js';
+import { appApiRoutes } from './modules/resources/app-api/index.js';
+import { oidcCallbackRoutes, signInAdminRoutes, signInRoutes } from './modules/surfaces/sign-in/index.js';
+import { staffAdminRoutes } from './modules/workflows/staff/index.js';
+import { taskAdminRoutes, taskRoutes } from './modules/resources/tasks/index.js';
+import { notificationLinkRoutes, notificationPreferenceRoutes, notificationRoutes } from './modules/resources/notifications/index.js';
+import { operatorSessionRoutes } from './modules/surfaces/operator-sessions/index.js';
+import { appEventRoutes, webhookAdminRoutes } from './modules/resources/webhooks/index.js';
+import { testClockAdminRoutes, testClockRoutes } from './modules/resources/test-clocks/index.js';
+import { workspaceAdminRoutes, workspaceRoutes } from './modules/resources/workspaces/index.js';
 import adminSurface from './plugins/admin.js';
 import { consoleOffRoutes, consoleRoutes } from './plugins/console.js';
 import { portalPageRoutes } from './plugins/portal-pages.js';

@@ -11,10 +11,17 @@ import { SecretBox } from './lib/secret-box.js';
 import { AuthFailureLimiter } from './limits/auth-failures.js';
 import { createLimitStore } from './limits/index.js';
 import type { LimitStore } from './limits/limit-store.js';
-import { BillingWorker, type PaymentProcessor, sandboxProcessor } from './modules/billing/index.js';
-import { EmailDelivery, type EmailDeliveryOptions } from './modules/email-outbox/index.js';
-import { FileContentSweep, type FileSettings, type FileStore, LocalFileStore, S3FileStore, UrlSigner } from './modules/files/index.js';
-import { type LookupAll, type WebhookSettings, WebhookWorker, type WebhookWorkerOptions } from './modules/webhooks/index.js';
+import { BillingWorker, type PaymentProcessor, sandboxProcessor } from './modules/resources/billing/index.js';
+import { EmailDelivery, type EmailDeliveryOptions } from './modules/resources/email-outbox/index.js';
+import {
+  FileContentSweep,
+  type FileSettings,
+  type FileStore,
+  LocalFileStore,
+  S3FileStore,
+  UrlSigner,
+} from './modules/resources/files/index.js';
+import { type LookupAll, type WebhookSettings, WebhookWorker, type WebhookWorkerOptions } from './modules/resources/webhooks/index.js';
 
 /** The server's secrets by use: cursors, webhook secrets, files' URLs, sign-in's sealed cookies and app keys, app builders' secrets. */
 interface ServerSecrets {

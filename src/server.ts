@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { type Config, assertPublicUrl } from './config.js';
-import { seedDemo } from './modules/demo/index.js';
-import { createFirstWorkspace } from './modules/workspaces/index.js';
+import { seedDemo } from './modules/workflows/demo/index.js';
+import { createFirstWorkspace } from './modules/resources/workspaces/index.js';
 import { recordServerUrl } from './db/server-settings.js';
 import { isoAt } from './lib/clock.js';
 

@@ -224,7 +224,7 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
     run: (w) => portalCall(w, 'POST', `/apps/${w.state.install}/session`),
   },
   '`DELETE /portal/{id}/api/identities/google`': {
-    // The identity as a Google sign-in links it (src/modules/sign-in/oidc.test.ts runs that against a real provider).
+    // The identity as a Google sign-in links it (src/modules/surfaces/sign-in/oidc.test.ts runs that against a real provider).
     before: async (w) => {
       await signedInClient(w);
       await w.h.app.ctx.db

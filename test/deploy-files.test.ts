@@ -127,5 +127,5 @@ test('the image sets PORTAL_URL beside HOST=0.0.0.0, and its HEALTHCHECK comment
     comment,
     'Healthy = ready: the database answers and the process is not draining (GET /readyz; Redis and the outboxes are metrics).',
   );
-  assert.match(read('src/modules/health/health.routes.ts'), /summary: 'Readiness: the database answers'/);
+  assert.match(read('src/modules/surfaces/health/health.routes.ts'), /summary: 'Readiness: the database answers'/);
 });

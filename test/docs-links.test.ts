@@ -92,7 +92,7 @@ test('the anchor rule reads headings as GitHub does', () => {
 
 // Rule (issue 42, point 13): the examples run as written on one database, one after the other: no two of them create
 // a client (or anyone) with the same e-mail (the second would be a 409); the invite link the docs describe is the
-// form the server makes (src/modules/directory/clients.service.ts); and the docs run the OpenAPI linter through the
+// form the server makes (src/modules/resources/directory/clients.service.ts); and the docs run the OpenAPI linter through the
 // npm script of the dev dependency (@redocly/cli), never a bare `npx redocly` (another package).
 test('the examples create distinct e-mails, the invite link is described as made, the linter is run by its script', () => {
   const emails = FILES.flatMap((file) => [...read(file).matchAll(/"email":\s*"([^"]+)"/g)].map((m) => `${m[1]} (${file})`));
@@ -105,7 +105,7 @@ test('the examples create distinct e-mails, the invite link is described as made
   );
 
   const made = /const inviteUrl = `\$\{portalUrl\}\/portal\/\$\{caller\.access\.workspaceId\}\/invite#\$\{invite\.token\}`;/;
-  assert.match(read('src/modules/directory/clients.service.ts'), made);
+  assert.match(read('src/modules/resources/directory/clients.service.ts'), made);
   const api = read('docs/api.md');
   assert.match(api, /`inviteUrl` \(`PORTAL_URL\/portal\/<workspaceId>\/invite#<token>`/);
   assert.doesNotMatch(api, /PORTAL_URL\/invite\//);

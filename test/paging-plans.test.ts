@@ -4,25 +4,30 @@ import { CompiledQuery, type Kysely, type KyselyPlugin, type RootOperationNode, 
 import type { PageTokens } from '../src/db/paging.js';
 import type { DB } from '../src/db/schema.js';
 import type { Access } from '../src/lib/caller.js';
-import { listEntries } from '../src/modules/audit-log/audit-log.repository.js';
-import { listInvoiceTemplates, listPrices, listProducts, listSubscriptionTemplates } from '../src/modules/billing/catalog.repository.js';
-import { listClients } from '../src/modules/directory/clients.repository.js';
-import { listCompanies } from '../src/modules/directory/companies.repository.js';
-import { listCustomFields, listOptions } from '../src/modules/custom-fields/custom-fields.repository.js';
-import { listConnections } from '../src/modules/installs/connections.repository.js';
-import { listInstalls } from '../src/modules/installs/installs.repository.js';
-import { listOutbox } from '../src/modules/email-outbox/email-outbox.repository.js';
-import { listInvoices, listPayments } from '../src/modules/billing/invoices.repository.js';
-import { listSubscriptions } from '../src/modules/billing/subscriptions.repository.js';
-import { listInternalUsers } from '../src/modules/internal-users/internal-users.repository.js';
-import { type ChannelFilters, listChannels as listChannelsOf } from '../src/modules/channels/channels.repository.js';
-import { listMessages } from '../src/modules/messages/messages.repository.js';
-import { listFiles } from '../src/modules/files/files.repository.js';
-import { listNotifications } from '../src/modules/notifications/notifications.repository.js';
-import { listTasks, listTemplates as listTaskTemplates } from '../src/modules/tasks/tasks.repository.js';
-import { listNotes } from '../src/modules/notes/notes.repository.js';
-import { listForms, listResponses } from '../src/modules/forms/forms.repository.js';
-import { listContracts, listTemplates as listContractTemplates } from '../src/modules/contracts/contracts.repository.js';
+import { listEntries } from '../src/modules/resources/audit-log/audit-log.repository.js';
+import {
+  listInvoiceTemplates,
+  listPrices,
+  listProducts,
+  listSubscriptionTemplates,
+} from '../src/modules/resources/billing/catalog.repository.js';
+import { listClients } from '../src/modules/resources/directory/clients.repository.js';
+import { listCompanies } from '../src/modules/resources/directory/companies.repository.js';
+import { listCustomFields, listOptions } from '../src/modules/resources/custom-fields/custom-fields.repository.js';
+import { listConnections } from '../src/modules/resources/installs/connections.repository.js';
+import { listInstalls } from '../src/modules/resources/installs/installs.repository.js';
+import { listOutbox } from '../src/modules/resources/email-outbox/email-outbox.repository.js';
+import { listInvoices, listPayments } from '../src/modules/resources/billing/invoices.repository.js';
+import { listSubscriptions } from '../src/modules/resources/billing/subscriptions.repository.js';
+import { listInternalUsers } from '../src/modules/resources/internal-users/internal-users.repository.js';
+import { type ChannelFilters, listChannels as listChannelsOf } from '../src/modules/components/channels/channels.repository.js';
+import { listMessages } from '../src/modules/resources/messages/messages.repository.js';
+import { listFiles } from '../src/modules/resources/files/files.repository.js';
+import { listNotifications } from '../src/modules/resources/notifications/notifications.repository.js';
+import { listTasks, listTemplates as listTaskTemplates } from '../src/modules/resources/tasks/tasks.repository.js';
+import { listNotes } from '../src/modules/resources/notes/notes.repository.js';
+import { listForms, listResponses } from '../src/modules/resources/forms/forms.repository.js';
+import { listContracts, listTemplates as listContractTemplates } from '../src/modules/resources/contracts/contracts.repository.js';
 import { BACKENDS, type Backend, harness } from './helpers/harness.js';
 
 /**

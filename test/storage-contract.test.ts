@@ -10,6 +10,18 @@ import ts from 'typescript';
 
 const MODULES = join(import.meta.dirname, '..', 'src', 'modules');
 
+/** The folders of src/modules/, one per kind of module (docs/ARCHITECTURE.md, "A module"), and how that paragraph names each. */
+const KINDS: Record<string, string> = {
+  resources: 'Resources',
+  components: 'shared component',
+  workflows: 'Workflows across modules',
+  surfaces: 'Surfaces',
+};
+
+/** Every module, by its own folder's name (as NO_ACCESS names them), with the folder it is in. */
+const moduleFolders = () =>
+  readdirSync(MODULES).flatMap((kind) => readdirSync(join(MODULES, kind)).map((module) => ({ module, dir: join(MODULES, kind, module) })));
+
 /** Exported repository functions that take no access, and why: each works for no caller, or is not a query. */
 const NO_ACCESS: Record<string, string> = {
   // Not queries: a row's mapping and the columns a row shares.
@@ -58,10 +70,10 @@ const WRITE = /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*'([a-z_]+)/g;
 const QUERY = /\.(insertInto|updateTable|deleteFrom|mergeInto|selectFrom)\(/;
 
 function moduleFiles() {
-  return readdirSync(MODULES).flatMap((module) =>
-    readdirSync(join(MODULES, module))
+  return moduleFolders().flatMap(({ module, dir }) =>
+    readdirSync(dir)
       .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
-      .map((file) => ({ module, file, text: readFileSync(join(MODULES, module, file), 'utf8') })),
+      .map((file) => ({ module, file, text: readFileSync(join(dir, file), 'utf8') })),
   );
 }
 
@@ -95,22 +107,19 @@ test('every table is written by one module only', () => {
   assert.ok(writers.size >= 50, `${writers.size} tables written`);
 });
 
-test('each module says what kind it is, as docs/ARCHITECTURE.md lists it', () => {
+test('the folders of each kind under src/modules/ are the modules docs/ARCHITECTURE.md lists as that kind', () => {
   const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'ARCHITECTURE.md'), 'utf8').replace(/\s+/g, ' ');
-  // The paragraph naming the four kinds, each kind's sentence up to the next kind.
-  const paragraph = /\*\*Resources\*\*.*?the kind is said here/.exec(doc)?.[0] ?? '';
-  const kinds: Record<string, string> = {
-    resource: 'Resources',
-    'shared component': 'shared component',
-    workflow: 'Workflows',
-    surface: 'Surfaces',
-  };
+  // The paragraph naming the four kinds, up to its sentence on the folders; each kind's sentences up to the next kind.
+  const paragraph = /\*\*Resources\*\*.*?Each kind is a folder/.exec(doc)?.[0] ?? '';
+  assert.ok(paragraph, 'docs/ARCHITECTURE.md has the paragraph of the four kinds');
   const parts = paragraph.split(/(?=\*\*(?:Resources|shared component|Workflows across modules|Surfaces)\*\*)/);
-  for (const module of readdirSync(MODULES)) {
-    const first = readFileSync(join(MODULES, module, 'index.ts'), 'utf8').split('\n')[0];
-    const kind = /^\/\/ ([a-z-]+), a (resource|shared component|workflow|surface) \(docs\/ARCHITECTURE\.md, "A module"\)/.exec(first);
-    assert.ok(kind && kind[1] === module, `${module}/index.ts says its kind: ${first}`);
-    const listed = parts.find((part) => part.startsWith(`**${kinds[kind[2]]}`));
-    assert.ok(listed?.includes(`\`${module}\``), `docs/ARCHITECTURE.md lists ${module} among the ${kind[2]}s`);
+  assert.deepEqual(readdirSync(MODULES).sort(), Object.keys(KINDS).sort(), 'src/modules/ holds one folder per kind, nothing else');
+  for (const [kind, heading] of Object.entries(KINDS)) {
+    const part = parts.find((p) => p.startsWith(`**${heading}**`)) ?? '';
+    // Every name in backquotes in a kind's sentences is a module of that kind.
+    const listed = [...part.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]).sort();
+    assert.deepEqual(readdirSync(join(MODULES, kind)).sort(), listed, `src/modules/${kind}/ holds the modules listed as ${heading}`);
   }
+  const names = moduleFolders().map(({ module }) => module);
+  assert.equal(new Set(names).size, names.length, 'a module name is used once, whatever the kind (the module graph names modules so)');
 });

@@ -19,7 +19,7 @@ const flagFilters = new WeakMap<object, (workspaceId: string) => boolean>();
 
 /**
  * Flags for the webhook worker only the entries of the workspaces `hasEndpoints` names (set by this
- * process's webhook worker; modules/webhooks/endpoint-workspaces.ts); returns the undo. Without it, every
+ * process's webhook worker; modules/resources/webhooks/endpoint-workspaces.ts); returns the undo. Without it, every
  * entry is flagged, and the dispatcher finds whether its workspace has an endpoint.
  */
 export function flagForWebhooksWhen(database: object, hasEndpoints: (workspaceId: string) => boolean): () => void {

@@ -10,7 +10,7 @@ import {
   ProductUpdate,
   SubscriptionTemplateCreate,
   updateProduct,
-} from '../modules/billing/index.js';
+} from '../modules/resources/billing/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

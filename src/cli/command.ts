@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
 import type { Caller } from '../lib/caller.js';
 import { systemClock } from '../lib/clock.js';
-import { operatorCaller } from '../modules/workspaces/index.js';
+import { operatorCaller } from '../modules/resources/workspaces/index.js';
 
 /**
  * How a command group declares its sub-commands: each one its usage line and its options (for

@@ -1,5 +1,5 @@
 import { validInput } from '../lib/validate.js';
-import { ContractTemplateCreate, createContractTemplate } from '../modules/contracts/index.js';
+import { ContractTemplateCreate, createContractTemplate } from '../modules/resources/contracts/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

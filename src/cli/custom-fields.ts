@@ -1,5 +1,5 @@
 import { validInput } from '../lib/validate.js';
-import { createCustomField, CustomFieldCreate, customFieldCreateRules } from '../modules/custom-fields/index.js';
+import { createCustomField, CustomFieldCreate, customFieldCreateRules } from '../modules/resources/custom-fields/index.js';
 import { type CommandGroup, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

@@ -3,7 +3,7 @@ import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { errors } from '../lib/errors.js';
-import { clientsCsv } from '../modules/client-csv/index.js';
+import { clientsCsv } from '../modules/workflows/client-csv/index.js';
 import { type CommandGroup, UsageError, command, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

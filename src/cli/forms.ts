@@ -1,5 +1,5 @@
 import { validInput } from '../lib/validate.js';
-import { FormCreate, FormUpdate, createForm, updateForm } from '../modules/forms/index.js';
+import { FormCreate, FormUpdate, createForm, updateForm } from '../modules/resources/forms/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

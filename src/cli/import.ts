@@ -2,7 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import { systemClock } from '../lib/clock.js';
 import { errors } from '../lib/errors.js';
-import { importClients, type ImportProgress, MAX_REPORTED_ERRORS } from '../modules/client-csv/index.js';
+import { importClients, type ImportProgress, MAX_REPORTED_ERRORS } from '../modules/workflows/client-csv/index.js';
 import { type CommandGroup, command, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

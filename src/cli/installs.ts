@@ -1,5 +1,5 @@
 import { validInput } from '../lib/validate.js';
-import { createInstall, InstallCreate, publishInstall } from '../modules/installs/index.js';
+import { createInstall, InstallCreate, publishInstall } from '../modules/resources/installs/index.js';
 import { type CommandGroup, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

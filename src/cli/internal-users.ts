@@ -1,6 +1,6 @@
 import { validInput } from '../lib/validate.js';
-import { createInternalUser, InternalUserAccessUpdate, InternalUserCreate } from '../modules/internal-users/index.js';
-import { changeInternalUserAccess, removeInternalUser } from '../modules/staff/index.js';
+import { createInternalUser, InternalUserAccessUpdate, InternalUserCreate } from '../modules/resources/internal-users/index.js';
+import { changeInternalUserAccess, removeInternalUser } from '../modules/workflows/staff/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

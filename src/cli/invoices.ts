@@ -1,4 +1,4 @@
-import { invoiceName, markPaid, voidInvoice } from '../modules/billing/index.js';
+import { invoiceName, markPaid, voidInvoice } from '../modules/resources/billing/index.js';
 import { type CommandGroup, command, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

@@ -1,7 +1,7 @@
 import { errors } from '../lib/errors.js';
 import { isUuid } from '../lib/formats.js';
 import { schemaProblems } from '../lib/validate.js';
-import { ApiKeyCreate, createApiKey, listApiKeys, revokeApiKey } from '../modules/credentials/index.js';
+import { ApiKeyCreate, createApiKey, listApiKeys, revokeApiKey } from '../modules/resources/credentials/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

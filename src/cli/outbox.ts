@@ -2,7 +2,7 @@ import { loadConfig } from '../config.js';
 import { readSecret } from '../db/migrate.js';
 import { PageTokens } from '../db/paging.js';
 import { validInput } from '../lib/validate.js';
-import { listOutbox, OutboxListQuery } from '../modules/email-outbox/index.js';
+import { listOutbox, OutboxListQuery } from '../modules/resources/email-outbox/index.js';
 import { type CommandGroup, PAGE_OPTIONS, command, listQueryOf, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

@@ -12,7 +12,7 @@ import {
   listQaPrincipals,
   mintAgentToken,
   mintImpersonationToken,
-} from '../modules/qa/index.js';
+} from '../modules/surfaces/qa/index.js';
 import { type CommandGroup, PAGE_OPTIONS, UsageError, command, given, listQueryOf, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 import { sessionBaseUrl } from './sessions.js';

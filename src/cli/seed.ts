@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.js';
 import { systemClock } from '../lib/clock.js';
-import { seedDemo } from '../modules/demo/index.js';
+import { seedDemo } from '../modules/workflows/demo/index.js';
 import { command, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

@@ -2,7 +2,7 @@ import { loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { readServerUrl } from '../db/server-settings.js';
 import { validInput } from '../lib/validate.js';
-import { createSession, revokeSession, SessionCreate } from '../modules/credentials/index.js';
+import { createSession, revokeSession, SessionCreate } from '../modules/resources/credentials/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

@@ -1,5 +1,5 @@
 import { validInput } from '../lib/validate.js';
-import { TaskTemplateCreate, createTaskTemplate } from '../modules/tasks/index.js';
+import { TaskTemplateCreate, createTaskTemplate } from '../modules/resources/tasks/index.js';
 import { type CommandGroup, UsageError, command, given, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

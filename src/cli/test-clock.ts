@@ -1,7 +1,7 @@
 import { systemClock } from '../lib/clock.js';
 import { validInput } from '../lib/validate.js';
-import { sandboxProcessor } from '../modules/billing/index.js';
-import { TestClockAdvance, advanceTestClock, getTestClock } from '../modules/test-clocks/index.js';
+import { sandboxProcessor } from '../modules/resources/billing/index.js';
+import { TestClockAdvance, advanceTestClock, getTestClock } from '../modules/resources/test-clocks/index.js';
 import { type CommandGroup, UsageError, command, given, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

@@ -4,8 +4,8 @@ import { readSecret } from '../db/migrate.js';
 import { PageTokens } from '../db/paging.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { validInput } from '../lib/validate.js';
-import { DeliveryListQuery, ReplayFailed, WebhookEndpointCreate } from '../modules/webhooks/index.js';
-import * as webhooks from '../modules/webhooks/index.js';
+import { DeliveryListQuery, ReplayFailed, WebhookEndpointCreate } from '../modules/resources/webhooks/index.js';
+import * as webhooks from '../modules/resources/webhooks/index.js';
 import { type CommandGroup, PAGE_OPTIONS, UsageError, command, given, listQueryOf, requireOption, requireWorkspace } from './command.js';
 import { printResult } from './output.js';
 

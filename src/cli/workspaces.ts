@@ -10,7 +10,7 @@ import {
   WorkspaceCreate,
   WorkspaceListQuery,
   WorkspaceUpdate,
-} from '../modules/workspaces/index.js';
+} from '../modules/resources/workspaces/index.js';
 import { type CommandGroup, PAGE_OPTIONS, UsageError, command, given, listQueryOf, requireOption } from './command.js';
 import { printResult } from './output.js';
 

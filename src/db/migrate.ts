@@ -120,7 +120,7 @@ async function ensureSecret(database: Database, name: string): Promise<void> {
 
 /**
  * The database's own id (server setting `database-id`): files' content is kept under it in a store that several
- * databases may share (modules/files/file-store.ts). Made once, from the `files` secret that every database has
+ * databases may share (modules/resources/files/file-store.ts). Made once, from the `files` secret that every database has
  * had since its first start, so a backup taken before the id existed, restored later, gets the same id back.
  */
 async function ensureDatabaseId(database: Database): Promise<void> {

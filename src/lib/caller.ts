@@ -71,7 +71,7 @@ export interface ClientSessionPrincipal extends SessionBacked, ClientIdentity {
 }
 
 /**
- * A person signed in to the portal (modules/sign-in), calling the API with its cookie under
+ * A person signed in to the portal (modules/surfaces/sign-in), calling the API with its cookie under
  * `/portal/{workspaceId}/v1`: itself, through no app and no key. Recorded as source `web`.
  */
 interface PortalBacked {

@@ -1,5 +1,5 @@
 /**
- * When a portal sign-in session (modules/sign-in) is over, in one place: the sign-in module opens and checks
+ * When a portal sign-in session (modules/surfaces/sign-in) is over, in one place: the sign-in module opens and checks
  * sessions with it, and the credentials module ends the app sessions a sign-in opened with it (issue 42, point 3).
  */
 

@@ -3,8 +3,8 @@ import fp from 'fastify-plugin';
 import type { Caller } from '../lib/caller.js';
 import { errors } from '../lib/errors.js';
 import { cookieOf } from '../lib/cookies.js';
-import { CONSOLE_HEADER, OperatorSessions, SESSION_COOKIE, adminTokenMatcher } from '../modules/operator-sessions/index.js';
-import { operatorCaller } from '../modules/workspaces/index.js';
+import { CONSOLE_HEADER, OperatorSessions, SESSION_COOKIE, adminTokenMatcher } from '../modules/surfaces/operator-sessions/index.js';
+import { operatorCaller } from '../modules/resources/workspaces/index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

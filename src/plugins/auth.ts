@@ -6,8 +6,8 @@ import { ApiError, errors } from '../lib/errors.js';
 import { isUuid } from '../lib/formats.js';
 import { cookieOf } from '../lib/cookies.js';
 import { SIGN_IN_COOKIE } from '../lib/sign-in-sessions.js';
-import { verifyApiKey, verifyBearerToken, verifySession } from '../modules/credentials/index.js';
-import { signedInPrincipal } from '../modules/sign-in/index.js';
+import { verifyApiKey, verifyBearerToken, verifySession } from '../modules/resources/credentials/index.js';
+import { signedInPrincipal } from '../modules/surfaces/sign-in/index.js';
 import { assertSameSite, portalWorkspaceOf } from './portal-session.js';
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { soleWorkspaceId } from '../modules/workspaces/index.js';
+import { soleWorkspaceId } from '../modules/resources/workspaces/index.js';
 import { pageSecurityHeaders } from './page-headers.js';
 
 /** The portal's entry: one workspace's link, or where each one's is (ids are UUIDs: nothing to escape). */

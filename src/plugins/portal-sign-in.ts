@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { cookieOf } from '../lib/cookies.js';
 import { SIGN_IN_COOKIE } from '../lib/sign-in-sessions.js';
-import { type ActiveSession, sessionForRoute } from '../modules/sign-in/index.js';
+import { type ActiveSession, sessionForRoute } from '../modules/surfaces/sign-in/index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

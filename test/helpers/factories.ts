@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { systemCaller } from '../../src/lib/caller.js';
 import type { Clock } from '../../src/lib/clock.js';
-import { createApiKey, revokeApiKey } from '../../src/modules/credentials/index.js';
-import { type InternalUserCreate, createInternalUser } from '../../src/modules/internal-users/index.js';
-import { createWorkspace } from '../../src/modules/workspaces/index.js';
+import { createApiKey, revokeApiKey } from '../../src/modules/resources/credentials/index.js';
+import { type InternalUserCreate, createInternalUser } from '../../src/modules/resources/internal-users/index.js';
+import { createWorkspace } from '../../src/modules/resources/workspaces/index.js';
 import type { Harness } from './types.js';
 
 /** The app ids the tests give app keys. */

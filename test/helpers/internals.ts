@@ -7,7 +7,7 @@ import { fetchPage, pageScope } from '../../src/db/paging.js';
 import type { DB } from '../../src/db/schema.js';
 import { unitOfWork } from '../../src/db/unit-of-work.js';
 import { workspaceAccess } from '../../src/lib/caller.js';
-import { findClient } from '../../src/modules/directory/index.js';
+import { findClient } from '../../src/modules/resources/directory/index.js';
 import { recordAudit } from '../../src/audit/index.js';
 import type { Harness } from './types.js';
 

@@ -7,7 +7,7 @@ import type { MigrationFactory } from './migration.js';
  * (new ones when created). `sort_key` is `sort` as zero-padded text, the list's keyset (sidebar order).
  * Structured fields (embedly data, query params, visibility rules, notification config) are JSON text.
  */
-/** As in modules/installs/core-modules.ts. */
+/** As in modules/resources/installs/core-modules.ts. */
 const CORE_APPS_NAMESPACE = '5c7e9a52-7d1b-4c55-9a43-6f1c0d2b8e10';
 
 export const installs: MigrationFactory = () => ({

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MigrationFactory } from './migration.js';
 
 /**
- * Console sessions ended by signing out (modules/operator-sessions/operator-session.ts): the SHA-256 of the cookie until
+ * Console sessions ended by signing out (modules/surfaces/operator-sessions/operator-session.ts): the SHA-256 of the cookie until
  * the moment it would have expired anyway. In the database, so every replica refuses a signed-out cookie.
  */
 export const consoleSessionRevocations: MigrationFactory = () => ({

@@ -4,7 +4,7 @@ import type { MigrationFactory } from './migration.js';
 /**
  * `webhook_endpoints.caught_up`: 0 until the webhook worker has fanned out to a new endpoint the entries
  * written in its first seconds without a webhook flag (by processes that did not know of it yet: see
- * modules/webhooks/endpoint-workspaces.ts). The endpoints of before this migration have nothing to catch up.
+ * modules/resources/webhooks/endpoint-workspaces.ts). The endpoints of before this migration have nothing to catch up.
  */
 export const webhookCatchUp: MigrationFactory = () => ({
   // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as typed today

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { MigrationFactory } from './migration.js';
 
 /**
- * People signing in (modules/sign-in): each row belongs to exactly one client or one internal user, by a
+ * People signing in (modules/surfaces/sign-in): each row belongs to exactly one client or one internal user, by a
  * foreign key that cascades, so removing the person removes its sessions, one-time links, credentials and
  * linked identities in the same statement, on every process at once. Secrets are stored as hashes
  * (SHA-256 of high-entropy tokens, Argon2id of passwords); the TOTP secret is the one value that must be

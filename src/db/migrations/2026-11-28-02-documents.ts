@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { MigrationFactory } from './migration.js';
 
 /**
- * Invoice and contract documents (PDFs, modules/billing/invoice-pdf.ts and modules/contracts/contract-pdf.ts):
+ * Invoice and contract documents (PDFs, modules/resources/billing/invoice-pdf.ts and modules/resources/contracts/contract-pdf.ts):
  * the workspace's brand colour they are drawn in (null: one derived from the workspace's id), and a small
  * partial index to read one contract's audit trail (its entries only, so other writes to the log pay nothing).
  */

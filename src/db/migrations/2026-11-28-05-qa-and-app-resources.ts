@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { MigrationFactory } from './migration.js';
 
 /**
- * QA principals (modules/qa): a client or an internal user marked for testing, its id the person's; the mark goes
- * with the person (foreign keys, on delete cascade). App API resources and app builder secrets (modules/app-api):
+ * QA principals (modules/surfaces/qa): a client or an internal user marked for testing, its id the person's; the mark goes
+ * with the person (foreign keys, on delete cascade). App API resources and app builder secrets (modules/resources/app-api):
  * what an app declares its API exposes, and the secret its builder signs with (sealed, SecretBox), per workspace and app.
  */
 export const qaAndAppResources: MigrationFactory = () => ({

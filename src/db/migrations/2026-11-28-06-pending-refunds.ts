@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { MigrationFactory } from './migration.js';
 
 /**
- * The billing worker finishes refunds whose request died between its two transactions (modules/billing:
+ * The billing worker finishes refunds whose request died between its two transactions (modules/resources/billing:
  * settleStaleRefund): a partial index of the pending ones, so its poll reads only those (none, mostly).
  */
 export const pendingRefunds: MigrationFactory = () => ({

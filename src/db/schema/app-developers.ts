@@ -1,4 +1,4 @@
-/** What app developers use (modules/qa, modules/app-api): QA principals, app API resources, app builder secrets. */
+/** What app developers use (modules/surfaces/qa, modules/resources/app-api): QA principals, app API resources, app builder secrets. */
 
 export const QA_PRINCIPAL_KINDS = ['client', 'internalUser'] as const;
 export type QaPrincipalKind = (typeof QA_PRINCIPAL_KINDS)[number];

@@ -1,4 +1,7 @@
-/** Installs (apps in the portal), app connections, notifications, preferences and the e-mail outbox (modules/installs, notifications, email-outbox). */
+/**
+ * Installs (apps in the portal), app connections, notifications, preferences and the e-mail outbox
+ * (modules/resources/installs, notifications, email-outbox).
+ */
 
 export interface InstallsTable {
   id: string;

@@ -1,4 +1,4 @@
-/** The audit log (also the webhooks' outbox) and webhook endpoints, deliveries and attempts (modules/audit-log, webhooks). */
+/** The audit log (also the webhooks' outbox) and webhook endpoints, deliveries and attempts (modules/resources/audit-log, webhooks). */
 import type { AuditActorType, AuditSource } from '../../lib/caller.js';
 
 export interface AuditLogTable {

@@ -1,4 +1,7 @@
-/** The catalog, invoices (with their per-workspace counter), payments and subscriptions (modules/billing). Amounts are integer cents. */
+/**
+ * The catalog, invoices (with their per-workspace counter), payments and subscriptions (modules/resources/billing).
+ * Amounts are integer cents.
+ */
 
 interface InvoiceCountersTable {
   workspace_id: string;
@@ -13,7 +16,7 @@ export interface InvoicesTable {
   client_id: string | null;
   company_id: string;
   status: 'draft' | 'open' | 'paid' | 'void';
-  /** JSON of the billing terms (modules/billing/terms.ts): lines with their totals, memo, currency, tax, preferences */
+  /** JSON of the billing terms (modules/resources/billing/terms.ts): lines with their totals, memo, currency, tax, preferences */
   terms: string;
   subtotal: number;
   tax_amount: number;

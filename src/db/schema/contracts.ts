@@ -1,4 +1,4 @@
-/** Contract templates and the contracts sent from them (modules/contracts). */
+/** Contract templates and the contracts sent from them (modules/resources/contracts). */
 
 export const CONTRACT_FIELD_TYPES = ['signature', 'initials', 'text', 'date'] as const;
 /** client: the recipient fills it when signing; fixed: the template's value; variable: given when the contract is sent. */

@@ -1,4 +1,4 @@
-/** API keys, the bearer tokens minted from them, and end-user sessions (modules/credentials). */
+/** API keys, the bearer tokens minted from them, and end-user sessions (modules/resources/credentials). */
 
 /** The two kinds of API key (contract §2). */
 export type ApiKeyKind = 'workspace' | 'app';
@@ -43,7 +43,7 @@ interface SessionsTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
-  /** The portal sign-in session that opened it (modules/sign-in: an app opened from the portal): it ends with it. */
+  /** The portal sign-in session that opened it (modules/surfaces/sign-in: an app opened from the portal): it ends with it. */
   sign_in_session_id: string | null;
 }
 

@@ -1,4 +1,7 @@
-/** Companies, clients (and their companies), internal users and custom fields (modules/directory, internal-users, custom-fields). */
+/**
+ * Companies, clients (and their companies), internal users and custom fields (modules/resources/directory,
+ * internal-users, custom-fields).
+ */
 import type { InternalUserRole } from '../../lib/caller.js';
 
 export const CLIENT_STATUSES = ['unknown', 'deleted', 'active', 'notInvited', 'invited'] as const;

@@ -1,4 +1,4 @@
-/** File channels and their files, folders and links (modules/files). */
+/** File channels and their files, folders and links (modules/resources/files). */
 
 type FileChannelMembership = 'individual' | 'group' | 'company';
 export type ClientPermissions = 'read_write' | 'read_only';

@@ -1,4 +1,4 @@
-/** Forms and their responses (modules/forms). */
+/** Forms and their responses (modules/resources/forms). */
 
 export const FORM_FIELD_TYPES = ['shortAnswer', 'longAnswer', 'email', 'url', 'number', 'date'] as const;
 

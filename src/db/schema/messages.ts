@@ -1,4 +1,4 @@
-/** Message channels and their messages (modules/messages). */
+/** Message channels and their messages (modules/resources/messages). */
 
 type MessageChannelMembership = 'individual' | 'group' | 'company';
 

@@ -1,4 +1,4 @@
-/** Notes on a client or a company (modules/notes). */
+/** Notes on a client or a company (modules/resources/notes). */
 
 export const NOTE_ENTITY_TYPES = ['client', 'company'] as const;
 type NoteEntityType = (typeof NOTE_ENTITY_TYPES)[number];

@@ -42,7 +42,7 @@ interface IdempotencyKeysTable {
   created_at: string;
 }
 
-/** A console session ended by signing out, until it would have expired (modules/operator-sessions/operator-session.ts). */
+/** A console session ended by signing out, until it would have expired (modules/surfaces/operator-sessions/operator-session.ts). */
 /** What a running server says of itself to the others (db/server-settings.ts). */
 interface ServerSettingsTable {
   name: string;

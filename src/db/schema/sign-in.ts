@@ -1,4 +1,4 @@
-/** People signing in: sessions, one-time links, credentials and linked identities (modules/sign-in). */
+/** People signing in: sessions, one-time links, credentials and linked identities (modules/surfaces/sign-in). */
 
 /** Exactly one of the two is set: whose row it is. */
 interface PersonRef {

@@ -1,4 +1,4 @@
-/** Tasks and task templates (modules/tasks). */
+/** Tasks and task templates (modules/resources/tasks). */
 
 export const TASK_STATUSES = ['todo', 'inProgress', 'completed'] as const;
 type TaskStatus = (typeof TASK_STATUSES)[number];

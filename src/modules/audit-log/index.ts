@@ -1,2 +1,0 @@
-// audit-log, a resource (docs/ARCHITECTURE.md, "A module"): its public face.
-export { default as auditLogRoutes } from './audit-log.routes.js';

@@ -1,4 +1,0 @@
-// client-csv, a workflow (docs/ARCHITECTURE.md, "A module"): its public face.
-export { MAX_REPORTED_ERRORS, clientsCsv, importClients } from './client-csv.service.js';
-export type { ImportProgress } from './client-csv.service.js';
-export { clientCsvAdminRoutes } from './client-csv.routes.js';

@@ -1,2 +1,0 @@
-// demo, a workflow (docs/ARCHITECTURE.md, "A module"): its public face.
-export { seedDemo } from './demo-seed.js';

@@ -1,2 +1,0 @@
-// health, a surface (docs/ARCHITECTURE.md, "A module"): its public face.
-export { default as healthRoutes } from './health.routes.js';

@@ -1,2 +1,0 @@
-// me, a surface (docs/ARCHITECTURE.md, "A module"): its public face.
-export { default as meRoutes } from './me.routes.js';

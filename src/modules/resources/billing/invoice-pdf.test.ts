@@ -1,0 +1,144 @@
+// Rule (issue 33, point 1): an invoice downloads as a PDF (its number, parties, lines, tax, totals, amount paid and
+// due, status, the workspace's name) for whoever may read the invoice, and nobody else; each download is invoiceDownloaded.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { adminRequest, limitedUserSession, populatedWorkspace } from '../../../../test/helpers/factories.js';
+import { BACKENDS } from '../../../../test/helpers/harness.js';
+import { PDFTOTEXT_MISSING, pdfAnswerText } from '../../../../test/helpers/pdf.js';
+import { acmeAndBeta, moduleHarness, okJson } from '../../../../test/helpers/world.js';
+
+async function world(t: Parameters<typeof moduleHarness>[0], backend: (typeof BACKENDS)[number]) {
+  const h = await moduleHarness(t, backend);
+  const w = await acmeAndBeta(h);
+  const invoice = okJson(
+    await w.call('POST', '/v1/invoices', {
+      clientId: w.ada.id,
+      lineItems: [
+        { amount: 1999, quantity: 1.5, description: 'Consulting' }, // 29.985 → $29.99
+        { amount: 123456, quantity: 1, description: 'Annual licence' },
+      ],
+      taxPercentage: 8.25, // 1264.55 × 8.25% = 104.325375 → $104.33
+      daysUntilDue: 14,
+      memo: 'Thank you for your business',
+    }),
+  );
+  const pdf = (id: string, key = w.ws.apiKey) => h.as(key, { method: 'GET', url: `/v1/invoices/${id}/pdf` });
+  return { ...w, invoice, pdf };
+}
+
+for (const backend of BACKENDS) {
+  describe(`invoice PDFs [${backend}]`, { skip: PDFTOTEXT_MISSING }, () => {
+    test('the document: number, parties, lines, tax, totals, paid and due, status; then paid, then a void one', async (t) => {
+      const { h, ws, invoice, pdf, call, acme } = await world(t, backend);
+      assert.equal(invoice.total, 136888);
+      const text = pdfAnswerText(await pdf(invoice.id), '0001.pdf');
+      for (const expected of [
+        'Acme', // the workspace, in its band
+        'Invoice 0001',
+        'Open · $1,368.88 · due',
+        'Billed to Ada L <ada@Acme.test>',
+        'Acme Co',
+        'Status Open',
+        'Consulting 1.5 $19.99 $29.99',
+        'Annual licence 1 $1,234.56 $1,234.56',
+        'Subtotal $1,264.55',
+        'Tax (8.25%) $104.33',
+        'Total $1,368.88',
+        'Amount paid $0.00',
+        'Amount due $1,368.88',
+        'Thank you for your business',
+      ]) {
+        assert.ok(text.includes(expected), `"${expected}" in: ${text}`);
+      }
+
+      okJson(await adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/invoices/${invoice.id}/pay`));
+      const paid = pdfAnswerText(await pdf(invoice.id), '0001.pdf');
+      for (const expected of ['Status Paid', 'Amount paid $1,368.88', 'Amount due $0.00', 'Total $1,368.88']) {
+        assert.ok(paid.includes(expected), `"${expected}" in: ${paid}`);
+      }
+      assert.ok(!paid.includes('Amount refunded'), paid);
+      // A partial refund is a row of its own (issue 33, point 3); nothing becomes due again.
+      const [payment] = okJson(await call('GET', `/v1/payments?invoiceId=${invoice.id}`)).data;
+      okJson(await call('POST', '/v1/refunds', { paymentId: payment.id, amount: 36888 }));
+      const refunded = pdfAnswerText(await pdf(invoice.id), '0001.pdf');
+      for (const expected of ['Amount paid $1,368.88', 'Amount refunded $368.88', 'Amount due $0.00']) {
+        assert.ok(refunded.includes(expected), `"${expected}" in: ${refunded}`);
+      }
+
+      // Billed to the company (no client), in euros, voided: nothing is due.
+      const billed = okJson(
+        await call('POST', '/v1/invoices', {
+          companyId: acme.id,
+          lineItems: [{ amount: 5000, quantity: 2, description: 'Audit' }],
+          daysUntilDue: 0,
+        }),
+      );
+      okJson(await adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/invoices/${billed.id}/void`));
+      const voided = pdfAnswerText(await pdf(billed.id), '0002.pdf');
+      for (const expected of ['Invoice 0002', 'Billed to Acme Co', 'Status Void', 'Total $100.00', 'Amount due $0.00', 'was voided']) {
+        assert.ok(voided.includes(expected), `"${expected}" in: ${voided}`);
+      }
+      assert.ok(!voided.includes('Ada L'), voided);
+    });
+
+    test('the brand colour: the workspace’s brandColor (#rrggbb, set on the admin surface), absent until set', async (t) => {
+      const { h, ws, invoice, pdf } = await world(t, backend);
+      const url = `/admin/workspaces/${ws.workspaceId}`;
+      assert.equal('brandColor' in okJson(await adminRequest(h, 'PATCH', url, { name: 'Acme' })), false);
+      const bad = await adminRequest(h, 'PATCH', url, { brandColor: 'red' });
+      assert.equal(bad.statusCode, 400);
+      assert.equal(okJson(await adminRequest(h, 'PATCH', url, { brandColor: '#1A2B3C' })).brandColor, '#1a2b3c');
+      assert.ok(pdfAnswerText(await pdf(invoice.id), '0001.pdf').includes('Invoice 0001'));
+    });
+
+    test('a draft is the staff’s: named draft-<id>.pdf; a client session gets a 404 as for GET', async (t) => {
+      const { ada, session, pdf, call } = await world(t, backend);
+      const draft = okJson(
+        await call('POST', '/v1/invoices', {
+          clientId: ada.id,
+          lineItems: [{ amount: 100, quantity: 1 }],
+          daysUntilDue: 1,
+          createDraft: true,
+        }),
+      );
+      const text = pdfAnswerText(await pdf(draft.id), `draft-${draft.id}.pdf`);
+      assert.ok(text.includes('Draft invoice') && text.includes('Status Draft'), text);
+      const adaKey = await session({ clientId: ada.id });
+      assert.equal((await pdf(draft.id, adaKey)).statusCode, 404);
+    });
+
+    test('who may download: the key, the invoice’s client, staff of its company; others get a 404', async (t) => {
+      const { h, ws, app, ada, bob, beta, session, user, invoice, pdf } = await world(t, backend);
+      assert.equal((await pdf(invoice.id, await session({ clientId: ada.id }))).statusCode, 200);
+      assert.equal((await pdf(invoice.id, await session({ internalUserId: user.id }))).statusCode, 200);
+
+      const bobKey = await session({ clientId: bob.id });
+      const other = await pdf(invoice.id, bobKey);
+      assert.equal(other.statusCode, 404);
+      assert.equal(other.json().code, 'not_found');
+      const limited = await limitedUserSession(h, ws.workspaceId, app.apiKey, [beta.id], 'lim@acme.test');
+      assert.equal((await pdf(invoice.id, limited.session)).statusCode, 404);
+
+      const elsewhere = await populatedWorkspace(h, 'Elsewhere');
+      assert.equal((await pdf(invoice.id, elsewhere.ws.apiKey)).statusCode, 404);
+      assert.equal((await pdf('00000000-0000-4000-8000-000000000000')).statusCode, 404);
+    });
+
+    test('each download is invoiceDownloaded, about the invoice, by who downloaded it', async (t) => {
+      const { ada, session, invoice, pdf, audit } = await world(t, backend);
+      assert.deepEqual(await audit('invoiceDownloaded'), []);
+      const adaKey = await session({ clientId: ada.id });
+      assert.equal((await pdf(invoice.id, adaKey)).statusCode, 200);
+      assert.equal((await pdf(invoice.id)).statusCode, 200);
+      // Both at the same (test clock's) time: in the order of their actor.
+      const entries = (await audit('invoiceDownloaded')).sort((a, b) => String(a.actorId).localeCompare(String(b.actorId)));
+      assert.deepEqual(
+        entries.map((e) => [e.ref, JSON.parse(e.data).object, e.actorId, e.eventDescription, e.context]),
+        [
+          [invoice.id, 'invoice', ada.id, 'Invoice 0001 downloaded as a PDF', { invoiceId: invoice.id, number: '0001' }],
+          [invoice.id, 'invoice', undefined, 'Invoice 0001 downloaded as a PDF', { invoiceId: invoice.id, number: '0001' }],
+        ],
+      );
+    });
+  });
+}

@@ -1,0 +1,314 @@
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { joinIds, lockedForUpdate, nonEmpty, parseObject, splitIds } from '../../../db/rows.js';
+import { type Page, type PageTokens, fetchPage, pageScope, preparedList } from '../../../db/paging.js';
+import { type FullRow, preparedQuery, preparedWrite } from '../../../db/prepared.js';
+import type { ClientsTable, DB } from '../../../db/schema.js';
+import type { UnitOfWork } from '../../../db/unit-of-work.js';
+import type { Access } from '../../../lib/caller.js';
+import { fallbackColorFor } from '../../../lib/fallback-color.js';
+import type { Client, ClientListQuery } from './clients.schemas.js';
+
+/**
+ * Clients' storage. A client's companies are the `client_companies` rows; `clients.company_ids` is
+ * their ordered copy (primary first) so that one row answers a read. Both are written here only, by
+ * `insertClient` and `updateClient`, in the same unit of work.
+ */
+
+/** One literal, every key always present (absent optional fields undefined): it runs for every row served. */
+function toClient(row: ClientsTable): Client {
+  return {
+    id: row.id,
+    object: 'client',
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    email: row.email,
+    givenName: row.given_name,
+    familyName: row.family_name,
+    avatarImageUrl: row.avatar_image_url || undefined,
+    companyId: row.company_id,
+    companyIds: splitIds(row.company_ids),
+    customFields: parseObject(row.custom_fields),
+    fallbackColor: fallbackColorFor(row.id),
+    status: row.status,
+    creationMethod: row.creation_method,
+    firstLoginDate: row.first_login_date,
+    lastLoginDate: row.last_login_date,
+    invitedBy: row.invited_by || undefined,
+  };
+}
+
+/** Clients with a membership in one of these companies. */
+const inAnyOf =
+  (companyIds: readonly string[]) =>
+  ({ exists, selectFrom }: ExpressionBuilder<DB, 'clients'>) =>
+    exists(
+      selectFrom('client_companies as m')
+        .select('m.client_id')
+        .whereRef('m.client_id', '=', 'clients.id')
+        .where('m.company_id', 'in', nonEmpty(companyIds)),
+    );
+
+/** Clients this access may see: its workspace's; a limited principal only those of its companies; a client only itself. */
+function visible(db: Kysely<DB>, access: Access): SelectQueryBuilder<DB, 'clients', ClientsTable> {
+  // clients.* (not *): a list of one company joins client_companies, whose columns must not shadow these.
+  let q = db.selectFrom('clients').selectAll('clients').where('clients.workspace_id', '=', access.workspaceId);
+  if (access.clientId) q = q.where('clients.id', '=', access.clientId);
+  if (access.companyIds) q = q.where(inAnyOf(access.companyIds));
+  return q;
+}
+
+/**
+ * The clients among these ids that this access sees, each with its companies that the access sees too
+ * (a limited principal learns nothing of a client or company outside its companies).
+ */
+export async function visibleClientCompanies(db: Kysely<DB>, access: Access, ids: readonly string[]): Promise<Map<string, string[]>> {
+  const rows = await visible(db, access)
+    .clearSelect()
+    .select(['clients.id', 'clients.company_ids'])
+    .where('clients.id', 'in', nonEmpty(ids))
+    .execute();
+  const seen = access.companyIds;
+  return new Map(rows.map((row) => [row.id, splitIds(row.company_ids).filter((id) => seen === null || seen.includes(id))]));
+}
+
+const clientById = preparedQuery('client_by_id', (db, p: { workspaceId: string; id: string }) =>
+  db.selectFrom('clients').selectAll().where('clients.workspace_id', '=', p.workspaceId).where('clients.id', '=', p.id),
+);
+
+export async function findClient(db: Kysely<DB>, access: Access, id: string): Promise<Client | undefined> {
+  const row =
+    !access.companyIds && !access.clientId
+      ? await clientById.first(db, { workspaceId: access.workspaceId, id })
+      : await visible(db, access).where('clients.id', '=', id).executeTakeFirst();
+  return row && toClient(row);
+}
+
+/** The list's filters, as stored: an email by its key (trimmed, lower-cased). A type, not an interface: prepared lists take records. */
+type ClientFilters = {
+  emailKey?: string;
+  givenName?: string;
+  familyName?: string;
+};
+
+function filtered<Q extends SelectQueryBuilder<DB, 'clients' | 'client_companies', ClientsTable>>(q: Q, f: ClientFilters): Q {
+  let filteredQuery = q;
+  if (f.emailKey !== undefined) filteredQuery = filteredQuery.where('clients.email_key', '=', f.emailKey) as Q;
+  if (f.givenName !== undefined) filteredQuery = filteredQuery.where('clients.given_name', '=', f.givenName) as Q;
+  if (f.familyName !== undefined) filteredQuery = filteredQuery.where('clients.family_name', '=', f.familyName) as Q;
+  return filteredQuery;
+}
+
+/** A whole workspace's clients (a key's, a bearer token's, an unlimited user's), not by company: prepared per filter shape. */
+const workspaceClients = preparedList(
+  'clients_page',
+  (db, p: ClientFilters & { workspaceId: string }) =>
+    filtered(db.selectFrom('clients').selectAll('clients').where('clients.workspace_id', '=', p.workspaceId), p),
+  'clients',
+  toClient,
+);
+
+/**
+ * A page of clients. Each filter has its index (`(workspace_id, filter, created_at, id)`; an email is
+ * unique): a page is a range of it at any depth. The clients of one company are paged from
+ * `client_companies` (its `client_created_at` copy keeps them in the list's order).
+ */
+export function listClients(db: Kysely<DB>, access: Access, query: ClientListQuery, tokens: PageTokens): Promise<Page<Client>> {
+  const { limit, nextToken, ...filters } = query;
+  const scope = pageScope(access, 'clients', filters);
+  const companyId = filters.companyId;
+  const stored = { emailKey: filters.email?.trim().toLowerCase(), givenName: filters.givenName, familyName: filters.familyName };
+  if (companyId === undefined && !access.companyIds && !access.clientId) {
+    return workspaceClients(db, { workspaceId: access.workspaceId, ...stored }, { limit, nextToken }, tokens, scope);
+  }
+  const q =
+    companyId === undefined
+      ? visible(db, access)
+      : visible(db, access)
+          .innerJoin('client_companies as page', 'page.client_id', 'clients.id')
+          .where('page.workspace_id', '=', access.workspaceId)
+          .where('page.company_id', '=', companyId);
+  const keyset = companyId === undefined ? 'clients' : { createdAt: 'page.client_created_at', id: 'page.client_id' };
+  return fetchPage(filtered(q, stored), keyset, { limit, nextToken }, tokens, scope, toClient);
+}
+
+/** Which of these email keys (trimmed, lower-cased emails) are taken in the workspace: one range of the unique index. */
+export async function takenEmailKeys(db: Kysely<DB>, access: Access, emailKeys: readonly string[]): Promise<Set<string>> {
+  if (emailKeys.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('clients')
+    .select('email_key')
+    .where('workspace_id', '=', access.workspaceId)
+    .where('email_key', 'in', emailKeys)
+    .execute();
+  return new Set(rows.map((r) => r.email_key));
+}
+
+/**
+ * Clients oldest first (created_at, then id), `limit` after the keyset position `after`: a range of the
+ * `clients_page` index however deep, for reading every client of a workspace (the CSV export).
+ */
+export async function clientsInCreationOrder(
+  db: Kysely<DB>,
+  access: Access,
+  after: { createdAt: string; id: string } | undefined,
+  limit: number,
+): Promise<Client[]> {
+  let q = visible(db, access);
+  // The row-value comparison fetchPage uses (db/paging.ts): a range of the index on both dialects.
+  if (after) q = q.where(sql<boolean>`(clients.created_at, clients.id) > (${after.createdAt}, ${after.id})`);
+  const rows = await q.orderBy('clients.created_at').orderBy('clients.id').limit(limit).execute();
+  return rows.map(toClient);
+}
+
+/** Every client with a membership in the company. */
+export async function clientsOfCompany(db: Kysely<DB>, access: Access, companyId: string): Promise<Client[]> {
+  const rows = await visible(db, access)
+    .where(inAnyOf([companyId]))
+    .execute();
+  return rows.map(toClient);
+}
+
+const insertClientRow = preparedWrite('insert_client', (db, row: FullRow<'clients'>) => db.insertInto('clients').values(row));
+const insertMembership = preparedWrite('insert_client_company', (db, row: FullRow<'client_companies'>) =>
+  db.insertInto('client_companies').values(row),
+);
+
+/** One row per company of the client, in the unit of work (a prepared insert each). */
+function writeMemberships(work: UnitOfWork, access: Access, client: Client) {
+  for (const company_id of client.companyIds) {
+    const membership = { workspace_id: access.workspaceId, client_id: client.id, company_id, client_created_at: client.createdAt };
+    work.write(insertMembership(work.db, membership), {
+      client_companies_company_id_fkey: 'body.companyId',
+    });
+  }
+}
+
+/** A new client and its memberships; a taken email or a vanished company is its API error. */
+export function insertClient(work: UnitOfWork, access: Access, client: Client, invite: { hash: string; expiresAt: string } | null): void {
+  work.write(
+    insertClientRow(work.db, {
+      id: client.id,
+      workspace_id: access.workspaceId,
+      email: client.email,
+      email_key: client.email.toLowerCase(),
+      given_name: client.givenName,
+      family_name: client.familyName,
+      company_id: client.companyId,
+      company_ids: joinIds(client.companyIds),
+      status: client.status,
+      creation_method: client.creationMethod,
+      avatar_image_url: client.avatarImageUrl ?? null,
+      first_login_date: client.firstLoginDate,
+      last_login_date: client.lastLoginDate,
+      invited_by: client.invitedBy ?? null,
+      invite_token_hash: invite?.hash ?? null,
+      invite_expires_at: invite?.expiresAt ?? null,
+      custom_fields: JSON.stringify(client.customFields),
+      created_at: client.createdAt,
+      updated_at: client.updatedAt,
+    }),
+    { clients_email_unique: client.email, clients_company_id_fkey: 'body.companyId' },
+  );
+  writeMemberships(work, access, client);
+}
+
+type ClientChanges = Pick<FullRow<'clients'>, 'given_name' | 'family_name' | 'company_id' | 'company_ids' | 'custom_fields' | 'updated_at'>;
+const updateClientRow = preparedWrite('update_client', (db, p: ClientChanges & { workspaceId: string; id: string }) =>
+  db
+    .updateTable('clients')
+    .set({
+      given_name: p.given_name,
+      family_name: p.family_name,
+      company_id: p.company_id,
+      company_ids: p.company_ids,
+      custom_fields: p.custom_fields,
+      updated_at: p.updated_at,
+    })
+    .where('workspace_id', '=', p.workspaceId)
+    .where('id', '=', p.id),
+);
+const deleteMemberships = preparedWrite('delete_client_companies', (db, p: { workspaceId: string; clientId: string }) =>
+  db.deleteFrom('client_companies').where('workspace_id', '=', p.workspaceId).where('client_id', '=', p.clientId),
+);
+
+/** Writes a client's changed fields; its memberships too when its companies changed. */
+export function updateClient(work: UnitOfWork, access: Access, client: Client, previous: Client): void {
+  const companiesChanged = joinIds(client.companyIds) !== joinIds(previous.companyIds);
+  work.write(
+    updateClientRow(work.db, {
+      workspaceId: access.workspaceId,
+      id: client.id,
+      given_name: client.givenName,
+      family_name: client.familyName,
+      company_id: client.companyId,
+      company_ids: joinIds(client.companyIds),
+      custom_fields: JSON.stringify(client.customFields),
+      updated_at: client.updatedAt,
+    }),
+    { clients_company_id_fkey: 'body.companyId' },
+  );
+  if (!companiesChanged) return;
+  work.write(deleteMemberships(work.db, { workspaceId: access.workspaceId, clientId: client.id }));
+  writeMemberships(work, access, client);
+}
+
+/** A new invite link for a client (the previous one stops working): status `invited`. */
+export function setInvite(work: UnitOfWork, access: Access, client: Client, invite: { hash: string; expiresAt: string }): void {
+  work.write(
+    work.db
+      .updateTable('clients')
+      .set({ status: 'invited', invite_token_hash: invite.hash, invite_expires_at: invite.expiresAt, updated_at: client.updatedAt })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', client.id),
+  );
+}
+
+export function deleteClient(work: UnitOfWork, access: Access, id: string): void {
+  work.write(work.db.deleteFrom('client_companies').where('workspace_id', '=', access.workspaceId).where('client_id', '=', id));
+  work.write(work.db.deleteFrom('clients').where('workspace_id', '=', access.workspaceId).where('id', '=', id));
+}
+
+// ---- for sign-in (modules/surfaces/sign-in): a client signs in to its workspace's portal ------------------------------
+
+/** The client of this e-mail (trimmed, case-insensitively) that this access sees, or undefined. */
+export async function findClientByEmail(db: Kysely<DB>, access: Access, email: string): Promise<Client | undefined> {
+  const row = await visible(db, access).where('clients.email_key', '=', email.trim().toLowerCase()).executeTakeFirst();
+  return row && toClient(row);
+}
+
+/**
+ * The client an invite link was sent to (the hash of its token), with the link's expiry. With `lockFor` (inside a
+ * transaction), its row locked until it ends on PostgreSQL: of requests accepting one invite at once, the next finds
+ * the invite spent by the first (SQLite has one writer).
+ */
+export async function findInvitedClient(
+  db: Kysely<DB>,
+  access: Access,
+  tokenHash: string,
+  lockFor?: 'sqlite' | 'postgres',
+): Promise<{ client: Client; expiresAt: string | null } | undefined> {
+  const query = visible(db, access).where('clients.invite_token_hash', '=', tokenHash);
+  const row = await (lockFor ? lockedForUpdate(query, lockFor) : query).executeTakeFirst();
+  return row && { client: toClient(row), expiresAt: row.invite_expires_at };
+}
+
+/**
+ * A client signed in: its last sign-in, and its first makes it `active` (the invite link spent). `activated` learns,
+ * inside the transaction, whether this sign-in was the one that did (of two at once, exactly one is).
+ */
+export function recordClientSignIn(
+  work: UnitOfWork,
+  access: Access,
+  clientId: string,
+  at: string,
+  activated: (first: boolean) => void,
+): void {
+  const client = (query: ReturnType<typeof work.db.updateTable<'clients'>>) =>
+    query.where('workspace_id', '=', access.workspaceId).where('id', '=', clientId);
+  work.write(client(work.db.updateTable('clients').set({ last_login_date: at })));
+  const activation = { status: 'active' as const, first_login_date: at, invite_token_hash: null, invite_expires_at: null, updated_at: at };
+  work.writeReturning(
+    client(work.db.updateTable('clients').set(activation)).where('status', '<>', 'active').returning('id').compile(),
+    (row) => activated(row !== undefined),
+  );
+}

@@ -1,0 +1,117 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { nonEmpty, objectFields, parseObject } from '../../../db/rows.js';
+import { type Page, type PageTokens, fetchPage, pageScope, preparedList } from '../../../db/paging.js';
+import { type FullRow, preparedQuery, preparedWrite } from '../../../db/prepared.js';
+import type { CompaniesTable, DB } from '../../../db/schema.js';
+import type { UnitOfWork } from '../../../db/unit-of-work.js';
+import type { Access } from '../../../lib/caller.js';
+import type { Company, CompanyListQuery } from './companies.schemas.js';
+
+function toCompany(row: CompaniesTable): Company {
+  return {
+    ...objectFields(row, 'company'),
+    name: row.name,
+    customFields: parseObject(row.custom_fields),
+    fallbackColor: row.fallback_color,
+    ...(row.icon_image_url ? { iconImageUrl: row.icon_image_url } : {}),
+    isPlaceholder: row.is_placeholder === 1,
+  };
+}
+
+/** Names are unique per workspace case-insensitively; placeholders (null key) are exempt. */
+const nameKeyOf = (company: Company) => (company.isPlaceholder ? null : company.name.trim().toLowerCase());
+
+/** Companies this access may see: its workspace's, narrowed to its companies for limited principals. */
+function visible(db: Kysely<DB>, access: Access): SelectQueryBuilder<DB, 'companies', CompaniesTable> {
+  let q = db.selectFrom('companies').selectAll().where('companies.workspace_id', '=', access.workspaceId);
+  if (access.companyIds) q = q.where('companies.id', 'in', nonEmpty(access.companyIds));
+  return q;
+}
+
+const companyById = preparedQuery('company_by_id', (db, p: { workspaceId: string; id: string }) =>
+  db.selectFrom('companies').selectAll().where('companies.workspace_id', '=', p.workspaceId).where('companies.id', '=', p.id),
+);
+
+export async function findCompany(db: Kysely<DB>, access: Access, id: string): Promise<Company | undefined> {
+  const row = !access.companyIds
+    ? await companyById.first(db, { workspaceId: access.workspaceId, id })
+    : await visible(db, access).where('companies.id', '=', id).executeTakeFirst();
+  return row && toCompany(row);
+}
+
+/** The list's filters, as stored. A type, not an interface: prepared lists take records. */
+type CompanyFilters = { name?: string; isPlaceholder?: number };
+
+function filtered(q: SelectQueryBuilder<DB, 'companies', CompaniesTable>, f: CompanyFilters) {
+  let filteredQuery = q;
+  if (f.name !== undefined) filteredQuery = filteredQuery.where('companies.name', '=', f.name);
+  if (f.isPlaceholder !== undefined) filteredQuery = filteredQuery.where('companies.is_placeholder', '=', f.isPlaceholder);
+  return filteredQuery;
+}
+
+/** A whole workspace's companies (a principal not limited to some): prepared per filter shape. */
+const workspaceCompanies = preparedList(
+  'companies_page',
+  (db, p: CompanyFilters & { workspaceId: string }) =>
+    filtered(db.selectFrom('companies').selectAll().where('companies.workspace_id', '=', p.workspaceId), p),
+  'companies',
+  toCompany,
+);
+
+export function listCompanies(db: Kysely<DB>, access: Access, query: CompanyListQuery, tokens: PageTokens): Promise<Page<Company>> {
+  const { limit, nextToken, name, isPlaceholder } = query;
+  const scope = pageScope(access, 'companies', { name, isPlaceholder });
+  const stored = { name, isPlaceholder: isPlaceholder === undefined ? undefined : isPlaceholder ? 1 : 0 };
+  if (!access.companyIds)
+    return workspaceCompanies(db, { workspaceId: access.workspaceId, ...stored }, { limit, nextToken }, tokens, scope);
+  return fetchPage(filtered(visible(db, access), stored), 'companies', { limit, nextToken }, tokens, scope, toCompany);
+}
+
+/** Which of the given ids are companies visible to this access. */
+export async function existingCompanyIds(db: Kysely<DB>, access: Access, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await visible(db, access).clearSelect().select('companies.id').where('companies.id', 'in', nonEmpty(ids)).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+const insertCompanyRow = preparedWrite('insert_company', (db, row: FullRow<'companies'>) => db.insertInto('companies').values(row));
+
+/** A new company; a taken name is its API error. */
+export function insertCompany(work: UnitOfWork, access: Access, company: Company): void {
+  work.write(
+    insertCompanyRow(work.db, {
+      id: company.id,
+      workspace_id: access.workspaceId,
+      name: company.name,
+      name_key: nameKeyOf(company),
+      fallback_color: company.fallbackColor,
+      icon_image_url: company.iconImageUrl ?? null,
+      is_placeholder: company.isPlaceholder ? 1 : 0,
+      custom_fields: JSON.stringify(company.customFields),
+      created_at: company.createdAt,
+      updated_at: company.updatedAt,
+    }),
+    { companies_name_unique: company.name },
+  );
+}
+
+export function updateCompany(work: UnitOfWork, access: Access, company: Company): void {
+  work.write(
+    work.db
+      .updateTable('companies')
+      .set({
+        name: company.name,
+        name_key: nameKeyOf(company),
+        custom_fields: JSON.stringify(company.customFields),
+        updated_at: company.updatedAt,
+      })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', company.id),
+    { companies_name_unique: company.name },
+  );
+}
+
+/** Deletes a company and its memberships (move its clients first: see the service). */
+export function deleteCompany(work: UnitOfWork, access: Access, id: string): void {
+  work.write(work.db.deleteFrom('client_companies').where('workspace_id', '=', access.workspaceId).where('company_id', '=', id));
+  work.write(work.db.deleteFrom('companies').where('workspace_id', '=', access.workspaceId).where('id', '=', id));
+}

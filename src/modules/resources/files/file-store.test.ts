@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { FILE_STORES, fileStoreEnv } from '../../../../test/helpers/s3.js';
+import { loadConfig } from '../../../config.js';
+import { ApiError } from '../../../lib/errors.js';
+import { type Area, type FileStore, LocalFileStore } from './file-store.js';
+import { S3FileStore } from './s3-file-store.js';
+
+const WS = '0b6f7d0e-1c2a-4b3c-8d4e-5f6a7b8c9d0e';
+const DATABASE = '5e1d0c2b-3a49-4f8e-9d7c-6b5a4f3e2d1c';
+const OTHER_DATABASE = '7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d';
+const key = (n: number) => `${WS}/00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+async function* chunks(total: number, size = 64 * 1024): AsyncIterable<Buffer> {
+  for (let sent = 0; sent < total; sent += size) yield Buffer.alloc(Math.min(size, total - sent), sent % 251);
+}
+
+async function read(store: FileStore, k: string): Promise<Buffer | undefined> {
+  const found = await store.get(k);
+  if (!found) return undefined;
+  const parts: Buffer[] = [];
+  for await (const part of found.stream) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+}
+
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+async function keys(store: FileStore, area: Area = 'live') {
+  const found: string[] = [];
+  for await (const { key } of store.list(area)) found.push(key);
+  return found.sort();
+}
+
+/** The store contract (file-store.ts FileStore), on the local directory and on an S3-compatible bucket. */
+for (const kind of FILE_STORES) {
+  describe(`file store [${kind}]`, () => {
+    /** A store of the database `id`; with `env`, on the same directory or bucket prefix as another. */
+    async function open(t: import('node:test').TestContext, id = DATABASE, env?: Record<string, string>) {
+      if (!env) {
+        const dir = mkdtempSync(join(tmpdir(), 'portal-store-'));
+        t.after(() => rmSync(dir, { recursive: true, force: true }));
+        env = { FILES_DIR: dir, ...(await fileStoreEnv(kind)) };
+      }
+      const config = loadConfig(env);
+      const store: FileStore = config.filesS3 ? new S3FileStore(config.filesS3, id) : new LocalFileStore(config.filesDir, id);
+      t.after(() => store.close?.());
+      return { store, env };
+    }
+
+    test('content round-trips byte for byte (empty, small, and past one part), is listed, and goes when removed', async (t) => {
+      const { store } = await open(t);
+      assert.deepEqual(await keys(store), []);
+      assert.equal(await store.get(key(1)), undefined, 'no content: undefined, not an error');
+      assert.deepEqual(await store.put(key(1), chunks(0), 100), { size: 0 });
+      assert.deepEqual(await store.put(key(2), chunks(5), 100), { size: 5 });
+      const big = 9 * 1024 * 1024 + 17; // more than one 8 MiB part
+      assert.deepEqual(await store.put(key(3), chunks(big), 20 * 1024 * 1024), { size: big });
+      assert.deepEqual((await read(store, key(1)))?.length, 0);
+      assert.deepEqual(await read(store, key(2)), Buffer.alloc(5, 0));
+      const expected: Buffer[] = [];
+      for await (const part of chunks(big)) expected.push(part);
+      const got = await read(store, key(3));
+      assert.deepEqual([got?.length, got && sha(got)], [big, sha(Buffer.concat(expected))]);
+      assert.equal((await store.get(key(3)))?.size, big);
+      assert.deepEqual(await keys(store), [key(1), key(2), key(3)]);
+      for await (const { modifiedMs } of store.list()) assert.ok(Math.abs(Date.now() - modifiedMs) < 60_000, 'when it was written');
+      await store.remove(key(2));
+      await store.remove(key(2)); // nothing there: nothing done
+      assert.deepEqual(await keys(store), [key(1), key(3)]);
+    });
+
+    test('past the limit: a 413, and no content', async (t) => {
+      const { store } = await open(t);
+      await assert.rejects(store.put(key(4), chunks(300_000), 200_000), (error) => error instanceof ApiError && error.statusCode === 413);
+      await assert.rejects(
+        store.put(key(5), chunks(9 * 1024 * 1024), 8.5 * 1024 * 1024),
+        (error) => error instanceof ApiError && error.statusCode === 413,
+      );
+      assert.deepEqual(await keys(store), []);
+      assert.equal(await store.get(key(4)), undefined);
+    });
+
+    test('only keys of the service’s shape', async (t) => {
+      const { store } = await open(t);
+      for (const bad of ['../x', `${WS}/../../etc`, 'a/b', `${WS}`]) {
+        await assert.rejects(store.put(bad, chunks(1), 10), /not a file store key/);
+        await assert.rejects(store.get(bad), /not a file store key/);
+      }
+    });
+  });
+}
+
+/** Rule (issue 42, point 11): a store knows whose it is — each database's content under its own id. */
+for (const kind of FILE_STORES) {
+  describe(`file store areas [${kind}]`, () => {
+    async function pair(t: import('node:test').TestContext) {
+      const dir = mkdtempSync(join(tmpdir(), 'portal-store-'));
+      t.after(() => rmSync(dir, { recursive: true, force: true }));
+      const config = loadConfig({ FILES_DIR: dir, ...(await fileStoreEnv(kind)) });
+      const make = (id: string): FileStore =>
+        config.filesS3 ? new S3FileStore(config.filesS3, id) : new LocalFileStore(config.filesDir, id);
+      const [one, two] = [make(DATABASE), make(OTHER_DATABASE)];
+      t.after(() => one.close?.());
+      t.after(() => two.close?.());
+      return { one, two, dir };
+    }
+
+    test('two databases’ stores on one directory or prefix: each lists, reads and sweeps only its own', async (t) => {
+      const { one, two } = await pair(t);
+      await one.put(key(1), chunks(3), 10);
+      await two.put(key(2), chunks(4), 10);
+      assert.deepEqual([await keys(one), await keys(two)], [[key(1)], [key(2)]]);
+      assert.equal(await one.get(key(2)), undefined, 'another database’s content is not this one’s');
+      assert.deepEqual([await one.has(key(1), 'live'), await one.has(key(2), 'live')], [true, false]);
+      assert.equal(await one.sweep(0, Date.now() + 1), 0);
+      await one.remove(key(2));
+      assert.deepEqual((await read(two, key(2)))?.length, 4, 'a remove reaches only its own database’s content');
+      assert.deepEqual(
+        [await keys(one, 'legacy'), await keys(two, 'legacy')],
+        [[], []],
+        'a database’s objects are not at the legacy layout',
+      );
+    });
+
+    test('legacy layout: read, listed, copied in (the source stays), removed by its area', async (t) => {
+      const { one, two } = await pair(t);
+      await one.put(key(1), chunks(5), 10);
+      assert.equal(await one.move(key(1), 'live', 'legacy'), true, 'content as a release before namespaces left it');
+      assert.deepEqual([await keys(one), await keys(one, 'legacy'), await keys(two, 'legacy')], [[], [key(1)], [key(1)]]);
+      assert.deepEqual(await read(one, key(1)), Buffer.alloc(5, 0), 'read at the legacy layout');
+      assert.equal(await one.copy(key(1), 'legacy', 'live'), true);
+      assert.equal(await one.copy(key(1), 'legacy', 'live'), true, 'again: nothing changes');
+      assert.deepEqual([await keys(one), await keys(one, 'legacy')], [[key(1)], [key(1)]]);
+      assert.deepEqual(await keys(two), [], 'the other database’s store holds nothing');
+      await one.remove(key(1), ['legacy']);
+      assert.deepEqual([await keys(one), await keys(one, 'legacy')], [[key(1)], []]);
+      assert.deepEqual(await read(one, key(1)), Buffer.alloc(5, 0));
+      assert.equal(await one.copy(key(9), 'legacy', 'live'), false, 'nothing to copy');
+      assert.equal(await one.move(key(9), 'live', 'quarantine'), false, 'nothing to move');
+    });
+
+    test('quarantine: moved there stamped with the time, out of the live listing, moved back whole', async (t) => {
+      const { one, dir } = await pair(t);
+      await one.put(key(1), chunks(6), 10);
+      // Written long ago (on the local store; an S3 object's time cannot be set): its time in quarantine starts now.
+      const longAgo = new Date(Date.now() - 30 * 86_400_000);
+      if (kind === 'local') await utimes(join(dir, DATABASE, key(1)), longAgo, longAgo);
+      const before = Date.now();
+      assert.equal(await one.move(key(1), 'live', 'quarantine'), true);
+      assert.deepEqual([await keys(one), await keys(one, 'quarantine')], [[], [key(1)]]);
+      assert.equal(await one.get(key(1)), undefined, 'quarantined content is not served');
+      for await (const { modifiedMs } of one.list('quarantine')) assert.ok(modifiedMs >= before - 1000, 'when it went there');
+      assert.equal(await one.move(key(1), 'quarantine', 'live'), true);
+      assert.deepEqual(await read(one, key(1)), Buffer.alloc(6, 0));
+      assert.deepEqual(await keys(one, 'quarantine'), []);
+    });
+  });
+}

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, link, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { errors } from '../../../lib/errors.js';
+
+/**
+ * Where a key's content is in a store: `live`, under the database's own id (`<databaseId>/<key>`), what it
+ * writes; `legacy`, at the layout before stores were namespaced (`<key>` at the top), read and adopted; and
+ * `quarantine` (`<databaseId>/.quarantine/<key>`), the sweep's orphans kept a while before they are deleted.
+ */
+export type Area = 'live' | 'legacy' | 'quarantine';
+
+/**
+ * Where files' content lives: one small interface, so another store (S3-compatible) can stand in for the
+ * local directory. Keys are made by the service (`<workspaceId>/<fileId>`), never from a name a caller gave.
+ * Several databases may share one directory or bucket prefix: each store writes, lists and sweeps only under
+ * its database's id, so no database's sweep can reach another's content.
+ */
+export interface FileStore {
+  /** The database id the store keeps its content under. */
+  readonly namespace: string;
+  /**
+   * Streams `source` into the object `key`, at most `limit` bytes (past it a 413): the object appears whole,
+   * or not at all, and a failed or aborted write leaves nothing behind.
+   */
+  put(key: string, source: AsyncIterable<Buffer>, limit: number): Promise<{ size: number }>;
+  /** The object's content (live, else at the legacy layout), or undefined when there is none. */
+  get(key: string): Promise<{ size: number; stream: Readable } | undefined>;
+  /** Whether the area holds the object. */
+  has(key: string, area: Area): Promise<boolean>;
+  /** Removes the object from the given areas (by default where a deleted row's content is: live and legacy). */
+  remove(key: string, areas?: readonly Area[]): Promise<void>;
+  /**
+   * Every object of an area, with when it was last written (ms; in quarantine: when it was put there): what the
+   * sweep checks against the database.
+   */
+  list(area?: Area): AsyncIterable<{ key: string; modifiedMs: number }>;
+  /** Copies the object between areas (the source stays); false when the source has none. */
+  copy(key: string, from: Area, to: Area): Promise<boolean>;
+  /** Moves the object between areas (into quarantine: stamped with the time it went there); false when there was none. */
+  move(key: string, from: Area, to: Area): Promise<boolean>;
+  /**
+   * Removes what writes cut short by a killed process left (temporary content untouched for `idleMs`, longer
+   * than any upload may take, so another process's upload in progress is spared); how many.
+   */
+  sweep(idleMs: number, now?: number): Promise<number>;
+  /** Lets go of what the store holds open (an S3 client's connections), when the app closes. */
+  close?(): Promise<void>;
+}
+
+export const UUID = /^[0-9a-f-]{36}$/;
+/** A content key of the service's own shape, `<workspaceId>/<fileId>`: no other key is ever read or written. */
+export const KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
+
+/** A pipeline step passing bytes on until there are more than `limit`: then a 413. */
+export function capped(limit: number, counted: { bytes: number }) {
+  return async function* (source: AsyncIterable<Buffer>) {
+    for await (const chunk of source) {
+      counted.bytes += chunk.length;
+      if (counted.bytes > limit) throw errors.payloadTooLarge(limit);
+      yield chunk;
+    }
+  };
+}
+
+/** Where quarantined content goes, inside the database's own directory or prefix. */
+export const QUARANTINE = '.quarantine';
+
+/** What a store of `database` is told of it: its id, checked, since it names a directory or a prefix. */
+export function namespaceOf(databaseId: string): string {
+  if (!UUID.test(databaseId)) throw new Error(`not a database id: ${JSON.stringify(databaseId)}`);
+  return databaseId;
+}
+
+/**
+ * The local directory store: content under `<dir>/<databaseId>/`, streamed to its `.tmp/<random>` and renamed
+ * into `<dir>/<databaseId>/<key>` when complete (a rename within one file system is atomic), the temporary file
+ * removed on any failure. A process killed mid-upload leaves its temporary file, which the next sweep removes
+ * (`sweep`: at start, then hourly). Content at the legacy layout (`<dir>/<key>`) is read, and copied in as a
+ * hard link (no second copy of the bytes).
+ */
+export class LocalFileStore implements FileStore {
+  readonly namespace: string;
+  private readonly dir: string;
+  private readonly own: string;
+  private readonly tmp: string;
+
+  constructor(dir: string, databaseId: string) {
+    this.namespace = namespaceOf(databaseId);
+    this.dir = resolve(dir);
+    this.own = join(this.dir, this.namespace);
+    this.tmp = join(this.own, '.tmp');
+  }
+
+  /** The area's directory of keys. */
+  private base(area: Area): string {
+    return area === 'live' ? this.own : area === 'quarantine' ? join(this.own, QUARANTINE) : this.dir;
+  }
+
+  /** The object's path: only keys of the service's own shape, so no key can leave the directory. */
+  private pathOf(key: string, area: Area = 'live'): string {
+    if (!KEY.test(key)) throw new Error(`not a file store key: ${JSON.stringify(key)}`);
+    return join(this.base(area), key);
+  }
+
+  async put(key: string, source: AsyncIterable<Buffer>, limit: number): Promise<{ size: number }> {
+    const target = this.pathOf(key);
+    await mkdir(this.tmp, { recursive: true });
+    const temporary = join(this.tmp, randomUUID());
+    const counted = { bytes: 0 };
+    try {
+      await pipeline(source, capped(limit, counted), createWriteStream(temporary, { flags: 'wx' }));
+      await mkdir(dirname(target), { recursive: true });
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return { size: counted.bytes };
+  }
+
+  async get(key: string): Promise<{ size: number; stream: Readable } | undefined> {
+    for (const area of ['live', 'legacy'] as const) {
+      const path = this.pathOf(key, area);
+      try {
+        const { size } = await stat(path);
+        return { size, stream: createReadStream(path) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    return undefined;
+  }
+
+  async has(key: string, area: Area): Promise<boolean> {
+    return (await stat(this.pathOf(key, area)).catch(() => undefined))?.isFile() ?? false;
+  }
+
+  async remove(key: string, areas: readonly Area[] = ['live', 'legacy']): Promise<void> {
+    for (const area of areas) await rm(this.pathOf(key, area), { force: true });
+  }
+
+  async *list(area: Area = 'live'): AsyncIterable<{ key: string; modifiedMs: number }> {
+    const base = this.base(area);
+    const names = async (path: string) => readdir(path).catch(() => [] as string[]);
+    // At the legacy layout's top, database ids are directories too: their entries are directories, not files.
+    for (const workspace of (await names(base)).filter((name) => UUID.test(name))) {
+      for (const file of (await names(join(base, workspace))).filter((name) => UUID.test(name))) {
+        const info = await stat(join(base, workspace, file)).catch(() => undefined);
+        if (info?.isFile()) yield { key: `${workspace}/${file}`, modifiedMs: info.mtimeMs };
+      }
+    }
+  }
+
+  async copy(key: string, from: Area, to: Area): Promise<boolean> {
+    const source = this.pathOf(key, from);
+    const target = this.pathOf(key, to);
+    await mkdir(dirname(target), { recursive: true });
+    try {
+      await link(source, target);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return false;
+      if (code === 'EEXIST') return true; // copied already (content is written once per key)
+    }
+    // A file system without hard links: a copy, renamed into place whole.
+    await mkdir(this.tmp, { recursive: true });
+    const temporary = join(this.tmp, randomUUID());
+    try {
+      await copyFile(source, temporary, constants.COPYFILE_EXCL);
+      await rename(temporary, target);
+      return true;
+    } catch (error) {
+      await rm(temporary, { force: true });
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
+  async move(key: string, from: Area, to: Area): Promise<boolean> {
+    const source = this.pathOf(key, from);
+    const target = this.pathOf(key, to);
+    try {
+      // Stamped first, so what is in quarantine always shows when it went there (a rename keeps the time).
+      if (to === 'quarantine') await utimes(source, new Date(), new Date());
+      await mkdir(dirname(target), { recursive: true });
+      await rename(source, target);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
+  async sweep(idleMs: number, now = Date.now()): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.tmp);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const path = join(this.tmp, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info && now - info.mtimeMs >= idleMs) {
+        await rm(path, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../../db/database.js';
+import type { Page, PageTokens } from '../../../db/paging.js';
+import { unitOfWork } from '../../../db/unit-of-work.js';
+import type { Access, Caller } from '../../../lib/caller.js';
+import { isoAt } from '../../../lib/clock.js';
+import { errors } from '../../../lib/errors.js';
+import { fallbackColorFor } from '../../../lib/fallback-color.js';
+import { isUuid } from '../../../lib/formats.js';
+import { recordAudit } from '../../../audit/index.js';
+import { existingCompanyIds } from '../directory/index.js';
+import * as repo from './internal-users.repository.js';
+import type { InternalUser, InternalUserCreate, InternalUserListQuery } from './internal-users.schemas.js';
+
+/**
+ * Creates an internal user of the caller's workspace and its `internalUserCreated` audit entry, in one
+ * unit of work. The input has passed `InternalUserCreate`; its companies must be the workspace's.
+ */
+export async function createInternalUser(database: Database, caller: Caller, input: InternalUserCreate): Promise<InternalUser> {
+  const { access, actor } = caller;
+  const email = input.email.trim();
+  const role = input.role ?? 'staff';
+  const companies = input.companyAccessList === undefined ? undefined : await workspaceCompanies(database, access, input.companyAccessList);
+  const id = randomUUID();
+  const at = isoAt(actor.at);
+  const user: InternalUser = {
+    id,
+    object: 'internalUser',
+    createdAt: at,
+    updatedAt: at,
+    email,
+    givenName: input.givenName.trim(),
+    familyName: input.familyName.trim(),
+    role,
+    isClientAccessLimited: companies !== undefined,
+    companyAccessList: companies ?? [],
+    fallbackColor: fallbackColorFor(id),
+  };
+  return unitOfWork(database, async (work) => {
+    repo.insertInternalUser(work, access, user);
+    recordAudit(work, actor, {
+      eventType: 'internalUserCreated',
+      description: `Internal user ${email} created`,
+      context: { internalUserId: id, email, role, ...(companies ? { companyAccessList: companies } : {}) },
+      subject: { object: 'internalUser', id, data: user },
+    });
+    return user;
+  });
+}
+
+/** A company access list, each company once, all of the caller's workspace (else a 400 naming the others). */
+export async function workspaceCompanies(database: Database, access: Access, list: readonly string[]): Promise<string[]> {
+  const companies = [...new Set(list)];
+  const known = await existingCompanyIds(database.db, access, companies);
+  const unknown = companies.filter((c) => !known.has(c));
+  if (unknown.length) {
+    throw errors.badRequest(
+      `companyAccessList: not a company of this workspace: ${unknown.join(', ')}`,
+      unknown.map((c) => ({ path: 'companyAccessList', message: `${c} is not a company of this workspace` })),
+    );
+  }
+  return companies;
+}
+
+// A client session sees no staff (contract §1: everything but itself, its companies, installs and notifications is 404).
+const seesInternalUsers = (access: Access) => access.clientId === null;
+
+export async function getInternalUser(database: Database, caller: Caller, id: string): Promise<InternalUser> {
+  const user = isUuid(id) && seesInternalUsers(caller.access) ? await repo.findInternalUser(database.db, caller.access, id) : undefined;
+  if (!user) throw errors.notFound('Internal user');
+  return user;
+}
+
+export async function listInternalUsers(
+  database: Database,
+  caller: Caller,
+  query: InternalUserListQuery,
+  tokens: PageTokens,
+): Promise<Page<InternalUser>> {
+  if (!seesInternalUsers(caller.access)) return { data: [] };
+  return repo.listInternalUsers(database.db, caller.access, query, tokens);
+}

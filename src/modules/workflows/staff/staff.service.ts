@@ -1,0 +1,123 @@
+import type { Database } from '../../../db/database.js';
+import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
+import type { Access, Caller } from '../../../lib/caller.js';
+import { isoAt } from '../../../lib/clock.js';
+import { credentialsChanged } from '../../../lib/credential-cache.js';
+import { errors } from '../../../lib/errors.js';
+import { isUuid } from '../../../lib/formats.js';
+import { recordAudit } from '../../../audit/index.js';
+import { revokeSessionsOf } from '../../resources/credentials/index.js';
+import {
+  type InternalUser,
+  type InternalUserAccessUpdate,
+  deleteInternalUser,
+  findInternalUserForUpdate,
+  lockAdmins,
+  updateInternalUserAccess,
+  workspaceCompanies,
+} from '../../resources/internal-users/index.js';
+import { unassignTasksOf } from '../../resources/tasks/index.js';
+
+/**
+ * The internal user and the workspace's admins' ids, read under lock on PostgreSQL: the admins first, then the user,
+ * always in that order, so that changes at once neither lose one another nor deadlock, and two of them cannot each
+ * count the other admin and leave none. Another workspace's user is simply not found (404).
+ */
+async function lockedUser({ db, database }: UnitOfWork, access: Access, id: string) {
+  const admins = await lockAdmins(db, access, database.dialect);
+  const user = isUuid(id) ? await findInternalUserForUpdate(db, access, id, database.dialect) : undefined;
+  if (!user) throw errors.notFound('Internal user');
+  return { user, admins };
+}
+
+/** A workspace keeps an admin: its last one can be neither made staff nor removed. */
+function refuseLastAdmin(user: InternalUser, admins: readonly string[], what: string): void {
+  if (user.role === 'admin' && admins.length === 1) {
+    throw errors.conflict(`Internal user ${user.id} is the workspace's last admin and cannot be ${what}: make another user admin first.`);
+  }
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/**
+ * Changes an internal user's role and the companies it may see, recording internalUserAccessLevelChanged and
+ * internalUserClientVisibilitySet for what changed (nothing, when nothing did). Its sessions carry the new access
+ * on their next request here, and within the credential cache's second on every other process.
+ */
+export async function changeInternalUserAccess(
+  database: Database,
+  caller: Caller,
+  id: string,
+  input: InternalUserAccessUpdate,
+): Promise<InternalUser> {
+  const { access, actor } = caller;
+  const companies =
+    input.companyAccessList === undefined || input.companyAccessList === null
+      ? input.companyAccessList
+      : await workspaceCompanies(database, access, input.companyAccessList);
+  return unitOfWork(
+    database,
+    async (work) => {
+      const { user: previous, admins } = await lockedUser(work, access, id);
+      const role = input.role ?? previous.role;
+      if (role !== 'admin') refuseLastAdmin(previous, admins, 'made staff');
+      const limited = companies === undefined ? previous.isClientAccessLimited : companies !== null;
+      const list = companies === undefined ? previous.companyAccessList : (companies ?? []);
+      const roleChanged = role !== previous.role;
+      const visibilityChanged = limited !== previous.isClientAccessLimited || !sameList(list, previous.companyAccessList);
+      if (!roleChanged && !visibilityChanged) return previous;
+      const user: InternalUser = { ...previous, role, isClientAccessLimited: limited, companyAccessList: list, updatedAt: isoAt(actor.at) };
+      updateInternalUserAccess(work, access, user);
+      const subject = { object: 'internalUser', id, data: user };
+      if (roleChanged) {
+        recordAudit(work, actor, {
+          eventType: 'internalUserAccessLevelChanged',
+          description: `Internal user ${user.email} is now ${role} (was ${previous.role})`,
+          context: { internalUserId: id, previousRole: previous.role, role },
+          subject,
+        });
+      }
+      if (visibilityChanged) {
+        recordAudit(work, actor, {
+          eventType: 'internalUserClientVisibilitySet',
+          description: limited
+            ? `Internal user ${user.email} limited to ${list.length} ${list.length === 1 ? 'company' : 'companies'}`
+            : `Internal user ${user.email} sees every company`,
+          context: { internalUserId: id, isClientAccessLimited: limited, companyAccessList: list },
+          subject,
+        });
+      }
+      work.onCommit(() => credentialsChanged(database)); // its sessions carry its role and companies
+      return user;
+    },
+    { transaction: true },
+  );
+}
+
+/**
+ * Removes an internal user: its sessions are revoked (refused at once here, within a second on other processes),
+ * the tasks assigned to it stay, unassigned; what it wrote (messages, notes, files, audit entries) keeps naming it.
+ * Its notifications and notification preferences go with it. Records internalUserDeleted.
+ */
+export async function removeInternalUser(database: Database, caller: Caller, id: string): Promise<void> {
+  const { access, actor } = caller;
+  await unitOfWork(
+    database,
+    async (work) => {
+      const { user, admins } = await lockedUser(work, access, id);
+      refuseLastAdmin(user, admins, 'removed');
+      const at = isoAt(actor.at);
+      unassignTasksOf(work, access, id, at);
+      revokeSessionsOf(work, access, id, at);
+      deleteInternalUser(work, access, id);
+      recordAudit(work, actor, {
+        eventType: 'internalUserDeleted',
+        description: `Internal user ${user.email} removed`,
+        context: { internalUserId: id, email: user.email, role: user.role },
+        subject: { object: 'internalUser', id, data: user },
+      });
+      work.onCommit(() => credentialsChanged(database));
+    },
+    { transaction: true },
+  );
+}
