@@ -9,20 +9,25 @@ import { spawn } from 'node:child_process';
  * starts last and runs alone. Every other file follows in path order.
  */
 const LONGEST = [
-  'test/audit-events.test.ts',
-  'src/modules/resources/files/files.test.ts',
-  'test/paging-plans.test.ts',
-  'test/fuzz.test.ts',
-  'test/paging.test.ts',
-  'src/modules/resources/forms/forms.test.ts',
-  'src/modules/resources/tasks/tasks.test.ts',
+  'test/webhook-crash.test.ts',
   'test/console.test.ts',
-  'src/db/unit-of-work.test.ts',
+  'test/fuzz.test.ts',
+  'test/audit-events.test.ts',
+  'test/client-csv.test.ts',
+  'test/cli.test.ts',
+  'test/paging-plans.test.ts',
+  'src/modules/resources/webhooks/webhooks.test.ts',
+  'test/sign-in-bursts.test.ts',
+  'src/modules/resources/tasks/tasks.test.ts',
+  'src/modules/resources/files/shared-store.test.ts',
   'src/modules/resources/credentials/sessions.test.ts',
-  'src/modules/resources/custom-fields/custom-fields.test.ts',
-  'src/modules/resources/forms/form-versions.test.ts',
+  'src/modules/resources/files/files.test.ts',
+  'test/portal-browser.test.ts',
+  'src/modules/resources/billing/catalog.test.ts',
+  'src/modules/resources/email-outbox/email-outbox.test.ts',
+  'src/modules/surfaces/sign-in/app-sessions.test.ts',
+  'src/modules/surfaces/sign-in/sign-in.test.ts',
   'src/modules/resources/files/files-batch.test.ts',
-  'test/sdk.test.ts',
 ];
 
 /**
@@ -42,7 +47,7 @@ const SPLIT = {
  * Files that measure what load does to the service (the acknowledged writes of a killed server, several
  * server processes on one database): each runs with no other job beside it, so their own load is the load.
  */
-const ALONE = new Set(['test/crash-durability.test.ts', 'test/scale-out.test.ts', 'test/webhook-crash.test.ts']);
+const ALONE = new Set(['test/crash-durability.test.ts', 'test/scale-out.test.ts']);
 
 /** A job that has run this long is stopped and failed: a hang costs one file, not the whole run. */
 const JOB_TIMEOUT_MS = Number(process.env.PORTAL_TEST_JOB_TIMEOUT_MS || 15 * 60_000);

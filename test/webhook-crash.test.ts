@@ -31,7 +31,7 @@ async function createCompany(base: string, apiKey: string, name: string): Promis
 
 for (const backend of BACKENDS) {
   describe(`webhooks across SIGKILL [${backend}]`, () => {
-    test(`every acknowledged change's event is delivered across ${KILLS} SIGKILLs mid-delivery`, { timeout: 120_000 }, async (t) => {
+    test(`every acknowledged change's event is delivered across ${KILLS} SIGKILLs mid-delivery`, { timeout: 240_000 }, async (t) => {
       const { url: hookUrl, received } = await slowCompanyReceiver(t);
 
       const databaseUrl = await freshDatabaseUrl(t, backend, { sqliteFile: true });

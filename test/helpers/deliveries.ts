@@ -9,12 +9,13 @@ export interface ReceivedDelivery {
 }
 
 /**
- * Rule (issue 12): webhooks lose nothing. Waits (60 s at most) until every acknowledged company's event has
+ * Rule (issue 12): webhooks lose nothing. Waits (120 s at most: a killed process's claims lapse after 60 s, and the
+ * file runs beside another) until every acknowledged company's event has
  * arrived, then holds each to one webhook-id however often it was sent (repeats are what at-least-once allows);
  * returns how many requests were repeats.
  */
 export async function assertDeliveredOnce(acknowledged: readonly string[], received: readonly ReceivedDelivery[]): Promise<number> {
-  await heldWithin(60_000, 'every acknowledged company delivered', async () => {
+  await heldWithin(120_000, 'every acknowledged company delivered', async () => {
     const delivered = new Set(received.map((r) => r.companyId));
     return acknowledged.every((id) => delivered.has(id));
   });
