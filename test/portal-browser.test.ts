@@ -164,8 +164,12 @@ test('a client is invited, accepts, signs in by e-mailed link, turns TOTP on, si
     await arrived(v, 'sign-in', 'Sign in');
   };
   let recoveryCodes: string[] = [];
+  // Signed in, the client lands on the home page of the workspace's portal, then opens their account from its navigation.
   const home = async (name: string) => {
-    await arrived(v, name, 'Your account');
+    await arrived(v, name, 'Home');
+    await page.getByRole('banner').getByRole('link', { name: 'Acme' }).waitFor();
+    await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Account' }).click();
+    await arrived(v, `${name}-account`, 'Your account');
     await page.getByText(`You are signed in as Grace Hopper (${EMAIL}), a client.`).waitFor();
   };
 
@@ -198,7 +202,7 @@ test('a client is invited, accepts, signs in by e-mailed link, turns TOTP on, si
     await password.fill(PASSWORD);
     await page.getByRole('button', { name: 'Set the password and continue' }).click();
     await home('home');
-    assert.equal(page.url(), `${pages}/`);
+    assert.equal(page.url(), `${pages}/account`);
     await signOut();
   });
 

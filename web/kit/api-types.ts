@@ -324,6 +324,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/{workspaceId}/api/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace whose portal this is
+         * @description Its name and colour, shown on every portal page, the sign-in pages included: no session needed. (`GET /v1/workspaces` answers a client session 404, as the hosted API does.)
+         */
+        get: operations["retrievePortalWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/{workspaceId}/api/sign-in/providers": {
         parameters: {
             query?: never;
@@ -4773,6 +4793,68 @@ export interface operations {
             };
             /** @description Body is not JSON */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrievePortalWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description workspace id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "portalWorkspace";
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @description the business whose portal this is */
+                        name: string;
+                        /** @description its colour (#rrggbb): the one the operator set, else one derived from its id, as on its PDFs */
+                        brandColor: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

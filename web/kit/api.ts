@@ -86,9 +86,12 @@ export async function request<T>(url: string, init: RequestInit = {}, send: Send
   return body as T;
 }
 
-/** A client of every documented path, its requests and answers typed by the document, sending through `send`. */
-export function typedClient(send: Send = fetch) {
-  return createClient<paths>({ credentials: 'same-origin', cache: 'no-store', fetch: send });
+/**
+ * A client of every documented path, its requests and answers typed by the document, sending through `send`; under
+ * `baseUrl` when the API is reached below another path (the portal's `/portal/{workspaceId}` before `/v1/…`).
+ */
+export function typedClient(send: Send = fetch, baseUrl = '') {
+  return createClient<paths>({ baseUrl, credentials: 'same-origin', cache: 'no-store', fetch: send });
 }
 
 /** The answer of a typed call, or its ApiError thrown (status 0 when the server could not be reached). */

@@ -1,8 +1,9 @@
 /**
- * The pages' only way to the server: the sign-in API at /portal/{workspaceId}/api, typed by the OpenAPI document
- * (openapi-fetch over web/kit/api-types.ts). The session is the HttpOnly `portal_session` cookie (no script reads
- * it, these pages' included); every request that changes something carries `X-Portal-Request: 1`, which no other
- * site can make a browser send.
+ * The pages' only ways to the server, typed by the OpenAPI document (openapi-fetch over web/kit/api-types.ts): the
+ * sign-in API at /portal/{workspaceId}/api, and the `/v1` API at /portal/{workspaceId}/v1/… (`v1`), where the person
+ * is a caller like any other, with the API's own permissions. The session is the HttpOnly `portal_session` cookie
+ * (no script reads it, these pages' included); every request that changes something carries `X-Portal-Request: 1`,
+ * which no other site can make a browser send.
  */
 import { type Answer, type Send, ok, typedClient } from '../../kit/api.js';
 import { BASE, WORKSPACE_ID } from './router.js';
@@ -11,6 +12,8 @@ export { ApiError } from '../../kit/api.js';
 
 export type SignInSession = Answer<'/portal/{workspaceId}/api/session'>;
 export type UserType = SignInSession['user']['type'];
+export type Person = SignInSession['user'];
+export type PortalWorkspace = Answer<'/portal/{workspaceId}/api/workspace'>;
 export type Provider = Answer<'/portal/{workspaceId}/api/sign-in/providers'>['data'][number];
 
 /** Every request but a GET says it comes from these pages. */
@@ -20,6 +23,10 @@ const send: Send = (request) => {
 };
 
 const client = typedClient(send);
+
+/** The `/v1` API as the signed-in person: `v1.GET('/v1/invoices', …)` (wrap it in `ok` for the answer or an ApiError). */
+export const v1 = typedClient(send, BASE);
+export { ok };
 /** The workspace of every call: the one whose portal this is. */
 const params = { path: { workspaceId: decodeURIComponent(WORKSPACE_ID) } };
 
@@ -29,6 +36,7 @@ export const providerStartUrl = (providerId: string, userType: UserType) =>
 
 export const api = {
   session: () => ok(client.GET('/portal/{workspaceId}/api/session', { params })),
+  workspace: () => ok(client.GET('/portal/{workspaceId}/api/workspace', { params })),
   /** The workspace's OpenID providers; none when the server offers none (or this version has no such list). */
   async providers(): Promise<Provider[]> {
     try {

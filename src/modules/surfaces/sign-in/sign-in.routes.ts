@@ -20,6 +20,7 @@ import {
   AppSession,
   InstallParams,
   PortalAppKey,
+  PortalWorkspace,
   RegisteredAppKey,
   TotpEnrolment,
 } from './sign-in.schemas.js';
@@ -288,6 +289,22 @@ export async function signInRoutes(fastify: FastifyInstance) {
       await service.disableTotp(settings, request.signInSession, request.body.code, attemptOf(request));
       return reply.code(204).send(null);
     },
+  );
+
+  app.get(
+    '/workspace',
+    {
+      schema: {
+        ...route(
+          'retrievePortalWorkspace',
+          'The workspace whose portal this is',
+          'Its name and colour, shown on every portal page, the sign-in pages included: no session needed. (`GET /v1/workspaces` ' +
+            'answers a client session 404, as the hosted API does.)',
+        ),
+        response: { 200: PortalWorkspace, ...errorResponses(400, 404, 500) },
+      },
+    },
+    async (request) => service.portalWorkspace(app.ctx.database, request.params.workspaceId),
   );
 
   app.get(

@@ -81,6 +81,18 @@ export const SignInSession = Type.Object(
 );
 export type SignInSession = Static<typeof SignInSession>;
 
+export const PortalWorkspace = Type.Object(
+  {
+    object: Type.Literal('portalWorkspace'),
+    id: Id,
+    name: Type.String({ description: 'the business whose portal this is' }),
+    brandColor: Type.String({
+      description: 'its colour (#rrggbb): the one the operator set, else one derived from its id, as on its PDFs',
+    }),
+  },
+  { title: 'PortalWorkspace' },
+);
+
 export const TotpEnrolment = Type.Object(
   {
     secret: Type.String({ description: 'base32: type it into an authenticator app, or use the URI' }),

@@ -12,7 +12,8 @@ import {
   workspaceAccess,
 } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
-import { type ApiError, errors } from '../../../lib/errors.js';
+import { fallbackColorFor } from '../../../lib/fallback-color.js';
+import { type ApiError, errors, orNotFound } from '../../../lib/errors.js';
 import { hashSecretToken, newSecretToken } from '../../../lib/secret-token.js';
 import { SIGN_IN_IDLE_MS, SIGN_IN_LIFETIME_MS, mustStepDown } from '../../../lib/sign-in-sessions.js';
 import { generateRecoveryCodes, generateTotpSecret, hashRecoveryCode, otpauthUri, verifyTotp } from '../../../lib/totp.js';
@@ -46,6 +47,20 @@ const inWorkspace = (of: { workspaceId: string }) => workspaceAccess(of.workspac
 /** Whether the workspace requires TOTP of its internal users; undefined when there is no such workspace. */
 async function staffMfaRequired(db: Database['db'], workspaceId: string): Promise<boolean | undefined> {
   return (await findWorkspace(db, workspaceAccess(workspaceId)))?.staffMfaRequired;
+}
+
+/**
+ * What a portal shows of its workspace before anyone signs in, as its documents do: the name, and the brand colour or
+ * the one derived from the id (the workspace's existence was checked by the route's plugin).
+ */
+export async function portalWorkspace(database: Database, workspaceId: string) {
+  const workspace = orNotFound(await findWorkspace(database.db, workspaceAccess(workspaceId)), 'Workspace');
+  return {
+    object: 'portalWorkspace' as const,
+    id: workspace.id,
+    name: workspace.name,
+    brandColor: workspace.brandColor ?? fallbackColorFor(workspace.id),
+  };
 }
 
 const MINUTE = 60_000;

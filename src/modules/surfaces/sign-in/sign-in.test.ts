@@ -396,6 +396,30 @@ for (const backend of BACKENDS) {
       assert.equal(await emailCount(w.h, w.ws.workspaceId, 'grace@acme.test'), 0);
     });
 
+    test('the portal shows its workspace before anyone signs in: its name and colour (the set one, else its derived one)', async (t) => {
+      const w = await world(t);
+      const derived = await w.browser().call('GET', '/workspace');
+      assert.equal(derived.statusCode, 200);
+      const { brandColor, ...rest } = derived.json();
+      assert.deepEqual(rest, { object: 'portalWorkspace', id: w.ws.workspaceId, name: 'Acme' });
+      assert.match(brandColor, /^#[0-9a-f]{6}$/);
+      const set = await w.h.app.inject({
+        method: 'PATCH',
+        url: `/admin/workspaces/${w.ws.workspaceId}`,
+        headers: { authorization: `Bearer ${w.h.adminToken}` },
+        payload: { name: 'Acme Ltd', brandColor: '#123456' },
+      });
+      assert.equal(set.statusCode, 200, set.body);
+      assert.deepEqual((await w.browser().call('GET', '/workspace')).json(), {
+        object: 'portalWorkspace',
+        id: w.ws.workspaceId,
+        name: 'Acme Ltd',
+        brandColor: '#123456',
+      });
+      const unknown = await portalBrowser(w.h, '00000000-0000-4000-8000-000000000000').call('GET', '/workspace');
+      assert.equal(unknown.statusCode, 404);
+    });
+
     test('a client never invited has no portal: no link is sent, and the answer is the same as for an unknown e-mail', async (t) => {
       const w = await world(t);
       await createClient(w.h, w.ws.apiKey, { email: 'quiet@acme.test', givenName: 'Q', familyName: 'Q', companyId: w.company.id });

@@ -6,7 +6,7 @@ export function NotFoundPage() {
     <>
       <PageHeading title="Page not found" />
       <p>
-        The portal has no page at this address. <Link href="/">Go to your account</Link> or <Link href="/sign-in">sign in</Link>.
+        The portal has no page at this address. <Link href="/">Go to the home page</Link>.
       </p>
     </>
   );

@@ -1,0 +1,24 @@
+import type { FunctionComponent } from 'preact';
+import type { SignedIn } from './frame.js';
+
+/** What waits for the signed-in person in a section: a count, and the same in words ("2 open invoices"). */
+export interface Waiting {
+  section: string;
+  count: number;
+  says: string;
+}
+
+/**
+ * A section of the signed-in portal (messages, files, billing…): a link in the navigation, the page of every path
+ * under `path` (`/billing`, `/billing/invoices/…`: the page reads the rest), and optionally what waits there for the
+ * person, counted through the API for the navigation's badge and the home page.
+ */
+export interface Section {
+  path: string;
+  label: string;
+  Page: FunctionComponent<{ path: string }>;
+  waiting?: (signedIn: SignedIn) => Promise<Waiting>;
+}
+
+/** The sections, in the navigation's order. */
+export const SECTIONS: Section[] = [];
