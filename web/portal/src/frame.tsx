@@ -145,7 +145,7 @@ function useWaiting(signedIn: SignedIn, round: number): Waiting[] | null {
   useEffect(() => {
     let current = true;
     const counted = SECTIONS.flatMap((section) => (section.waiting ? [section.waiting(signedIn).catch(() => null)] : []));
-    Promise.all(counted).then((all) => {
+    void Promise.all(counted).then((all) => {
       if (current) setWaiting(all.filter((w): w is Waiting => w !== null));
     });
     return () => {
