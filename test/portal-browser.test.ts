@@ -12,11 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { base32Decode, hotp, totpStep } from '../src/lib/totp.js';
 import { ARTIFACTS, WAIT_MS, assertAccessible, ensureBuilt, launchBrowser, scrollsSideways } from './helpers/browser.js';
 import { type Server, freePort, jsonRequest, serve, stop } from './helpers/server.js';
 import { type OidcTestProvider, startOidcProvider } from './helpers/oidc-provider.js';
+import { type Visit, arrived, checkPage as check } from './helpers/portal-pages.js';
 import { type ReceivedMail, smtpServer } from './helpers/smtp.js';
 
 const ADMIN_TOKEN = 'portal-pages-test-admin-token-0123456789';
@@ -105,36 +106,6 @@ function wrongCode(secret: string): string {
   return ['000000', '111111', '222222', '333333', '444444', '555555'].find((code) => !valid.has(code)) as string;
 }
 
-interface Visit {
-  page: Page;
-  /** Requests the page made: all to the server's origin. */
-  requests: string[];
-  /** Page errors and Content-Security-Policy violations: none. */
-  problems: string[];
-}
-
-/**
- * The page whose h1 is `title` is open: its heading has the focus (moved there on every route change), nothing
- * scrolls sideways at 320 px, axe finds no WCAG A/AA violation (nor a serious best-practice one); a screenshot.
- */
-async function arrived(v: Visit, name: string, title: string) {
-  const heading = v.page.getByRole('heading', { level: 1, name: title, exact: true });
-  await heading.waitFor({ timeout: WAIT_MS });
-  assert.equal(await v.page.locator('h1').count(), 1, `${name}: one h1`);
-  await v.page.waitForFunction((text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text, title, {
-    timeout: WAIT_MS,
-  });
-  assert.equal(await scrollsSideways(v.page), false, `${name}: no sideways scrolling at 320 px`);
-  await check(v, name);
-}
-
-async function check(v: Visit, name: string) {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await v.page.screenshot({ path: join(ARTIFACTS, `portal-${name}.png`), fullPage: true, timeout: WAIT_MS });
-  await assertAccessible(v.page, name, { everyWcag: true });
-  assert.deepEqual(v.problems, [], `${name}: no page error, no Content-Security-Policy violation`);
-}
-
 test('a client is invited, accepts, signs in by e-mailed link, turns TOTP on, signs in with password and code, resets the password', {
   timeout: TEST_MS,
 }, async (t) => {
@@ -153,7 +124,7 @@ test('a client is invited, accepts, signs in by e-mailed link, turns TOTP on, si
   context.setDefaultTimeout(WAIT_MS);
   context.setDefaultNavigationTimeout(WAIT_MS);
   const page = await context.newPage();
-  const v: Visit = { page, requests: [], problems: [] };
+  const v: Visit = { context, page, requests: [], problems: [] };
   page.on('request', (request) => v.requests.push(request.url()));
   page.on('pageerror', (error) => v.problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {

@@ -1,0 +1,139 @@
+// What every browser journey through the signed-in portal needs: a `portal serve` process (SQLite, its own
+// directory and port, the admin surface on), a workspace and its key, a client invited through the API who accepts
+// in the browser and lands on the home page, and `arrived`: the checks every page passes (its one h1 focused, nothing
+// sideways at 320 px, axe clean, no page error or CSP violation, nothing from another origin) with its screenshot.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ARTIFACTS, WAIT_MS, assertAccessible, ensureBuilt, launchBrowser, scrollsSideways } from './browser.js';
+import { type Server, freePort, jsonRequest, serve, stop } from './server.js';
+
+export const ADMIN_TOKEN = 'portal-pages-test-admin-token-0123456789';
+export const PASSWORD = 'correct horse battery staple';
+
+/** A running server and a browser, for one test file; `close` after it. */
+export interface PortalServer {
+  server: Server;
+  browser: Browser;
+  /** A JSON request to the server (a workspace key in `headers`, or the admin token). */
+  http: <T>(method: string, path: string, headers: Record<string, string>, body?: unknown) => Promise<{ status: number; body: T }>;
+  close: () => Promise<void>;
+}
+
+export async function startPortal(env: Record<string, string> = {}): Promise<PortalServer> {
+  ensureBuilt();
+  const dir = mkdtempSync(join(tmpdir(), 'portal-pages-'));
+  const port = await freePort();
+  const server = await serve({
+    DATABASE_URL: `sqlite:${join(dir, 'portal.db')}`,
+    PORTAL_ADMIN_TOKEN: ADMIN_TOKEN,
+    PORT: String(port),
+    PORTAL_URL: `http://127.0.0.1:${port}`,
+    FILES_DIR: join(dir, 'files'),
+    ...env,
+  });
+  const browser = await launchBrowser();
+  return {
+    server,
+    browser,
+    http: (method, path, headers, body) => jsonRequest(server.base, method, path, headers, body),
+    async close() {
+      await browser.close();
+      await stop(server.child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new workspace (a sandbox: its processor takes test cards) and its key; `pages` is its portal's address. */
+export async function newWorkspace(portal: PortalServer, name = 'Acme') {
+  const created = await portal.http<{ workspaceId: string; apiKey: string }>(
+    'POST',
+    '/admin/workspaces',
+    { authorization: `Bearer ${ADMIN_TOKEN}` },
+    { name, sandbox: true },
+  );
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { workspaceId, apiKey } = created.body;
+  /** A `/v1` call with the workspace's key; a non-2xx answer fails the test with its body. */
+  const call = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> => {
+    const answer = await portal.http<T>(method, path, { 'x-api-key': apiKey }, body);
+    assert.ok(answer.status >= 200 && answer.status < 300, `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  return { workspaceId, apiKey, pages: `${portal.server.base}/portal/${workspaceId}`, call };
+}
+
+/** One browser tab and what it saw: every request's URL, page errors and CSP violations. */
+export interface Visit {
+  context: BrowserContext;
+  page: Page;
+  requests: string[];
+  problems: string[];
+}
+
+/** A new browser context of `width` px (320: a phone; 1280: a laptop), its tab watched. Closed by `close`. */
+export async function visit(portal: PortalServer, width = 320): Promise<Visit> {
+  const context = await portal.browser.newContext({ viewport: { width, height: 800 }, baseURL: portal.server.base });
+  context.setDefaultTimeout(WAIT_MS);
+  context.setDefaultNavigationTimeout(WAIT_MS);
+  const page = await context.newPage();
+  const v: Visit = { context, page, requests: [], problems: [] };
+  page.on('request', (request) => v.requests.push(request.url()));
+  page.on('pageerror', (error) => v.problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) v.problems.push(`CSP: ${message.text()}`);
+  });
+  return v;
+}
+
+/**
+ * The page whose h1 is `title` is open: its heading has the focus (moved there on every route change), nothing
+ * scrolls sideways, axe finds no WCAG A/AA violation, no page error; a screenshot `portal-<name>.png`.
+ */
+export async function arrived(v: Visit, name: string, title: string) {
+  const heading = v.page.getByRole('heading', { level: 1, name: title, exact: true });
+  await heading.waitFor({ timeout: WAIT_MS });
+  assert.equal(await v.page.locator('h1').count(), 1, `${name}: one h1`);
+  await v.page.waitForFunction((text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text, title, {
+    timeout: WAIT_MS,
+  });
+  assert.equal(await scrollsSideways(v.page), false, `${name}: no sideways scrolling`);
+  await checkPage(v, name);
+}
+
+/** The checks of `arrived` for a page already open (after a change on it): screenshot, axe, no problem. */
+export async function checkPage(v: Visit, name: string) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await v.page.screenshot({ path: join(ARTIFACTS, `portal-${name}.png`), fullPage: true, timeout: WAIT_MS });
+  await assertAccessible(v.page, name, { everyWcag: true });
+  assert.deepEqual(v.problems, [], `${name}: no page error, no Content-Security-Policy violation`);
+}
+
+/** Every request the tab made went to the server's own origin. */
+export function assertSameOrigin(portal: PortalServer, v: Visit) {
+  assert.deepEqual(
+    v.requests.filter((url) => !url.startsWith(`${portal.server.base}/`)),
+    [],
+    'no request left the origin',
+  );
+}
+
+/**
+ * A client created with the workspace's key and invited; in `v`'s tab they accept the invite with a password and
+ * land on the portal's home page. Returns the client's id.
+ */
+export async function signedInClient(
+  ws: Awaited<ReturnType<typeof newWorkspace>>,
+  v: Visit,
+  person: { email: string; givenName: string; familyName: string; companyId?: string },
+): Promise<string> {
+  const invited = await ws.call<{ id: string; inviteUrl: string }>('POST', '/v1/clients?sendInvite=true', person);
+  await v.page.goto(invited.inviteUrl);
+  await v.page.getByLabel('Choose a password').fill(PASSWORD);
+  await v.page.getByRole('button', { name: 'Set the password and continue' }).click();
+  await v.page.getByRole('heading', { level: 1, name: 'Home', exact: true }).waitFor({ timeout: WAIT_MS });
+  return invited.id;
+}
