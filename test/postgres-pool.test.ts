@@ -1,10 +1,11 @@
 // Rule (issue 31, point 5): PostgreSQL as operators run it: the pool's size per process is DATABASE_POOL_MAX, and
 // a pooled connection that fails while idle (a restarted server, a killed backend) is logged and replaced, never
-// swallowed and never fatal.
+// swallowed and never fatal; nor is one killed while a query runs on it.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { heldWithin } from './helpers/eventually.js';
@@ -42,4 +43,33 @@ test('DATABASE_POOL_MAX sizes the pool; an idle connection killed is logged and 
   await heldWithin(5000, 'the failure is logged', async () => logged.includes('an idle pooled connection failed'));
   assert.match(logged, /"level":50/, 'at error level');
   assert.equal((await me()).statusCode, 200, 'the pool opens another connection');
+
+  // A connection killed while checked out between two statements of a transaction (as a background loop's often is):
+  // the transaction fails, the process lives on (an unheard client 'error' event would end it), the next request is
+  // answered.
+  const inTransaction = async () =>
+    (await admin.query("select 1 from pg_stat_activity where application_name = $1 and state = 'idle in transaction'", [application]))
+      .rowCount ?? 0;
+  let release = () => {};
+  const gate = new Promise<void>((open) => {
+    release = open;
+  });
+  // Its failure is taken at once (it may come before it is looked at).
+  const held = h.app.ctx.database.db
+    .transaction()
+    .execute(async (trx) => {
+      await sql`select 1`.execute(trx);
+      await gate;
+      await sql`select 1`.execute(trx);
+    })
+    .then(
+      () => 'finished',
+      (error: Error) => error.message,
+    );
+  await heldWithin(15_000, 'the transaction is open', async () => (await inTransaction()) > 0);
+  await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [application]);
+  await heldWithin(15_000, 'its connection is gone', async () => (await inTransaction()) === 0);
+  release();
+  assert.match(await held, /terminat|Connection/);
+  assert.equal((await me()).statusCode, 200, 'the process answers on');
 });

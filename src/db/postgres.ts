@@ -146,6 +146,10 @@ export function openPostgres(url: string, options: OpenOptions = {}): Database {
     process.stderr.write(`portal: database: an idle pooled connection failed: ${error.message}\n`);
   };
   pool.on('error', (error) => reportPoolError(error));
+  // A connection lost while checked out (a query in flight: a background loop's, a request's) fails that query, which
+  // its caller handles; the client's own 'error' event has no listener then (the pool listens only while it is idle),
+  // and an unheard 'error' would end the process. Heard here, it is already reported through the failed query.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
