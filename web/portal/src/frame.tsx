@@ -3,7 +3,7 @@ import { useContext, useEffect, useState } from 'preact/hooks';
 import { ApiError, type Person, type PortalWorkspace, type SignInSession, api } from './api.js';
 import { Link, navigate } from './router.js';
 import { SECTIONS, type Waiting } from './sections.js';
-import { ErrorMessage, PageHeading, continueSignIn, useAction } from './ui.js';
+import { ErrorMessage, PageHeading, continueSignIn, signInThenReturn, useAction } from './ui.js';
 
 /** Who is signed in, and the workspace whose portal this is: every page inside the frame reads them. */
 export interface SignedIn {
@@ -44,7 +44,7 @@ export function SignedInFrame({ path, round, children }: { path: string; round: 
       },
       (failure) => {
         if (!current) return;
-        if (failure instanceof ApiError && failure.status === 401) navigate('/sign-in', { replace: true });
+        if (failure instanceof ApiError && failure.status === 401) signInThenReturn(path + window.location.search);
         else setError(failure);
       },
     );
@@ -116,11 +116,10 @@ function Sections({ path, waiting }: { path: string; waiting: Waiting[] }) {
               <Link href={section.path} current={path === section.path || path.startsWith(`${section.path}/`)}>
                 {section.label}
                 {count > 0 ? (
-                  <span class="count">
-                    {' '}
-                    ({count}
-                    <span class="visually-hidden"> waiting</span>)
-                  </span>
+                  <>
+                    <span class="count"> ({count})</span>
+                    <span class="visually-hidden"> waiting</span>
+                  </>
                 ) : null}
               </Link>
             </li>

@@ -1,5 +1,6 @@
 import type { FunctionComponent } from 'preact';
 import type { SignedIn } from './frame.js';
+import { notificationsSection } from './pages/notifications.js';
 
 /** What waits for the signed-in person in a section: a count, and the same in words ("2 open invoices"). */
 export interface Waiting {
@@ -21,4 +22,4 @@ export interface Section {
 }
 
 /** The sections, in the navigation's order. */
-export const SECTIONS: Section[] = [];
+export const SECTIONS: Section[] = [notificationsSection];

@@ -11,11 +11,25 @@ export { ErrorMessage, Field, PageHeading, Status, Submit, text, useAction } fro
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 128;
 
-/** Where a sign-in answer leads: the account when signed in, else the step still due. */
+/** Where a page sent to sign in first (an e-mail's link opened signed out) is kept for after it, in this tab only. */
+const AFTER_SIGN_IN = 'portal:after-sign-in';
+
+/** Sends the person to sign in, then back to `path` (an in-app path with its query). */
+export function signInThenReturn(path: string) {
+  if (path !== '/') sessionStorage.setItem(AFTER_SIGN_IN, path);
+  navigate('/sign-in', { replace: true });
+}
+
+/** Where a sign-in answer leads: the page that sent the person to sign in (else home) when signed in, else the step still due. */
 export function continueSignIn(session: SignInSession) {
   if (session.stage === 'mfaRequired') navigate('/totp', { replace: true });
   else if (session.stage === 'mfaEnrolmentRequired') navigate('/enrol-mfa', { replace: true });
-  else navigate('/', { replace: true });
+  else {
+    const back = sessionStorage.getItem(AFTER_SIGN_IN);
+    sessionStorage.removeItem(AFTER_SIGN_IN);
+    // In-app paths only: navigate() puts the portal's base before it, so nothing leads elsewhere.
+    navigate(back?.startsWith('/') ? back : '/', { replace: true });
+  }
 }
 
 /** The API refused an e-mailed link's token (used, expired, replaced) or the session: 401. */

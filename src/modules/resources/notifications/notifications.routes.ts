@@ -101,14 +101,14 @@ export default async function notificationRoutes(fastify: FastifyInstance) {
 }
 
 /**
- * `PORTAL_URL/notifications/{id}`, the link of a notification's e-mail: a redirect to the portal of the
- * notification's workspace (a page of its own comes with the portal's notifications). Outside /v1: a browser
- * follows it with no credential.
+ * `PORTAL_URL/notifications/{id}`, the link of a notification's e-mail: a redirect to the notification's page in
+ * its workspace's portal. Outside /v1: a browser follows it with no credential.
  */
 export async function notificationLinkRoutes(fastify: FastifyInstance) {
   const { database } = fastify.ctx;
   fastify.get<{ Params: { id: string } }>('/notifications/:id', { schema: { hide: true } }, async (request, reply) => {
-    const landing = await service.notificationLanding(database, request.params.id);
+    const at = request.url.indexOf('?');
+    const landing = await service.notificationLanding(database, request.params.id, at < 0 ? '' : request.url.slice(at));
     return landing === undefined ? reply.callNotFound() : reply.redirect(landing, 302);
   });
 }

@@ -250,13 +250,14 @@ export async function createNotification(
 
 /** Marks a notification read or unread (in product); a client session only its own. */
 /**
- * Where a notification e-mail's link (`PORTAL_URL/notifications/{id}`) lands: its workspace's portal, where the
- * person signs in. Undefined for an id no notification has (a malformed one, a deleted notification's).
+ * Where a notification e-mail's link (`PORTAL_URL/notifications/{id}?<ctaParams>`) lands: the notification's page in
+ * its workspace's portal (sign-in first when needed), the call to action's parameters kept. Undefined for an id no
+ * notification has (a malformed one, a deleted notification's).
  */
-export async function notificationLanding(database: Database, id: string): Promise<string | undefined> {
+export async function notificationLanding(database: Database, id: string, query: string): Promise<string | undefined> {
   if (!isUuid(id)) return undefined;
   const workspaceId = await repo.findNotificationWorkspace(database.db, id);
-  return workspaceId && `/portal/${workspaceId}/`;
+  return workspaceId && `/portal/${workspaceId}/notifications/${id.toLowerCase()}${query}`;
 }
 
 export async function markNotification(database: Database, caller: Caller, id: string, isRead: boolean): Promise<Notification> {

@@ -448,8 +448,8 @@ for (const backend of BACKENDS) {
 }
 
 for (const backend of BACKENDS) {
-  // Rule (issue 42, point 13): the "Open" link of a notification's e-mail lands on the portal of its workspace (a
-  // redirect), never on the API's JSON 404.
+  // Rule (issue 42, point 13; issue 44, point 1): the "Open" link of a notification's e-mail lands on the
+  // notification's page in its workspace's portal (a redirect, the call to action's parameters kept), never on a 404.
   test(`a notification e-mail's link redirects to its workspace's portal [${backend}]`, async (t) => {
     const h = await adminHarness(t, backend, { env: { PORTAL_URL: 'https://portal.acme.test' } });
     const { ws, user, client, send, outbox } = await setting(h);
@@ -464,9 +464,12 @@ for (const backend of BACKENDS) {
     const link = /Pay it: (\S+)/.exec(email.text)?.[1] ?? '';
     assert.equal(link, `https://portal.acme.test/notifications/${id}?invoice=42`);
     const opened = await h.app.inject({ method: 'GET', url: link.slice('https://portal.acme.test'.length) });
-    assert.deepEqual([opened.statusCode, opened.headers.location, opened.body], [302, `/portal/${ws.workspaceId}/`, '']);
+    assert.deepEqual(
+      [opened.statusCode, opened.headers.location, opened.body],
+      [302, `/portal/${ws.workspaceId}/notifications/${id}?invoice=42`, ''],
+    );
     // The portal page it names is the portal's (not the API's 404).
-    const landed = await h.app.inject({ method: 'GET', url: `/portal/${ws.workspaceId}/` });
+    const landed = await h.app.inject({ method: 'GET', url: `/portal/${ws.workspaceId}/notifications/${id}` });
     assert.notEqual(landed.statusCode, 404);
     for (const unknown of [UNKNOWN, 'not-an-id', UNKNOWN.toUpperCase()]) {
       const res = await h.app.inject({ method: 'GET', url: `/notifications/${unknown}` });
