@@ -6,6 +6,7 @@ import { readSecret } from './db/migrate.js';
 import { PageTokens } from './db/paging.js';
 import { readDatabaseId } from './db/server-settings.js';
 import { AfterResponse } from './lib/after-response.js';
+import { workspaceAccess } from './lib/caller.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { SecretBox } from './lib/secret-box.js';
 import { AuthFailureLimiter } from './limits/auth-failures.js';
@@ -22,6 +23,7 @@ import {
   UrlSigner,
 } from './modules/resources/files/index.js';
 import { type LookupAll, type WebhookSettings, WebhookWorker, type WebhookWorkerOptions } from './modules/resources/webhooks/index.js';
+import { findWorkspace } from './modules/resources/workspaces/index.js';
 
 /** The server's secrets by use: cursors, webhook secrets, files' URLs, sign-in's sealed cookies and app keys, app builders' secrets. */
 interface ServerSecrets {
@@ -167,6 +169,8 @@ export async function buildContext(
       ? new EmailDelivery(database, clock, log.child({ component: 'email' }), {
           smtpUrl: config.smtpUrl,
           from: config.smtpFrom,
+          // Every e-mail comes from its business: the workspace's name (issue 44).
+          senderName: async (workspaceId) => (await findWorkspace(database.db, workspaceAccess(workspaceId)))?.name,
           ...options.emailDelivery,
         })
       : null,

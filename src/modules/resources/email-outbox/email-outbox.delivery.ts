@@ -23,6 +23,8 @@ const EMAIL_RETRY_DELAYS_MS: readonly number[] = [
 export interface EmailDeliveryOptions {
   smtpUrl: string;
   from: string;
+  /** The name of the business a workspace's e-mails come from (its name); undefined: SMTP_FROM as it is. */
+  senderName?: (workspaceId: string) => Promise<string | undefined>;
   /** How often the outbox is polled for e-mails that came due (retries, other processes' leftovers). */
   pollMs?: number;
   retryDelaysMs?: readonly number[];
@@ -82,11 +84,12 @@ export class EmailDelivery extends LoopWorker {
 
   private async send(
     transport: Transporter,
-    email: { id: string; to_address: string; subject: string; text_body: string; attempts: number },
+    email: { id: string; workspace_id: string; to_address: string; subject: string; text_body: string; attempts: number },
   ) {
     const attempts = email.attempts + 1;
     try {
-      await transport.sendMail({ from: this.options.from, to: email.to_address, subject: email.subject, text: email.text_body });
+      const from = await this.fromOf(email.workspace_id);
+      await transport.sendMail({ from, to: email.to_address, subject: email.subject, text: email.text_body });
       await markEmailSent(this.database.db, email.id, attempts, this.clock.now());
     } catch (error) {
       const delay = this.retryDelaysMs[attempts - 1];
@@ -95,6 +98,16 @@ export class EmailDelivery extends LoopWorker {
       this.log.warn({ emailId: email.id, attempts, retryAt, error: message }, 'e-mail outbox: attempt failed');
       await markEmailAttemptFailed(this.database.db, email.id, attempts, message, retryAt);
     }
+  }
+
+  /**
+   * Every e-mail says which business it comes from: SMTP_FROM's address under the workspace's name (nodemailer
+   * quotes and encodes it); SMTP_FROM as it is when the workspace is gone.
+   */
+  private async fromOf(workspaceId: string): Promise<string | { name: string; address: string }> {
+    const name = await this.options.senderName?.(workspaceId);
+    if (name === undefined) return this.options.from;
+    return { name, address: /<([^<>]+)>\s*$/.exec(this.options.from)?.[1] ?? this.options.from.trim() };
   }
 
   /** Stops waking, lets the running drain finish, closes the SMTP connections. */

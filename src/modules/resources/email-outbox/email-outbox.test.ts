@@ -48,7 +48,8 @@ for (const backend of BACKENDS) {
       assert.equal(mail.from, 'portal@acme.test');
       assert.deepEqual(mail.to, [client.email.toLowerCase()], 'the address (its domain lower-cased on the way)');
       assert.match(mail.raw, /^Subject: Your invoice\r$/m);
-      assert.match(mail.raw, /^From: Acme Portal <portal@acme\.test>\r$/m);
+      // Every e-mail names the business it comes from (issue 44): SMTP_FROM's address under the workspace's name.
+      assert.match(mail.raw, /^From: Acme <portal@acme\.test>\r$/m);
       assert.match(mail.raw, /^To: ada@acme\.test\r$/im);
       const body = mail.raw
         .slice(mail.raw.indexOf('\r\n\r\n') + 4)
