@@ -281,10 +281,13 @@ for (const backend of BACKENDS) {
         assert.deepEqual([reopened.status, 'completedBy' in reopened, 'completedDate' in reopened], ['todo', false, false]);
       }
       const completed = await w.audit('taskCompleted');
-      assert.deepEqual(completed.map((e) => [e.context.taskId, e.actorType, e.actorId]).sort(), [
-        [company.id, 'clientUser', w.ada.id],
-        [mine.id, 'clientUser', w.ada.id],
-      ].sort());
+      assert.deepEqual(
+        completed.map((e) => [e.context.taskId, e.actorType, e.actorId]).sort(),
+        [
+          [company.id, 'clientUser', w.ada.id],
+          [mine.id, 'clientUser', w.ada.id],
+        ].sort(),
+      );
 
       const refusals: [string, object][] = [
         [viewed.id, { status: 'completed' }],
