@@ -1523,7 +1523,7 @@ export interface paths {
         head?: never;
         /**
          * Update a task: taskUpdated, and taskCompleted or taskArchived when it becomes so
-         * @description Changes only the fields given. Naming any of internalUserId, clientId and companyId replaces the assignee (same rules as creation); a task no longer assigned to an internal user loses its viewer. No change: no event. Keys, bearer tokens and an admin with access to every company change any task they see; any other internal user a task it created, one assigned to it, or one assigned to no internal user (a client, a company, or no one): another internal user’s task is a 403. name: one line, 255 characters at most; description: 10000 characters at most.
+         * @description Changes only the fields given. Naming any of internalUserId, clientId and companyId replaces the assignee (same rules as creation); a task no longer assigned to an internal user loses its viewer. No change: no event. Keys, bearer tokens and an admin with access to every company change any task they see; any other internal user a task it created, one assigned to it, or one assigned to no internal user (a client, a company, or no one): another internal user’s task is a 403. A client session changes only `status` (completing or reopening) of a task assigned to it or to its company; any other field, or a task it only views, is a 403. name: one line, 255 characters at most; description: 10000 characters at most.
          */
         patch: operations["updateTask"];
         trace?: never;

@@ -1,6 +1,9 @@
 import type { FunctionComponent } from 'preact';
 import type { SignedIn } from './frame.js';
-import { notificationsSection } from './pages/notifications.js';
+import { ContractsPage, contractsWaiting } from './pages/contracts.js';
+import { FormsPage, formsWaiting } from './pages/forms.js';
+import { NotificationsPage, notificationsWaiting } from './pages/notifications.js';
+import { TasksPage, tasksWaiting } from './pages/tasks.js';
 
 /** What waits for the signed-in person in a section: a count, and the same in words ("2 open invoices"). */
 export interface Waiting {
@@ -22,4 +25,9 @@ export interface Section {
 }
 
 /** The sections, in the navigation's order. */
-export const SECTIONS: Section[] = [notificationsSection];
+export const SECTIONS: Section[] = [
+  { path: '/tasks', label: 'Tasks', Page: TasksPage, waiting: tasksWaiting },
+  { path: '/forms', label: 'Forms', Page: FormsPage, waiting: formsWaiting },
+  { path: '/contracts', label: 'Contracts', Page: ContractsPage, waiting: contractsWaiting },
+  { path: '/notifications', label: 'Notifications', Page: NotificationsPage, waiting: notificationsWaiting },
+];

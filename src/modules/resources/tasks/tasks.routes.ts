@@ -26,8 +26,10 @@ import {
 } from './tasks.schemas.js';
 import * as service from './tasks.service.js';
 
-/** A client session reads the tasks assigned to it (or its company) or that it views; it changes none (403). */
+/** A client session reads the tasks assigned to it (or its company) or that it views; it creates and deletes none (403). */
 const CLIENT_READS: RoutePolicy = { clientSession: 'read' };
+/** A client session completes and reopens its own tasks (the service refuses any other change: 403). */
+const CLIENT_COMPLETES: RoutePolicy = { clientSession: 'write' };
 /** Templates are the staff's: a client session is answered as if they were absent. */
 const STAFF_ONLY: RoutePolicy = { clientSession: 'none' };
 const tags = ['tasks'];
@@ -39,6 +41,9 @@ const WHO_CHANGES =
   'Keys, bearer tokens and an admin with access to every company change any task they see; any other internal user a task ' +
   'it created, one assigned to it, or one assigned to no internal user (a client, a company, or no one): another internal ' +
   'user’s task is a 403.';
+const CLIENT_STATUS =
+  'A client session changes only `status` (completing or reopening) of a task assigned to it or to its company; any other ' +
+  'field, or a task it only views, is a 403.';
 const LIMITS = `name: one line, ${TASK_NAME_MAX} characters at most; description: ${TASK_DESCRIPTION_MAX} characters at most.`;
 
 export default async function taskRoutes(fastify: FastifyInstance) {
@@ -97,7 +102,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
   app.patch(
     '/tasks/:id',
     {
-      config: { policy: CLIENT_READS },
+      config: { policy: CLIENT_COMPLETES },
       schema: {
         tags,
         operationId: 'updateTask',
@@ -105,7 +110,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
         description:
           'Changes only the fields given. Naming any of internalUserId, clientId and companyId replaces the assignee (same rules ' +
           'as creation); a task no longer assigned to an internal user loses its viewer. No change: no event. ' +
-          `${WHO_CHANGES} ${LIMITS}`,
+          `${WHO_CHANGES} ${CLIENT_STATUS} ${LIMITS}`,
         params: IdParams,
         body: TaskUpdate,
         response: { 200: Task, ...WRITE_ERRORS },

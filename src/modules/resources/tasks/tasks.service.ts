@@ -114,7 +114,7 @@ function doerOf(caller: Caller): { id: string; type: ActorType } {
  * with access to every company: any. Any other internal user (staff, or an admin limited to some companies):
  * a task it created or is assigned to, or one assigned to no internal user (a client or a company it sees, or
  * no one); another internal user's task is that user's, its creator's or a full admin's to change. A client
- * (a session, or signed in) changes no task (its routes refuse it first).
+ * (a session, or signed in) changes no task here: it only completes and reopens its own (`clientOwns`).
  */
 function mayChange(caller: Caller, task: Task): boolean {
   const { principal } = caller;
@@ -124,6 +124,16 @@ function mayChange(caller: Caller, task: Task): boolean {
   const me = principal.internalUserId;
   return task.internalUserId === undefined || task.internalUserId === me || (task.creatorType === 'internalUser' && task.createdBy === me);
 }
+
+/**
+ * A task a client completes and reopens: one assigned to it, or to one of its companies as a whole (a client sees
+ * no other company's), not one assigned to an internal user that it only views.
+ */
+function clientOwns(clientId: string, task: Task): boolean {
+  return task.internalUserId === undefined && (task.clientId === undefined ? task.companyId !== undefined : task.clientId === clientId);
+}
+
+const CLIENT_CHANGES_STATUS = 'A client changes only the status of a task assigned to it or to its company (completing or reopening it).';
 
 const OTHERS_TASK =
   'is assigned to another internal user: only that user, the task’s creator or an admin with access to every company may change it';
@@ -234,9 +244,12 @@ function withFields(task: Task, fields: Partial<Task>): Task {
  * Changes the fields given (PATCH). Naming any of internalUserId, clientId and companyId replaces the assignee;
  * moving the task away from an internal user removes its viewer. taskUpdated with the previous values of what
  * changed (nothing changed: no event); taskCompleted when the status becomes completed, taskArchived when archived.
- * Only by a caller that may change the task (mayChange; 403 otherwise).
+ * Only by a caller that may change the task (mayChange; 403 otherwise); a client only the status of its own
+ * (clientOwns), which its portal's tasks page completes and reopens.
  */
 export async function updateTask(database: Database, caller: Caller, id: string, input: TaskUpdate): Promise<Task> {
+  const client = isClient(caller.principal) ? caller.principal.clientId : undefined;
+  if (client !== undefined && Object.keys(input).some((field) => field !== 'status')) throw errors.forbidden(CLIENT_CHANGES_STATUS);
   const problems: FieldProblem[] = [];
   // Checked before the transaction: the directory reads through the shared handle.
   const [assignee, viewers] = await Promise.all([
@@ -248,7 +261,9 @@ export async function updateTask(database: Database, caller: Caller, id: string,
     database,
     async (work) => {
       const previous = orNotFound(await repo.findTask(work.db, caller.access, id), 'Task');
-      if (!mayChange(caller, previous)) throw errors.forbidden(`This task ${OTHERS_TASK}.`);
+      if (client !== undefined) {
+        if (!clientOwns(client, previous)) throw errors.forbidden(CLIENT_CHANGES_STATUS);
+      } else if (!mayChange(caller, previous)) throw errors.forbidden(`This task ${OTHERS_TASK}.`);
       const at = isoAt(caller.actor.at);
       const doer = doerOf(caller);
       let next: Task = { ...previous };

@@ -237,7 +237,7 @@ for (const backend of BACKENDS) {
       assertProblems(bad, ['body.subTaskTemplates']);
     });
 
-    test('a client session sees the tasks of itself, its company as a whole, or that it views; it changes none (403)', async (t) => {
+    test('a client session sees the tasks of itself, its company as a whole, or that it views; it creates and deletes none (403)', async (t) => {
       const w = await world(t, backend);
       const mine = await w.create({ name: 'Mine', clientId: w.ada.id });
       const company = await w.create({ name: 'Company', companyId: w.acme.id });
@@ -252,10 +252,62 @@ for (const backend of BACKENDS) {
         const res = await w.call('GET', `/v1/tasks/${hidden.id}`, undefined, session);
         assert.deepEqual([res.statusCode, res.json().code], [404, 'not_found']);
       }
-      const write = await w.call('PATCH', `/v1/tasks/${mine.id}`, { status: 'completed' }, session);
-      assert.deepEqual([write.statusCode, write.json().code], [403, 'forbidden']);
+      for (const [method, url, body] of [
+        ['POST', '/v1/tasks', { name: 'Mine too', clientId: w.ada.id }],
+        ['DELETE', `/v1/tasks/${mine.id}`, undefined],
+      ] as const) {
+        const write = await w.call(method, url, body, session);
+        assert.deepEqual([write.statusCode, write.json().code], [403, 'forbidden'], `${method} ${url}`);
+      }
       const templates = await w.call('GET', '/v1/task-templates', undefined, session);
       assert.deepEqual([templates.statusCode, templates.json().code], [404, 'not_found']);
+    });
+
+    test('a client completes and reopens the tasks of itself and of its company (status only); a task it views, or another field, is a 403', async (t) => {
+      const w = await world(t, backend);
+      const mine = await w.create({ name: 'Mine', clientId: w.ada.id });
+      const company = await w.create({ name: 'Company', companyId: w.acme.id, status: 'inProgress' });
+      const viewed = await w.create({ name: 'Viewed', internalUserId: w.user.id, viewers: [{ clientId: w.ada.id }] });
+      const session = await sessionKeyFor(w.h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.ada.id });
+      const patch = (id: string, body: object) => w.call('PATCH', `/v1/tasks/${id}`, body, session);
+
+      for (const task of [mine, company]) {
+        const done = okJson(await patch(task.id, { status: 'completed' }));
+        assert.deepEqual(
+          [done.status, done.completedBy, done.completedByUserType, typeof done.completedDate],
+          ['completed', w.ada.id, 'client', 'string'],
+        );
+        const reopened = okJson(await patch(task.id, { status: 'todo' }));
+        assert.deepEqual([reopened.status, 'completedBy' in reopened, 'completedDate' in reopened], ['todo', false, false]);
+      }
+      const completed = await w.audit('taskCompleted');
+      assert.deepEqual(
+        completed.map((e) => [e.context.taskId, e.actorType, e.actorId]).sort(),
+        [
+          [company.id, 'clientUser', w.ada.id],
+          [mine.id, 'clientUser', w.ada.id],
+        ].sort(),
+      );
+
+      const refusals: [string, object][] = [
+        [viewed.id, { status: 'completed' }],
+        [mine.id, { name: 'Renamed' }],
+        [mine.id, { status: 'completed', dueDate: null }],
+        [mine.id, { isArchived: true }],
+        [mine.id, { clientId: w.ada.id }],
+      ];
+      for (const [id, body] of refusals) {
+        const res = await patch(id, body);
+        assert.deepEqual(
+          [res.statusCode, res.json().message],
+          [403, 'A client changes only the status of a task assigned to it or to its company (completing or reopening it).'],
+          JSON.stringify(body),
+        );
+      }
+      assert.equal(okJson(await w.call('GET', `/v1/tasks/${mine.id}`)).name, 'Mine', 'nothing changed');
+      // Another client's task is absent to it, as on a read.
+      const bobs = await w.create({ name: 'Bob', clientId: w.bob.id });
+      assert.equal((await patch(bobs.id, { status: 'completed' })).statusCode, 404);
     });
 
     test('an internal user limited to Beta sees Beta’s tasks and those of no company; assigns only within Beta', async (t) => {

@@ -6,7 +6,7 @@ import { useLoad } from '../../../kit/ui.js';
 import { ok, type Person, v1 } from '../api.js';
 import { type SignedIn, useSignedIn } from '../frame.js';
 import { Link } from '../router.js';
-import type { Section } from '../sections.js';
+import type { Waiting } from '../sections.js';
 import { ErrorMessage, PageHeading, useAction } from '../ui.js';
 
 type Notification = Item<'/v1/notifications'>;
@@ -20,23 +20,14 @@ const bodyOf = (n: Notification) => n.deliveryTargets.inProduct?.body ?? n.deliv
 const isUnread = (n: Notification) => n.deliveryTargets.inProduct?.isRead === false;
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-export const notificationsSection: Section = {
-  path: '/notifications',
-  label: 'Notifications',
-  Page: NotificationsPage,
-  async waiting({ person }: SignedIn) {
-    // Unread ones only (the API's default); one page is enough to say "some", up to its size.
-    const unread = await ok(v1.GET('/v1/notifications', { params: { query: { ...recipientOf(person), limit: 100 } } }));
-    const count = unread.data.length;
-    return {
-      section: '/notifications',
-      count,
-      says: `${count}${unread.nextToken ? '+' : ''} unread notification${count === 1 ? '' : 's'}`,
-    };
-  },
-};
+/** The unread ones (the API's default); one page is enough to say "some", up to its size. */
+export async function notificationsWaiting({ person }: SignedIn): Promise<Waiting> {
+  const unread = await ok(v1.GET('/v1/notifications', { params: { query: { ...recipientOf(person), limit: 100 } } }));
+  const count = unread.data.length;
+  return { section: '/notifications', count, says: `${count}${unread.nextToken ? '+' : ''} unread notification${count === 1 ? '' : 's'}` };
+}
 
-function NotificationsPage({ path }: { path: string }) {
+export function NotificationsPage({ path }: { path: string }) {
   const one = match('/notifications/:id', path);
   return one ? <NotificationPage id={one.id} /> : <NotificationList />;
 }
@@ -103,7 +94,7 @@ function NotificationPage({ id }: { id: string }) {
     <>
       <PageHeading title={titleOf(n)} context="Notification" />
       <p class="muted">{when(n.createdAt)}</p>
-      {bodyOf(n) ? <p>{bodyOf(n)}</p> : null}
+      {bodyOf(n) ? <p class="prose">{bodyOf(n)}</p> : null}
       <ErrorMessage focus error={action.error} />
       <div class="actions">
         {isUnread(n) ? (
