@@ -1,5 +1,7 @@
 import type { FunctionComponent } from 'preact';
 import type { SignedIn } from './frame.js';
+import { AppsPage } from './pages/apps.js';
+import { FilesPage } from './pages/files.js';
 
 /** What waits for the signed-in person in a section: a count, and the same in words ("2 open invoices"). */
 export interface Waiting {
@@ -21,4 +23,7 @@ export interface Section {
 }
 
 /** The sections, in the navigation's order. */
-export const SECTIONS: Section[] = [];
+export const SECTIONS: Section[] = [
+  { path: '/files', label: 'Files', Page: FilesPage },
+  { path: '/apps', label: 'Apps', Page: AppsPage },
+];
