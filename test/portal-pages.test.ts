@@ -62,6 +62,43 @@ test('every page path of a workspace answers index.html, revalidated each time, 
   assert.equal(upper.headers.location, `/portal/${workspaceId}/sign-in?error=x`);
 });
 
+test('a workspace with published apps may frame their origins, and only theirs (not a draft’s, not a link’s)', async (t) => {
+  const admin = 'portal-pages-admin-token-0123456789abcdef';
+  const built = await buildApp(loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORTAL_ADMIN_TOKEN: admin }), {
+    webhooks: false,
+    subscriptionPollMs: false,
+  });
+  t.after(() => built.close());
+  const { workspaceId } = await createTestWorkspace({ app: built, clock: systemClock }, 'Apps');
+  const { workspaceId: other } = await createTestWorkspace({ app: built, clock: systemClock }, 'No apps');
+  const appId = '7b0e4a7e-8c1f-4d55-9f3a-2d5c3a1e9b11';
+  for (const body of [
+    { type: 'custom', name: 'Dev app', appId, url: 'http://127.0.0.1:5173/app?x=1' },
+    { type: 'marketplace', name: 'Same origin again', appId, url: 'http://127.0.0.1:5173/other' },
+    { type: 'marketplace', name: 'Hosted', appId, url: 'https://apps.example.com/portal' },
+    { type: 'custom', name: 'Draft', appId, url: 'https://draft.example.com/', draft: true },
+    { type: 'link', name: 'Docs', url: 'https://docs.example.com/' },
+  ]) {
+    const created = await built.inject({
+      method: 'POST',
+      url: `/admin/workspaces/${workspaceId}/installs`,
+      headers: { authorization: `Bearer ${admin}` },
+      payload: body,
+    });
+    assert.equal(created.statusCode, 200, created.body);
+  }
+  const withApps = await built.inject(`/portal/${workspaceId}/apps`);
+  assert.equal(withApps.statusCode, 200);
+  assert.equal(
+    withApps.headers['content-security-policy'],
+    HTML_CSP.replace("connect-src 'self'; ", "connect-src 'self'; frame-src 'self' http://127.0.0.1:5173 https://apps.example.com; "),
+  );
+  assert.equal(withApps.headers['x-frame-options'], 'DENY', 'nobody frames the portal itself');
+  assert.equal((await built.inject(`/portal/${other}/apps`)).headers['content-security-policy'], HTML_CSP, 'another workspace');
+  const asset = readFileSync(INDEX, 'utf8').match(/"(\/portal\/assets\/[^"]+\.js)"/)?.[1] ?? '';
+  assert.equal((await built.inject(asset)).headers['content-security-policy'], HTML_CSP, 'the assets keep the plain policy');
+});
+
 test('the hashed assets at /portal/assets/ are cached for a year; a missing one is a 404, never the app', async (t) => {
   const { app: portal, workspaceId } = await app(t);
   const assets = [...readFileSync(INDEX, 'utf8').matchAll(/"(\/portal\/assets\/[^"]+)"/g)].map((m) => m[1]);

@@ -5,20 +5,21 @@ import { printResult } from './output.js';
 
 export const installsGroup: CommandGroup = {
   create: command({
-    usage: 'portal installs create --workspace W --type T --name N [--app-id A] [--draft]',
+    usage: 'portal installs create --workspace W --type T --name N [--app-id A] [--draft] [--url U]',
     options: {
       workspace: { type: 'string' },
       type: { type: 'string' },
       name: { type: 'string' },
       'app-id': { type: 'string' },
       draft: { type: 'boolean' },
+      url: { type: 'string' },
     },
     async run(values, { database, json }) {
       // The body the admin route takes (POST /admin/workspaces/{id}/installs), checked by the same schema.
       const input = validInput(InstallCreate, {
         type: requireOption(values, 'type'),
         name: requireOption(values, 'name'),
-        ...given({ appId: values['app-id'], draft: values.draft }),
+        ...given({ appId: values['app-id'], draft: values.draft, url: values.url }),
       });
       const created = await createInstall(database, await requireWorkspace(database, values), input);
       printResult(json, created, `Install ${created.id} created${input.draft ? ' (a draft: publish it to show it to clients)' : ''}.`);

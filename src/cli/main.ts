@@ -33,7 +33,8 @@ const USAGE = `Usage: portal <command> [options] [--json]
   custom-fields create --workspace W --entity client|company --key K --name N
                        --type T [--options L1,L2]    define a custom field (labels for multiSelect)
   installs create --workspace W --type custom|marketplace|embed|link|manual --name N [--app-id A] [--draft]
-                                                     install an app (custom and marketplace name theirs)
+                  [--url U]                          install an app (custom and marketplace name theirs; the
+                                                     URL of an app's page, or of a link)
   installs publish --workspace W --install I         publish a draft install
   sessions create --workspace W --api-key KEY (--client C [--company X] | --internal-user U)
                   [--base-url URL]                   mint an end-user session token for an app key (baseUrl:

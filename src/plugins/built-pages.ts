@@ -24,7 +24,7 @@ const HASHED = /^assets\/[^/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
 
 export interface BuiltPages {
   /** index.html, revalidated every time (a deployment is seen at once); 503 with `notBuilt` while it is missing. */
-  sendIndex(reply: FastifyReply): FastifyReply;
+  sendIndex(reply: FastifyReply, headers?: Record<string, string>): FastifyReply;
   /**
    * The file at `path` (relative to the build) when there is one: hashed assets cached for a year, others
    * revalidated; undefined otherwise (the caller answers the app or a 404).
@@ -39,14 +39,20 @@ export interface BuiltPages {
  */
 export async function servesBuiltPages(app: FastifyInstance, root: string, notBuilt: string): Promise<BuiltPages> {
   await app.register(fastifyStatic, { root, serve: false });
+  // An index sent with headers of its own (a portal's policy naming the apps it frames) keeps them.
+  const own = new WeakSet<FastifyReply>();
   app.addHook('onSend', async function pageHeaders(_request, reply, payload) {
-    reply.headers(SECURITY_HEADERS);
+    if (!own.has(reply)) reply.headers(SECURITY_HEADERS);
     return payload;
   });
   return {
-    sendIndex(reply) {
+    sendIndex(reply, headers) {
       if (!isFile(join(root, 'index.html'))) {
         return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(notBuilt);
+      }
+      if (headers) {
+        own.add(reply);
+        reply.headers(headers);
       }
       return reply.header('cache-control', 'no-cache').sendFile('index.html', root, { cacheControl: false });
     },

@@ -2480,7 +2480,7 @@ export interface paths {
         put?: never;
         /**
          * Install an app, an embed, a link or a manual app (at the end of the sidebar)
-         * @description `{type, name, appId?, draft?}`: `appId` for custom and marketplace installs only; only a custom install may be a draft (clients do not see it until it is published). As `portal installs create`.
+         * @description `{type, name, appId?, draft?, url?}`: `appId` for custom and marketplace installs only; only a custom install may be a draft (clients do not see it until it is published); `url` (answered as `embedLink`) for custom, marketplace and link installs: the app’s page, which the portal frames with the signed-in person’s session token, or the link’s destination. As `portal installs create`.
          */
         post: operations["adminCreateInstall"];
         delete?: never;
@@ -8059,6 +8059,7 @@ export interface operations {
                             autoSizeEmbed: boolean;
                             content?: string;
                             embedCode?: string;
+                            /** @description the URL the portal opens: a custom or marketplace app’s page, framed with the person’s session token (`?token=`); a link’s destination */
                             embedLink?: string;
                             embedCount: number;
                             embedlyData?: {
@@ -8185,6 +8186,7 @@ export interface operations {
                         autoSizeEmbed: boolean;
                         content?: string;
                         embedCode?: string;
+                        /** @description the URL the portal opens: a custom or marketplace app’s page, framed with the person’s session token (`?token=`); a link’s destination */
                         embedLink?: string;
                         embedCount: number;
                         embedlyData?: {
@@ -16934,6 +16936,11 @@ export interface operations {
                             membershipEntityId?: string;
                             /** @description the client members of an individual or group channel */
                             memberIds?: string[];
+                            /**
+                             * @description what clients may do at the channel’s root (a folder says what they may do in it): read-write, or read-only (set with PUT /v1/files/root/permissions/)
+                             * @enum {unknown}
+                             */
+                            clientPermissions: "read-write" | "read-only";
                         }[];
                         /** @description present only when more rows exist; pass back as `nextToken` */
                         nextToken?: string;
@@ -17066,6 +17073,11 @@ export interface operations {
                         membershipEntityId?: string;
                         /** @description the client members of an individual or group channel */
                         memberIds?: string[];
+                        /**
+                         * @description what clients may do at the channel’s root (a folder says what they may do in it): read-write, or read-only (set with PUT /v1/files/root/permissions/)
+                         * @enum {unknown}
+                         */
+                        clientPermissions: "read-write" | "read-only";
                     };
                 };
             };
@@ -17219,6 +17231,11 @@ export interface operations {
                         membershipEntityId?: string;
                         /** @description the client members of an individual or group channel */
                         memberIds?: string[];
+                        /**
+                         * @description what clients may do at the channel’s root (a folder says what they may do in it): read-write, or read-only (set with PUT /v1/files/root/permissions/)
+                         * @enum {unknown}
+                         */
+                        clientPermissions: "read-write" | "read-only";
                     };
                 };
             };
@@ -23513,6 +23530,8 @@ export interface operations {
                     appId?: string;
                     /** @description custom installs only: an app-builder draft, hidden from clients until published */
                     draft?: boolean;
+                    /** @description custom, marketplace and link installs: an http(s) URL, answered as `embedLink`. An app’s page, which the portal frames for a signed-in person with their session token (`?token=`; `http://127.0.0.1:<port>` while developing), or a link’s destination; one line, not only white space; no control characters other than tab, and no lone surrogates */
+                    url?: string;
                 };
             };
         };

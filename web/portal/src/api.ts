@@ -63,4 +63,7 @@ export const api = {
   beginTotp: () => ok(client.POST('/portal/{workspaceId}/api/mfa/totp', { params })),
   confirmTotp: (code: string) => ok(client.POST('/portal/{workspaceId}/api/mfa/totp/confirm', { params, body: { code } })),
   disableTotp: (code: string) => ok(client.POST('/portal/{workspaceId}/api/mfa/totp/disable', { params, body: { code } })),
+  /** The session token an installed app's frame gets, for the signed-in person. */
+  openApp: (installId: string) =>
+    ok(client.POST('/portal/{workspaceId}/api/apps/{installId}/session', { params: { path: { ...params.path, installId } } })),
 };

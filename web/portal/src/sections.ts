@@ -1,6 +1,8 @@
 import type { FunctionComponent } from 'preact';
 import type { SignedIn } from './frame.js';
+import { AppsPage } from './pages/apps.js';
 import { ContractsPage, contractsWaiting } from './pages/contracts.js';
+import { FilesPage } from './pages/files.js';
 import { FormsPage, formsWaiting } from './pages/forms.js';
 import { NotificationsPage, notificationsWaiting } from './pages/notifications.js';
 import { TasksPage, tasksWaiting } from './pages/tasks.js';
@@ -26,8 +28,10 @@ export interface Section {
 
 /** The sections, in the navigation's order. */
 export const SECTIONS: Section[] = [
+  { path: '/files', label: 'Files', Page: FilesPage },
   { path: '/tasks', label: 'Tasks', Page: TasksPage, waiting: tasksWaiting },
   { path: '/forms', label: 'Forms', Page: FormsPage, waiting: formsWaiting },
   { path: '/contracts', label: 'Contracts', Page: ContractsPage, waiting: contractsWaiting },
+  { path: '/apps', label: 'Apps', Page: AppsPage },
   { path: '/notifications', label: 'Notifications', Page: NotificationsPage, waiting: notificationsWaiting },
 ];

@@ -31,6 +31,7 @@ function toChannel<K extends ChannelKind>(kind: K, row: ChannelRow<K>): Channel<
   const memberIds = splitIds(row.member_ids);
   const entityId = row.membership_type === 'individual' ? row.client_id : row.membership_type === 'company' ? row.company_id : null;
   const lastMessageDate = kind === 'message' ? (row as MessageChannelsTable).last_message_date : null;
+  const rootPermissions = kind === 'file' ? (row as FileChannelsTable).root_client_permissions : null;
   return {
     ...objectFields(row, TABLES[kind].object),
     membershipType: row.membership_type,
@@ -39,6 +40,7 @@ function toChannel<K extends ChannelKind>(kind: K, row: ChannelRow<K>): Channel<
     ...(entityId !== null ? { membershipEntityId: entityId } : {}),
     ...(memberIds.length > 0 ? { memberIds } : {}),
     ...(lastMessageDate !== null ? { lastMessageDate } : {}),
+    ...(rootPermissions !== null ? { clientPermissions: rootPermissions === 'read_write' ? 'read-write' : 'read-only' } : {}),
   } as Channel<K>;
 }
 

@@ -34,7 +34,17 @@ export const MessageChannel = Type.Object(
 );
 export type MessageChannel = Static<typeof MessageChannel>;
 
-export const FileChannel = Type.Object(channelProperties('fileChannel'), { additionalProperties: false, title: 'FileChannel' });
+export const FileChannel = Type.Object(
+  {
+    ...channelProperties('fileChannel'),
+    clientPermissions: Type.Enum(['read-write', 'read-only'], {
+      description:
+        'what clients may do at the channel’s root (a folder says what they may do in it): read-write, or read-only ' +
+        '(set with PUT /v1/files/root/permissions/)',
+    }),
+  },
+  { additionalProperties: false, title: 'FileChannel' },
+);
 export type FileChannel = Static<typeof FileChannel>;
 
 /** A new channel's body, as the SDK's createMessageChannel and createFileChannel give it. */

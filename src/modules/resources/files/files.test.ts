@@ -99,6 +99,7 @@ for (const backend of BACKENDS) {
           companyId: w.acme.id,
           membershipEntityId: w.ada.id,
           memberIds: [w.ada.id],
+          clientPermissions: 'read-write',
         });
         const group = await w.ok('POST', '/v1/channels/files', { membershipType: 'group', memberIds: [w.bob.id, w.cy.id] });
         assert.deepEqual(
@@ -106,6 +107,7 @@ for (const backend of BACKENDS) {
           [w.beta.id, [w.bob.id, w.cy.id], false, false],
         );
         assert.deepEqual(Object.keys(w.betas).sort(), [
+          'clientPermissions',
           'companyId',
           'createdAt',
           'id',
@@ -412,6 +414,12 @@ for (const backend of BACKENDS) {
           channelId: w.adas.id,
           clientPermissions: 'read-only',
         });
+        // The channel says what clients may do at its root, to whoever sees it.
+        for (const caller of [undefined, ada]) {
+          assert.equal((await w.ok('GET', `/v1/channels/files/${w.adas.id}`, undefined, caller)).clientPermissions, 'read-only');
+          const listed = (await w.ok('GET', '/v1/channels/files', undefined, caller)).data.find((c: { id: string }) => c.id === w.adas.id);
+          assert.equal(listed.clientPermissions, 'read-only');
+        }
         assert.equal((await w.call('POST', '/v1/files/folder', { channelId: w.adas.id, path: 'Top' }, ada)).statusCode, 403);
         assert.equal(
           (await w.call('PUT', '/v1/files/root/permissions/', { clientPermissions: 'read_write', channelId: w.adas.id }, ada)).statusCode,

@@ -54,6 +54,19 @@ export async function findInstall(db: Kysely<DB>, access: Access, id: string): P
   return row && toInstall(row);
 }
 
+/** The URLs of the workspace's published app installs (custom and marketplace) that have one. */
+export async function publishedAppUrls(db: Kysely<DB>, access: Access): Promise<string[]> {
+  const rows = await db
+    .selectFrom('installs')
+    .select('embed_link')
+    .where('workspace_id', '=', access.workspaceId)
+    .where('status', '=', 'published')
+    .where('type', 'in', ['custom', 'marketplace'])
+    .where('embed_link', 'is not', null)
+    .execute();
+  return rows.flatMap((row) => (row.embed_link === null ? [] : [row.embed_link]));
+}
+
 /** The next sidebar position of the workspace (after its last install). */
 export async function nextSort(db: Kysely<DB>, access: Access): Promise<number> {
   const row = await db
@@ -68,7 +81,7 @@ export type NewInstall = Pick<
   InstallsTable,
   'id' | 'type' | 'status' | 'display_name' | 'icon' | 'app_id' | 'path' | 'sort' | 'sort_key' | 'created_at' | 'updated_at'
 > &
-  Partial<Pick<InstallsTable, 'app_builder_id' | 'content'>>;
+  Partial<Pick<InstallsTable, 'app_builder_id' | 'content' | 'embed_link'>>;
 
 export function insertInstalls(work: UnitOfWork, access: Access, installs: NewInstall[]): void {
   const rows: InstallsTable[] = installs.map((install) => ({

@@ -167,8 +167,10 @@ export async function installAdminRoutes(fastify: FastifyInstance) {
         operationId: 'adminCreateInstall',
         summary: 'Install an app, an embed, a link or a manual app (at the end of the sidebar)',
         description:
-          '`{type, name, appId?, draft?}`: `appId` for custom and marketplace installs only; only a custom install may be a draft ' +
-          '(clients do not see it until it is published). As `portal installs create`.',
+          '`{type, name, appId?, draft?, url?}`: `appId` for custom and marketplace installs only; only a custom install may be a draft ' +
+          '(clients do not see it until it is published); `url` (answered as `embedLink`) for custom, marketplace and link installs: ' +
+          'the app’s page, which the portal frames with the signed-in person’s session token, or the link’s destination. As ' +
+          '`portal installs create`.',
         params: WorkspaceParams,
         body: InstallCreate,
         response: { 200: CreatedInstall, ...ADMIN_WRITE_ERRORS },

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Name, PageQuery, PathId, RefId } from '../../../lib/schemas.js';
+import { Id, Line, Name, PageQuery, PathId, RefId } from '../../../lib/schemas.js';
 
 const INSTALL_TYPES = ['core', 'custom', 'marketplace', 'embed', 'link', 'manual'] as const;
 /** What an operator can install: core modules come with every workspace. */
@@ -22,7 +22,12 @@ export const Install = Type.Object(
     autoSizeEmbed: Type.Boolean(),
     content: Type.Optional(Type.String()),
     embedCode: Type.Optional(Type.String()),
-    embedLink: Type.Optional(Type.String()),
+    embedLink: Type.Optional(
+      Type.String({
+        description:
+          'the URL the portal opens: a custom or marketplace app’s page, framed with the person’s session token (`?token=`); a link’s destination',
+      }),
+    ),
     embedCount: Type.Integer(),
     embedlyData: Type.Optional(FreeObject),
     isAuthenticated: Type.Boolean(),
@@ -56,6 +61,14 @@ export const InstallCreate = Type.Object(
     name: Name,
     appId: Type.Optional(RefId('required for custom and marketplace installs; absent for the others', { uuid: true })),
     draft: Type.Optional(Type.Boolean({ description: 'custom installs only: an app-builder draft, hidden from clients until published' })),
+    url: Type.Optional(
+      Line({
+        maxLength: 2048,
+        description:
+          'custom, marketplace and link installs: an http(s) URL, answered as `embedLink`. An app’s page, which the portal frames for ' +
+          'a signed-in person with their session token (`?token=`; `http://127.0.0.1:<port>` while developing), or a link’s destination',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'InstallCreate' },
 );

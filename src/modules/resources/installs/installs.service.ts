@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import { listAs } from '../../../db/paging.js';
 import { unitOfWork } from '../../../db/unit-of-work.js';
-import type { Access, Caller } from '../../../lib/caller.js';
+import { type Access, type Caller, workspaceAccess } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { errors, orNotFound } from '../../../lib/errors.js';
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
@@ -18,6 +18,28 @@ export async function getInstall(database: Database, caller: Caller, id: string)
 }
 
 const APP_BACKED = new Set(['custom', 'marketplace']);
+/** The installs that open at a URL of their own: an app's page (the portal frames it), a link's destination. */
+const OPENED_AT_A_URL = new Set(['custom', 'marketplace', 'link']);
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The origins the workspace's portal may frame: those of its published app installs' pages (a draft's stays
+ * unknown to the portal's visitors, as the draft is to clients).
+ */
+export async function appOrigins(database: Database, workspaceId: string): Promise<string[]> {
+  const urls = await repo.publishedAppUrls(database.db, workspaceAccess(workspaceId));
+  const origins = new Set<string>();
+  for (const url of urls) if (isHttpUrl(url)) origins.add(new URL(url).origin);
+  return [...origins].sort();
+}
 
 /**
  * Installs an app, an embed, a link or a manual app at the end of the sidebar (operators only: the CLI
@@ -32,6 +54,9 @@ export async function createInstall(database: Database, caller: Caller, input: I
     throw errors.invalidField('body.appId', `must be absent for a ${input.type} install (it has no app)`);
   }
   if (input.draft && input.type !== 'custom') throw errors.invalidField('body.draft', 'applies only to custom (app builder) installs');
+  if (input.url !== undefined && !OPENED_AT_A_URL.has(input.type))
+    throw errors.invalidField('body.url', 'is only for custom, marketplace and link installs (an app’s page, a link’s destination)');
+  if (input.url !== undefined && !isHttpUrl(input.url)) throw errors.invalidField('body.url', 'must be an http(s) URL');
   const sort = await repo.nextSort(database.db, caller.access);
   const at = isoAt(caller.actor.at);
   const id = randomUUID();
@@ -45,6 +70,7 @@ export async function createInstall(database: Database, caller: Caller, input: I
         display_name: name,
         icon: '',
         app_id: input.appId ?? null,
+        embed_link: input.url ?? null,
         path: '',
         sort,
         sort_key: sortKeyOf(sort),

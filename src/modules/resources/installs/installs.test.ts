@@ -6,6 +6,7 @@ import { APP_ID, adminRequest, populatedWorkspace, sessionKeyFor } from '../../.
 import { BACKENDS, adminHarness, freshDatabaseUrl } from '../../../../test/helpers/harness.js';
 
 const CORE = ['messages', 'files', 'forms', 'contracts', 'billing', 'helpdesk', 'tasks'];
+const ONLY_APPS_AND_LINKS = 'is only for custom, marketplace and link installs (an app’s page, a link’s destination)';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 test('uuidV5 is RFC 9562 version 5 (the RFC’s example: "www.example.com" in the DNS namespace)', () => {
@@ -121,6 +122,30 @@ for (const backend of BACKENDS) {
         name: 'X',
       });
       assert.deepEqual([unknown.statusCode, unknown.json().code], [404, 'not_found']);
+    });
+
+    test('url: an app’s page or a link’s destination (http or https), answered as embedLink; the other types have none', async (t) => {
+      const h = await adminHarness(t, backend);
+      const { ws } = await populatedWorkspace(h);
+      const create = (body: object) => adminRequest(h, 'POST', `/admin/workspaces/${ws.workspaceId}/installs`, body);
+      const read = async (body: object) => {
+        const created = await create(body);
+        assert.equal(created.statusCode, 200, created.body);
+        return (await h.as(ws.apiKey, { method: 'GET', url: `/v1/installs/${created.json().id}` })).json();
+      };
+      const app = await read({ type: 'custom', name: 'Dev app', appId: APP_ID, url: 'http://127.0.0.1:5173/app?x=1' });
+      assert.equal(app.embedLink, 'http://127.0.0.1:5173/app?x=1');
+      assert.equal((await read({ type: 'link', name: 'Docs', url: 'https://docs.example.com/' })).embedLink, 'https://docs.example.com/');
+      assert.equal('embedLink' in (await read({ type: 'marketplace', name: 'No URL', appId: APP_ID })), false, 'absent when not given');
+      for (const [body, message] of [
+        [{ type: 'manual', name: 'M', url: 'https://example.com' }, ONLY_APPS_AND_LINKS],
+        [{ type: 'embed', name: 'E', url: 'https://example.com' }, ONLY_APPS_AND_LINKS],
+        [{ type: 'link', name: 'L', url: 'javascript:alert(1)' }, 'must be an http(s) URL'],
+        [{ type: 'custom', name: 'C', appId: APP_ID, url: 'not a url' }, 'must be an http(s) URL'],
+      ] as const) {
+        const res = await create(body);
+        assert.deepEqual([res.statusCode, res.json().data], [400, [{ path: 'body.url', message }]], JSON.stringify(body));
+      }
     });
 
     test('the list pages in sidebar order with nextToken, no install skipped or repeated', async (t) => {

@@ -42,10 +42,12 @@ export function InstallsPage({ workspaceId }: { workspaceId: string }) {
     const name = String(data.get('name')).trim();
     const appId = String(data.get('appId') ?? '').trim();
     const draft = data.get('draft') === 'on';
+    const url = String(data.get('url') ?? '').trim();
     await admin.post(path`/workspaces/${workspaceId}/installs`, {
       type,
       name,
       ...(appId ? { appId } : {}),
+      ...(url ? { url } : {}),
       ...(type === 'custom' && draft ? { draft: true } : {}),
     });
     setType('custom');
@@ -108,6 +110,14 @@ export function InstallsPage({ workspaceId }: { workspaceId: string }) {
         </Field>
         <Field label="Name">{(props) => <input {...props} name="name" required maxLength={200} />}</Field>
         {needsApp ? <Field label="App id">{(props) => <input {...props} name="appId" required class="mono" />}</Field> : null}
+        {needsApp || type === 'link' ? (
+          <Field
+            label="URL"
+            hint={needsApp ? "The app's page, framed in the portal with the person's session token (?token=)." : 'Where the link leads.'}
+          >
+            {(props) => <input {...props} name="url" type="url" required={type === 'link'} maxLength={2048} class="mono" />}
+          </Field>
+        ) : null}
         {type === 'custom' ? (
           <label class="choice">
             <input type="checkbox" name="draft" />
