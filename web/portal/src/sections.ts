@@ -1,5 +1,6 @@
 import type { FunctionComponent } from 'preact';
 import type { SignedIn } from './frame.js';
+import { BillingPage, billingWaiting } from './pages/billing.js';
 
 /** What waits for the signed-in person in a section: a count, and the same in words ("2 open invoices"). */
 export interface Waiting {
@@ -21,4 +22,7 @@ export interface Section {
 }
 
 /** The sections, in the navigation's order. */
-export const SECTIONS: Section[] = [];
+export const SECTIONS: Section[] = [
+  // Invoices to pay, subscriptions, payments made, saved cards.
+  { path: '/billing', label: 'Billing', Page: BillingPage, waiting: billingWaiting },
+];
