@@ -1217,7 +1217,7 @@ export interface paths {
         };
         /**
          * List payments, newest first
-         * @description Filter `invoiceId`. A payment is recorded when an invoice is marked paid. Client sessions get a 404.
+         * @description Filter `invoiceId`. A payment is recorded when an invoice is paid (a card charged, or marked paid), and a declined charge as a failed one. A client session sees the payments of the invoices it sees (its receipts and declined attempts).
          */
         get: operations["listPayments"];
         put?: never;

@@ -6,6 +6,7 @@ import { FilesPage } from './pages/files.js';
 import { FormsPage, formsWaiting } from './pages/forms.js';
 import { NotificationsPage, notificationsWaiting } from './pages/notifications.js';
 import { TasksPage, tasksWaiting } from './pages/tasks.js';
+import { BillingPage, billingWaiting } from './pages/billing.js';
 
 /** What waits for the signed-in person in a section: a count, and the same in words ("2 open invoices"). */
 export interface Waiting {
@@ -29,6 +30,7 @@ export interface Section {
 /** The sections, in the navigation's order. */
 export const SECTIONS: Section[] = [
   { path: '/files', label: 'Files', Page: FilesPage },
+  { path: '/billing', label: 'Billing', Page: BillingPage, waiting: billingWaiting },
   { path: '/tasks', label: 'Tasks', Page: TasksPage, waiting: tasksWaiting },
   { path: '/forms', label: 'Forms', Page: FormsPage, waiting: formsWaiting },
   { path: '/contracts', label: 'Contracts', Page: ContractsPage, waiting: contractsWaiting },

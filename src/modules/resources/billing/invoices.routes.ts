@@ -149,11 +149,14 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
   app.get(
     '/payments',
     {
+      config: { policy: CLIENT_READS },
       schema: {
         tags,
         operationId: 'listPayments',
         summary: 'List payments, newest first',
-        description: 'Filter `invoiceId`. A payment is recorded when an invoice is marked paid. Client sessions get a 404.',
+        description:
+          'Filter `invoiceId`. A payment is recorded when an invoice is paid (a card charged, or marked paid), and a declined charge ' +
+          'as a failed one. A client session sees the payments of the invoices it sees (its receipts and declined attempts).',
         querystring: PaymentListQuery,
         response: { 200: Page(Payment), ...READ_ERRORS },
       },

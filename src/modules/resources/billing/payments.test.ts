@@ -152,6 +152,33 @@ for (const backend of BACKENDS) {
       assert.equal((await other.call('POST', `/v1/invoices/${invoice.id}/pay`, {})).statusCode, 404);
     });
 
+    test('a client session lists the payments of the invoices it sees (its receipts and declined attempts), no one else’s', async (t) => {
+      const w = await world(t, backend);
+      const invoice = await w.invoice();
+      const bobsInvoice = await w.invoice(w.bob.id);
+      const adaSession = await w.session({ clientId: w.ada.id });
+      const declinedCard = okJson(await w.call('POST', '/v1/payment-methods', { card: DECLINED }, adaSession));
+      const declined = await w.pay(invoice.id, { paymentMethodId: declinedCard.id }, adaSession);
+      assert.equal(declined.statusCode, 402);
+      w.h.clock.advance(1000); // newest first
+      const good = okJson(await w.call('POST', '/v1/payment-methods', { card: VISA }, adaSession));
+      okJson(await w.pay(invoice.id, { paymentMethodId: good.id }, adaSession));
+      await w.card(VISA, { clientId: w.bob.id });
+      okJson(await w.pay(bobsInvoice.id));
+      const seen = okJson(await w.call('GET', '/v1/payments', undefined, adaSession)).data;
+      assert.deepEqual(
+        seen.map((p: Record<string, unknown>) => [p.invoiceId, p.status, p.last4Digits, p.declineCode]),
+        [
+          [invoice.id, 'succeeded', '4242', undefined],
+          [invoice.id, 'failed', '0002', 'generic_decline'],
+        ],
+      );
+      assert.equal(seen[1].id, declined.json().data.paymentId);
+      assert.deepEqual(okJson(await w.call('GET', `/v1/payments?invoiceId=${bobsInvoice.id}`, undefined, adaSession)), { data: [] });
+      // Reading is all it may do: a refund stays the workspace's (404 to it).
+      assert.equal((await w.call('POST', '/v1/refunds', { paymentId: seen[0].id }, adaSession)).statusCode, 404);
+    });
+
     test('refunds: partial, then the rest by default; never more than is left; the payment and the invoice carry amountRefunded', async (t) => {
       const w = await world(t, backend);
       await w.card(VISA);

@@ -1,0 +1,191 @@
+import { match } from '../../../kit/router.js';
+import { ok, v1 } from '../api.js';
+import { Link } from '../router.js';
+import type { SignedIn } from '../frame.js';
+import type { Waiting } from '../sections.js';
+import { Field, PageHeading } from '../ui.js';
+import { DataTable, FilterForm, ListState, Pager, useListQuery, usePaged } from '../../../kit/list.js';
+import { CardsPage } from './billing-cards.js';
+import { InvoicePage } from './billing-invoice.js';
+import {
+  BillingNav,
+  type Invoice,
+  StatusBadge,
+  type Subscription,
+  countOpenInvoices,
+  formatDay,
+  formatMoney,
+  invoiceTitle,
+  useIsClient,
+} from './billing-parts.js';
+import { PaymentsPage } from './billing-payments.js';
+import { NotFoundPage } from './not-found.js';
+
+/** What waits in billing for a client: the open invoices ("2 open invoices"); nothing for staff (they do not pay them). */
+export async function billingWaiting(signedIn: SignedIn): Promise<Waiting> {
+  const count = signedIn.person.type === 'client' ? await countOpenInvoices() : 0;
+  return { section: '/billing', count, says: `${count} open invoice${count === 1 ? '' : 's'}` };
+}
+
+/** The portal's billing (issue 44, point 4): every page under /billing, by the rest of its path. */
+export function BillingPage({ path }: { path: string }) {
+  if (path === '/billing') return <OverviewPage path={path} />;
+  if (path === '/billing/payments') return <PaymentsPage path={path} />;
+  if (path === '/billing/cards') return <CardsPage path={path} />;
+  const invoice = match('/billing/invoices/:id', path);
+  if (invoice) return <InvoicePage id={invoice.id} />;
+  return <NotFoundPage />;
+}
+
+function OverviewPage({ path }: { path: string }) {
+  const client = useIsClient();
+  return (
+    <>
+      <PageHeading title="Billing" />
+      <BillingNav path={path} />
+      {client ? null : <p>The invoices of the clients you serve, drafts included. Clients pay them here; you read them.</p>}
+      <Invoices statuses={client ? STATUSES : [...STATUSES, ['draft', 'Draft']]} />
+      <Subscriptions />
+    </>
+  );
+}
+
+/** The status filter's choices (a client sees no drafts). */
+const STATUSES: [string, string][] = [
+  ['', 'All'],
+  ['open', 'Open'],
+  ['paid', 'Paid'],
+  ['void', 'Void'],
+];
+
+/** Whether an open invoice is past its due date. */
+const overdue = (invoice: Invoice) => invoice.status === 'open' && Date.parse(invoice.dueDate) < Date.now();
+
+function Invoices({ statuses }: { statuses: [string, string][] }) {
+  const query = useListQuery(
+    { status: '' },
+    (filters, nextToken) =>
+      ok(
+        v1.GET('/v1/invoices', {
+          params: { query: { limit: 25, nextToken, ...(filters.status ? { status: filters.status as Invoice['status'] } : {}) } },
+        }),
+      ),
+    [],
+  );
+  const { filters, list } = query;
+  const rows = list.data?.data ?? [];
+  const shown = statuses.find(([value]) => value === filters.status)?.[1].toLowerCase() ?? '';
+  return (
+    <section aria-labelledby="invoices">
+      <h2 id="invoices">Invoices</h2>
+      <FilterForm query={query} label="Invoices" submitLabel="Show" clearLabel={null}>
+        <Field label="Status">
+          {(props) => (
+            <select {...props} name="status">
+              {statuses.map(([value, label]) => (
+                <option key={value} value={value} selected={filters.status === value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </FilterForm>
+      <ListState list={list} empty={filters.status ? `No ${shown} invoices.` : 'No invoices yet.'} what="invoices" />
+      {rows.length > 0 ? (
+        <DataTable caption="Invoices, newest first" columns={['Invoice', 'Total', 'Status', 'Due']}>
+          {rows.map((invoice) => (
+            <tr key={invoice.id}>
+              <td data-label="Invoice">
+                <Link href={`/billing/invoices/${invoice.id}`}>{invoiceTitle(invoice)}</Link>
+              </td>
+              <td data-label="Total">{formatMoney(invoice.total, invoice.currency)}</td>
+              <td data-label="Status">
+                <StatusBadge status={invoice.status} />
+                {invoice.amountRefunded ? (
+                  <span class="muted"> (refunded {formatMoney(invoice.amountRefunded, invoice.currency)})</span>
+                ) : null}
+              </td>
+              <td data-label="Due">
+                {invoice.status === 'void' || invoice.status === 'draft' ? '—' : formatDay(invoice.dueDate)}
+                {overdue(invoice) ? <strong class="overdue"> overdue</strong> : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      ) : null}
+      <Pager list={list} label="Invoices" />
+    </section>
+  );
+}
+
+/** What a subscription bills each period: its lines, plus tax at its rate (half up to a cent, as the API computes it). */
+function periodTotal(subscription: Subscription): number {
+  const subtotal = subscription.lineItems.reduce((sum, line) => sum + line.total, 0);
+  const thousandths = BigInt(Math.round(subscription.taxPercentage * 1000));
+  const tax = (BigInt(subtotal) * thousandths + 50_000n) / 100_000n;
+  return subtotal + Number(tax);
+}
+
+const INTERVALS: Record<Subscription['interval'], [string, string]> = {
+  day: ['day', 'days'],
+  week: ['week', 'weeks'],
+  month: ['month', 'months'],
+  quarterly: ['quarter', 'quarters'],
+  yearly: ['year', 'years'],
+};
+
+/** "every month", "every 3 months" */
+function every(subscription: Subscription): string {
+  const [one, many] = INTERVALS[subscription.interval] ?? [subscription.interval, subscription.interval];
+  return subscription.intervalCount === 1 ? `every ${one}` : `every ${subscription.intervalCount} ${many}`;
+}
+
+/** Whether the subscription bills again (its next period is due: it has not been cancelled or ended). */
+const billsAgain = (subscription: Subscription) =>
+  ['active', 'notStarted', 'pastDue'].includes(subscription.status) && subscription.nextBillingDate;
+
+function Subscriptions() {
+  const list = usePaged((nextToken) => ok(v1.GET('/v1/subscriptions', { params: { query: { limit: 25, nextToken } } })), []);
+  const rows = list.data?.data ?? [];
+  return (
+    <section aria-labelledby="subscriptions">
+      <h2 id="subscriptions">Subscriptions</h2>
+      <ListState list={list} empty="No subscriptions." what="subscriptions" />
+      {rows.length > 0 ? (
+        <DataTable caption="Subscriptions, newest first" columns={['For', 'Amount', 'Status', 'Next charge']}>
+          {rows.map((subscription) => (
+            <tr key={subscription.id}>
+              <td data-label="For">
+                {subscription.lineItems
+                  .map((line) => line.description)
+                  .filter(Boolean)
+                  .join(', ') || 'Subscription'}
+              </td>
+              <td data-label="Amount">
+                {formatMoney(periodTotal(subscription), subscription.currency)} {every(subscription)}
+                {subscription.taxPercentage ? <span class="muted"> (with {subscription.taxPercentage}% tax)</span> : null}
+              </td>
+              <td data-label="Status">
+                <StatusBadge status={subscription.status} />
+              </td>
+              <td data-label="Next charge">
+                {billsAgain(subscription) ? (
+                  <>
+                    {formatDay(subscription.nextBillingDate)}
+                    <span class="muted">
+                      {subscription.collectionMethod === 'chargeAutomatically' ? ', charged to your card' : ', as an invoice to pay'}
+                    </span>
+                  </>
+                ) : (
+                  'None'
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      ) : null}
+      <Pager list={list} label="Subscriptions" />
+    </section>
+  );
+}
