@@ -127,7 +127,7 @@ test('a client pays an invoice (declined, then paid), sees receipt, history and 
   await v.page.getByRole('link', { name: '2 open invoices' }).click();
   await arrived(v, 'billing-invoices-320', 'Billing');
   const nav = v.page.getByRole('navigation', { name: 'Portal' });
-  await assertReads(nav.getByRole('link', { name: /^Billing/ }), 'Billing (2 waiting)');
+  await assertReads(nav.getByRole('link', { name: /^Billing/ }), 'Billing (2) waiting');
   const invoices = v.page.getByRole('table', { name: 'Invoices, newest first' });
   assert.deepEqual(await invoices.getByRole('link').allTextContents(), ['Invoice 0003', 'Invoice 0002', 'Invoice 0001']);
   const subscriptions = v.page.getByRole('table', { name: 'Subscriptions, newest first' });
@@ -252,7 +252,7 @@ test('a client pays an invoice (declined, then paid), sees receipt, history and 
   await history.getByRole('link', { name: 'Invoice 0001' }).first().click();
   await arrived(v, 'billing-invoice-refunded-320', 'Invoice 0001');
   await assertReads(main, 'Paid', 'Refunded $25.00', 'Receipt', 'Refunded $25.00');
-  await assertReads(nav.getByRole('link', { name: /^Billing/ }), 'Billing (1 waiting)');
+  await assertReads(nav.getByRole('link', { name: /^Billing/ }), 'Billing (1) waiting');
 
   // Saved cards: the card kept when paying (the declined one was not), another added and removed.
   await v.page.getByRole('navigation', { name: 'Billing' }).getByRole('link', { name: 'Saved cards' }).click();
