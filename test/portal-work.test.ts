@@ -80,9 +80,7 @@ test('tasks: the client’s and its company’s, counted and filtered; one marke
   const kickOff = await ws.call<{ id: string }>('POST', '/v1/tasks', { name: 'Book the kick-off call', companyId });
 
   await home();
-  await nav()
-    .getByRole('link', { name: 'Tasks (3) waiting' })
-    .waitFor();
+  await nav().getByRole('link', { name: 'Tasks (3) waiting' }).waitFor();
   await v.page.getByRole('link', { name: '3 tasks to do' }).click();
   await arrived(v, 'tasks-list-320', 'Tasks');
   const table = v.page.getByRole('table', { name: 'Tasks, newest first' });
@@ -146,9 +144,7 @@ test('forms: a form of every field type filled in; the server’s refusal shown 
 
   await home();
   await v.page.getByRole('link', { name: '1 form to fill in' }).waitFor();
-  await nav()
-    .getByRole('link', { name: 'Forms (1) waiting' })
-    .click();
+  await nav().getByRole('link', { name: 'Forms (1) waiting' }).click();
   await arrived(v, 'forms-list-320', 'Forms');
   await v.page.getByRole('region', { name: 'Sent' }).getByText('You have not sent a form yet.').waitFor();
   await wide('forms-list');
