@@ -1,30 +1,10 @@
-import { type ComponentChildren, createContext } from 'preact';
-import { useContext, useEffect, useState } from 'preact/hooks';
-import { ApiError, type Person, type PortalWorkspace, type SignInSession, api } from './api.js';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, type PortalWorkspace, api } from './api.js';
 import { Link, navigate } from './router.js';
 import { SECTIONS, type Waiting } from './sections.js';
+import { FramedContext, type SignedIn } from './signed-in.js';
 import { ErrorMessage, PageHeading, continueSignIn, signInThenReturn, useAction } from './ui.js';
-
-/** Who is signed in, and the workspace whose portal this is: every page inside the frame reads them. */
-export interface SignedIn {
-  session: SignInSession;
-  person: Person;
-  workspace: PortalWorkspace;
-}
-
-/** What the frame gives its pages: the signed-in person, and what waits for them (null until counted). */
-interface Framed extends SignedIn {
-  waiting: Waiting[] | null;
-}
-
-const FramedContext = createContext<Framed | null>(null);
-
-/** The signed-in person, their workspace and what waits for them (only inside `SignedInFrame`). */
-export function useSignedIn(): Framed {
-  const framed = useContext(FramedContext);
-  if (!framed) throw new Error('useSignedIn outside the signed-in frame');
-  return framed;
-}
 
 /**
  * The frame of every page a signed-in person sees: the workspace's name and colour, the sections with what waits

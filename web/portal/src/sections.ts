@@ -1,5 +1,5 @@
 import type { FunctionComponent } from 'preact';
-import type { SignedIn } from './frame.js';
+import type { SignedIn } from './signed-in.js';
 import { AppsPage } from './pages/apps.js';
 import { ContractsPage, contractsWaiting } from './pages/contracts.js';
 import { FilesPage } from './pages/files.js';

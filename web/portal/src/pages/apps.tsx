@@ -1,6 +1,6 @@
 import type { Item } from '../../../kit/api.js';
 import { match } from '../../../kit/router.js';
-import { type SignedIn, useSignedIn } from '../frame.js';
+import { type SignedIn, useSignedIn } from '../signed-in.js';
 import { ApiError, api, ok, v1 } from '../api.js';
 import { Link } from '../router.js';
 import { useLoad } from '../../../kit/ui.js';

@@ -4,7 +4,7 @@ import type { ComponentChildren } from 'preact';
 import { useRef } from 'preact/hooks';
 import type { Item } from '../../../kit/api.js';
 import { ApiError, ok, v1 } from '../api.js';
-import { useSignedIn } from '../frame.js';
+import { useSignedIn } from '../signed-in.js';
 import { Link } from '../router.js';
 import { Field } from '../ui.js';
 

@@ -1,7 +1,7 @@
 import { match } from '../../../kit/router.js';
 import { ok, v1 } from '../api.js';
 import { Link } from '../router.js';
-import type { SignedIn } from '../frame.js';
+import type { SignedIn } from '../signed-in.js';
 import type { Waiting } from '../sections.js';
 import { Field, PageHeading } from '../ui.js';
 import { DataTable, FilterForm, ListState, Pager, useListQuery, usePaged } from '../../../kit/list.js';

@@ -7,7 +7,7 @@ import { type ControlProps, useLoad } from '../../../kit/ui.js';
 import { DataTable, ListState, Pager, usePaged } from '../../../kit/list.js';
 import { match } from '../../../kit/router.js';
 import { type Person, ok, v1 } from '../api.js';
-import { type SignedIn, useSignedIn } from '../frame.js';
+import { type SignedIn, useSignedIn } from '../signed-in.js';
 import { BASE, Link } from '../router.js';
 import type { Waiting } from '../sections.js';
 import { Done, ErrorMessage, Field, PageHeading, Submit, useAction } from '../ui.js';

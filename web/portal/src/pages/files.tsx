@@ -3,7 +3,7 @@ import type { Item } from '../../../kit/api.js';
 import { DataTable, ListState, Pager, usePaged } from '../../../kit/list.js';
 import { match } from '../../../kit/router.js';
 import { messageOf, useLoad } from '../../../kit/ui.js';
-import { type SignedIn, useSignedIn } from '../frame.js';
+import { type SignedIn, useSignedIn } from '../signed-in.js';
 import { ApiError, ok, v1 } from '../api.js';
 import { BASE, Link } from '../router.js';
 import { ErrorMessage, Field, PageHeading, Status, useAction } from '../ui.js';

@@ -1,4 +1,4 @@
-import { useSignedIn } from '../frame.js';
+import { useSignedIn } from '../signed-in.js';
 import { Link } from '../router.js';
 import { SECTIONS } from '../sections.js';
 import { PageHeading } from '../ui.js';

@@ -4,7 +4,7 @@ import { ListState, Pager, usePaged } from '../../../kit/list.js';
 import { match } from '../../../kit/router.js';
 import { useLoad } from '../../../kit/ui.js';
 import { ok, type Person, v1 } from '../api.js';
-import { type SignedIn, useSignedIn } from '../frame.js';
+import { type SignedIn, useSignedIn } from '../signed-in.js';
 import { Link } from '../router.js';
 import type { Waiting } from '../sections.js';
 import { ErrorMessage, PageHeading, useAction } from '../ui.js';

@@ -6,7 +6,7 @@ import { DataTable, FilterForm, ListState, Pager, useListQuery, usePaged } from 
 import { match } from '../../../kit/router.js';
 import { useLoad } from '../../../kit/ui.js';
 import { type Person, ok, v1 } from '../api.js';
-import { type SignedIn, useSignedIn } from '../frame.js';
+import { type SignedIn, useSignedIn } from '../signed-in.js';
 import { Link } from '../router.js';
 import type { Waiting } from '../sections.js';
 import { ErrorMessage, Field, PageHeading, Status, useAction } from '../ui.js';
