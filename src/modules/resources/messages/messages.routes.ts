@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { apiPrincipalOf, rateLimitKeyOf } from '../../../lib/caller.js';
-import type { EventStream } from '../../../lib/event-streams.js';
+import { type EventStream, STREAM_SETTINGS } from '../../../lib/event-streams.js';
 import type { RoutePolicy } from '../../../lib/policy.js';
 import { DELETE_ERRORS, DeletedBody, IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../../lib/schemas.js';
 import { MAX_GROUP_MEMBERS, MessageChannel, MessageChannelCreate, MessageChannelListQuery } from '../../components/channels/index.js';
@@ -32,17 +32,20 @@ const SEES =
   'A client session sees the channels it belongs to (its individual channels, the groups that list it, its companies’ channels); ' +
   'an internal user limited to some companies sees those companies’ channels only.';
 
-/** What GET /v1/messages/stream sends, as the OpenAPI document describes it (docs/api.md, "Messages, live"). */
+const { retryMs, heartbeatMs, lifetimeMs, perCaller } = STREAM_SETTINGS;
+
+/** What GET /v1/messages/stream sends, as the OpenAPI document describes it (docs/api.md, "Messages as they are sent"). */
 const STREAM_EVENTS =
   'Server-sent events (`text/event-stream`, UTF-8), each `id: <cursor>`, `event: <name>`, `data: <JSON>` and a blank line. ' +
-  'The stream opens with `retry: 2000` (the reconnection delay asked of EventSource), then: ' +
+  `The stream opens with \`retry: ${retryMs}\` (the reconnection delay asked of EventSource), then: ` +
   '`ready` (data `{}`, always first: the stream is live; its id is where a reconnection resumes, even before any message); ' +
   '`message.created` (data: the message exactly as `GET /v1/messages` answers it; one per message the caller sees, ' +
   'oldest first, in the order they committed, never twice); ' +
-  '`reset` (data `{"reason": …}`: what was missed is not replayed — more than 1,000 messages, or a position this database ' +
-  'never reached —; read the channels again with `GET /v1/messages`, new messages follow). ' +
-  'A comment line (`: heartbeat`) comes every 15 s. The server ends a stream after 5 minutes, and on shutdown: reconnect ' +
-  '(EventSource does, with Last-Event-ID) and nothing is lost.';
+  '`reset` (data `{"reason": …}`: what was missed is not replayed — more than ' +
+  `${service.MAX_REPLAY.toLocaleString('en')} messages, or a position this database never reached —; read the channels ` +
+  'again with `GET /v1/messages`; new messages follow). ' +
+  `A comment line (\`: heartbeat\`) comes every ${heartbeatMs / 1000} s. The server ends a stream after ` +
+  `${lifetimeMs / 60_000} minutes, and when it shuts down: reconnect (EventSource does, with Last-Event-ID) and nothing is lost.`;
 
 const STREAM_DESCRIPTION =
   'An extension of the hosted API (not in the official SDK): the messages the caller sees, as they are sent, without ' +
@@ -51,9 +54,9 @@ const STREAM_DESCRIPTION =
   '**Resuming**: each event’s `id` is a cursor; `Last-Event-ID` (sent by EventSource when it reconnects) or `since` ' +
   '(the header wins) sends what was missed first, oldest first, then new messages, with nothing skipped or repeated; ' +
   'a cursor of another workspace, or altered, is a 400 naming its field. Without either, the stream starts from now. ' +
-  "A person signed in to the portal opens it with its cookie (`new EventSource('/portal/{workspaceId}/v1/messages/stream')`). " +
-  'At most 5 streams per caller (a key, or a person through any of its sessions) are open on one server at once: the ' +
-  `next is a 429 \`rate_limit_exceeded\`. ${SEES}`;
+  'A person signed in to the portal opens it with its cookie (`new EventSource(\'/portal/{workspaceId}/v1/messages/stream\')`). ' +
+  `At most ${perCaller} streams per caller (a key, or a person through any of its sessions) are open on one server at once: ` +
+  `the next is a 429 \`rate_limit_exceeded\`. ${SEES}`;
 
 /** Where the follower sends messages: the stream's events, named as docs/api.md lists them. */
 function sinkOf(stream: EventStream, log: FastifyBaseLogger): service.MessageStreamSink {
