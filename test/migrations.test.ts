@@ -174,7 +174,7 @@ for (const backend of BACKENDS) {
         .insertInto('messages')
         .values([message('b', 'w1', 2), message('a', 'w1', 2), message('c', 'w1', 1), message('d', 'w2', 5)])
         .execute();
-      assert.deepEqual(await migrateUpTo(database, '2026-11-29-01-message-sequence'), ['2026-11-29-01-message-sequence']);
+      assert.deepEqual(await migrateUpTo(database, '2026-11-28-30-message-sequence'), ['2026-11-28-30-message-sequence']);
       assert.deepEqual(
         await db.selectFrom('messages').select(['id', 'seq']).orderBy('workspace_id').orderBy('seq').execute(),
         [
