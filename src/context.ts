@@ -201,7 +201,12 @@ export async function buildContext(
     afterResponse: new AfterResponse(log),
     events: {
       bus,
-      streams: new EventStreams({ ...STREAM_SETTINGS, ...options.eventStreams }),
+      // A heartbeat within half the socket's idle timeout (four times REQUEST_TIMEOUT_MS), however short that is set.
+      streams: new EventStreams({
+        ...STREAM_SETTINGS,
+        heartbeatMs: Math.min(STREAM_SETTINGS.heartbeatMs, config.requestTimeoutMs * 2),
+        ...options.eventStreams,
+      }),
       cursors: new StreamCursors(secrets.paging),
     },
   };

@@ -309,6 +309,8 @@ for (const backend of BACKENDS) {
       const w = await world(t, backend);
       const streams = [await w.live(w.ws.apiKey), await w.live(await w.session({ clientId: w.ada.id }))];
       assert.equal(openStreams(w.h.app), 2);
+      const metrics = await w.h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${w.h.adminToken}` } });
+      assert.match(metrics.body, /^portal_event_streams_open 2$/m, 'what /metrics says');
       const closed = w.h.app.close();
       const bounded = new Promise<never>((_, reject) =>
         setTimeout(() => reject(new Error('app.close() did not return within 10 s')), 10_000).unref(),

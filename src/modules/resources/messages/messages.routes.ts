@@ -54,7 +54,7 @@ const STREAM_DESCRIPTION =
   '**Resuming**: each event’s `id` is a cursor; `Last-Event-ID` (sent by EventSource when it reconnects) or `since` ' +
   '(the header wins) sends what was missed first, oldest first, then new messages, with nothing skipped or repeated; ' +
   'a cursor of another workspace, or altered, is a 400 naming its field. Without either, the stream starts from now. ' +
-  'A person signed in to the portal opens it with its cookie (`new EventSource(\'/portal/{workspaceId}/v1/messages/stream\')`). ' +
+  "A person signed in to the portal opens it with its cookie (`new EventSource('/portal/{workspaceId}/v1/messages/stream')`). " +
   `At most ${perCaller} streams per caller (a key, or a person through any of its sessions) are open on one server at once: ` +
   `the next is a 429 \`rate_limit_exceeded\`. ${SEES}`;
 
@@ -70,7 +70,8 @@ function sinkOf(stream: EventStream, log: FastifyBaseLogger): service.MessageStr
     drained: () => stream.drained(),
     onClose: (handler) => stream.onClose(handler),
     fail(error) {
-      log.error({ err: error }, 'message stream: a read failed; the stream ends (the client resumes where it was)');
+      // A read cut short by the stream's own end (the server closing) is no failure.
+      if (!stream.closed) log.error({ err: error }, 'message stream: a read failed; the stream ends (the client resumes where it was)');
       stream.close();
     },
   };
