@@ -142,7 +142,10 @@ for (const backend of BACKENDS) {
       const db = database.db as Kysely<any>;
       const at = (second: number) => `2026-01-01T00:00:0${second}.000Z`;
       for (const id of ['w1', 'w2']) {
-        await db.insertInto('workspaces').values({ id, name: id, created_at: at(0), updated_at: at(0) }).execute();
+        await db
+          .insertInto('workspaces')
+          .values({ id, name: id, created_at: at(0), updated_at: at(0) })
+          .execute();
         await db
           .insertInto('companies')
           .values({ id: `${id}-co`, workspace_id: id, name: 'Co', fallback_color: '#000000', created_at: at(0), updated_at: at(0) })
@@ -189,7 +192,13 @@ for (const backend of BACKENDS) {
         { workspace_id: 'w1', last_seq: 3 },
         { workspace_id: 'w2', last_seq: 1 },
       ]);
-      await assert.rejects(db.insertInto('messages').values({ ...message('e', 'w2', 6), seq: 1 }).execute(), /unique|UNIQUE/);
+      await assert.rejects(
+        db
+          .insertInto('messages')
+          .values({ ...message('e', 'w2', 6), seq: 1 })
+          .execute(),
+        /unique|UNIQUE/,
+      );
     });
   });
 }
