@@ -133,5 +133,72 @@ for (const backend of BACKENDS) {
         .execute();
       await assert.rejects(db.insertInto('invoices').values(invoice('dup', 7)).execute(), /unique|UNIQUE/);
     });
+
+    test('message sequence: messages written before are numbered per workspace in their list order, and the counters go on from there', async (t) => {
+      const database = openDatabase(await freshDatabaseUrl(t, backend));
+      t.after(() => database.close());
+      await migrateUpTo(database, '2026-11-28-20-app-sessions-of-sign-ins');
+      // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration, not as typed today
+      const db = database.db as Kysely<any>;
+      const at = (second: number) => `2026-01-01T00:00:0${second}.000Z`;
+      for (const id of ['w1', 'w2']) {
+        await db
+          .insertInto('workspaces')
+          .values({ id, name: id, created_at: at(0), updated_at: at(0) })
+          .execute();
+        await db
+          .insertInto('companies')
+          .values({ id: `${id}-co`, workspace_id: id, name: 'Co', fallback_color: '#000000', created_at: at(0), updated_at: at(0) })
+          .execute();
+        await db
+          .insertInto('message_channels')
+          .values({
+            id: `${id}-ch`,
+            workspace_id: id,
+            membership_type: 'company',
+            company_id: `${id}-co`,
+            member_ids: '',
+            created_at: at(0),
+            updated_at: at(0),
+          })
+          .execute();
+      }
+      const message = (id: string, workspace: string, second: number) => ({
+        id,
+        workspace_id: workspace,
+        channel_id: `${workspace}-ch`,
+        sender_id: 's',
+        sender_type: 'internalUser',
+        text: id,
+        created_at: at(second),
+        updated_at: at(second),
+      });
+      await db
+        .insertInto('messages')
+        .values([message('b', 'w1', 2), message('a', 'w1', 2), message('c', 'w1', 1), message('d', 'w2', 5)])
+        .execute();
+      assert.deepEqual(await migrateUpTo(database, '2026-11-28-30-message-sequence'), ['2026-11-28-30-message-sequence']);
+      assert.deepEqual(
+        await db.selectFrom('messages').select(['id', 'seq']).orderBy('workspace_id').orderBy('seq').execute(),
+        [
+          { id: 'c', seq: 1 },
+          { id: 'a', seq: 2 },
+          { id: 'b', seq: 3 },
+          { id: 'd', seq: 1 },
+        ],
+        'oldest first, by (created_at, id), in each workspace',
+      );
+      assert.deepEqual(await db.selectFrom('message_sequences').selectAll().orderBy('workspace_id').execute(), [
+        { workspace_id: 'w1', last_seq: 3 },
+        { workspace_id: 'w2', last_seq: 1 },
+      ]);
+      await assert.rejects(
+        db
+          .insertInto('messages')
+          .values({ ...message('e', 'w2', 6), seq: 1 })
+          .execute(),
+        /unique|UNIQUE/,
+      );
+    });
   });
 }

@@ -75,6 +75,7 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/message-channels',
     '/v1/message-channels/{id}',
     '/v1/messages',
+    '/v1/messages/stream',
     '/v1/tasks',
     '/v1/tasks/{id}',
     '/v1/task-templates',

@@ -111,6 +111,14 @@ export default fp(
         for (const { outbox, table } of outboxes) this.set({ outbox }, (await oldestWaiting(db, table, cutoff)) === undefined ? 0 : 1);
       },
     });
+    new Gauge({
+      name: 'portal_event_streams_open',
+      help: 'Event streams (GET /v1/messages/stream) open on this process',
+      registers: [register],
+      collect() {
+        this.set(app.ctx.events.streams.size);
+      },
+    });
     if (limitStore.shared !== undefined) {
       new Gauge({
         name: 'portal_limit_state_shared',
