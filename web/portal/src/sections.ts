@@ -1,5 +1,7 @@
 import type { FunctionComponent } from 'preact';
 import type { SignedIn } from './frame.js';
+import { messagesWaiting } from './messaging.js';
+import { MessagesPage } from './pages/messages.js';
 
 /** What waits for the signed-in person in a section: a count, and the same in words ("2 open invoices"). */
 export interface Waiting {
@@ -21,4 +23,4 @@ export interface Section {
 }
 
 /** The sections, in the navigation's order. */
-export const SECTIONS: Section[] = [];
+export const SECTIONS: Section[] = [{ path: '/messages', label: 'Messages', Page: MessagesPage, waiting: messagesWaiting }];
