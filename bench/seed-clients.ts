@@ -10,6 +10,7 @@ import { flagForWebhooksWhen } from '../src/audit/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/open.js';
 import { systemCaller } from '../src/lib/caller.js';
+import { InProcessEventBus } from '../src/lib/event-bus.js';
 import { createInvoice } from '../src/modules/resources/billing/index.js';
 import { createClient, createCompany } from '../src/modules/resources/directory/index.js';
 import { createInternalUser } from '../src/modules/resources/internal-users/index.js';
@@ -71,12 +72,14 @@ for (const companyId of count > 0 ? companyIds.slice(0, 1) : companyIds) {
   messageChannelIds.push((await createChannel(database, systemCaller(workspaceId, at), { membershipType: 'company', companyId })).id);
 }
 const MESSAGES = count > 0 ? 200 : 0;
+const noStreams = new InProcessEventBus(); // no server runs yet: nobody listens
 for (let i = 0; i < MESSAGES; i++) {
-  await sendMessage(database, systemCaller(workspaceId, at + 1 + i), {
-    channelId: messageChannelIds[0],
-    senderId: sender.id,
-    text: `Seeded message ${i}`,
-  });
+  await sendMessage(
+    database,
+    systemCaller(workspaceId, at + 1 + i),
+    { channelId: messageChannelIds[0], senderId: sender.id, text: `Seeded message ${i}` },
+    noStreams,
+  );
 }
 // Fold the seed's WAL into the database before the server measures reads (100 group commits leave a long WAL).
 if (database.dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(database.db);

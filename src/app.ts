@@ -166,6 +166,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await close();
     if (ownsDatabase) await database.close();
   });
+  // Before the server waits for its connections to end: an open event stream would otherwise hold it open for good.
+  app.addHook('preClose', async function closeEventStreams() {
+    ctx.events.streams.closeAll();
+  });
 
   installValidators(app);
   app.removeContentTypeParser('text/plain');

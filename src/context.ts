@@ -7,6 +7,9 @@ import { PageTokens } from './db/paging.js';
 import { readDatabaseId } from './db/server-settings.js';
 import { AfterResponse } from './lib/after-response.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { type EventBus, InProcessEventBus } from './lib/event-bus.js';
+import { EventStreams, STREAM_SETTINGS, type StreamSettings } from './lib/event-streams.js';
+import { StreamCursors } from './lib/stream-cursors.js';
 import { SecretBox } from './lib/secret-box.js';
 import { AuthFailureLimiter } from './limits/auth-failures.js';
 import { createLimitStore } from './limits/index.js';
@@ -23,7 +26,7 @@ import {
 } from './modules/resources/files/index.js';
 import { type LookupAll, type WebhookSettings, WebhookWorker, type WebhookWorkerOptions } from './modules/resources/webhooks/index.js';
 
-/** The server's secrets by use: cursors, webhook secrets, files' URLs, sign-in's sealed cookies and app keys, app builders' secrets. */
+/** The server's secrets by use: cursors (page tokens, event streams' positions), webhook secrets, files' URLs, sign-in's sealed cookies and app keys, app builders' secrets. */
 interface ServerSecrets {
   readonly paging: string;
   readonly webhooks: string;
@@ -60,6 +63,11 @@ export interface AppContext {
   readonly files: FileSettings;
   /** Work requests do after their answer has gone out (e-mailed links: the answer's time tells nothing of the address). */
   readonly afterResponse: AfterResponse;
+  /**
+   * Committed changes told to every process (`bus`: Redis, PostgreSQL or this process alone), the event streams open
+   * on this process (closed before the server waits for its connections), and the streams' positions as ids show them.
+   */
+  readonly events: { readonly bus: EventBus; readonly streams: EventStreams; readonly cursors: StreamCursors };
 }
 
 declare module 'fastify' {
@@ -83,12 +91,31 @@ export interface ContextOptions {
   webhooks?: (Omit<WebhookWorkerOptions, 'allowPrivate'> & { lookup?: LookupAll }) | false;
   /** How often subscriptions are checked for due periods (default 10 s); `false`: this app bills none. */
   subscriptionPollMs?: number | false;
+  /** Event streams' heartbeat, lifetime, reconnection delay and bound per caller (tests shorten them). */
+  eventStreams?: Partial<StreamSettings>;
 }
 
 /**
- * Builds what every module needs, once per process: the stores (limits, files' content), the server's secrets, and the
- * loops off the request path (webhook delivery, e-mail, billing, the two sweeps), started here; `close` stops them in
- * order (the database itself is the caller's).
+ * The event bus, chosen once: Redis pub/sub when REDIS_URL is set (the processes share it already), else PostgreSQL's
+ * LISTEN/NOTIFY, else this process alone (SQLite: one process per database file). Its channel is named after the
+ * database's id, so that databases sharing a Redis (under one key prefix too) or a PostgreSQL server stay apart.
+ */
+async function createEventBus(config: Config, database: Database, databaseId: string, log: FastifyBaseLogger): Promise<EventBus> {
+  if (config.redisUrl) {
+    const { RedisEventBus } = await import('./lib/redis-event-bus.js');
+    return RedisEventBus.open(config.redisUrl, `${config.limits.redisKeyPrefix}events:${databaseId}`, log);
+  }
+  if (database.dialect === 'postgres' && config.databaseUrl.startsWith('postgres')) {
+    const { PostgresEventBus } = await import('./db/notify-event-bus.js');
+    return PostgresEventBus.open(config.databaseUrl, databaseId, log);
+  }
+  return new InProcessEventBus(log);
+}
+
+/**
+ * Builds what every module needs, once per process: the stores (limits, files' content), the server's secrets, the
+ * event bus and the event streams, and the loops off the request path (webhook delivery, e-mail, billing, the two
+ * sweeps), started here; `close` stops them in order (the database itself is the caller's).
  */
 export async function buildContext(
   config: Config,
@@ -122,6 +149,7 @@ export async function buildContext(
   };
   // Files' content under this database's own id: databases sharing one directory or bucket prefix keep apart.
   const databaseId = await readDatabaseId(database);
+  const bus = await createEventBus(config, database, databaseId.id, log.child({ component: 'events' }));
   const fileStore: FileStore = config.filesS3
     ? new S3FileStore(config.filesS3, databaseId.id)
     : new LocalFileStore(config.filesDir, databaseId.id);
@@ -171,6 +199,11 @@ export async function buildContext(
         })
       : null,
     afterResponse: new AfterResponse(log),
+    events: {
+      bus,
+      streams: new EventStreams({ ...STREAM_SETTINGS, ...options.eventStreams }),
+      cursors: new StreamCursors(secrets.paging),
+    },
   };
   // The two sweeps: the audit log's personal data past PORTAL_AUDIT_PII_DAYS (when set), and files' content no
   // row names or that an upload cut short left; each a round at start, then hourly.
@@ -196,6 +229,7 @@ export async function buildContext(
   );
   // In order: what answered requests still had to write, the loops, then the stores they write to.
   const close = async () => {
+    ctx.events.streams.closeAll(); // closed already before the server waited for its connections (app.ts), unless it never listened
     await ctx.afterResponse.settled(); // what answered requests still had to write
     await contentSweep.close();
     await fileStore.close?.();
@@ -204,6 +238,7 @@ export async function buildContext(
     await ctx.billing.worker?.close();
     await piiSweep?.close();
     await ctx.limitStore.close(); // first: the in-process store writes its counts to the database
+    await ctx.events.bus.close();
   };
 
   return { ctx, close };

@@ -125,17 +125,25 @@ function groupCommit(pool: pg.Pool) {
 /** Connections per process unless DATABASE_POOL_MAX says otherwise (docs/operations.md sizes it against max_connections). */
 const DEFAULT_POOL_MAX = 10;
 
-export function openPostgres(url: string, options: OpenOptions = {}): Database {
-  // `?schema=name` (ours, not libpq's) puts every table in that schema: used to isolate test runs.
+/**
+ * A DATABASE_URL as the driver takes it, and the schema it names: `?schema=name` (ours, not libpq's) puts every table
+ * in that schema, used to isolate test runs.
+ */
+export function postgresConnection(url: string): { connectionString: string; schema: string | undefined } {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema') ?? undefined;
   parsed.searchParams.delete('schema');
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+  return { connectionString: parsed.toString(), schema };
+}
+
+export function openPostgres(url: string, options: OpenOptions = {}): Database {
+  const { connectionString, schema } = postgresConnection(url);
   const max = options.poolMax ?? DEFAULT_POOL_MAX;
   // Required here, not imported: a process on SQLite never loads the driver.
   const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
   const pool = new Pool({
-    connectionString: parsed.toString(),
+    connectionString,
     max,
     connectionTimeoutMillis: 5000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),

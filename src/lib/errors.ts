@@ -54,6 +54,15 @@ export const errors = {
     new ApiError(429, 'rate_limit_exceeded', 'Too many requests; retry after the Retry-After delay.', null, {
       'retry-after': String(retryAfterSeconds),
     }),
+  /** A caller with as many event streams open on this server process as it may have (lib/event-streams.ts). */
+  tooManyStreams: (max: number, retryAfterSeconds: number) =>
+    new ApiError(
+      429,
+      'rate_limit_exceeded',
+      `Too many open event streams: at most ${max} per caller on one server; close one (or wait for one to end) first.`,
+      null,
+      { 'retry-after': String(retryAfterSeconds) },
+    ),
   unavailable: (message = 'The service is temporarily unavailable.', retryAfterSeconds = 1) =>
     new ApiError(503, 'unavailable', message, null, { 'retry-after': String(retryAfterSeconds) }),
   /** A fault of the service's own making that it can name (data it holds is inconsistent): a 500 with its reason. */

@@ -216,13 +216,14 @@ export async function workspaceHarness(t: TestContext, backend: Backend, opts: H
 
 /**
  * Two app instances (as two server processes) sharing one fresh database and one test clock, with the admin
- * surface on: what a revocation must reach at once. Both closed after the test.
+ * surface on: what a revocation must reach at once. `env` adds to both's environment (REDIS_URL: their event bus is
+ * Redis). Both closed after the test.
  */
-export async function twoServersOnOneDatabase(t: TestContext, backend: Backend) {
+export async function twoServersOnOneDatabase(t: TestContext, backend: Backend, env: Record<string, string> = {}) {
   const clock = new TestClock();
   const fresh = await migratedDatabase(backend);
   const database = openDatabase(fresh.url);
-  const config = loadConfig({ DATABASE_URL: fresh.url, LOG_LEVEL: 'silent', PORTAL_ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+  const config = loadConfig({ DATABASE_URL: fresh.url, LOG_LEVEL: 'silent', PORTAL_ADMIN_TOKEN: TEST_ADMIN_TOKEN, ...env });
   const [one, two] = [await buildApp(config, { database, clock }), await buildApp(config, { database, clock })];
   t.after(async () => {
     await one.close();

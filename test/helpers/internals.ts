@@ -57,3 +57,10 @@ export async function messageRowsOf(h: Harness, channelId: string): Promise<stri
   const rows = await h.app.ctx.db.selectFrom('messages').select('id').where('channel_id', '=', channelId).orderBy('id').execute();
   return rows.map((row) => row.id);
 }
+
+/** A stream cursor this server would make for a position of the workspace's messages (one no event showed yet). */
+export const streamCursorAt = (h: Harness, workspaceId: string, position: number): string =>
+  h.app.ctx.events.cursors.encode(workspaceId, position);
+
+/** How many event streams are open on this app instance. */
+export const openStreams = (app: FastifyInstance): number => app.ctx.events.streams.size;

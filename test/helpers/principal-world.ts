@@ -12,6 +12,7 @@ import {
   defineCustomField,
   mintBearerToken,
 } from './factories.js';
+import { injectOrStream } from './event-stream.js';
 import type { Harness } from './harness.js';
 import { type PortalBrowser, signedInBrowser } from './portal.js';
 import { sessionMaker } from './world.js';
@@ -134,15 +135,17 @@ export async function principalWorld(h: Harness) {
     'portal client': portalClient,
   };
   const token = minted.json().token as string;
+  // An event stream's answer is read up to its first event (test/helpers/event-stream.ts): it never ends by itself.
   const call = (principal: PrincipalName, options: InjectOptions): Promise<LightMyRequestResponse> => {
     if (principal === 'bearer token')
-      return h.app.inject({ ...options, headers: { authorization: `Bearer ${token}`, ...(options.headers ?? {}) } });
-    if (!isPortalPerson(principal)) return h.as(keys[principal], options);
+      return injectOrStream(h.app, { ...options, headers: { authorization: `Bearer ${token}`, ...(options.headers ?? {}) } });
+    if (!isPortalPerson(principal))
+      return injectOrStream(h.app, { ...options, headers: { 'x-api-key': keys[principal], ...(options.headers ?? {}) } });
     // As the portal's pages call it: /v1 under the workspace's portal, with the cookie and the cross-site header.
     // (Anywhere else, as at /admin, the browser would not send the cookie; sent anyway, it is no credential there.)
     const url = String(options.url);
     const headers = { cookie: `portal_session=${browsers[principal].cookie}`, 'x-portal-request': '1', ...(options.headers ?? {}) };
-    return h.app.inject({ ...options, url: url.startsWith('/v1/') ? `/portal/${ws.workspaceId}${url}` : url, headers });
+    return injectOrStream(h.app, { ...options, url: url.startsWith('/v1/') ? `/portal/${ws.workspaceId}${url}` : url, headers });
   };
   const channel = await h.as(ws.apiKey, {
     method: 'POST',

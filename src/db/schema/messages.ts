@@ -35,10 +35,19 @@ export interface MessagesTable {
   text: string;
   created_at: string;
   updated_at: string;
+  /** its number in its workspace, in the order messages commit (from message_sequences): where a stream resumes */
+  seq: number;
+}
+
+/** A workspace's last message number: taken, and moved on, in the transaction of each message it numbers. */
+interface MessageSequencesTable {
+  workspace_id: string;
+  last_seq: number;
 }
 
 export interface MessagesTables {
   message_channels: MessageChannelsTable;
   message_channel_members: MessageChannelMembersTable;
   messages: MessagesTable;
+  message_sequences: MessageSequencesTable;
 }

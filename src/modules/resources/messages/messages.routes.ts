@@ -1,9 +1,20 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { apiPrincipalOf, rateLimitKeyOf } from '../../../lib/caller.js';
+import type { EventStream } from '../../../lib/event-streams.js';
 import type { RoutePolicy } from '../../../lib/policy.js';
 import { DELETE_ERRORS, DeletedBody, IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../../lib/schemas.js';
 import { MAX_GROUP_MEMBERS, MessageChannel, MessageChannelCreate, MessageChannelListQuery } from '../../components/channels/index.js';
-import { MAX_MESSAGE_LENGTH, Message, MessageCreate, MessageListQuery } from './messages.schemas.js';
+import {
+  MAX_MESSAGE_LENGTH,
+  Message,
+  MessageCreate,
+  MessageListQuery,
+  MessageStreamHeaders,
+  MessageStreamQuery,
+} from './messages.schemas.js';
 import * as service from './messages.service.js';
 
 /** A client session reads the channels it belongs to; creating one is staff's (403 for it). */
@@ -21,9 +32,60 @@ const SEES =
   'A client session sees the channels it belongs to (its individual channels, the groups that list it, its companies’ channels); ' +
   'an internal user limited to some companies sees those companies’ channels only.';
 
+/** What GET /v1/messages/stream sends, as the OpenAPI document describes it (docs/api.md, "Messages, live"). */
+const STREAM_EVENTS =
+  'Server-sent events (`text/event-stream`, UTF-8), each `id: <cursor>`, `event: <name>`, `data: <JSON>` and a blank line. ' +
+  'The stream opens with `retry: 2000` (the reconnection delay asked of EventSource), then: ' +
+  '`ready` (data `{}`, always first: the stream is live; its id is where a reconnection resumes, even before any message); ' +
+  '`message.created` (data: the message exactly as `GET /v1/messages` answers it; one per message the caller sees, ' +
+  'oldest first, in the order they committed, never twice); ' +
+  '`reset` (data `{"reason": …}`: what was missed is not replayed — more than 1,000 messages, or a position this database ' +
+  'never reached —; read the channels again with `GET /v1/messages`, new messages follow). ' +
+  'A comment line (`: heartbeat`) comes every 15 s. The server ends a stream after 5 minutes, and on shutdown: reconnect ' +
+  '(EventSource does, with Last-Event-ID) and nothing is lost.';
+
+const STREAM_DESCRIPTION =
+  'An extension of the hosted API (not in the official SDK): the messages the caller sees, as they are sent, without ' +
+  'polling. Every channel the caller sees, or one (`channelId`; a channel it does not see is a 404, as for `GET /v1/messages`); ' +
+  'which channels it sees is checked again for each message (a client removed from a channel receives no more of it). ' +
+  '**Resuming**: each event’s `id` is a cursor; `Last-Event-ID` (sent by EventSource when it reconnects) or `since` ' +
+  '(the header wins) sends what was missed first, oldest first, then new messages, with nothing skipped or repeated; ' +
+  'a cursor of another workspace, or altered, is a 400 naming its field. Without either, the stream starts from now. ' +
+  "A person signed in to the portal opens it with its cookie (`new EventSource('/portal/{workspaceId}/v1/messages/stream')`). " +
+  'At most 5 streams per caller (a key, or a person through any of its sessions) are open on one server at once: the ' +
+  `next is a 429 \`rate_limit_exceeded\`. ${SEES}`;
+
+/** Where the follower sends messages: the stream's events, named as docs/api.md lists them. */
+function sinkOf(stream: EventStream, log: FastifyBaseLogger): service.MessageStreamSink {
+  return {
+    get closed() {
+      return stream.closed;
+    },
+    ready: (cursor) => stream.send('ready', cursor, '{}'),
+    message: (cursor, message) => stream.send('message.created', cursor, JSON.stringify(message)),
+    reset: (cursor, reason) => stream.send('reset', cursor, JSON.stringify({ reason })),
+    drained: () => stream.drained(),
+    onClose: (handler) => stream.onClose(handler),
+    fail(error) {
+      log.error({ err: error }, 'message stream: a read failed; the stream ends (the client resumes where it was)');
+      stream.close();
+    },
+  };
+}
+
+/** Where a stream resumes: Last-Event-ID (EventSource's reconnection, whatever URL it reuses) wins over `since`. */
+function resumptionOf(lastEventId: string | undefined, since: string | undefined): service.StreamResumption | undefined {
+  if (lastEventId !== undefined && lastEventId !== '') return { cursor: lastEventId, field: 'headers.last-event-id' };
+  return since === undefined ? undefined : { cursor: since, field: 'query.since' };
+}
+
+/** The events, as a body: a stream of text that ends when the server ends it. */
+const EventText = Type.Unsafe<Readable>({ type: 'string', description: STREAM_EVENTS });
+
 export default async function messageRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { database, pageTokens } = app.ctx;
+  const { bus, streams, cursors } = app.ctx.events;
 
   app.post(
     '/message-channels',
@@ -115,7 +177,7 @@ export default async function messageRoutes(fastify: FastifyInstance) {
         response: { 200: Message, ...WRITE_ERRORS },
       },
     },
-    async (request) => service.sendMessage(database, request.caller, request.body),
+    async (request) => service.sendMessage(database, request.caller, request.body, bus),
   );
 
   app.get(
@@ -132,5 +194,41 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => service.listMessages(database, request.caller, request.query, pageTokens),
+  );
+
+  app.get(
+    '/messages/stream',
+    {
+      config: { policy: CLIENT_READS },
+      schema: {
+        tags,
+        operationId: 'streamMessages',
+        summary: 'Follow the messages of the channels the caller sees, as they are sent (server-sent events)',
+        description: STREAM_DESCRIPTION,
+        querystring: MessageStreamQuery,
+        headers: MessageStreamHeaders,
+        response: {
+          200: { description: 'the events, as they come (below)', content: { 'text/event-stream': { schema: EventText } } },
+          ...READ_ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const stream = streams.open(rateLimitKeyOf(apiPrincipalOf(request.caller)));
+      try {
+        const sink = sinkOf(stream, request.log);
+        const resume = resumptionOf(request.headers['last-event-id'], request.query.since);
+        await service.followMessages(database, request.caller, request.query, resume, { bus, cursors }, sink);
+      } catch (error) {
+        stream.close();
+        throw error;
+      }
+      if (request.method === 'HEAD') stream.close(); // its headers only: nothing holds the stream open
+      return reply
+        .type('text/event-stream; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('x-accel-buffering', 'no') // nginx would otherwise hold events back in its buffer
+        .send(stream.body);
+    },
   );
 }

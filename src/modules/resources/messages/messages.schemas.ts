@@ -46,3 +46,26 @@ export const MessageListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type MessageListQuery = Static<typeof MessageListQuery>;
+
+export const MessageStreamQuery = Type.Object(
+  {
+    channelId: Type.Optional(
+      RefId('only this channel’s messages (404 when the caller does not see it); every channel the caller sees when absent'),
+    ),
+    since: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'resume after this position: an event’s `id` (22 characters). The `Last-Event-ID` header, which EventSource sends when it reconnects, wins over it',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type MessageStreamQuery = Static<typeof MessageStreamQuery>;
+
+export const MessageStreamHeaders = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({ maxLength: 64, description: 'resume after this position (what EventSource sends when it reconnects): an event’s `id`' }),
+  ),
+});

@@ -6,12 +6,14 @@ import { unitOfWork } from '../../../db/unit-of-work.js';
 import { type Caller, assertNamesItself, ownUserOf } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
+import type { EventBus } from '../../../lib/event-bus.js';
+import type { StreamCursors } from '../../../lib/stream-cursors.js';
 import * as channels from '../../components/channels/index.js';
 import type { MessageChannel, MessageChannelCreate, MessageChannelListQuery } from '../../components/channels/index.js';
 import { visibleClientCompanies } from '../directory/index.js';
 import { findInternalUser } from '../internal-users/index.js';
 import * as repo from './messages.repository.js';
-import type { Message, MessageCreate, MessageListQuery } from './messages.schemas.js';
+import type { Message, MessageCreate, MessageListQuery, MessageStreamQuery } from './messages.schemas.js';
 
 const channelSubject = (channel: MessageChannel) => ({
   object: 'messageChannel',
@@ -110,8 +112,11 @@ async function senderOf(
   return undefined;
 }
 
-/** Sends a message in a channel the caller sees: the message, its channel's lastMessageDate and messageSent in one unit. */
-export async function sendMessage(database: Database, caller: Caller, input: MessageCreate): Promise<Message> {
+/**
+ * Sends a message in a channel the caller sees: the message, its channel's lastMessageDate and messageSent in one
+ * unit; once it has committed, `message.created` on the event bus (the streams of every process read it).
+ */
+export async function sendMessage(database: Database, caller: Caller, input: MessageCreate, events: EventBus): Promise<Message> {
   assertNamesItself(caller, 'body.senderId', input.senderId);
   const problems: FieldProblem[] = [];
   const channel = await channels.findVisibleChannel(database, caller, 'message', input.channelId);
@@ -137,6 +142,9 @@ export async function sendMessage(database: Database, caller: Caller, input: Mes
       context: { channelId: channel.id, messageId: message.id, senderId: sender.id, senderType: sender.type },
       subject: { object: 'message', id: message.id, data: message, companyId: channel.companyId },
     });
+    work.onCommit(() =>
+      events.publish({ kind: 'message.created', workspaceId: caller.access.workspaceId, channelId: channel.id, messageId: message.id }),
+    );
   });
   return message;
 }
@@ -150,4 +158,116 @@ export async function listMessages(
 ): Promise<Page<Message>> {
   const channel = orNotFound(await channels.findVisibleChannel(database, caller, 'message', query.channelId), 'Message channel');
   return repo.listMessages(database.db, caller.access, channel.id, { limit: query.limit, nextToken: query.nextToken }, tokens);
+}
+
+/** Messages a stream reads at once: a page of the catch-up, or what one event (or several close together) brought. */
+const STREAM_PAGE = 100;
+/** The most missed messages a stream replays; past it, it starts from the newest (`reset`). */
+export const MAX_REPLAY = 1000;
+
+/** Where a stream of messages goes (the route writes it as server-sent events); closed when the client goes. */
+export interface MessageStreamSink {
+  readonly closed: boolean;
+  /** The first event: the stream is live, at this position. */
+  ready(cursor: string): void;
+  message(cursor: string, message: Message): void;
+  /** What was missed cannot be replayed (more than MAX_REPLAY, or a position this database never reached): live from here. */
+  reset(cursor: string, reason: string): void;
+  /** Resolves once the client has taken what was sent (a slow reader holds the next read back). */
+  drained(): Promise<void>;
+  onClose(handler: () => void): void;
+  /** The stream cannot go on (a read failed): it ends, and the client resumes where it was. */
+  fail(error: unknown): void;
+}
+
+/** Where a stream resumes: the cursor given, and the field that gave it (what a 400 names). */
+export interface StreamResumption {
+  cursor: string;
+  field: string;
+}
+
+/**
+ * Follows the messages the caller sees (one channel's with `channelId`: a channel it does not see is a 404, as GET
+ * /v1/messages answers) into `sink`: after `resume`'s position when given (a cursor of another workspace, altered or
+ * made up, is a 400 naming its field), else from now on. The bus is listened to before the first read, and every read
+ * is "what this caller sees after the last position sent", in commit order: a message committed while the stream
+ * catches up is sent once, after those before it, and one the bus did not bring (a process cut off from it for a
+ * while) goes with the next event, or `missed`. Which channels the caller sees is read again at each read: a client
+ * removed from a channel receives none of its later messages. At most MAX_REPLAY missed messages are replayed; past
+ * that (or from a position this database never reached) the stream says `reset` and goes on from the newest.
+ * Returns once the stream is live; it reads in the background until the sink closes.
+ */
+export async function followMessages(
+  database: Database,
+  caller: Caller,
+  query: MessageStreamQuery,
+  resume: StreamResumption | undefined,
+  live: { bus: EventBus; cursors: StreamCursors },
+  sink: MessageStreamSink,
+): Promise<void> {
+  const { access } = caller;
+  const { workspaceId } = access;
+  const { channelId } = query;
+  if (channelId !== undefined) orNotFound(await channels.findVisibleChannel(database, caller, 'message', channelId), 'Message channel');
+  const since = resume === undefined ? undefined : live.cursors.decode(workspaceId, resume.cursor);
+  if (resume !== undefined && since === undefined)
+    throw errors.invalidField(resume.field, 'is not a position of this workspace’s message stream');
+  const cursorOf = (seq: number) => live.cursors.encode(workspaceId, seq);
+
+  let position = 0;
+  let started = false;
+  let wanted = true;
+  let reading = false;
+  const read = async () => {
+    reading = true;
+    try {
+      while (wanted && !sink.closed) {
+        wanted = false;
+        const page = await repo.listMessagesAfter(database.db, access, { after: position, channelId }, STREAM_PAGE);
+        for (const { seq, message } of page) {
+          if (sink.closed) return;
+          sink.message(cursorOf(seq), message);
+          position = seq;
+        }
+        if (page.length === STREAM_PAGE) wanted = true;
+        await sink.drained();
+      }
+    } catch (error) {
+      sink.fail(error);
+    } finally {
+      reading = false;
+    }
+  };
+  const wake = () => {
+    wanted = true;
+    if (started && !reading && !sink.closed) void read();
+  };
+  const unsubscribe = live.bus.subscribe({
+    event: (event) => {
+      if (event.workspaceId === workspaceId && (channelId === undefined || event.channelId === channelId)) wake();
+    },
+    missed: wake,
+  });
+  sink.onClose(unsubscribe);
+
+  const newest = await repo.lastMessageSeq(database.db, access);
+  const range = { after: since ?? newest, channelId };
+  if (since === undefined) {
+    position = newest;
+    sink.ready(cursorOf(newest));
+  } else if (since > newest || (await repo.moreMessagesAfter(database.db, access, range, MAX_REPLAY))) {
+    position = newest;
+    sink.ready(cursorOf(newest));
+    sink.reset(
+      cursorOf(newest),
+      since > newest
+        ? 'This position is past the newest message (a database restored from an older backup?): read the messages again.'
+        : `More than ${MAX_REPLAY} messages were missed: read them again (GET /v1/messages).`,
+    );
+  } else {
+    position = since;
+    sink.ready(cursorOf(since));
+  }
+  started = true;
+  wake();
 }
