@@ -1476,6 +1476,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/messages/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the messages of the channels the caller sees, as they are sent (server-sent events)
+         * @description An extension of the hosted API (not in the official SDK): the messages the caller sees, as they are sent, without polling. Every channel the caller sees, or one (`channelId`; a channel it does not see is a 404, as for `GET /v1/messages`); which channels it sees is checked again for each message (a client removed from a channel receives no more of it). **Resuming**: each event’s `id` is a cursor; `Last-Event-ID` (sent by EventSource when it reconnects) or `since` (the header wins) sends what was missed first, oldest first, then new messages, with nothing skipped or repeated; a cursor of another workspace, or altered, is a 400 naming its field. Without either, the stream starts from now. A person signed in to the portal opens it with its cookie (`new EventSource('/portal/{workspaceId}/v1/messages/stream')`). At most 5 streams per caller (a key, or a person through any of its sessions) are open on one server at once: the next is a 429 `rate_limit_exceeded`. A client session sees the channels it belongs to (its individual channels, the groups that list it, its companies’ channels); an internal user limited to some companies sees those companies’ channels only.
+         */
+        get: operations["streamMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tasks": {
         parameters: {
             query?: never;
@@ -15132,6 +15152,88 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with another request (method, URL or body) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Burst limit (`rate_limit_exceeded`, with Retry-After) or daily quota (`{"error":"quota limit reached"}`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["QuotaExceeded"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or limit state unavailable; with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamMessages: {
+        parameters: {
+            query?: {
+                /** @description only this channel’s messages (404 when the caller does not see it); every channel the caller sees when absent; any case: read as the lower-case id the API answers */
+                channelId?: string;
+                /** @description resume after this position: an event’s `id` (22 characters). The `Last-Event-ID` header, which EventSource sends when it reconnects, wins over it */
+                since?: string;
+            };
+            header?: {
+                /** @description resume after this position (what EventSource sends when it reconnects): an event’s `id` */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the events, as they come (below) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
