@@ -1,11 +1,12 @@
 // The Messages section's data, apart from its pages: who a conversation is with and who sent what (names read through
 // /v1 where the person may read them), which conversations have messages the person has not seen (the API keeps no
-// read state: this browser remembers the newest message seen in each channel), and the count for the navigation.
-import { useEffect, useState } from 'preact/hooks';
+// read state: this browser remembers the newest message seen in each channel), the count for the navigation, and the
+// messages as they are sent (GET /v1/messages/stream).
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Answer, Item } from '../../kit/api.js';
 import { ApiError, type Person, ok, v1 } from './api.js';
 import type { SignedIn } from './frame.js';
-import { WORKSPACE_ID } from './router.js';
+import { BASE, WORKSPACE_ID } from './router.js';
 import type { Waiting } from './sections.js';
 
 export type Channel = Answer<'/v1/message-channels/{id}'>;
@@ -192,3 +193,38 @@ const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle
 
 /** A message's or a channel's moment, in the reader's own way of writing dates. */
 export const formatWhen = (iso: string) => when.format(new Date(iso));
+
+// --- live --------------------------------------------------------------------------------------------------------------
+
+/** Whether new messages arrive by themselves: `stopped` once the browser gave up (the server refused the stream). */
+export type Live = 'connecting' | 'live' | 'stopped';
+
+/**
+ * The messages sent while the page is open, from the server's stream (server-sent events, with the session's cookie):
+ * one channel's, or every channel's the person sees. EventSource reconnects by itself when the connection drops or the
+ * server ends the stream, and resumes where it was (Last-Event-ID), so nothing is missed or repeated; `onReset` when
+ * the server could not replay what was missed (read again). A refusal (signed out, too many streams) stops it.
+ */
+export function useMessageStream(channelId: string | undefined, onMessage: (message: Message) => void, onReset: () => void): Live {
+  const handlers = useRef({ onMessage, onReset });
+  handlers.current = { onMessage, onReset };
+  const [live, setLive] = useState<Live>('connecting');
+  useEffect(() => {
+    const query = channelId === undefined ? '' : `?channelId=${encodeURIComponent(channelId)}`;
+    const source = new EventSource(`${BASE}/v1/messages/stream${query}`);
+    source.addEventListener('ready', () => setLive('live'));
+    source.addEventListener('message.created', (event) => {
+      let message: Message;
+      try {
+        message = JSON.parse((event as MessageEvent<string>).data);
+      } catch {
+        return; // not a message: nothing to show
+      }
+      handlers.current.onMessage(message);
+    });
+    source.addEventListener('reset', () => handlers.current.onReset());
+    source.onerror = () => setLive(source.readyState === EventSource.CLOSED ? 'stopped' : 'connecting');
+    return () => source.close();
+  }, [channelId]);
+  return live;
+}

@@ -8,12 +8,14 @@ import {
   channelNamesWanted,
   conversationName,
   formatWhen,
+  type Live,
   hasNew,
   markSeen,
   membersLine,
   readSeen,
   senderName,
   senderNamesWanted,
+  useMessageStream,
   useNames,
 } from '../messaging.js';
 import { Link } from '../router.js';
@@ -42,10 +44,34 @@ function ConversationsPage() {
     (nextToken) => ok(v1.GET('/v1/message-channels', { params: { query: { limit: CHANNELS_PER_PAGE, nextToken } } })),
     [],
   );
-  const channels = list.data?.data ?? [];
+  // A channel's newest message as the stream told it since the page was read.
+  const [newest, setNewest] = useState<Record<string, string>>({});
+  const channels = (list.data?.data ?? []).map((channel) => {
+    const at = newest[channel.id];
+    return at !== undefined && !(channel.lastMessageDate !== undefined && channel.lastMessageDate >= at)
+      ? { ...channel, lastMessageDate: at }
+      : channel;
+  });
   const name = useNames(
     person,
     channels.flatMap((channel) => channelNamesWanted(channel, person)),
+  );
+  const [said, say] = useAnnouncer();
+  const live = useMessageStream(
+    undefined,
+    (message) => {
+      const channel = channels.find((c) => c.id === message.channelId);
+      if (!channel) {
+        // A channel not on this page (or new): read the page again; it may be there now.
+        list.reload();
+        if (message.senderId !== person.id) say('A new message arrived in another conversation.');
+        return;
+      }
+      if (message.senderId === person.id) markSeen(person, message.channelId, message.createdAt);
+      else say(`New message in ${conversationName(channel, person, workspace.name, name) ?? 'a conversation'}.`);
+      setNewest((known) => ({ ...known, [message.channelId]: message.createdAt }));
+    },
+    list.reload,
   );
   const seen = readSeen(person);
   return (
@@ -91,8 +117,34 @@ function ConversationsPage() {
         </ul>
       ) : null}
       <Pager list={list} label="Conversations" />
+      <LiveNote live={live} />
+      <Announcer said={said} />
     </>
   );
+}
+
+/**
+ * What happened, said once to a screen reader in a polite live region (new messages, a page loaded, a message sent):
+ * never the whole thread. The same words twice are told apart so that they are said again.
+ */
+function useAnnouncer(): [string, (words: string) => void] {
+  const [said, setSaid] = useState('');
+  const say = (words: string) => setSaid((previous) => (previous === words ? `${words}\u00a0` : words));
+  return [said, say];
+}
+
+function Announcer({ said }: { said: string }) {
+  return (
+    <p class="visually-hidden" role="status">
+      {said}
+    </p>
+  );
+}
+
+/** Said only when new messages no longer arrive by themselves (the server refused the stream). */
+function LiveNote({ live }: { live: Live }) {
+  if (live !== 'stopped') return null;
+  return <p class="notice">New messages no longer appear by themselves: reload the page to see them.</p>;
 }
 
 /** Newest first, each message once (a page and a message just sent may overlap). */
@@ -106,7 +158,7 @@ function merged(known: Message[], more: Message[]): Message[] {
 
 /**
  * A channel's messages, newest first: the newest page at once, then a page further back at each `loadOlder`
- * (the API's nextToken); `add` puts in a message sent meanwhile.
+ * (the API's nextToken); `add` puts in a message sent meanwhile, `reload` starts again from the newest page.
  */
 function useThread(channelId: string) {
   const [messages, setMessages] = useState<Message[]>([]);
@@ -115,14 +167,16 @@ function useThread(channelId: string) {
   const loading = useAction();
   const page = (nextToken?: string) =>
     ok(v1.GET('/v1/messages', { params: { query: { channelId, limit: MESSAGES_PER_PAGE, nextToken } } }));
-  useEffect(() => {
-    void loading.run(async () => {
+  // `again`: what was shown is dropped (it may have a gap before the newest page); at first, what the stream brought
+  // while the page was read is kept.
+  const newestPage = (again: boolean) =>
+    loading.run(async () => {
       const first = await page();
-      setMessages((known) => merged(known, first.data));
+      setMessages((known) => merged(again ? [] : known, first.data));
       setOlderToken(first.nextToken);
       setLoaded(true);
     });
-  }, [channelId]);
+  useEffect(() => void newestPage(false), [channelId]);
   return {
     messages,
     loaded,
@@ -141,6 +195,8 @@ function useThread(channelId: string) {
       return older;
     },
     add: (message: Message) => setMessages((known) => merged(known, [message])),
+    /** From the newest page again (what was missed could not be replayed). */
+    reload: () => void newestPage(true),
   };
 }
 
@@ -157,9 +213,19 @@ function ThreadPage({ channelId }: { channelId: string }) {
     (channel.data && conversationName(channel.data, person, workspace.name, name)) ??
     (notFound ? 'Conversation not found' : 'Conversation');
 
-  // What happened, said once to a screen reader (new messages, a page loaded, a message sent): not the whole thread.
-  const [said, setSaid] = useState('');
-  const say = (words: string) => setSaid((previous) => (previous === words ? `${words}\u00a0` : words));
+  const [said, say] = useAnnouncer();
+  // A message sent by someone else appears, and is said; one's own comes back too, and is already there.
+  const live = useMessageStream(
+    channelId,
+    (message) => {
+      if (message.channelId !== channelId || thread.messages.some((m) => m.id === message.id)) return;
+      thread.add(message);
+      if (message.senderId === person.id) return;
+      const from = senderName(message, channel.data, person, workspace.name, name);
+      say(from === '…' ? `New message: ${message.text}` : `New message from ${from}: ${message.text}`);
+    },
+    thread.reload,
+  );
 
   const newest = thread.messages[0];
   useEffect(() => {
@@ -260,9 +326,8 @@ function ThreadPage({ channelId }: { channelId: string }) {
           </form>
         </>
       )}
-      <p class="visually-hidden" role="status">
-        {said}
-      </p>
+      <LiveNote live={live} />
+      <Announcer said={said} />
     </>
   );
 }
