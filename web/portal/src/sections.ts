@@ -7,6 +7,8 @@ import { FormsPage, formsWaiting } from './pages/forms.js';
 import { NotificationsPage, notificationsWaiting } from './pages/notifications.js';
 import { TasksPage, tasksWaiting } from './pages/tasks.js';
 import { BillingPage, billingWaiting } from './pages/billing.js';
+import { messagesWaiting } from './messaging.js';
+import { MessagesPage } from './pages/messages.js';
 
 /** What waits for the signed-in person in a section: a count, and the same in words ("2 open invoices"). */
 export interface Waiting {
@@ -29,6 +31,7 @@ export interface Section {
 
 /** The sections, in the navigation's order. */
 export const SECTIONS: Section[] = [
+  { path: '/messages', label: 'Messages', Page: MessagesPage, waiting: messagesWaiting },
   { path: '/files', label: 'Files', Page: FilesPage },
   { path: '/billing', label: 'Billing', Page: BillingPage, waiting: billingWaiting },
   { path: '/tasks', label: 'Tasks', Page: TasksPage, waiting: tasksWaiting },
