@@ -3,39 +3,12 @@
 // its own (portal_limit_state_shared 0); when a Redis answers there again, the units counted meanwhile are
 // added to its counts and counting is shared again.
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { heldWithin } from './helpers/eventually.js';
 import { TEST_ADMIN_TOKEN } from './helpers/factories.js';
 import { adminHarness } from './helpers/harness.js';
+import { hasRedisServer as hasRedis, killRedis as kill, startRedis } from './helpers/redis.js';
 import { freePort } from './helpers/server.js';
-
-const hasRedis = (() => {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** A Redis of this test's own on `port`, nothing saved; resolves once it accepts connections. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'pipe',
-  });
-  let out = '';
-  child.stdout?.on('data', (chunk) => (out += chunk));
-  await heldWithin(5000, `redis-server on ${port} is ready`, async () => out.includes('Ready to accept connections'));
-  return child;
-}
-
-const kill = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 
 test('Redis killed mid-load: requests keep being served, readiness stays up, shared counting resumes after', {
   skip: !hasRedis && 'redis-server is not installed',

@@ -16,7 +16,8 @@ import { createClient, createCompany, createTestWorkspace } from '../../../../te
 import { BACKENDS, type Backend, type HarnessOptions, twoServersOnOneDatabase } from '../../../../test/helpers/harness.js';
 import { openStreams, streamCursorAt } from '../../../../test/helpers/internals.js';
 import { signedInBrowser } from '../../../../test/helpers/portal.js';
-import { redisPrefixFor, testRedisUrl } from '../../../../test/helpers/redis.js';
+import { hasRedisServer, killRedis, redisPrefixFor, startRedis, testRedisUrl } from '../../../../test/helpers/redis.js';
+import { freePort } from '../../../../test/helpers/server.js';
 import { acmeAndBeta, moduleHarness, okJson } from '../../../../test/helpers/world.js';
 
 /** Acme (ada, staff sam, app key) and Beta (bob) listening on a port; ada's channel, Beta's and Acme's company channels. */
@@ -213,11 +214,14 @@ for (const backend of BACKENDS) {
         'without a cursor: from now on',
       );
 
+      // One character changed, in the middle (the last one's low bits are padding, which base64 ignores).
+      const altered = (cursor: string) => `${cursor.slice(0, 10)}${cursor[10] === 'A' ? 'B' : 'A'}${cursor.slice(11)}`;
       const other = await w.h.workspace('Other');
       const foreign = (await w.live(other.apiKey)).events[0].id as string;
       for (const [headers, query, field] of [
         [{ 'last-event-id': 'garbage' }, '', 'headers.last-event-id'],
-        [{ 'last-event-id': `${(m1.id as string).slice(0, 21)}A` }, '', 'headers.last-event-id'],
+        [{ 'last-event-id': altered(m1.id as string) }, '', 'headers.last-event-id'],
+        [{ 'last-event-id': `${(m1.id as string).slice(0, 21)}${(m1.id as string)[21] === 'A' ? 'B' : 'A'}` }, '', 'headers.last-event-id'],
         [{}, `?since=${foreign}`, 'query.since'],
       ] as const) {
         const refused = await w.open(ada, query, headers);
@@ -391,4 +395,24 @@ describe('the message stream across two servers on one database', () => {
       assert.equal((await onOne.nextMessage('on one, from two')).message.text, 'through two');
     });
   }
+
+  test('Redis lost and back: what was sent meanwhile reaches the other server’s stream once it answers again', {
+    skip: !hasRedisServer && 'redis-server is not installed',
+  }, async (t) => {
+    const port = await freePort();
+    let redis = await startRedis(port);
+    t.after(() => killRedis(redis));
+    const x = await acrossTwo(t, 'sqlite', { REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_KEY_PREFIX: 'stream-test:' });
+    const [onOne, onTwo] = [await x.streamOn(x.baseOne), await x.streamOn(x.baseTwo)];
+    await x.send(x.one, 'before');
+    assert.equal((await onTwo.nextMessage('on two, before')).message.text, 'before');
+    assert.equal((await onOne.nextMessage('on one, before')).message.text, 'before');
+    await killRedis(redis);
+    await x.send(x.one, 'while Redis is down');
+    assert.equal((await onOne.nextMessage('on one, its own at once')).message.text, 'while Redis is down');
+    redis = await startRedis(port);
+    assert.equal((await onTwo.nextMessage('on two, once Redis answers', 15_000)).message.text, 'while Redis is down');
+    await x.send(x.two, 'after');
+    assert.equal((await onOne.nextMessage('on one, after', 15_000)).message.text, 'after');
+  });
 });
