@@ -43,6 +43,7 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'console_session_revocations',
   'message_channels',
   'message_channel_members',
+  'message_sequences',
   'messages',
   'task_templates',
   'tasks',
