@@ -9,7 +9,7 @@ export interface ReceivedDelivery {
 }
 
 /**
- * Rule (issue 12): webhooks lose nothing. Waits (120 s at most: a killed process's claims lapse after 60 s, and the
+ * Rule (issue 12): webhooks lose nothing. Waits (120 s at most: a killed process's claims lapse after 30 s, and the
  * file runs beside another) until every acknowledged company's event has
  * arrived, then holds each to one webhook-id however often it was sent (repeats are what at-least-once allows);
  * returns how many requests were repeats.

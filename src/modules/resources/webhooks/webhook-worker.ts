@@ -74,8 +74,13 @@ const RELOAD_MS = 1000;
 const CATCH_UP_AFTER_MS = 5_000;
 const CATCH_UP_WINDOW_MS = 2 * RELOAD_MS + 1000;
 const CATCH_UP_ENTRIES = 10_000;
-/** Longer than a delivery's timeout: a claim outlives the attempt holding it, and lapses if its process died. */
-const LEASE_MS = 60_000;
+/** How long a delivery attempt waits for the endpoint's answer (`timeoutMs` overrides it). */
+const DELIVERY_TIMEOUT_MS = 15_000;
+/**
+ * A claim lasts twice the attempt's timeout: it outlives the attempt holding it, and lapses soon after its process
+ * died (30 s by default), when another process sends the delivery again.
+ */
+const LEASE_PER_TIMEOUT = 2;
 
 export interface WebhookWorkerOptions {
   /** Refuse nothing by address (tests deliver to 127.0.0.1): PORTAL_WEBHOOKS_ALLOW_PRIVATE. */
@@ -233,7 +238,8 @@ export class WebhookWorker extends LoopWorker {
   /** Claims the deliveries due and sends them; how many it claimed. */
   async deliverDue(): Promise<number> {
     const now = this.clock.now();
-    const claimed = await claimDueDeliveries(this.database.db, this.database.dialect, now, now + LEASE_MS, DELIVERIES_PER_STEP);
+    const leaseUntil = now + LEASE_PER_TIMEOUT * (this.options.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+    const claimed = await claimDueDeliveries(this.database.db, this.database.dialect, now, leaseUntil, DELIVERIES_PER_STEP);
     await Promise.all(claimed.map((delivery) => this.send(delivery)));
     return claimed.length;
   }
@@ -257,7 +263,7 @@ export class WebhookWorker extends LoopWorker {
       secrets,
     });
     const response = await postWebhook(endpoint.url, headers, delivery.payload, {
-      timeoutMs: this.options.timeoutMs ?? 15_000,
+      timeoutMs: this.options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
       allowPrivate: this.options.allowPrivate,
       lookup: this.options.lookup,
     });

@@ -501,7 +501,7 @@ describe('webhooks: a locked SQLite database [sqlite]', () => {
       assert.equal(line.err, undefined, 'no error object, no stack');
       assert.ok(line.level < 50, `logged below error: ${line.level}`);
     }
-    // The work goes on: the delivery, claimed when the lock came, is due again once its claim lapses (60 s on the
+    // The work goes on: the delivery, claimed when the lock came, is due again once its claim lapses (30 s on the
     // service's clock), sent again and recorded.
     h.clock.advance(61_000);
     await heldWithin(10_000, 'recorded as succeeded', async () => {
