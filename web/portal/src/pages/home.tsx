@@ -27,7 +27,8 @@ export function HomePage() {
           </ul>
         )}
       </section>
-      {SECTIONS.length > 0 ? (
+      {/* Once the counts are in: the list above grows then, and would push this panel down under a finger or a pointer. */}
+      {SECTIONS.length > 0 && waiting !== null ? (
         <nav aria-labelledby="everything" class="panel">
           <h2 id="everything">Everything here</h2>
           <ul>
