@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -13,7 +14,7 @@ import { consoleRoutes } from '../src/plugins/console.js';
 
 const INDEX = '<!doctype html><title>console</title><script type="module" src="/console/assets/index-AbCd1234.js"></script>';
 
-async function consoleApp(t: { after: (fn: () => unknown) => void }, files: Record<string, string>) {
+async function consoleApp(t: { after: (fn: () => unknown) => void }, files: Record<string, string | Buffer>) {
   const root = mkdtempSync(join(tmpdir(), 'portal-console-static-'));
   t.after(() => rmSync(root, { recursive: true, force: true }));
   for (const [path, text] of Object.entries(files)) {
@@ -64,6 +65,40 @@ test('hashed assets are cached for a year; other files are revalidated; a missin
   const missing = await app.inject('/console/assets/index-Gone9999.js');
   assert.equal(missing.statusCode, 404);
   assert.equal(missing.headers['x-frame-options'], 'DENY');
+});
+
+test('a file’s compressed copy from the build (web/kit/vite.ts) goes to a browser that accepts it, with the same headers', async (t) => {
+  const SCRIPT = 'console.log("a script long enough to be worth compressing");'.repeat(20);
+  const app = await consoleApp(t, {
+    'index.html': INDEX,
+    'index.html.gz': gzipSync(INDEX),
+    'assets/index-AbCd1234.js': SCRIPT,
+    'assets/index-AbCd1234.js.br': brotliCompressSync(SCRIPT),
+    'assets/index-AbCd1234.js.gz': gzipSync(SCRIPT),
+  });
+  const url = '/console/assets/index-AbCd1234.js';
+  const br = await app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+  assert.equal(br.headers['content-encoding'], 'br');
+  assert.equal(brotliDecompressSync(br.rawPayload).toString(), SCRIPT);
+  const gzip = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(gzip.headers['content-encoding'], 'gzip');
+  assert.equal(gunzipSync(gzip.rawPayload).toString(), SCRIPT);
+  const plain = await app.inject(url);
+  assert.equal(plain.headers['content-encoding'], undefined);
+  assert.equal(plain.body, SCRIPT);
+  for (const answer of [br, gzip, plain]) {
+    assert.equal(answer.statusCode, 200);
+    assert.match(String(answer.headers['content-type']), /javascript/);
+    assert.equal(answer.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.match(String(answer.headers.vary), /accept-encoding/i, 'a shared cache keeps each encoding apart');
+    assert.equal(answer.headers['x-frame-options'], 'DENY');
+  }
+  // index.html too, still revalidated; without a Brotli copy, the gzip one.
+  const index = await app.inject({ url: '/console/clients', headers: { 'accept-encoding': 'br, gzip' } });
+  assert.equal(index.headers['content-encoding'], 'gzip');
+  assert.equal(gunzipSync(index.rawPayload).toString(), INDEX);
+  assert.match(String(index.headers['content-type']), /^text\/html/);
+  assert.equal(index.headers['cache-control'], 'no-cache');
 });
 
 test('no path leaves the build directory', async (t) => {

@@ -35,10 +35,11 @@ export interface BuiltPages {
 /**
  * A single-page app built by Vite into `root`, served by the routes of `app` (an encapsulated scope): every answer
  * of the scope carries the pages' security headers. Registers @fastify/static without routes of its own (only
- * reply.sendFile, which refuses paths leaving the root).
+ * reply.sendFile, which refuses paths leaving the root), sending a file's compressed copy where the build made one.
  */
 export async function servesBuiltPages(app: FastifyInstance, root: string, notBuilt: string): Promise<BuiltPages> {
-  await app.register(fastifyStatic, { root, serve: false });
+  // preCompressed: a file's .br or .gz copy beside it (web/kit/vite.ts writes them) when the browser accepts it.
+  await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
   // An index sent with headers of its own (a portal's policy naming the apps it frames) keeps them.
   const own = new WeakSet<FastifyReply>();
   app.addHook('onSend', async function pageHeaders(_request, reply, payload) {

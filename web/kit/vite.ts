@@ -1,4 +1,7 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { type Plugin, type UserConfig, defineConfig } from 'vite';
 
 /** What is the same in every front end's <head> (each index.html has its title and icon), put first by the build. */
@@ -10,6 +13,30 @@ const headTags: Plugin = {
     { tag: 'meta', attrs: { name: 'color-scheme', content: 'light' }, injectTo: 'head-prepend' },
     { tag: 'meta', attrs: { name: 'referrer', content: 'no-referrer' }, injectTo: 'head-prepend' },
   ],
+};
+
+/**
+ * A Brotli and a gzip copy beside each text file of the build (`x.js.br`, `x.js.gz`), where smaller: the server sends
+ * the one the browser accepts (src/plugins/built-pages.ts), compressed once here at the best level rather than on
+ * every request. The bundle is some three quarters smaller on the wire.
+ */
+const precompressed: Plugin = {
+  name: 'web-kit-precompressed',
+  apply: 'build',
+  writeBundle(options, bundle) {
+    for (const fileName of Object.keys(bundle)) {
+      if (!/\.(js|css|html|svg)$/.test(fileName) || !options.dir) continue;
+      const path = join(options.dir, fileName);
+      const content = readFileSync(path);
+      const copies = {
+        br: brotliCompressSync(content, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
+        }),
+        gz: gzipSync(content, { level: 9 }),
+      };
+      for (const [extension, copy] of Object.entries(copies)) if (copy.length < content.length) writeFileSync(`${path}.${extension}`, copy);
+    }
+  },
 };
 
 /**
@@ -26,7 +53,7 @@ export function frontEnd({ dir, name, base, proxy }: { dir: string; name: string
     base,
     publicDir: false,
     logLevel: 'warn',
-    plugins: [headTags],
+    plugins: [headTags, precompressed],
     oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
     server: { proxy: Object.fromEntries(proxy.map((prefix) => [prefix, server])) },
     build: {
