@@ -33,14 +33,7 @@ export function SignedInFrame({ path, round, children }: { path: string; round: 
     };
   }, []);
 
-  if (!signedIn) {
-    return (
-      <main id="main">
-        <PageHeading title={error ? 'Something went wrong' : 'Loading'} />
-        {error ? <ErrorMessage focus error={error} /> : <p aria-live="polite">Loading your portal…</p>}
-      </main>
-    );
-  }
+  if (!signedIn) return <Loading error={error} />;
   return (
     <Frame signedIn={signedIn} path={path} round={round}>
       {children}
@@ -48,8 +41,29 @@ export function SignedInFrame({ path, round, children }: { path: string; round: 
   );
 }
 
+function Loading({ error }: { error?: unknown }) {
+  return (
+    <main id="main">
+      <PageHeading title={error ? 'Something went wrong' : 'Loading'} />
+      {error ? <ErrorMessage focus error={error} /> : <p aria-live="polite">Loading your portal…</p>}
+    </main>
+  );
+}
+
+/**
+ * How long the first page waits for the sections' counts (ms). Their badges widen the navigation's items: arriving
+ * after the page is shown, they could wrap it onto one more line and push the whole page down under the reader.
+ */
+const COUNTS_WAIT_MS = 1500;
+
 function Frame({ signedIn, path, round, children }: { signedIn: SignedIn; path: string; round: number; children: ComponentChildren }) {
   const waiting = useWaiting(signedIn, round);
+  const [waitedLongEnough, setWaitedLongEnough] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setWaitedLongEnough(true), COUNTS_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  if (waiting === null && !waitedLongEnough) return <Loading />;
   return (
     <FramedContext.Provider value={{ ...signedIn, waiting }}>
       <div class="frame signed-in" style={brandStyle(signedIn.workspace.brandColor)}>
