@@ -284,7 +284,8 @@ function ThreadPage({ channelId }: { channelId: string }) {
       <p>
         <Link href="/messages">All conversations</Link>
       </p>
-      {channel.data ? <p class="conversation-about">{membersLine(channel.data, person, workspace.name)}</p> : null}
+      {/* Its line held while the channel loads: the thread below does not move down when it comes. */}
+      <p class="conversation-about">{channel.data ? membersLine(channel.data, person, workspace.name) : '\u00a0'}</p>
       <ErrorMessage error={channel.error} />
       {channel.error ? null : (
         <>
