@@ -247,20 +247,16 @@ async function signedInPortal(base: string): Promise<{ workspaceId: string; cook
     variableValues: { fee: '$1,200' },
   });
 
-  return { workspaceId, cookie, pages: budgetPages(invoice.id) };
-}
-
-/**
- * The budget's pages: home, messages and an invoice's page. Until the Messages section is on this branch (read from
- * the portal's registry, web/portal/src/sections.ts), the tasks list stands in for it; the report names the page.
- */
-function budgetPages(invoiceId: string): Page[] {
-  const registry = readFileSync(join(ROOT, 'web', 'portal', 'src', 'sections.ts'), 'utf8');
-  return [
-    { name: 'home', path: '/' },
-    registry.includes("path: '/messages'") ? { name: 'messages', path: '/messages' } : { name: 'tasks', path: '/tasks' },
-    { name: 'invoice', path: `/billing/invoices/${invoiceId}` },
-  ];
+  return {
+    workspaceId,
+    cookie,
+    pages: [
+      { name: 'home', path: '/' },
+      { name: 'messages', path: '/messages' },
+      { name: 'conversation', path: `/messages/${channel.id}` },
+      { name: 'invoice', path: `/billing/invoices/${invoice.id}` },
+    ],
+  };
 }
 
 const METRICS = {
