@@ -409,7 +409,14 @@ async function main(options: Options): Promise<number> {
     const reports: Report[] = [];
     for (let n = 1; n <= options.runs; n++) {
       const output = join(RESULTS, `${page.name}-${n}.json`);
-      reports.push(await lighthouse(`${base}/portal/${workspaceId}${page.path}`, output, headersFile, options));
+      const url = `${base}/portal/${workspaceId}${page.path}`;
+      reports.push(
+        await lighthouse(url, output, headersFile, options).catch((error: Error) => {
+          // Lighthouse's own trace now and then fails on a busy machine (NO_NAVSTART: "Please run Lighthouse again").
+          log(`${page.name} run ${n} failed, once more: ${error.message.split('\n')[0]}`);
+          return lighthouse(url, output, headersFile, options);
+        }),
+      );
       log(`${page.name} run ${n}: ${CATEGORIES.map((category) => score(reports[n - 1], category)).join(' / ')}`);
     }
     measured.push({ page, report: medianRun(reports) });
