@@ -2,7 +2,7 @@
 // scores of the signed-in client portal's pages, against a budget (see bench/README.md). A recording, not a test:
 // Lighthouse is heavy and rarely run, so it is not in package.json: it is installed into bench/.tools (git-ignored)
 // the first time, and drives Debian's chromium.
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -84,18 +84,43 @@ function log(line: string) {
   process.stderr.write(`lighthouse: ${line}\n`);
 }
 
+/** The commands running now (npm, the build, Lighthouse), stopped with the server if the script is interrupted. */
+const commands = new Set<ChildProcess>();
+/** Set on SIGINT or SIGTERM: nothing new is started. */
+let interrupted = false;
+
 function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs: number; what: string }): Promise<string> {
+  if (interrupted) return Promise.reject(new Error(`${options.what}: interrupted`));
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       command,
       args,
       // SIGINT: the Lighthouse CLI then closes the chromium it launched.
       { cwd: ROOT, env: options.env ?? process.env, timeout: options.timeoutMs, killSignal: 'SIGINT', maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        error
-          ? reject(new Error(`${options.what} failed (${error.killed ? 'timed out' : error.message}):\n${stderr.slice(-4000)}`))
-          : resolve(stdout),
+      (error, stdout, stderr) => {
+        commands.delete(child);
+        const why = interrupted ? 'interrupted' : error?.killed ? 'timed out' : error?.message;
+        if (error) reject(new Error(`${options.what} failed (${why}):\n${stderr.slice(-4000)}`));
+        else resolve(stdout);
+      },
     );
+    commands.add(child);
+  });
+}
+
+/** SIGINT (Lighthouse closes its chromium), then SIGKILL after 5 s; resolves once it is gone (10 s at most). */
+function stopCommand(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    const giveUp = setTimeout(done, 10_000);
+    function done() {
+      clearTimeout(kill);
+      clearTimeout(giveUp);
+      resolve();
+    }
+    child.once('exit', done);
+    child.kill('SIGINT');
   });
 }
 
@@ -363,6 +388,8 @@ let server: Child | undefined;
 let tempDir: string | undefined;
 
 async function cleanup() {
+  await Promise.all([...commands].map(stopCommand));
+  commands.clear();
   if (server) await stopChild(server);
   server = undefined;
   if (tempDir) await rm(tempDir, { recursive: true, force: true });
@@ -413,6 +440,7 @@ async function main(options: Options): Promise<number> {
       reports.push(
         await lighthouse(url, output, headersFile, options).catch((error: Error) => {
           // Lighthouse's own trace now and then fails on a busy machine (NO_NAVSTART: "Please run Lighthouse again").
+          if (interrupted) throw error;
           log(`${page.name} run ${n} failed, once more: ${error.message.split('\n')[0]}`);
           return lighthouse(url, output, headersFile, options);
         }),
@@ -467,7 +495,6 @@ async function main(options: Options): Promise<number> {
   return misses.length === 0 ? 0 : 1;
 }
 
-let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     interrupted = true;
