@@ -67,7 +67,11 @@ test('DATABASE_POOL_MAX sizes the pool; an idle connection killed is logged and 
       (error: Error) => error.message,
     );
   await heldWithin(15_000, 'the transaction is open', async () => (await inTransaction()) > 0);
-  await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [application]);
+  // That connection alone: the pool's idle ones stay, so the next request is not handed one killed a moment ago.
+  await admin.query(
+    "select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and state = 'idle in transaction'",
+    [application],
+  );
   await heldWithin(15_000, 'its connection is gone', async () => (await inTransaction()) === 0);
   release();
   assert.match(await held, /terminat|connection/i);
