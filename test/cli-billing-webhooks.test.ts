@@ -14,7 +14,7 @@ for (const backend of BACKENDS) {
       const url = await freshDatabaseUrl(t, backend, { sqliteFile: true });
       const run = async (...args: string[]) => {
         const result = await portal(url, ...args, '--json');
-        return { code: result.code, json: oneJson(result.stdout) };
+        return { code: result.code, json: oneJson(result.stdout), stderr: result.stderr };
       };
       const ws = (await run('workspaces', 'create', '--name', 'Billing')).json;
       const W = ['--workspace', ws.workspaceId];
@@ -33,7 +33,11 @@ for (const backend of BACKENDS) {
         await as('POST', '/v1/invoices', { companyId: company.id, lineItems: [{ amount: 1250, quantity: 2 }], daysUntilDue: 7 })
       ).json();
       const paid = await run('invoices', 'pay', ...W, '--invoice', invoice.id);
-      assert.deepEqual([paid.code, paid.json.status, paid.json.number, typeof paid.json.paymentId], [0, 'paid', '0001', 'string']);
+      assert.deepEqual(
+        [paid.code, paid.json.status, paid.json.number, typeof paid.json.paymentId],
+        [0, 'paid', '0001', 'string'],
+        `the invoice ${JSON.stringify(invoice)}; the command said: ${paid.stderr}`,
+      );
       const again = await run('invoices', 'void', ...W, '--invoice', invoice.id);
       assert.deepEqual([again.code, again.json.error.code, again.json.error.message], [1, 'conflict', 'A paid invoice cannot be voided.']);
       const payments = (await as('GET', `/v1/payments?invoiceId=${invoice.id}`)).json().data;
