@@ -260,12 +260,44 @@ for (const backend of BACKENDS) {
       assert.equal((await future.nextMessage('after the other reset')).message.text, 'after the other reset');
     });
 
-    test('at most 5 streams per caller on one server: the 6th, opened at once, is a 429; a person’s cookie counts as its session', async (t) => {
-      const w = await world(t, backend);
+    test('40 messages sent at once are numbered once each, in commit order: a stream gets each once, and resuming from any one gives exactly those after it', async (t) => {
+      const w = await world(t, backend, { env: { LIMITS_ENABLED: 'false' } });
+      const key = w.ws.apiKey;
+      const reader = await w.live(key);
+      const sent = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => w.send(i % 2 ? w.adas.id : w.acmes.id, `at once ${i}`, w.user.id)),
+      );
+      const got: { id: string; text: string }[] = [];
+      for (let i = 0; i < 40; i++) {
+        const { id, message } = await reader.nextMessage(`message ${i + 1} of 40`);
+        got.push({ id: id as string, text: message.text as string });
+      }
+      assert.deepEqual(
+        got.map((m) => m.text).sort(),
+        sent.map((m) => (m as { text: string }).text).sort(),
+        'each message once',
+      );
+      assert.equal(new Set(got.map((m) => m.id)).size, 40, 'forty positions');
+      for (const at of [0, 17, 38]) {
+        const resumed = await w.live(key, `?since=${got[at].id}`);
+        const after: string[] = [];
+        for (let i = at + 1; i < 40; i++) after.push((await resumed.nextMessage(`resumed ${i}`)).message.text as string);
+        assert.deepEqual(after, got.slice(at + 1).map((m) => m.text), `after position ${at}: the same order, no gap, no repeat`);
+        resumed.close();
+      }
+    });
+
+    test('at most 5 streams per caller on one server: of 40 opened at once, 5 stream and 35 are 429s; a person’s cookie counts as its session', async (t) => {
+      const w = await world(t, backend, { env: { LIMITS_ENABLED: 'false' } });
       const ada = await w.session({ clientId: w.ada.id });
-      const six = await Promise.all(Array.from({ length: 6 }, () => w.open(ada)));
-      assert.deepEqual(six.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 429]);
-      const refused = six.find((r) => r.status === 429) as EventReader;
+      const forty = await Promise.all(Array.from({ length: 40 }, () => w.open(ada)));
+      const six = forty.filter((r) => r.status === 200);
+      assert.deepEqual(
+        forty.map((r) => r.status).sort(),
+        [...Array(5).fill(200), ...Array(35).fill(429)],
+      );
+      for (const extra of forty.filter((r) => r.status === 429).slice(1)) extra.close();
+      const refused = forty.find((r) => r.status === 429) as EventReader;
       assert.equal(refused.headers['retry-after'], '2');
       assert.deepEqual(JSON.parse(await refused.ended), {
         code: 'rate_limit_exceeded',
@@ -281,7 +313,7 @@ for (const backend of BACKENDS) {
       w.readers.push(byCookie);
       assert.equal(byCookie.status, 429, 'ada signed in is ada');
 
-      six.find((r) => r.status === 200)?.close();
+      six[0].close();
       await heldWithin(5000, 'a place is free once a stream is closed', async () => {
         const next = await w.open(ada);
         return next.status === 200;
