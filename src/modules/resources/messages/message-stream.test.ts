@@ -272,17 +272,17 @@ for (const backend of BACKENDS) {
         const { id, message } = await reader.nextMessage(`message ${i + 1} of 40`);
         got.push({ id: id as string, text: message.text as string });
       }
-      assert.deepEqual(
-        got.map((m) => m.text).sort(),
-        sent.map((m) => (m as { text: string }).text).sort(),
-        'each message once',
-      );
+      assert.deepEqual(got.map((m) => m.text).sort(), sent.map((m) => (m as { text: string }).text).sort(), 'each message once');
       assert.equal(new Set(got.map((m) => m.id)).size, 40, 'forty positions');
       for (const at of [0, 17, 38]) {
         const resumed = await w.live(key, `?since=${got[at].id}`);
         const after: string[] = [];
         for (let i = at + 1; i < 40; i++) after.push((await resumed.nextMessage(`resumed ${i}`)).message.text as string);
-        assert.deepEqual(after, got.slice(at + 1).map((m) => m.text), `after position ${at}: the same order, no gap, no repeat`);
+        assert.deepEqual(
+          after,
+          got.slice(at + 1).map((m) => m.text),
+          `after position ${at}: the same order, no gap, no repeat`,
+        );
         resumed.close();
       }
     });
@@ -292,10 +292,7 @@ for (const backend of BACKENDS) {
       const ada = await w.session({ clientId: w.ada.id });
       const forty = await Promise.all(Array.from({ length: 40 }, () => w.open(ada)));
       const six = forty.filter((r) => r.status === 200);
-      assert.deepEqual(
-        forty.map((r) => r.status).sort(),
-        [...Array(5).fill(200), ...Array(35).fill(429)],
-      );
+      assert.deepEqual(forty.map((r) => r.status).sort(), [...Array(5).fill(200), ...Array(35).fill(429)]);
       for (const extra of forty.filter((r) => r.status === 429).slice(1)) extra.close();
       const refused = forty.find((r) => r.status === 429) as EventReader;
       assert.equal(refused.headers['retry-after'], '2');
