@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { MAX_IMAGE_BYTES } from '../../../lib/images.js';
-import { Id, Name, PathId } from '../../../lib/schemas.js';
+import { Id, PathId } from '../../../lib/schemas.js';
 
 /** The signed-in person's own profile: what the portal's account page shows and changes. */
 export const Profile = Type.Object(
@@ -34,10 +34,13 @@ export const Profile = Type.Object(
 );
 export type Profile = Static<typeof Profile>;
 
+/** A name as a person types it: checked by the service (blank: a 400 saying so), trimmed, as the directory keeps it. */
+const TypedName = Type.String({ maxLength: 200, description: 'up to 200 characters, not blank; trimmed' });
+
 export const ProfileUpdate = Type.Object(
   {
-    givenName: Type.Optional(Name),
-    familyName: Type.Optional(Name),
+    givenName: Type.Optional(TypedName),
+    familyName: Type.Optional(TypedName),
     notificationPreferences: Type.Optional(
       Type.Object({ email: Type.Optional(Type.Boolean()) }, { additionalProperties: false, description: 'the choices given change' }),
     ),

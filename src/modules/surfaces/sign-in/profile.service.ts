@@ -3,7 +3,7 @@ import type { Database } from '../../../db/database.js';
 import { unitOfWork } from '../../../db/unit-of-work.js';
 import { type Caller, workspaceAccess } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
-import { ApiError, errors } from '../../../lib/errors.js';
+import { ApiError, type FieldProblem, errors } from '../../../lib/errors.js';
 import { type ImageType, MAX_IMAGE_BYTES, sniffImage } from '../../../lib/images.js';
 import type { Profile, ProfileUpdate } from './profile.schemas.js';
 import * as repo from './profile.repository.js';
@@ -47,6 +47,11 @@ export async function getProfile(database: Database, session: ActiveSession, att
 
 /** Changes what is given of the person's names and notification choices; answers the whole profile. */
 export async function updateProfile(database: Database, session: ActiveSession, input: ProfileUpdate, attempt: Attempt): Promise<Profile> {
+  const problems: FieldProblem[] = [];
+  for (const field of ['givenName', 'familyName'] as const)
+    if (input[field] !== undefined && input[field].trim() === '')
+      problems.push({ path: `body.${field}`, message: 'is required: it cannot be blank' });
+  if (problems.length > 0) throw errors.invalidFields(problems);
   const caller = await callerOf(database, session, attempt);
   const own = await unitOfWork(
     database,
