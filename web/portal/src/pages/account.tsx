@@ -19,6 +19,7 @@ import {
 /** The signed-in person's account: who they are, their profile (names, picture, e-mails), password and two-step sign-in. */
 export function AccountPage() {
   const [session, setSession] = useState<SignInSession | null>(null);
+  const profile = useProfile();
   const [loadError, setLoadError] = useState<unknown>(null);
   const [round, setRound] = useState(0);
 
@@ -54,16 +55,16 @@ export function AccountPage() {
   return (
     <>
       <PageHeading title="Your account" />
-      <SignedInAs session={session} />
-      <ProfileSection />
+      <SignedInAs session={session} profile={profile.shown} />
+      <ProfileSection profile={profile} />
       <ChangePassword email={user.email} />
       <TwoStep session={session} onChange={() => setRound((n) => n + 1)} />
     </>
   );
 }
 
-function SignedInAs({ session }: { session: SignInSession }) {
-  const { user } = session;
+function SignedInAs({ session, profile }: { session: SignInSession; profile: Profile | null }) {
+  const user = { ...session.user, ...(profile ? { givenName: profile.givenName, familyName: profile.familyName } : {}) };
   return (
     <section aria-labelledby="who" class="panel">
       <h2 id="who">Signed in</h2>
@@ -84,10 +85,14 @@ const PICTURE_MAX_BYTES = 512 * 1024;
  * The person's profile: their names, their picture, and whether notifications are e-mailed to them, each part saved
  * on its own (the sign-in API's `…/profile`); the server's word about a field shows beside it.
  */
-function ProfileSection() {
+function useProfile() {
   const loaded = useLoad(() => api.profile(), []);
-  const [profile, setProfile] = useState<Profile | null>(null);
-  const shown = profile ?? loaded.data ?? null;
+  const [saved, setSaved] = useState<Profile | null>(null);
+  return { shown: saved ?? loaded.data ?? null, error: loaded.error, reload: loaded.reload, set: setSaved };
+}
+
+function ProfileSection({ profile }: { profile: ReturnType<typeof useProfile> }) {
+  const { shown, set: setProfile } = profile;
   return (
     <section aria-labelledby="profile" class="panel">
       <h2 id="profile">Profile</h2>
@@ -97,9 +102,9 @@ function ProfileSection() {
           <Picture profile={shown} onChanged={setProfile} />
           <EmailChoice profile={shown} onSaved={setProfile} />
         </>
-      ) : loaded.error ? (
-        <ErrorMessage error={loaded.error}>
-          <button type="button" class="secondary" onClick={loaded.reload}>
+      ) : profile.error ? (
+        <ErrorMessage error={profile.error}>
+          <button type="button" class="secondary" onClick={profile.reload}>
             Try again
           </button>
         </ErrorMessage>
@@ -121,20 +126,29 @@ function Names({ profile, onSaved }: { profile: Profile; onSaved: (profile: Prof
     });
   };
   return (
-    <form class="stack" aria-labelledby="names" onSubmit={submit} noValidate>
+    <>
       <h3 id="names">Your name</h3>
-      <ErrorMessage focus error={action.error} />
+      <ErrorMessage focus error={namesError(action.error)} />
       <Status>{action.done}</Status>
-      <Field label="Given name" name="givenName" error={action.error}>
-        {(props) => <input {...props} autocomplete="given-name" defaultValue={profile.givenName} maxLength={200} />}
-      </Field>
-      <Field label="Family name" name="familyName" error={action.error}>
-        {(props) => <input {...props} autocomplete="family-name" defaultValue={profile.familyName} maxLength={200} />}
-      </Field>
-      <Submit label="Save" busy={action.busy} />
-    </form>
+      {/* novalidate: the server says what is wrong with a name, beside its field */}
+      <form class="stack" aria-labelledby="names" onSubmit={submit} noValidate>
+        <Field label="Given name" name="givenName" error={action.error}>
+          {(props) => <input {...props} autocomplete="given-name" defaultValue={profile.givenName} maxLength={200} />}
+        </Field>
+        <Field label="Family name" name="familyName" error={action.error}>
+          {(props) => <input {...props} autocomplete="family-name" defaultValue={profile.familyName} maxLength={200} />}
+        </Field>
+        <Submit label="Save" busy={action.busy} />
+      </form>
+    </>
   );
 }
+
+/** A refusal naming a field says so above the form; the field itself says what is wrong (Field). */
+const namesError = (error: unknown) =>
+  error instanceof ApiError && Object.keys(error.fields).length > 0
+    ? new Error('Your name is not saved: see the field marked below.')
+    : error;
 
 /** The picture, shown from this server (its own origin, whatever PORTAL_URL's host), or the person's initials. */
 function Picture({ profile, onChanged }: { profile: Profile; onChanged: (profile: Profile) => void }) {
@@ -163,7 +177,7 @@ function Picture({ profile, onChanged }: { profile: Profile; onChanged: (profile
       return 'Your picture is removed.';
     });
   return (
-    <div class="stack" role="group" aria-labelledby="picture">
+    <div role="group" aria-labelledby="picture">
       <h3 id="picture">Picture</h3>
       <ErrorMessage focus error={action.error} />
       <Status>{action.busy ? 'Saving your picture…' : action.done}</Status>
@@ -220,7 +234,7 @@ function EmailChoice({ profile, onSaved }: { profile: Profile; onSaved: (profile
         E-mail me notifications
       </label>
       <small id="emails-hint" class="hint">
-        Off, you still see them here. Sign-in links and password resets are always e-mailed.
+        When off, you still find them here, in the portal. Sign-in links and password resets are always e-mailed.
       </small>
       <Submit label="Save" busy={action.busy} />
     </form>
