@@ -60,12 +60,12 @@ test('a client changes their name, picture and e-mail choice on the account page
   assert.deepEqual([seen.givenName, seen.familyName], ['Grace', 'Hopper']);
 
   // A picture made here, uploaded: shown on the page, and the API answers its URL.
-  const picture = page.getByRole('group', { name: 'Picture' });
+  const picture = page.getByRole('region', { name: 'Picture' });
   await picture
     .getByLabel('Upload a picture')
     .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: solidPng(96, 96, [124, 58, 237]) });
   await picture.getByText('Your picture is saved.').waitFor();
-  const shown = picture.getByRole('img', { name: 'Your picture' });
+  const shown = picture.getByRole('img', { name: 'Grace Hopper' });
   await shown.waitFor();
   await page.waitForFunction(() => (document.querySelector('img.avatar') as HTMLImageElement | null)?.naturalWidth === 96);
   const withPicture = await ws.call<{ avatarImageUrl?: string }>('GET', `/v1/clients/${clientId}`);
@@ -126,7 +126,7 @@ test('a client changes their name, picture and e-mail choice on the account page
   await checkPage(v, 'account-profile-saved-320');
   assert.equal(await page.getByRole('form', { name: 'Your name' }).getByLabel('Family name').inputValue(), 'Hopper');
   assert.equal(await page.getByRole('form', { name: 'Notifications' }).getByLabel('E-mail me notifications').isChecked(), false);
-  await page.getByRole('group', { name: 'Picture' }).getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('region', { name: 'Picture' }).getByRole('button', { name: 'Remove' }).click();
   await page.getByText('Your picture is removed.').waitFor();
   await page.getByRole('img', { name: 'No picture yet' }).waitFor();
   assert.equal((await ws.call<{ avatarImageUrl?: string }>('GET', `/v1/clients/${clientId}`)).avatarImageUrl, undefined);
@@ -139,7 +139,7 @@ test('a client changes their name, picture and e-mail choice on the account page
   await wide.page.goto(`${ws.pages}/account`);
   await arrived(wide, 'account-profile-1280', 'Your account');
   await wide.page
-    .getByRole('group', { name: 'Picture' })
+    .getByRole('region', { name: 'Picture' })
     .getByLabel('Upload a picture')
     .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: solidPng(64, 64, [15, 118, 110]) });
   await wide.page.getByText('Your picture is saved.').waitFor();

@@ -67,7 +67,7 @@ export async function updateProfile(database: Database, session: ActiveSession, 
 }
 
 /** Where a picture is served: under PORTAL_URL, by the person's id and its content's hash (new content, new URL). */
-export const avatarUrl = (portalUrl: string, workspaceId: string, personId: string, hash: string) =>
+const avatarUrl = (portalUrl: string, workspaceId: string, personId: string, hash: string) =>
   `${portalUrl}/portal/${workspaceId}/api/avatars/${personId}/${hash}`;
 
 /**

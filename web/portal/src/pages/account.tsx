@@ -177,13 +177,13 @@ function Picture({ profile, onChanged }: { profile: Profile; onChanged: (profile
       return 'Your picture is removed.';
     });
   return (
-    <div role="group" aria-labelledby="picture">
+    <section aria-labelledby="picture">
       <h3 id="picture">Picture</h3>
       <ErrorMessage focus error={action.error} />
       <Status>{action.busy ? 'Saving your picture…' : action.done}</Status>
       <div class="avatar-row">
         {src ? (
-          <img class="avatar" src={src} alt="Your picture" width={96} height={96} />
+          <img class="avatar" src={src} alt={`${profile.givenName} ${profile.familyName}`.trim()} width={96} height={96} />
         ) : (
           <span class="avatar avatar-initials" role="img" aria-label="No picture yet">
             {initials}
@@ -204,7 +204,7 @@ function Picture({ profile, onChanged }: { profile: Profile; onChanged: (profile
           ) : null}
         </div>
       </div>
-    </div>
+    </section>
   );
 }
 
