@@ -18,6 +18,7 @@ import {
   sessionKeyFor,
 } from './helpers/factories.js';
 import { heldWithin } from './helpers/eventually.js';
+import { solidPng } from './helpers/images.js';
 import { type PortalBrowser, lastEmailTo, portalBrowser } from './helpers/portal.js';
 import { BACKENDS, type Harness, adminHarness, inThisPart } from './helpers/harness.js';
 
@@ -98,9 +99,16 @@ async function signedInClient(w: World): Promise<void> {
   browsers.set(w, browser);
 }
 
-async function portalCall(w: World, method: 'POST' | 'PUT' | 'DELETE', path: string, payload?: object, expected = 200) {
+async function portalCall(
+  w: World,
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  payload?: object,
+  expected = 200,
+  headers: Record<string, string> = {},
+) {
   const browser = browsers.get(w) ?? portalBrowser(w.h, w.ws.workspaceId);
-  const res = await browser.call(method, path, payload);
+  const res = await browser.call(method, path, payload, headers);
   assert.equal(res.statusCode, expected, `${method} ${path}: ${res.body}`);
   await w.h.app.ctx.afterResponse.settled(); // what a link request does after its answer (magicLinkSent)
 }
@@ -242,6 +250,21 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
         .execute();
     },
     run: (w) => portalCall(w, 'DELETE', '/identities/google', undefined, 204),
+  },
+  '`PATCH /portal/{id}/api/profile` (a client’s names)': {
+    before: signedInClient,
+    run: (w) => portalCall(w, 'PATCH', '/profile', { givenName: 'Grace', familyName: 'Hopper' }),
+  },
+  '`PUT /portal/{id}/api/profile/avatar` (a client’s picture)': {
+    before: signedInClient,
+    run: (w) => portalCall(w, 'PUT', '/profile/avatar', solidPng(2, 2, [0, 0, 0]), 200, { 'content-type': 'image/png' }),
+  },
+  '`DELETE /portal/{id}/api/profile/avatar` (a client’s picture)': {
+    before: async (w) => {
+      await signedInClient(w);
+      await portalCall(w, 'PUT', '/profile/avatar', solidPng(2, 2, [0, 0, 0]), 200, { 'content-type': 'image/png' });
+    },
+    run: (w) => portalCall(w, 'DELETE', '/profile/avatar'),
   },
   '`PATCH /admin/workspaces/{id}` (staffMfaRequired becomes true)': {
     run: ({ h, ws }) => adminRequest(h, 'PATCH', `/admin/workspaces/${ws.workspaceId}`, { staffMfaRequired: true }),

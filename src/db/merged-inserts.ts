@@ -61,6 +61,7 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'sign_in_credentials',
   'sign_in_identities',
   'portal_app_keys',
+  'avatars',
   'qa_principals',
   'app_api_resources',
   'app_builder_secrets',

@@ -80,6 +80,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/{workspaceId}/api/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person’s own profile
+         * @description Its names, e-mail, picture (`avatarImageUrl`, present only when set) and whether notifications are e-mailed to it.
+         */
+        get: operations["retrieveProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the signed-in person’s own names and notification choices
+         * @description The fields given change, the others are kept; answers the whole profile. A session changes only its own person (a client or an internal user), whose e-mail is not changed here. A client’s name change records clientUpdated (its webhook `client.updated`), as PATCH /v1/clients/{id} does; an internal user’s records nothing (the specification has no event for it). `notificationPreferences.email: false`: notifications’ e-mails are no longer sent to the person (its in-product notifications are); sign-in, password-reset and invite e-mails always are.
+         */
+        patch: operations["updateProfile"];
+        trace?: never;
+    };
+    "/portal/{workspaceId}/api/profile/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the signed-in person’s picture
+         * @description The body is the image itself (Content-Type image/…, at most 524288 bytes, else 413): a PNG, JPEG, WebP or GIF, its type read from its bytes (never SVG: 415; bytes that are none of those under one of their types: 400 naming `body`). It replaces the picture before, whose URL is then a 404. `avatarImageUrl` becomes PORTAL_URL/portal/{workspaceId}/api/avatars/{personId}/{sha256 of the bytes}, for the client or internal user too (GET /v1/clients/{id}); a client’s records clientUpdated. Answers the whole profile.
+         */
+        put: operations["setProfileAvatar"];
+        post?: never;
+        /**
+         * Remove the signed-in person’s picture
+         * @description Its URL is then a 404 and `avatarImageUrl` absent (a client’s records clientUpdated); none to remove is no error. Answers the whole profile.
+         */
+        delete: operations["removeProfileAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{workspaceId}/api/avatars/{personId}/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A person’s picture
+         * @description What a client’s or internal user’s `avatarImageUrl` points at: no session needed (apps show it), the URL being the capability. Served with the type read from its bytes, `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'` and `Cache-Control: public, max-age=31536000, immutable` (a new picture has a new URL); a replaced or removed picture’s URL, or another workspace’s, is a 404.
+         */
+        get: operations["retrieveAvatar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/{workspaceId}/api/sign-in/password": {
         parameters: {
             query?: never;
@@ -3357,6 +3425,483 @@ export interface operations {
             };
             /** @description Storage or limit state unavailable; with Retry-After */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrieveProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description workspace id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "profile";
+                        /** @description a client or an internal user */
+                        type: "client" | "internalUser";
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @description the e-mail the person signs in with; not changed here */
+                        email: string;
+                        givenName: string;
+                        familyName: string;
+                        /**
+                         * Format: uri
+                         * @description present only when set: the picture (PUT …/profile/avatar), at PORTAL_URL/portal/{workspaceId}/api/avatars/{id}/{sha256}, the same URL the API answers as the client’s or internal user’s avatarImageUrl
+                         */
+                        avatarImageUrl?: string;
+                        notificationPreferences: {
+                            /** @description whether notifications are e-mailed to the person (true until turned off); off, a notification’s `email` target is not sent to it (its in-product notification still is). Sign-in, reset and invite e-mails are always sent. */
+                            email: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description workspace id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description up to 200 characters, not blank; trimmed */
+                    givenName?: string;
+                    /** @description up to 200 characters, not blank; trimmed */
+                    familyName?: string;
+                    /** @description the choices given change */
+                    notificationPreferences?: {
+                        email?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "profile";
+                        /** @description a client or an internal user */
+                        type: "client" | "internalUser";
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @description the e-mail the person signs in with; not changed here */
+                        email: string;
+                        givenName: string;
+                        familyName: string;
+                        /**
+                         * Format: uri
+                         * @description present only when set: the picture (PUT …/profile/avatar), at PORTAL_URL/portal/{workspaceId}/api/avatars/{id}/{sha256}, the same URL the API answers as the client’s or internal user’s avatarImageUrl
+                         */
+                        avatarImageUrl?: string;
+                        notificationPreferences: {
+                            /** @description whether notifications are e-mailed to the person (true until turned off); off, a notification’s `email` target is not sent to it (its in-product notification still is). Sign-in, reset and invite e-mails are always sent. */
+                            email: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setProfileAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description workspace id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": unknown;
+                "image/jpeg": unknown;
+                "image/webp": unknown;
+                "image/gif": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "profile";
+                        /** @description a client or an internal user */
+                        type: "client" | "internalUser";
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @description the e-mail the person signs in with; not changed here */
+                        email: string;
+                        givenName: string;
+                        familyName: string;
+                        /**
+                         * Format: uri
+                         * @description present only when set: the picture (PUT …/profile/avatar), at PORTAL_URL/portal/{workspaceId}/api/avatars/{id}/{sha256}, the same URL the API answers as the client’s or internal user’s avatarImageUrl
+                         */
+                        avatarImageUrl?: string;
+                        notificationPreferences: {
+                            /** @description whether notifications are e-mailed to the person (true until turned off); off, a notification’s `email` target is not sent to it (its in-product notification still is). Sign-in, reset and invite e-mails are always sent. */
+                            email: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 524288 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a PNG, JPEG, WebP or GIF image (SVG is never taken) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeProfileAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description workspace id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "profile";
+                        /** @description a client or an internal user */
+                        type: "client" | "internalUser";
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @description the e-mail the person signs in with; not changed here */
+                        email: string;
+                        givenName: string;
+                        familyName: string;
+                        /**
+                         * Format: uri
+                         * @description present only when set: the picture (PUT …/profile/avatar), at PORTAL_URL/portal/{workspaceId}/api/avatars/{id}/{sha256}, the same URL the API answers as the client’s or internal user’s avatarImageUrl
+                         */
+                        avatarImageUrl?: string;
+                        notificationPreferences: {
+                            /** @description whether notifications are e-mailed to the person (true until turned off); off, a notification’s `email` target is not sent to it (its in-product notification still is). Sign-in, reset and invite e-mails are always sent. */
+                            email: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrieveAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description workspace id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                workspaceId: string;
+                /** @description the client’s or internal user’s id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                personId: string;
+                /** @description the SHA-256 of the picture, hex, as its URL names it (another: 404) */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the picture */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/gif": string;
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -38,6 +38,8 @@ export interface PersonColumns {
   given_name: string;
   family_name: string;
   avatar_image_url: string | null;
+  /** 1: notifications' e-mails go to the person (the default); 0: it turned them off (its in-product notifications stay) */
+  email_notifications: number;
   created_at: string;
   updated_at: string;
 }

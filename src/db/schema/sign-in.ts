@@ -1,4 +1,4 @@
-/** People signing in: sessions, one-time links, credentials and linked identities (modules/surfaces/sign-in). */
+/** People signing in: sessions, one-time links, credentials, linked identities and pictures (modules/surfaces/sign-in). */
 
 /** Exactly one of the two is set: whose row it is. */
 interface PersonRef {
@@ -66,7 +66,19 @@ interface PortalAppKeysTable {
   created_at: string;
 }
 
+/** A person's picture (the portal's account page): its bytes, their SHA-256 and the type sniffed from them. */
+interface AvatarsTable extends PersonRef {
+  /** SHA-256 of the bytes, hex: the last segment of the picture's URL. */
+  content_hash: string;
+  /** image/png, image/jpeg, image/webp or image/gif: sniffed from the bytes (lib/images.ts). */
+  content_type: string;
+  byte_size: number;
+  bytes: Uint8Array;
+  created_at: string;
+}
+
 export interface SignInTables {
+  avatars: AvatarsTable;
   portal_app_keys: PortalAppKeysTable;
   sign_in_sessions: SignInSessionsTable;
   sign_in_links: SignInLinksTable;

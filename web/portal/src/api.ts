@@ -5,7 +5,7 @@
  * (no script reads it, these pages' included); every request that changes something carries `X-Portal-Request: 1`,
  * which no other site can make a browser send.
  */
-import { type Answer, type Send, ok, typedClient } from '../../kit/api.js';
+import { type Answer, type Body, type Send, ok, request, typedClient } from '../../kit/api.js';
 import { BASE, WORKSPACE_ID } from './router.js';
 
 export { ApiError } from '../../kit/api.js';
@@ -15,6 +15,8 @@ export type UserType = SignInSession['user']['type'];
 export type Person = SignInSession['user'];
 export type PortalWorkspace = Answer<'/portal/{workspaceId}/api/workspace'>;
 export type Provider = Answer<'/portal/{workspaceId}/api/sign-in/providers'>['data'][number];
+export type Profile = Answer<'/portal/{workspaceId}/api/profile'>;
+export type ProfileUpdate = Body<'/portal/{workspaceId}/api/profile', 'patch'>;
 
 /** Every request but a GET says it comes from these pages. */
 const send: Send = (request) => {
@@ -63,6 +65,17 @@ export const api = {
   beginTotp: () => ok(client.POST('/portal/{workspaceId}/api/mfa/totp', { params })),
   confirmTotp: (code: string) => ok(client.POST('/portal/{workspaceId}/api/mfa/totp/confirm', { params, body: { code } })),
   disableTotp: (code: string) => ok(client.POST('/portal/{workspaceId}/api/mfa/totp/disable', { params, body: { code } })),
+  /** The signed-in person's own profile: names, picture, whether notifications are e-mailed. */
+  profile: () => ok(client.GET('/portal/{workspaceId}/api/profile', { params })),
+  updateProfile: (body: ProfileUpdate) => ok(client.PATCH('/portal/{workspaceId}/api/profile', { params, body })),
+  /** The picture's bytes as the body, of its own type (the server reads the type from the bytes). */
+  uploadAvatar: (file: Blob) =>
+    request<Profile>(
+      `${BASE}/api/profile/avatar`,
+      { method: 'PUT', body: file, headers: { 'content-type': file.type || 'application/octet-stream' } },
+      send,
+    ),
+  removeAvatar: () => ok(client.DELETE('/portal/{workspaceId}/api/profile/avatar', { params })),
   /** The session token an installed app's frame gets, for the signed-in person. */
   openApp: (installId: string) =>
     ok(client.POST('/portal/{workspaceId}/api/apps/{installId}/session', { params: { path: { ...params.path, installId } } })),

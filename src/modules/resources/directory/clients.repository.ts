@@ -198,6 +198,7 @@ export function insertClient(work: UnitOfWork, access: Access, client: Client, i
       status: client.status,
       creation_method: client.creationMethod,
       avatar_image_url: client.avatarImageUrl ?? null,
+      email_notifications: 1,
       first_login_date: client.firstLoginDate,
       last_login_date: client.lastLoginDate,
       invited_by: client.invitedBy ?? null,
@@ -269,6 +270,38 @@ export function deleteClient(work: UnitOfWork, access: Access, id: string): void
 }
 
 // ---- for sign-in (modules/surfaces/sign-in): a client signs in to its workspace's portal ------------------------------
+
+/**
+ * The client this access sees, with whether notifications are e-mailed to it (not a field of the client as the API
+ * shows it). With `lockFor` (inside a transaction), its row locked until it ends on PostgreSQL (a read-modify-write).
+ */
+export async function findClientProfile(
+  db: Kysely<DB>,
+  access: Access,
+  id: string,
+  lockFor?: 'sqlite' | 'postgres',
+): Promise<{ client: Client; emailNotifications: boolean } | undefined> {
+  const query = visible(db, access).where('clients.id', '=', id);
+  const row = await (lockFor ? lockedForUpdate(query, lockFor) : query).executeTakeFirst();
+  return row && { client: toClient(row), emailNotifications: row.email_notifications === 1 };
+}
+
+/** A client's own profile as it changed it: its names, its picture and whether notifications are e-mailed to it. */
+export function updateClientProfile(work: UnitOfWork, access: Access, client: Client, emailNotifications: boolean): void {
+  work.write(
+    work.db
+      .updateTable('clients')
+      .set({
+        given_name: client.givenName,
+        family_name: client.familyName,
+        avatar_image_url: client.avatarImageUrl ?? null,
+        email_notifications: emailNotifications ? 1 : 0,
+        updated_at: client.updatedAt,
+      })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', client.id),
+  );
+}
 
 /** The client of this e-mail (trimmed, case-insensitively) that this access sees, or undefined. */
 export async function findClientByEmail(db: Kysely<DB>, access: Access, email: string): Promise<Client | undefined> {

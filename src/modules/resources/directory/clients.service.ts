@@ -356,3 +356,52 @@ export async function deleteClient(database: Database, caller: Caller, id: strin
   );
   return { id, object: 'client', deleted: true as const };
 }
+
+/** What a person changes of its own profile (the portal's account page): the fields given, the others kept. */
+export interface OwnProfileChanges {
+  givenName?: string;
+  familyName?: string;
+  /** null: no picture */
+  avatarImageUrl?: string | null;
+  /** whether notifications' e-mails go to it */
+  emailNotifications?: boolean;
+}
+
+/**
+ * A client's own profile, changed in the caller's unit of work (sign-in's profile routes keep the picture's bytes in
+ * the same one; it must be a transaction): the client's row locked, then its names and picture written with
+ * clientUpdated, as a PATCH records a change of the client (apps hear of it by its webhook), and whether notifications
+ * are e-mailed to it, which is no field of the client as the API shows it (no entry, `updatedAt` kept).
+ */
+export async function changeOwnClientProfile(
+  work: UnitOfWork,
+  caller: Caller,
+  id: string,
+  changes: OwnProfileChanges,
+): Promise<{ client: Client; emailNotifications: boolean }> {
+  const found = orNotFound(await repo.findClientProfile(work.db, caller.access, id, work.database.dialect), 'Client');
+  const previous = found.client;
+  const next = {
+    givenName: changes.givenName?.trim() ?? previous.givenName,
+    familyName: changes.familyName?.trim() ?? previous.familyName,
+    avatarImageUrl: changes.avatarImageUrl === undefined ? previous.avatarImageUrl : (changes.avatarImageUrl ?? undefined),
+  };
+  const emailNotifications = changes.emailNotifications ?? found.emailNotifications;
+  const changed: Record<string, unknown> = {};
+  for (const field of ['givenName', 'familyName', 'avatarImageUrl'] as const)
+    if (next[field] !== previous[field]) changed[field] = previous[field] ?? null;
+  if (Object.keys(changed).length === 0 && emailNotifications === found.emailNotifications) return found;
+
+  const client: Client = { ...previous, ...next, updatedAt: Object.keys(changed).length > 0 ? isoAt(caller.actor.at) : previous.updatedAt };
+  repo.updateClientProfile(work, caller.access, client, emailNotifications);
+  if (Object.keys(changed).length > 0) {
+    recordAudit(work, caller.actor, {
+      eventType: 'clientUpdated',
+      description: `Client ${previous.email} updated`,
+      context: { clientId: previous.id },
+      previousAttributes: changed,
+      subject: clientSubject(client),
+    });
+  }
+  return { client, emailNotifications };
+}

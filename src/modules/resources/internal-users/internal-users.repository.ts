@@ -33,6 +33,7 @@ export function insertInternalUser(work: UnitOfWork, access: Access, user: Inter
       is_client_access_limited: user.isClientAccessLimited ? 1 : 0,
       company_access_list: user.companyAccessList.join(','),
       avatar_image_url: user.avatarImageUrl ?? null,
+      email_notifications: 1,
       created_at: user.createdAt,
       updated_at: user.updatedAt,
     }),
@@ -110,6 +111,38 @@ export async function findInternalUserForUpdate(
   const user = db.selectFrom('internal_users').selectAll().where('workspace_id', '=', access.workspaceId).where('id', '=', id);
   const row = await (dialect === 'postgres' ? user.forUpdate() : user).executeTakeFirst();
   return row && toInternalUser(row);
+}
+
+/**
+ * The internal user, with whether notifications are e-mailed to it; with `lockFor` (inside a transaction), its row
+ * locked until it ends on PostgreSQL (a read-modify-write).
+ */
+export async function findInternalUserProfile(
+  db: Kysely<DB>,
+  access: Access,
+  id: string,
+  lockFor?: 'sqlite' | 'postgres',
+): Promise<{ user: InternalUser; emailNotifications: boolean } | undefined> {
+  const user = db.selectFrom('internal_users').selectAll().where('workspace_id', '=', access.workspaceId).where('id', '=', id);
+  const row = await (lockFor === 'postgres' ? user.forUpdate() : user).executeTakeFirst();
+  return row && { user: toInternalUser(row), emailNotifications: row.email_notifications === 1 };
+}
+
+/** A user's own profile as it changed it (the portal's account page): its names, its picture, whether notifications are e-mailed to it. */
+export function updateInternalUserProfile(work: UnitOfWork, access: Access, user: InternalUser, emailNotifications: boolean): void {
+  work.write(
+    work.db
+      .updateTable('internal_users')
+      .set({
+        given_name: user.givenName,
+        family_name: user.familyName,
+        avatar_image_url: user.avatarImageUrl ?? null,
+        email_notifications: emailNotifications ? 1 : 0,
+        updated_at: user.updatedAt,
+      })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', user.id),
+  );
 }
 
 /**

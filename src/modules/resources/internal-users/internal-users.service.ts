@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import type { Page, PageTokens } from '../../../db/paging.js';
-import { unitOfWork } from '../../../db/unit-of-work.js';
+import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
 import type { Access, Caller } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { errors } from '../../../lib/errors.js';
@@ -79,4 +79,42 @@ export async function listInternalUsers(
 ): Promise<Page<InternalUser>> {
   if (!seesInternalUsers(caller.access)) return { data: [] };
   return repo.listInternalUsers(database.db, caller.access, query, tokens);
+}
+
+/** What an internal user changes of its own profile (the portal's account page): the fields given, the others kept. */
+export interface OwnInternalUserProfileChanges {
+  givenName?: string;
+  familyName?: string;
+  /** null: no picture */
+  avatarImageUrl?: string | null;
+  emailNotifications?: boolean;
+}
+
+/**
+ * An internal user's own profile, changed in the caller's unit of work (a transaction: sign-in's profile routes keep
+ * the picture's bytes in the same one), its row locked first. No audit entry: the specification has no event for a
+ * change of an internal user but its access (internalUserAccessLevelChanged, internalUserClientVisibilitySet).
+ */
+export async function changeOwnInternalUserProfile(
+  work: UnitOfWork,
+  caller: Caller,
+  id: string,
+  changes: OwnInternalUserProfileChanges,
+): Promise<{ user: InternalUser; emailNotifications: boolean }> {
+  const found = await repo.findInternalUserProfile(work.db, caller.access, id, work.database.dialect);
+  if (!found) throw errors.notFound('Internal user');
+  const previous = found.user;
+  const user: InternalUser = {
+    ...previous,
+    givenName: changes.givenName?.trim() ?? previous.givenName,
+    familyName: changes.familyName?.trim() ?? previous.familyName,
+  };
+  if (changes.avatarImageUrl === null) delete user.avatarImageUrl;
+  else if (changes.avatarImageUrl !== undefined) user.avatarImageUrl = changes.avatarImageUrl;
+  const emailNotifications = changes.emailNotifications ?? found.emailNotifications;
+  const changed = (['givenName', 'familyName', 'avatarImageUrl'] as const).some((field) => user[field] !== previous[field]);
+  if (!changed && emailNotifications === found.emailNotifications) return found;
+  if (changed) user.updatedAt = isoAt(caller.actor.at);
+  repo.updateInternalUserProfile(work, caller.access, user, emailNotifications);
+  return { user, emailNotifications };
 }

@@ -169,6 +169,8 @@ export interface Party {
   id: string;
   email: string;
   companyIds: string[];
+  /** Whether notifications' e-mails go to this person (its account page's choice); true for a company. */
+  emailNotifications: boolean;
 }
 
 /**
@@ -178,20 +180,26 @@ export interface Party {
 const partiesByIds = preparedQuery('notification_parties', (db, p: { workspaceId: string; first: string; second: string }) =>
   db
     .selectFrom('clients')
-    .select([sql<SenderType>`'client'`.as('kind'), 'id', 'email', 'company_ids'])
+    .select([sql<SenderType>`'client'`.as('kind'), 'id', 'email', 'company_ids', 'email_notifications'])
     .where('workspace_id', '=', p.workspaceId)
     .where('id', 'in', [p.first, p.second])
     .unionAll(
       db
         .selectFrom('internal_users')
-        .select([sql<SenderType>`'internalUser'`.as('kind'), 'id', 'email', sql<string>`''`.as('company_ids')])
+        .select([sql<SenderType>`'internalUser'`.as('kind'), 'id', 'email', sql<string>`''`.as('company_ids'), 'email_notifications'])
         .where('workspace_id', '=', p.workspaceId)
         .where('id', 'in', [p.first, p.second]),
     )
     .unionAll(
       db
         .selectFrom('companies')
-        .select([sql<SenderType>`'company'`.as('kind'), 'id', sql<string>`''`.as('email'), sql<string>`''`.as('company_ids')])
+        .select([
+          sql<SenderType>`'company'`.as('kind'),
+          'id',
+          sql<string>`''`.as('email'),
+          sql<string>`''`.as('company_ids'),
+          sql<number>`1`.as('email_notifications'),
+        ])
         .where('workspace_id', '=', p.workspaceId)
         .where('id', 'in', [p.first, p.second]),
     ),
@@ -199,10 +207,16 @@ const partiesByIds = preparedQuery('notification_parties', (db, p: { workspaceId
 
 export async function findParties(db: Kysely<DB>, access: Access, first: string, second: string): Promise<Party[]> {
   const rows = await partiesByIds.all(db, { workspaceId: access.workspaceId, first, second });
-  return rows.map((row) => ({ kind: row.kind, id: row.id, email: row.email, companyIds: splitIds(row.company_ids) }));
+  return rows.map((row) => ({
+    kind: row.kind,
+    id: row.id,
+    email: row.email,
+    companyIds: splitIds(row.company_ids),
+    emailNotifications: Number(row.email_notifications) === 1,
+  }));
 }
 
-/** The e-mail addresses of a company's clients (a notification to the company e-mails each). */
+/** The e-mail addresses of a company's clients (a notification to the company e-mails each) but those who turned e-mails off. */
 export async function companyClientEmails(db: Kysely<DB>, access: Access, companyId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('client_companies as m')
@@ -210,6 +224,7 @@ export async function companyClientEmails(db: Kysely<DB>, access: Access, compan
     .select('clients.email')
     .where('m.workspace_id', '=', access.workspaceId)
     .where('m.company_id', '=', companyId)
+    .where('clients.email_notifications', '=', 1)
     .orderBy('clients.email')
     .execute();
   return rows.map((row) => row.email);

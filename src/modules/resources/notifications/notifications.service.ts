@@ -119,9 +119,10 @@ function emailText(id: string, email: repo.StoredEmail, mail: NotificationMail):
 }
 
 /**
- * Creates a notification (contract §3): checks the sender, the recipient and the setting, applies an
- * internal user's preferences to the targets, and stores it with its e-mails queued, in one unit of
- * work. Undefined (the 202) when the preferences disable every requested target: nothing is stored.
+ * Creates a notification (contract §3): checks the sender, the recipient and the setting, applies the
+ * recipient's preferences to the targets (an internal user's per setting; anyone's e-mails turned off), and
+ * stores it with its e-mails queued, in one unit of work. Undefined (the 202) when the preferences disable
+ * every requested target: nothing is stored.
  */
 export async function createNotification(
   database: Database,
@@ -203,9 +204,14 @@ export async function createNotification(
   if (found && to.internalUserId !== null) {
     const chosen = await repo.findPreference(database.db, to.internalUserId, found.installId, found.setting.id);
     const enabled = (surface: Surface) => (chosen?.[surface] == null ? found.setting.default[surface] : chosen[surface] === 1);
-    targets = requested.filter((target) => enabled(SURFACE_OF[target]));
-    if (targets.length === 0) return undefined;
+    targets = targets.filter((target) => enabled(SURFACE_OF[target]));
   }
+  // A person who turned notification e-mails off (its account page) gets none, whatever the setting says; a company's
+  // clients who did are left out of its e-mails (companyClientEmails).
+  const person = to.clientId ?? to.internalUserId;
+  if (person !== null && party(person, ['client', 'internalUser'])?.emailNotifications === false)
+    targets = targets.filter((target) => target !== 'email');
+  if (targets.length === 0) return undefined;
 
   const at = isoAt(caller.actor.at);
   const id = randomUUID();

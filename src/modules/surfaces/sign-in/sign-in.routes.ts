@@ -25,6 +25,7 @@ import {
   TotpEnrolment,
 } from './sign-in.schemas.js';
 import { openApp, registerAppKey } from './app-sessions.service.js';
+import { profileRoutes } from './profile.routes.js';
 import { signInHttp, toView, withUserType } from './sign-in.http.js';
 import * as service from './sign-in.service.js';
 
@@ -53,6 +54,9 @@ export async function signInRoutes(fastify: FastifyInstance) {
     params: WorkspaceParams,
   });
   const SIGNED_IN = { security: [{ portalSession: [] }] };
+
+  // The person's own profile and pictures: a scope of their own, for its image bodies.
+  await app.register(profileRoutes);
 
   app.post(
     '/sign-in/password',
