@@ -12,6 +12,7 @@ import {
   getWorkspace,
   listWorkspaces,
   logoOf,
+  logoPath,
   logoUrls,
   removeLogo,
   setLogo,
@@ -97,7 +98,13 @@ export const workspacesGroup: CommandGroup = {
       let updated = input ? await updateWorkspace(database, caller, input) : await getWorkspace(database, caller);
       if (logo) updated = await setLogo(database, caller, logo);
       else if (removing) updated = await removeLogo(database, caller);
-      const logoUrl = (await logoUrls(database, loadConfig().portalUrl, [updated.id])).get(updated.id);
+      // The logo this command set or removed; else the one the workspace has.
+      const { portalUrl } = loadConfig();
+      const logoUrl = logo
+        ? portalUrl + logoPath(updated.id, logo.hash)
+        : removing
+          ? undefined
+          : (await logoUrls(database, portalUrl, [updated.id])).get(updated.id);
       printResult(
         json,
         {

@@ -9,12 +9,11 @@ import { logoOf, removeLogo, setLogo } from './workspace-logo.service.js';
 import { OperatorWorkspace } from './workspaces.schemas.js';
 import { asOperatorWorkspaces } from './workspaces.service.js';
 
-/** The logo's body: the image's bytes, whatever Content-Type the request declares (the type is read from the bytes). */
-const ImageBytes = Type.Unsafe<Readable | undefined>({
-  type: 'string',
-  format: 'binary',
-  description: `a PNG, JPEG, WebP or GIF image, at most ${MAX_IMAGE_BYTES} bytes`,
-});
+/**
+ * The logo's body: the image's bytes, whatever Content-Type the request declares (the type is read from the bytes).
+ * No `type`: the stream itself is what the route receives, which no schema could check.
+ */
+const ImageBytes = Type.Unsafe<Readable | undefined>({ description: `a PNG, JPEG, WebP or GIF image, at most ${MAX_IMAGE_BYTES} bytes` });
 
 /** The body's bytes, up to `limit`: past it, a 413 (a Content-Length announcing more was refused before). */
 async function bytesOf(body: unknown, limit: number): Promise<Buffer> {
@@ -65,7 +64,7 @@ export async function workspaceLogoAdminRoutes(fastify: FastifyInstance) {
     async (request) => {
       const logo = logoOf(await bytesOf(request.body, MAX_IMAGE_BYTES));
       const workspace = await setLogo(database, request.caller, logo);
-      const [answer] = await asOperatorWorkspaces(database, view, [workspace], request.caller.actor.at);
+      const [answer] = await asOperatorWorkspaces(database, view, [workspace], request.caller.actor.at, new Map([[workspace.id, logo.hash]]));
       return answer;
     },
   );
@@ -86,7 +85,7 @@ export async function workspaceLogoAdminRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const workspace = await removeLogo(database, request.caller);
-      const [answer] = await asOperatorWorkspaces(database, view, [workspace], request.caller.actor.at);
+      const [answer] = await asOperatorWorkspaces(database, view, [workspace], request.caller.actor.at, new Map());
       return answer;
     },
   );

@@ -13,7 +13,7 @@ import type { Brand } from '../../../lib/pdf.js';
 import { recordAudit } from '../../../audit/index.js';
 import { addApiKey } from '../credentials/index.js';
 import { installCoreModules } from '../installs/index.js';
-import { logoUrls } from './workspace-logo.service.js';
+import { logoPath, logoUrls } from './workspace-logo.service.js';
 import * as repo from './workspaces.repository.js';
 import type { OperatorWorkspace, Workspace, WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
 import type { Page, PageRequest, PageTokens } from '../../../db/paging.js';
@@ -60,18 +60,22 @@ export interface OperatorView {
 
 /**
  * Workspaces as the operator sees them: with today's use of their quotas, read from the limit state (in process or
- * Redis) in one read, and their logos' URLs in one query.
+ * Redis) in one read, and their logos' URLs in one query; or, given `logoHashes`, those (what a change of the logo just
+ * set, rather than what a change at the same time may have set since).
  */
 export async function asOperatorWorkspaces(
   database: Database,
   view: OperatorView,
   workspaces: Workspace[],
   now: number,
+  logoHashes?: ReadonlyMap<string, string>,
 ): Promise<OperatorWorkspace[]> {
   const ids = workspaces.map((workspace) => workspace.id);
   const [used, logos] = await Promise.all([
     view.limitStore.quotaUsedMany(ids, isoAt(now).slice(0, 10)),
-    logoUrls(database, view.portalUrl, ids),
+    logoHashes
+      ? new Map([...logoHashes].map(([id, hash]) => [id, view.portalUrl + logoPath(id, hash)]))
+      : logoUrls(database, view.portalUrl, ids),
   ]);
   return workspaces.map((workspace, i) => {
     const logoUrl = logos.get(workspace.id);
