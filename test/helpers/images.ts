@@ -3,7 +3,11 @@
 import { crc32, deflateSync } from 'node:zlib';
 
 /** A PNG of `width` × `height` (8-bit RGBA), each pixel's colour from `paint` (default: blue). */
-export function png(width: number, height: number, paint: (x: number, y: number) => [number, number, number, number] = () => [29, 78, 216, 255]) {
+export function png(
+  width: number,
+  height: number,
+  paint: (x: number, y: number) => [number, number, number, number] = () => [29, 78, 216, 255],
+) {
   const rows = Buffer.alloc((width * 4 + 1) * height);
   for (let y = 0; y < height; y++) {
     const row = y * (width * 4 + 1); // each row starts with its filter (0: none)

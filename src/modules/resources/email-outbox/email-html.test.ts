@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { emailHtml, escapeHtml } from './email-html.js';
 
-const bodyOf = (html: string) => html.slice(html.indexOf('<tr><td style="padding:24px'), html.lastIndexOf('</td></tr>\n</table>\n</td></tr>'));
+const bodyOf = (html: string) =>
+  html.slice(html.indexOf('<tr><td style="padding:24px'), html.lastIndexOf('</td></tr>\n</table>\n</td></tr>'));
 
 test('the band: the logo (an absolute URL, its box from its size, alt="") and the name, on the workspace’s colour', () => {
   const html = emailHtml('Your invoice', 'Hello', {

@@ -64,7 +64,13 @@ export async function workspaceLogoAdminRoutes(fastify: FastifyInstance) {
     async (request) => {
       const logo = logoOf(await bytesOf(request.body, MAX_IMAGE_BYTES));
       const workspace = await setLogo(database, request.caller, logo);
-      const [answer] = await asOperatorWorkspaces(database, view, [workspace], request.caller.actor.at, new Map([[workspace.id, logo.hash]]));
+      const [answer] = await asOperatorWorkspaces(
+        database,
+        view,
+        [workspace],
+        request.caller.actor.at,
+        new Map([[workspace.id, logo.hash]]),
+      );
       return answer;
     },
   );

@@ -24,7 +24,13 @@ async function world(t: Parameters<typeof adminHarness>[0], backend: (typeof BAC
 }
 
 /** PUT /admin/workspaces/{id}/logo with `body` (bytes, or a stream) declared as `contentType`. */
-const putLogo = (h: Harness, workspaceId: string, body: Buffer | Readable, contentType = 'application/octet-stream', token = TEST_ADMIN_TOKEN) =>
+const putLogo = (
+  h: Harness,
+  workspaceId: string,
+  body: Buffer | Readable,
+  contentType = 'application/octet-stream',
+  token = TEST_ADMIN_TOKEN,
+) =>
   h.app.inject({
     method: 'PUT',
     url: `/admin/workspaces/${workspaceId}/logo`,
@@ -32,7 +38,11 @@ const putLogo = (h: Harness, workspaceId: string, body: Buffer | Readable, conte
     payload: body,
   });
 const removeLogo = (h: Harness, workspaceId: string) =>
-  h.app.inject({ method: 'DELETE', url: `/admin/workspaces/${workspaceId}/logo`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+  h.app.inject({
+    method: 'DELETE',
+    url: `/admin/workspaces/${workspaceId}/logo`,
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+  });
 const listed = async (h: Harness, workspaceId: string) => {
   const res = await h.app.inject({ method: 'GET', url: '/admin/workspaces', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
   assert.equal(res.statusCode, 200, res.body);
@@ -229,7 +239,14 @@ for (const backend of BACKENDS) {
       assert.equal((await putLogo(h, ws.workspaceId, logoPng())).statusCode, 200);
       const { db } = h.app.ctx.database;
       const count = async () =>
-        Number((await db.selectFrom('workspace_logos').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await db
+              .selectFrom('workspace_logos')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       assert.equal(await count(), 1);
       await db.deleteFrom('workspaces').where('id', '=', ws.workspaceId).execute();
       assert.equal(await count(), 0);
