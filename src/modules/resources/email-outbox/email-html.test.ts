@@ -52,7 +52,7 @@ test('the text: escaped, paragraphs and line breaks kept, web addresses made lin
     'Pay it: https://portal.acme.test/notifications/9?invoice=42&x=<y>. Or (https://acme.test/help), or javascript:alert(1)';
   assert.equal(
     bodyOf(emailHtml('S', text, { name: 'Acme', color: '#1d4ed8' })),
-    `<tr><td style="padding:24px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:#111111">\n` +
+    `<tr><td style="padding:24px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:#111111;overflow-wrap:anywhere">\n` +
       '<p style="margin:0 0 16px">Hello &lt;b&gt;Ada&lt;/b&gt; &amp; &quot;friends&quot;</p>\n' +
       '<p style="margin:0 0 16px">Invoice 42 is ready.<br>It is due on Friday.</p>\n' +
       '<p style="margin:0 0 16px">Pay it: <a href="https://portal.acme.test/notifications/9?invoice=42&amp;x=" style="color:#1d4ed8;text-decoration:underline">' +

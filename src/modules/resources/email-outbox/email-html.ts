@@ -102,7 +102,7 @@ export function emailHtml(subject: string, text: string, brand: EmailBrand): str
 <tr><td align="center" style="padding:16px 8px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background:#ffffff;border-collapse:collapse">
 <tr><td style="background:${color};color:${ink};padding:16px 24px;${FONT};font-size:18px;line-height:1.3;font-weight:bold">${logoHtml}<span style="vertical-align:middle">${escapeHtml(brand.name)}</span></td></tr>
-<tr><td style="padding:24px;${FONT};font-size:15px;line-height:1.5;color:#111111">
+<tr><td style="padding:24px;${FONT};font-size:15px;line-height:1.5;color:#111111;overflow-wrap:anywhere">
 ${paragraphs}
 </td></tr>
 </table>

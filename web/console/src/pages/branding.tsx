@@ -19,8 +19,8 @@ const samePath = (url: string) => {
 export function BrandingPage({ workspaceId }: { workspaceId: string }) {
   const workspaces = useLoad(() => ok(adminApi.GET('/admin/workspaces', { params: { query: { limit: 1000 } } })), []);
   const workspace = workspaces.data?.data.find((w) => w.id === workspaceId);
-  const upload = useAction();
-  const remove = useAction();
+  // One action for the logo's changes: the last one's error is the one shown.
+  const logo = useAction();
   const color = useAction();
 
   const submitLogo = async (event: Event) => {
@@ -28,7 +28,7 @@ export function BrandingPage({ workspaceId }: { workspaceId: string }) {
     const form = event.currentTarget as HTMLFormElement;
     const file = (form.elements.namedItem('logo') as HTMLInputElement).files?.[0];
     if (!file) return;
-    await upload.run(async () => {
+    await logo.run(async () => {
       await uploadLogo(path`/workspaces/${workspaceId}/logo`, file);
       form.reset();
       workspaces.reload();
@@ -37,7 +37,7 @@ export function BrandingPage({ workspaceId }: { workspaceId: string }) {
   };
 
   const removeLogo = () =>
-    remove.runIfConfirmed('Remove the logo? The portal, e-mails and documents show the name alone.', async () => {
+    logo.runIfConfirmed('Remove the logo? The portal, e-mails and documents show the name alone.', async () => {
       await admin.delete(path`/workspaces/${workspaceId}/logo`);
       workspaces.reload();
       return 'Logo removed.';
@@ -56,10 +56,10 @@ export function BrandingPage({ workspaceId }: { workspaceId: string }) {
   return (
     <>
       <PageHeading title="Branding" context={useWorkspaceName()} />
-      <Status>{latest(upload, remove, color)}</Status>
+      <Status>{latest(logo, color)}</Status>
       <ErrorMessage error={workspaces.error} />
       {workspaces.loading && !workspaces.data ? <p aria-live="polite">Loading…</p> : null}
-      {workspace ? <LogoPanel workspace={workspace} upload={upload} remove={remove} submit={submitLogo} removeLogo={removeLogo} /> : null}
+      {workspace ? <LogoPanel workspace={workspace} action={logo} submit={submitLogo} removeLogo={removeLogo} /> : null}
       {workspace ? (
         <section class="panel" aria-labelledby="brand-color">
           <h2 id="brand-color">Brand colour</h2>
@@ -90,14 +90,12 @@ export function BrandingPage({ workspaceId }: { workspaceId: string }) {
 
 function LogoPanel({
   workspace,
-  upload,
-  remove,
+  action,
   submit,
   removeLogo,
 }: {
   workspace: Workspace;
-  upload: ReturnType<typeof useAction>;
-  remove: ReturnType<typeof useAction>;
+  action: ReturnType<typeof useAction>;
   submit: (event: Event) => void;
   removeLogo: () => void;
 }) {
@@ -112,18 +110,17 @@ function LogoPanel({
       ) : (
         <p class="hint">No logo yet: the name is shown alone.</p>
       )}
-      <ErrorMessage error={upload.error} />
-      <ErrorMessage error={remove.error} />
-      <form class="inline-form" onSubmit={submit}>
-        <Field label={workspace.logoUrl ? 'New logo' : 'Logo'} class="wide" hint="PNG, JPEG, WebP or GIF, at most 512 KB.">
+      <ErrorMessage error={action.error} />
+      <form class="logo-form" onSubmit={submit}>
+        <Field label={workspace.logoUrl ? 'New logo' : 'Logo'} hint="PNG, JPEG, WebP or GIF, at most 512 KB.">
           {(props) => <input {...props} name="logo" type="file" accept={LOGO_TYPES} required />}
         </Field>
         <div class="actions">
-          <button type="submit" disabled={upload.busy}>
-            {upload.busy ? 'Uploading…' : workspace.logoUrl ? 'Replace logo' : 'Set logo'}
+          <button type="submit" disabled={action.busy}>
+            {workspace.logoUrl ? 'Replace logo' : 'Set logo'}
           </button>
           {workspace.logoUrl ? (
-            <button type="button" class="danger" onClick={removeLogo} disabled={remove.busy}>
+            <button type="button" class="danger" onClick={removeLogo} disabled={action.busy}>
               Remove logo
             </button>
           ) : null}
