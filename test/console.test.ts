@@ -344,7 +344,7 @@ test('branding: set a logo from a file, see it, remove it; set the brand colour'
   await shown.waitFor();
   await page.waitForFunction(() => {
     const img = document.querySelector<HTMLImageElement>('.logo-preview img');
-    return img !== null && img.complete && img.naturalWidth === 96;
+    return img?.complete === true && img.naturalWidth === 96;
   });
   const listed = await ok(admin<{ data: { id: string; logoUrl?: string }[] }>('GET', '/workspaces?limit=1000'));
   const logoUrl = listed.data.find((w) => w.id === ws.id)?.logoUrl ?? '';

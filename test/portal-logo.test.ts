@@ -30,7 +30,7 @@ async function setLogo(workspaceId: string, bytes: Buffer): Promise<string> {
   const res = await fetch(`${portal.server.base}/admin/workspaces/${workspaceId}/logo`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'image/png' },
-    body: bytes,
+    body: new Uint8Array(bytes),
   });
   const body = (await res.json()) as { logoUrl: string };
   assert.equal(res.status, 200, JSON.stringify(body));
@@ -71,7 +71,7 @@ async function assertLogoInBar(page: Page, path: string, name: string) {
   const logo = banner.locator('img.brand-logo');
   await page.waitForFunction(() => {
     const img = document.querySelector<HTMLImageElement>('header img.brand-logo');
-    return img !== null && img.complete && img.naturalWidth > 0;
+    return img?.complete === true && img.naturalWidth > 0;
   });
   assert.equal(await logo.getAttribute('src'), path, 'from this origin');
   assert.equal(await logo.getAttribute('alt'), '', 'decorative: the name is beside it');
