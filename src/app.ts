@@ -39,7 +39,7 @@ import { notificationLinkRoutes, notificationPreferenceRoutes, notificationRoute
 import { operatorSessionRoutes } from './modules/surfaces/operator-sessions/index.js';
 import { appEventRoutes, webhookAdminRoutes } from './modules/resources/webhooks/index.js';
 import { testClockAdminRoutes, testClockRoutes } from './modules/resources/test-clocks/index.js';
-import { workspaceAdminRoutes, workspaceRoutes } from './modules/resources/workspaces/index.js';
+import { workspaceAdminRoutes, workspaceLogoAdminRoutes, workspaceRoutes } from './modules/resources/workspaces/index.js';
 import adminSurface from './plugins/admin.js';
 import { consoleOffRoutes, consoleRoutes } from './plugins/console.js';
 import { portalPageRoutes } from './plugins/portal-pages.js';
@@ -85,7 +85,7 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { admin: [operatorSessionRoutes] },
   { v1: [meRoutes] },
   { v1: [tokenRoutes], admin: [apiKeyAdminRoutes, tokenAdminRoutes, sessionAdminRoutes] },
-  { v1: [workspaceRoutes, testClockRoutes], admin: [workspaceAdminRoutes, testClockAdminRoutes] },
+  { v1: [workspaceRoutes, testClockRoutes], admin: [workspaceAdminRoutes, workspaceLogoAdminRoutes, testClockAdminRoutes] },
   { v1: [clientRoutes, companyRoutes], admin: [clientCsvAdminRoutes] },
   { v1: [internalUserRoutes], admin: [internalUserAdminRoutes, staffAdminRoutes] },
   { v1: [customFieldRoutes] },

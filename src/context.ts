@@ -6,7 +6,6 @@ import { readSecret } from './db/migrate.js';
 import { PageTokens } from './db/paging.js';
 import { readDatabaseId } from './db/server-settings.js';
 import { AfterResponse } from './lib/after-response.js';
-import { workspaceAccess } from './lib/caller.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { type EventBus, InProcessEventBus } from './lib/event-bus.js';
 import { EventStreams, STREAM_SETTINGS, type StreamSettings } from './lib/event-streams.js';
@@ -26,7 +25,7 @@ import {
   UrlSigner,
 } from './modules/resources/files/index.js';
 import { type LookupAll, type WebhookSettings, WebhookWorker, type WebhookWorkerOptions } from './modules/resources/webhooks/index.js';
-import { findWorkspace } from './modules/resources/workspaces/index.js';
+import { emailBrand } from './modules/resources/workspaces/index.js';
 
 /** The server's secrets by use: cursors (page tokens, event streams' positions), webhook secrets, files' URLs, sign-in's sealed cookies and app keys, app builders' secrets. */
 interface ServerSecrets {
@@ -197,8 +196,8 @@ export async function buildContext(
       ? new EmailDelivery(database, clock, log.child({ component: 'email' }), {
           smtpUrl: config.smtpUrl,
           from: config.smtpFrom,
-          // Every e-mail comes from its business: the workspace's name (issue 44).
-          senderName: async (workspaceId) => (await findWorkspace(database.db, workspaceAccess(workspaceId)))?.name,
+          // Every e-mail comes from its business: the workspace's name, and its colour and logo in the HTML part (issue 44).
+          brand: (workspaceId) => emailBrand(database, workspaceId, config.portalUrl),
           ...options.emailDelivery,
         })
       : null,

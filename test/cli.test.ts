@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -6,7 +10,8 @@ import { openDatabase } from '../src/db/open.js';
 import { MIGRATIONS } from '../src/db/migrations/index.js';
 import { BACKENDS, freshDatabaseUrl } from './helpers/harness.js';
 import { heldWithin } from './helpers/eventually.js';
-import { oneJson, portal } from './helpers/cli.js';
+import { oneJson, portal, portalWith } from './helpers/cli.js';
+import { logoPng } from './helpers/images.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const KEY = /^ppk_[A-Za-z0-9_-]{59}$/;
@@ -60,6 +65,63 @@ for (const backend of BACKENDS) {
         [bad.code, oneJson(bad.stdout)],
         [2, { error: { code: 'usage', message: '--daily-quota must be a non-negative integer' } }],
       );
+    });
+
+    // Rule (issue 44, point 1): the operator sets a workspace's logo from a file and removes it, as on the admin surface
+    // (the same checks: its type from its bytes, never SVG; nothing written when refused); its URL is under PORTAL_URL.
+    test('workspaces update --logo FILE and --remove-logo', async (t) => {
+      const url = await freshDatabaseUrl(t, backend, { sqliteFile: true });
+      const dir = mkdtempSync(join(tmpdir(), 'portal-logo-'));
+      t.after(() => rmSync(dir, { recursive: true, force: true }));
+      const env = { PORTAL_URL: 'https://portal.acme.test' };
+      const ws = oneJson((await portal(url, 'workspaces', 'create', '--name', 'Acme', '--json')).stdout);
+      const logo = logoPng();
+      writeFileSync(join(dir, 'logo.png'), logo);
+      writeFileSync(join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+      const update = (...args: string[]) => portalWith(env, url, 'workspaces', 'update', '--workspace', ws.workspaceId, ...args);
+
+      const set = await update('--logo', join(dir, 'logo.png'), '--name', 'Acme Ltd', '--json');
+      const logoUrl = `https://portal.acme.test/portal/${ws.workspaceId}/api/workspace/logo/${createHash('sha256').update(logo).digest('hex')}`;
+      assert.deepEqual(
+        [set.code, oneJson(set.stdout)],
+        [0, { workspaceId: ws.workspaceId, name: 'Acme Ltd', dailyQuota: 2000, staffMfaRequired: false, logoUrl }],
+      );
+      const text = await update('--logo', join(dir, 'logo.png'));
+      assert.equal(
+        text.stdout,
+        `Workspace ${ws.workspaceId}: name "Acme Ltd", daily quota 2000, TOTP optional for staff, logo at ${logoUrl}.\n`,
+      );
+
+      const svg = await update('--logo', join(dir, 'logo.svg'), '--name', 'Not renamed', '--json');
+      assert.deepEqual(
+        [svg.code, oneJson(svg.stdout)],
+        [
+          1,
+          {
+            error: {
+              code: 'unsupported_media_type',
+              message: 'body is not a PNG, JPEG, WebP or GIF image (its type is read from its bytes; SVG is never taken)',
+            },
+          },
+        ],
+      );
+      const missing = await update('--logo', join(dir, 'none.png'), '--json');
+      assert.equal(missing.code, 1);
+      assert.match(oneJson(missing.stdout).error.message, /^Cannot read .*none\.png: ENOENT/);
+      const both = await update('--logo', join(dir, 'logo.png'), '--remove-logo');
+      assert.deepEqual([both.code, both.stderr.split('\n')[0]], [2, 'portal: give --logo or --remove-logo, not both']);
+      const listed = oneJson((await portal(url, 'workspaces', 'list', '--json')).stdout);
+      assert.equal(listed.data[0].name, 'Acme Ltd', 'the refused command renamed nothing');
+
+      const removed = await update('--remove-logo', '--json');
+      assert.deepEqual(
+        [removed.code, oneJson(removed.stdout)],
+        [0, { workspaceId: ws.workspaceId, name: 'Acme Ltd', dailyQuota: 2000, staffMfaRequired: false }],
+      );
+      const app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }));
+      t.after(() => app.close());
+      const gone = await app.inject({ method: 'GET', url: new URL(logoUrl).pathname });
+      assert.equal(gone.statusCode, 404);
     });
 
     // Rule (issue 42, point 13): the operator lists workspaces and a workspace's keys from the command line; a key

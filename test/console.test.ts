@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { WAIT_MS, assertAccessible, ensureBuilt, launchBrowser, screenshot, scrollsSideways } from './helpers/browser.js';
+import { logoPng } from './helpers/images.js';
 import { type Server, jsonRequest, serve, stop } from './helpers/server.js';
 
 const ADMIN_TOKEN = 'console-test-admin-token-0123456789';
@@ -322,6 +323,56 @@ test('workspaces: create one (its key shown once, with a copy button), rename it
   await page.setViewportSize({ width: 1280, height: 720 });
   mkdirSync('docs', { recursive: true });
   await checkPage(c, 'workspaces', join('docs', 'console.png'));
+});
+
+// Rule (issue 44, point 1): the operator sets the workspace's logo from a file (shown as it is set), replaces it,
+// removes it, and sets the brand colour, on the workspace's Branding page.
+test('branding: set a logo from a file, see it, remove it; set the brand colour', { timeout: TEST_MS }, async (t) => {
+  const ws = await workspace('Brand Co');
+  const c = await signedIn(t);
+  const { page } = c;
+  await page.goto(`/console/workspaces/${ws.id}/branding`);
+  await heading(page, 'Branding');
+  const logo = region(page, 'Logo');
+  await logo.getByText('No logo yet: the name is shown alone.').waitFor();
+  await checkPage(c, 'branding-empty');
+
+  await logo.getByLabel('Logo').setInputFiles({ name: 'brand.png', mimeType: 'image/png', buffer: logoPng() });
+  await logo.getByRole('button', { name: 'Set logo' }).click();
+  await page.getByRole('status').filter({ hasText: 'Logo set from brand.png.' }).waitFor();
+  const shown = logo.getByRole('img', { name: 'The logo of Brand Co' });
+  await shown.waitFor();
+  await page.waitForFunction(() => {
+    const img = document.querySelector<HTMLImageElement>('.logo-preview img');
+    return img?.complete === true && img.naturalWidth === 96;
+  });
+  const listed = await ok(admin<{ data: { id: string; logoUrl?: string }[] }>('GET', '/workspaces?limit=1000'));
+  const logoUrl = listed.data.find((w) => w.id === ws.id)?.logoUrl ?? '';
+  assert.equal(await shown.getAttribute('src'), new URL(logoUrl).pathname, 'the logo from this origin');
+  await checkPage(c, 'branding-logo');
+
+  // An SVG is refused with the server's word; the logo stays.
+  await logo
+    .getByLabel('New logo')
+    .setInputFiles({ name: 'x.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+  await logo.getByRole('button', { name: 'Replace logo' }).click();
+  await logo.getByText(/is not a PNG, JPEG, WebP or GIF image/).waitFor();
+  await shown.waitFor();
+
+  const color = region(page, 'Brand colour');
+  await color.getByLabel('Colour').fill('#7c3aed');
+  await color.getByRole('button', { name: 'Save colour' }).click();
+  await page.getByRole('status').filter({ hasText: 'Brand colour set to #7c3aed.' }).waitFor();
+
+  await logo.getByRole('button', { name: 'Remove logo' }).click();
+  await page.getByRole('status').filter({ hasText: 'Logo removed.' }).waitFor();
+  await logo.getByText('No logo yet: the name is shown alone.').waitFor();
+  const after = await ok(admin<{ data: { id: string; logoUrl?: string; brandColor?: string }[] }>('GET', '/workspaces?limit=1000'));
+  const saved = after.data.find((w) => w.id === ws.id);
+  assert.deepEqual([saved?.logoUrl, saved?.brandColor], [undefined, '#7c3aed']);
+  await page.setViewportSize({ width: 320, height: 800 });
+  assert.equal(await scrollsSideways(page), false, 'one column at 320 px');
+  await checkPage(c, 'branding-320');
 });
 
 test('API keys: create an app key (shown once, with a copy button) and revoke it', { timeout: TEST_MS }, async (t) => {

@@ -18,7 +18,7 @@ import { ARTIFACTS, WAIT_MS, assertAccessible, ensureBuilt, launchBrowser, scrol
 import { type Server, freePort, jsonRequest, serve, stop } from './helpers/server.js';
 import { type OidcTestProvider, startOidcProvider } from './helpers/oidc-provider.js';
 import { type Visit, arrived, checkPage as check } from './helpers/portal-pages.js';
-import { type ReceivedMail, smtpServer } from './helpers/smtp.js';
+import { type ReceivedMail, partOf, smtpServer } from './helpers/smtp.js';
 
 const ADMIN_TOKEN = 'portal-pages-test-admin-token-0123456789';
 const EMAIL = 'grace@acme.test';
@@ -70,15 +70,11 @@ after(async () => {
 const http = <T>(method: string, path: string, headers: Record<string, string>, body?: unknown) =>
   jsonRequest<T>(server.base, method, path, headers, body);
 
-/** The text of an e-mail as received (nodemailer encodes long lines as quoted-printable). */
+/** The text of an e-mail as received: its text part (beside its HTML one), decoded (nodemailer encodes long lines as quoted-printable). */
 function textOf(mail: ReceivedMail): string {
-  const split = mail.raw.search(/\r?\n\r?\n/);
-  const head = mail.raw.slice(0, split);
-  const body = mail.raw.slice(split).trim();
-  if (/^content-transfer-encoding:\s*quoted-printable/im.test(head))
-    return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  if (/^content-transfer-encoding:\s*base64/im.test(head)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  return body;
+  const text = partOf(mail, 'text/plain');
+  assert.ok(text !== undefined, `a text part in ${mail.raw}`);
+  return text;
 }
 
 /** The link (with its `#token`) to `page` in the next e-mail to `to` after the first `seen` ones (waits WAIT_MS at most). */

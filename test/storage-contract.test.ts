@@ -64,6 +64,7 @@ const NO_ACCESS: Record<string, string> = {
   'workspaces/workspaces.repository.ts firstWorkspaceIds': 'the operator, across workspaces',
   'workspaces/workspaces.repository.ts countWorkspaces': 'the operator, across workspaces',
   'workspaces/workspaces.repository.ts listWorkspaces': 'the operator, across workspaces',
+  'workspaces/workspaces.repository.ts logoHashes': 'the operator, across workspaces',
 };
 
 const WRITE = /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*'([a-z_]+)/g;

@@ -17,7 +17,9 @@ const USAGE = `Usage: portal <command> [options] [--json]
   workspaces create --name N [--daily-quota N] [--sandbox]
                                                      create a workspace and its first key (--sandbox: with a test clock)
   workspaces update --workspace W [--name N] [--daily-quota N] [--staff-mfa required|optional] [--brand-color #rrggbb]
-                                                     rename a workspace, change its daily quota or its staff's TOTP policy
+                    [--logo FILE | --remove-logo]
+                                                     rename a workspace, change its daily quota, its staff's TOTP policy,
+                                                     its brand colour or its logo (a PNG, JPEG, WebP or GIF file)
   keys list --workspace W                            its keys: prefix, id, label, kind, created (never a secret)
   keys create --workspace W [--app APP_ID] [--label L]
                                                      create a workspace key (or an app key)

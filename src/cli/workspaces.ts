@@ -1,11 +1,21 @@
+import { readFileSync, statSync } from 'node:fs';
+import { loadConfig } from '../config.js';
 import { systemCaller } from '../lib/caller.js';
+import { errors } from '../lib/errors.js';
+import { MAX_IMAGE_BYTES } from '../lib/images.js';
 import { systemClock } from '../lib/clock.js';
 import { validInput } from '../lib/validate.js';
 import { readSecret } from '../db/migrate.js';
 import { PageTokens } from '../db/paging.js';
 import {
   createWorkspace,
+  getWorkspace,
   listWorkspaces,
+  logoOf,
+  logoPath,
+  logoUrls,
+  removeLogo,
+  setLogo,
   updateWorkspace,
   WorkspaceCreate,
   WorkspaceListQuery,
@@ -55,13 +65,16 @@ export const workspacesGroup: CommandGroup = {
     },
   }),
   update: command({
-    usage: 'portal workspaces update --workspace W [--name N] [--daily-quota N] [--staff-mfa required|optional] [--brand-color #rrggbb]',
+    usage:
+      'portal workspaces update --workspace W [--name N] [--daily-quota N] [--staff-mfa required|optional] [--brand-color #rrggbb] [--logo FILE | --remove-logo]',
     options: {
       workspace: { type: 'string' },
       name: { type: 'string' },
       'daily-quota': { type: 'string' },
       'staff-mfa': { type: 'string' },
       'brand-color': { type: 'string' },
+      logo: { type: 'string' },
+      'remove-logo': { type: 'boolean' },
     },
     async run(values, { database, json }) {
       const workspaceId = requireOption(values, 'workspace');
@@ -70,12 +83,28 @@ export const workspacesGroup: CommandGroup = {
       if (staffMfa !== undefined && staffMfa !== 'required' && staffMfa !== 'optional')
         throw new UsageError('--staff-mfa must be required or optional');
       const brandColor = values['brand-color'];
-      if (values.name === undefined && dailyQuota === undefined && staffMfa === undefined && brandColor === undefined)
-        throw new UsageError('give --name, --daily-quota, --staff-mfa or --brand-color to change');
+      const removing = values['remove-logo'] === true;
+      if (values.logo !== undefined && removing) throw new UsageError('give --logo or --remove-logo, not both');
       const staffMfaRequired = staffMfa === undefined ? undefined : staffMfa === 'required';
-      const input = validInput(WorkspaceUpdate, given({ name: values.name, dailyQuota, staffMfaRequired, brandColor }));
+      const fields = given({ name: values.name, dailyQuota, staffMfaRequired, brandColor });
+      if (Object.keys(fields).length === 0 && values.logo === undefined && !removing)
+        throw new UsageError('give --name, --daily-quota, --staff-mfa, --brand-color, --logo or --remove-logo to change');
+      // Everything given is checked before anything is written: the fields by the admin route's schema, the logo as the
+      // route checks its body (PUT /admin/workspaces/{id}/logo).
+      const input = Object.keys(fields).length > 0 ? validInput(WorkspaceUpdate, fields) : undefined;
+      const logo = values.logo === undefined ? undefined : logoOf(readLogo(values.logo));
       // An unknown (or malformed) workspace id updates nothing: the service answers 404.
-      const updated = await updateWorkspace(database, systemCaller(workspaceId, systemClock.now()), input);
+      const caller = systemCaller(workspaceId, systemClock.now());
+      let updated = input ? await updateWorkspace(database, caller, input) : await getWorkspace(database, caller);
+      if (logo) updated = await setLogo(database, caller, logo);
+      else if (removing) updated = await removeLogo(database, caller);
+      // The logo this command set or removed; else the one the workspace has.
+      const { portalUrl } = loadConfig();
+      const logoUrl = logo
+        ? portalUrl + logoPath(updated.id, logo.hash)
+        : removing
+          ? undefined
+          : (await logoUrls(database, portalUrl, [updated.id])).get(updated.id);
       printResult(
         json,
         {
@@ -84,9 +113,23 @@ export const workspacesGroup: CommandGroup = {
           dailyQuota: updated.dailyQuota,
           staffMfaRequired: updated.staffMfaRequired,
           ...(updated.brandColor === undefined ? {} : { brandColor: updated.brandColor }),
+          ...(logoUrl === undefined ? {} : { logoUrl }),
         },
-        `Workspace ${updated.id}: name "${updated.name}", daily quota ${updated.dailyQuota}, TOTP ${updated.staffMfaRequired ? 'required' : 'optional'} for staff.`,
+        `Workspace ${updated.id}: name "${updated.name}", daily quota ${updated.dailyQuota}, TOTP ${updated.staffMfaRequired ? 'required' : 'optional'} for staff` +
+          `${logoUrl === undefined ? ', no logo' : `, logo at ${logoUrl}`}.`,
       );
     },
   }),
 };
+
+/** `--logo FILE`'s bytes: a file that cannot be read, or larger than a logo may be, is refused before it is read whole. */
+function readLogo(file: string): Buffer {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch (error) {
+    throw errors.badRequest(`Cannot read ${file}: ${(error as Error).message}`, [{ path: '--logo', message: 'cannot be read' }]);
+  }
+  if (size > MAX_IMAGE_BYTES) throw errors.payloadTooLarge(MAX_IMAGE_BYTES);
+  return readFileSync(file);
+}

@@ -65,6 +65,7 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'qa_principals',
   'app_api_resources',
   'app_builder_secrets',
+  'workspace_logos',
 ];
 const RANK = new Map(TABLES_PARENTS_FIRST.map((table, i) => [table, i]));
 

@@ -44,8 +44,8 @@ export const errors = {
     new ApiError(402, 'payment_failed', message, data),
   conflict: (message: string) => new ApiError(409, 'conflict', message),
   payloadTooLarge: (limit: number) => new ApiError(413, 'payload_too_large', `Request body is larger than ${limit} bytes.`),
-  unsupportedMediaType: (message = 'Request body must be JSON (Content-Type: application/json).') =>
-    new ApiError(415, 'unsupported_media_type', message),
+  unsupportedMediaType: (message = 'Request body must be JSON (Content-Type: application/json).', data: FieldProblem[] | null = null) =>
+    new ApiError(415, 'unsupported_media_type', message, data),
   idempotencyKeyInUse: () =>
     new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly.'),
   idempotencyKeyReused: () =>

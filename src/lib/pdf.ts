@@ -7,10 +7,11 @@
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 
-/** Who a document comes from: the workspace's name, and its colour (#rrggbb). */
+/** Who a document comes from: the workspace's name, its colour (#rrggbb), and its logo (a PNG or a JPEG: what pdfkit reads). */
 export interface Brand {
   name: string;
   color: string;
+  logo?: { bytes: Buffer; width: number; height: number };
 }
 
 type PdfKitDocument = PDFKit.PDFDocument;
@@ -19,6 +20,9 @@ let pdfKit: Promise<PdfKitModule> | undefined;
 
 const MARGIN = 50;
 const BAND_HEIGHT = 64;
+/** The logo's box in the band: its height, and its widest (a wide logo is drawn smaller). */
+const LOGO_HEIGHT = 40;
+const LOGO_MAX_WIDTH = 160;
 const MUTED = '#555555';
 const RULE = '#cccccc';
 
@@ -76,15 +80,17 @@ export class PdfWriter {
     this.#width = doc.page.width - 2 * MARGIN;
   }
 
-  /** The band across the top (the workspace's name on its colour), then the document's title and its subtitle. */
+  /** The band across the top (the workspace's logo and name on its colour), then the document's title and its subtitle. */
   header(title: string, subtitle: string): this {
     const doc = this.#doc;
     doc.rect(0, 0, doc.page.width, BAND_HEIGHT).fill(this.#brand.color);
+    const logoWidth = this.#logo();
+    const nameX = MARGIN + (logoWidth > 0 ? logoWidth + 12 : 0);
     doc
       .font('Helvetica-Bold')
       .fontSize(16)
       .fillColor(inkOn(this.#brand.color))
-      .text(pdfText(this.#brand.name), MARGIN, 24, { width: this.#width, lineBreak: false, ellipsis: true });
+      .text(pdfText(this.#brand.name), nameX, 24, { width: this.#width - (nameX - MARGIN), lineBreak: false, ellipsis: true });
     doc
       .fillColor('#000000')
       .font('Helvetica-Bold')
@@ -181,6 +187,23 @@ export class PdfWriter {
       .fillColor(options.muted ? MUTED : '#000000')
       .text(pdfText(text), MARGIN, doc.y, { width: this.#width });
     return this;
+  }
+
+  /**
+   * The logo at the band's left, LOGO_HEIGHT high (at most LOGO_MAX_WIDTH wide, its proportions kept); the width it
+   * took, 0 when there is none or pdfkit cannot read it (the document is drawn without it rather than not at all).
+   */
+  #logo(): number {
+    const logo = this.#brand.logo;
+    if (!logo) return 0;
+    const width = Math.min(LOGO_MAX_WIDTH, (LOGO_HEIGHT * logo.width) / logo.height);
+    const height = (width * logo.height) / logo.width;
+    try {
+      this.#doc.image(logo.bytes, MARGIN, (BAND_HEIGHT - height) / 2, { width, height });
+      return width;
+    } catch {
+      return 0;
+    }
   }
 
   /** A line across the page under what was just drawn. */

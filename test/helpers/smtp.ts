@@ -42,3 +42,49 @@ export async function smtpServer(t: { after(fn: () => Promise<void>): void }) {
   const { port } = server.server.address() as AddressInfo;
   return { url: `smtp://127.0.0.1:${port}`, received, state };
 }
+
+/** Quoted-printable or base64 content as its bytes' UTF-8 text; any other encoding as it is. */
+function decoded(body: string, encoding: string | undefined): string {
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding === 'quoted-printable') {
+    const latin1 = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    return Buffer.from(latin1, 'latin1').toString('utf8');
+  }
+  return body;
+}
+
+/** A MIME entity's headers (folded lines unfolded, names lower-cased) and its body. */
+function entity(raw: string): { headers: Map<string, string>; body: string } {
+  const split = raw.search(/\r?\n\r?\n/);
+  const head = split === -1 ? raw : raw.slice(0, split);
+  const body = split === -1 ? '' : raw.slice(split).replace(/^\r?\n\r?\n/, '');
+  const headers = new Map<string, string>();
+  for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  return { headers, body };
+}
+
+/**
+ * The decoded content of the part of media type `type` (text/plain, text/html) of a received e-mail, single-part or
+ * multipart (its parts searched in order); undefined when it has none.
+ */
+export function partOf(mail: ReceivedMail | string, type: string): string | undefined {
+  const { headers, body } = entity(typeof mail === 'string' ? mail : mail.raw);
+  const contentType = headers.get('content-type') ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  if (/^multipart\//i.test(contentType) && boundary) {
+    const parts = body.split(`--${boundary}`).slice(1);
+    for (const part of parts) {
+      if (part.startsWith('--')) break; // the closing delimiter
+      const found = partOf(part.replace(/^\r?\n/, ''), type);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (contentType.split(';')[0].trim().toLowerCase() !== type) return undefined;
+  return decoded(body.replace(/\r?\n$/, ''), headers.get('content-transfer-encoding')?.toLowerCase());
+}

@@ -412,6 +412,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/{workspaceId}/api/workspace/logo/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s logo
+         * @description The image the operator set (`PUT /admin/workspaces/{id}/logo`), at the path `logoUrl` names: its type as read from its bytes (PNG, JPEG, WebP or GIF), `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'`, and cached for good (`Cache-Control: public, max-age=31536000, immutable`: a new logo has a new path). A path naming an older logo, or another workspace’s, is a 404; no session needed (its e-mails show it too).
+         */
+        get: operations["retrievePortalWorkspaceLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/{workspaceId}/api/sign-in/providers": {
         parameters: {
             query?: never;
@@ -2398,7 +2418,7 @@ export interface paths {
         };
         /**
          * List workspaces
-         * @description Newest first, with `usedToday`: the requests counted against the daily quota this UTC day.
+         * @description Newest first, with `usedToday`: the requests counted against the daily quota this UTC day; and `logoUrl` where a logo is set.
          */
         get: operations["adminListWorkspaces"];
         put?: never;
@@ -2431,6 +2451,30 @@ export interface paths {
          * @description A new quota applies from the next request, on every server process.
          */
         patch: operations["adminUpdateWorkspace"];
+        trace?: never;
+    };
+    "/admin/workspaces/{workspaceId}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or replace a workspace's logo
+         * @description The body is the image's bytes: PNG, JPEG, WebP or GIF, read from the bytes whatever the Content-Type says (anything else, SVG included, is a 415 naming `body`), at most 524288 bytes (else 413); an empty body, or an image whose header gives no size, is a 400. Answers the workspace with its new `logoUrl`, which its portal serves publicly (`GET /portal/{workspaceId}/api/workspace/logo/{hash}`): its portal’s bar, its e-mails and its invoice and contract PDFs show it beside its name (PDFs only a PNG or a JPEG).
+         */
+        put: operations["adminSetWorkspaceLogo"];
+        post?: never;
+        /**
+         * Remove a workspace's logo
+         * @description Its portal, e-mails and documents show its name alone again; the old logo’s URL answers 404. Answers the workspace, without `logoUrl` (none set: the same).
+         */
+        delete: operations["adminRemoveWorkspaceLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/workspaces/{workspaceId}/test-clock": {
@@ -5406,7 +5450,68 @@ export interface operations {
                         name: string;
                         /** @description its colour (#rrggbb): the one the operator set, else one derived from its id, as on its PDFs */
                         brandColor: string;
+                        /** @description its logo, where this service serves it (a path of this origin, /portal/{workspaceId}/api/workspace/logo/{hash}): shown beside its name; absent: none set */
+                        logoUrl?: string;
+                        /** @description the logo’s width in pixels (with its height: the box a page keeps for it) */
+                        logoWidth?: number;
+                        /** @description the logo’s height in pixels */
+                        logoHeight?: number;
                     };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrievePortalWorkspaceLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description workspace id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                workspaceId: string;
+                /** @description the SHA-256 of the logo’s bytes, hex, as `logoUrl` names it */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/gif": string;
                 };
             };
             /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
@@ -22971,6 +23076,11 @@ export interface operations {
                              * @description RFC 3339 UTC with milliseconds
                              */
                             updatedAt: string;
+                            /**
+                             * Format: uri
+                             * @description its logo, where its portal serves it (under PORTAL_URL; the path changes with the image): set with PUT /admin/workspaces/{id}/logo; absent: none
+                             */
+                            logoUrl?: string;
                             /** @description requests counted against the quota today (UTC day), as the limit state holds them */
                             usedToday: number;
                         }[];
@@ -23216,6 +23326,291 @@ export interface operations {
                          * @description RFC 3339 UTC with milliseconds
                          */
                         updatedAt: string;
+                        /**
+                         * Format: uri
+                         * @description its logo, where its portal serves it (under PORTAL_URL; the path changes with the image): set with PUT /admin/workspaces/{id}/logo; absent: none
+                         */
+                        logoUrl?: string;
+                        /** @description requests counted against the quota today (UTC day), as the limit state holds them */
+                        usedToday: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing object */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Burst limit (`rate_limit_exceeded`, with Retry-After) or daily quota (`{"error":"quota limit reached"}`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["QuotaExceeded"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or limit state unavailable; with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetWorkspaceLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description workspace id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        object: "workspace";
+                        name: string;
+                        /** @description counted (2xx) requests allowed per UTC day */
+                        dailyQuota: number;
+                        /** @description whether internal users must sign in with TOTP (enrolling one at their next sign-in) */
+                        staffMfaRequired: boolean;
+                        /** @description a sandbox has a test clock its operator, the CLI or its keys can move forward (docs/api.md, Test clocks) */
+                        sandbox: boolean;
+                        /** @description the colour invoice and contract PDFs are drawn in (#rrggbb); absent: one derived from the workspace’s id */
+                        brandColor?: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        updatedAt: string;
+                        /**
+                         * Format: uri
+                         * @description its logo, where its portal serves it (under PORTAL_URL; the path changes with the image): set with PUT /admin/workspaces/{id}/logo; absent: none
+                         */
+                        logoUrl?: string;
+                        /** @description requests counted against the quota today (UTC day), as the limit state holds them */
+                        usedToday: number;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing object */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Burst limit (`rate_limit_exceeded`, with Retry-After) or daily quota (`{"error":"quota limit reached"}`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["QuotaExceeded"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or limit state unavailable; with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRemoveWorkspaceLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description workspace id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        object: "workspace";
+                        name: string;
+                        /** @description counted (2xx) requests allowed per UTC day */
+                        dailyQuota: number;
+                        /** @description whether internal users must sign in with TOTP (enrolling one at their next sign-in) */
+                        staffMfaRequired: boolean;
+                        /** @description a sandbox has a test clock its operator, the CLI or its keys can move forward (docs/api.md, Test clocks) */
+                        sandbox: boolean;
+                        /** @description the colour invoice and contract PDFs are drawn in (#rrggbb); absent: one derived from the workspace’s id */
+                        brandColor?: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        updatedAt: string;
+                        /**
+                         * Format: uri
+                         * @description its logo, where its portal serves it (under PORTAL_URL; the path changes with the image): set with PUT /admin/workspaces/{id}/logo; absent: none
+                         */
+                        logoUrl?: string;
                         /** @description requests counted against the quota today (UTC day), as the limit state holds them */
                         usedToday: number;
                     };

@@ -33,6 +33,7 @@ import { pendingRefunds } from './2026-11-28-06-pending-refunds.js';
 import { appSessionsOfSignIns } from './2026-11-28-20-app-sessions-of-sign-ins.js';
 import { messageSequence } from './2026-11-28-30-message-sequence.js';
 import { profiles } from './2026-11-29-41-profiles.js';
+import { workspaceLogos } from './2026-11-29-42-workspace-logos.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -72,4 +73,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-28-20-app-sessions-of-sign-ins': appSessionsOfSignIns,
   '2026-11-28-30-message-sequence': messageSequence,
   '2026-11-29-41-profiles': profiles,
+  '2026-11-29-42-workspace-logos': workspaceLogos,
 };

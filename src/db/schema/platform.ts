@@ -21,6 +21,20 @@ export interface WorkspacesTable {
   updated_at: string;
 }
 
+/** A workspace's logo (at most one): the image's bytes, and the SHA-256 that names them in its public URL. */
+interface WorkspaceLogosTable {
+  workspace_id: string;
+  /** SHA-256 of `bytes`, hex */
+  hash: string;
+  /** read from the bytes (lib/images.ts sniffImage): image/png, image/jpeg, image/webp or image/gif */
+  content_type: string;
+  /** pixels, read from the bytes */
+  width: number;
+  height: number;
+  bytes: Buffer;
+  updated_at: string;
+}
+
 interface QuotaUsageTable {
   workspace_id: string;
   /** UTC day, YYYY-MM-DD */
@@ -59,6 +73,7 @@ interface ConsoleSessionRevocationsTable {
 export interface PlatformTables {
   server_secrets: ServerSecretsTable;
   workspaces: WorkspacesTable;
+  workspace_logos: WorkspaceLogosTable;
   quota_usage: QuotaUsageTable;
   idempotency_keys: IdempotencyKeysTable;
   console_session_revocations: ConsoleSessionRevocationsTable;

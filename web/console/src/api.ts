@@ -177,6 +177,12 @@ export function v1(workspaceId: string) {
 
 // --- files ------------------------------------------------------------------------------------------
 
+/** PUTs an image's bytes to an /admin path (a workspace's logo), declared as the file's own type (the server reads it anyway). */
+export function uploadLogo<T>(url: string, file: Blob): Promise<T> {
+  const headers = { 'content-type': file.type || 'application/octet-stream' };
+  return request<T>(`/admin${url}`, { method: 'PUT', body: file, headers }, adminSend);
+}
+
 /** POSTs a CSV file to an /admin path with XHR, for its upload progress (0…1). */
 export function uploadCsv<T>(url: string, file: Blob, onProgress: (fraction: number) => void, timeoutMs = 300_000): Promise<T> {
   return new Promise<T>((resolve, reject) => {

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { type Session, onSessionLost, session } from './api.js';
 import { AuditLogPage } from './pages/audit-log.js';
 import { BillingPage } from './pages/billing.js';
+import { BrandingPage } from './pages/branding.js';
 import { ClientsPage } from './pages/clients.js';
 import { CompaniesPage } from './pages/companies.js';
 import { ContractsPage } from './pages/contracts.js';
@@ -50,6 +51,7 @@ const WORKSPACE_PAGES: [string, (props: { workspaceId: string; params: Record<st
   ['/billing', BillingPage],
   ['/csv', CsvPage],
   ['/qa', QaPage],
+  ['/branding', BrandingPage],
 ];
 
 export function App() {

@@ -24,6 +24,7 @@ const SECTIONS: [string, string][] = [
   ['/billing', 'Invoices & subscriptions'],
   ['/csv', 'Import & export'],
   ['/qa', 'QA'],
+  ['/branding', 'Branding'],
 ];
 
 const WorkspaceName = createContext<string>('');

@@ -69,7 +69,7 @@ function Frame({ signedIn, path, round, children }: { signedIn: SignedIn; path: 
       <div class="frame signed-in" style={brandStyle(signedIn.workspace.brandColor)}>
         <header class="topbar">
           <Link href="/" class="brand" current={path === '/'}>
-            {signedIn.workspace.name}
+            <Brand workspace={signedIn.workspace} />
           </Link>
           <SignOut />
         </header>
@@ -90,11 +90,26 @@ export function SignInFrame({ children }: { children: ComponentChildren }) {
     <div class="frame" style={brandStyle(workspace?.brandColor)}>
       <header class="topbar">
         <Link href="/" class="brand">
-          {workspace?.name ?? 'Portal'}
+          {workspace ? <Brand workspace={workspace} /> : 'Portal'}
         </Link>
       </header>
       <main id="main">{children}</main>
     </div>
+  );
+}
+
+/**
+ * The workspace's logo, if it has one, and its name: the logo is decorative (the name beside it says whose portal this
+ * is), its box kept by its width and height before it loads.
+ */
+function Brand({ workspace }: { workspace: PortalWorkspace }) {
+  return (
+    <>
+      {workspace.logoUrl ? (
+        <img class="brand-logo" src={workspace.logoUrl} alt="" width={workspace.logoWidth} height={workspace.logoHeight} />
+      ) : null}
+      <span>{workspace.name}</span>
+    </>
   );
 }
 

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { adminRequest, limitedUserSession, populatedWorkspace } from '../../../../test/helpers/factories.js';
 import { BACKENDS } from '../../../../test/helpers/harness.js';
-import { PDFTOTEXT_MISSING, pdfAnswerText } from '../../../../test/helpers/pdf.js';
+import { GIF_1x1, JPEG_40x20, WEBP_40x20, logoPng } from '../../../../test/helpers/images.js';
+import { PDFTOTEXT_MISSING, pdfAnswerText, pdfImages } from '../../../../test/helpers/pdf.js';
 import { acmeAndBeta, moduleHarness, okJson } from '../../../../test/helpers/world.js';
 
 async function world(t: Parameters<typeof moduleHarness>[0], backend: (typeof BACKENDS)[number]) {
@@ -89,6 +90,38 @@ for (const backend of BACKENDS) {
       assert.equal(bad.statusCode, 400);
       assert.equal(okJson(await adminRequest(h, 'PATCH', url, { brandColor: '#1A2B3C' })).brandColor, '#1a2b3c');
       assert.ok(pdfAnswerText(await pdf(invoice.id), '0001.pdf').includes('Invoice 0001'));
+    });
+
+    // Rule (issue 44, point 1): the workspace's logo is drawn in the band beside its name, when it is a PNG or a JPEG
+    // (what pdfkit reads); a WebP or GIF logo is left out of the document, which is drawn all the same.
+    test('the logo: a PNG (with its transparency) or a JPEG drawn in the band; a WebP or GIF one left out', async (t) => {
+      const { h, ws, invoice, pdf } = await world(t, backend);
+      const setLogo = async (bytes: Buffer) => {
+        const res = await h.app.inject({
+          method: 'PUT',
+          url: `/admin/workspaces/${ws.workspaceId}/logo`,
+          headers: { authorization: `Bearer ${h.adminToken}` },
+          payload: bytes,
+        });
+        assert.equal(res.statusCode, 200, res.body);
+      };
+      const drawn = async () => {
+        const res = await pdf(invoice.id);
+        assert.ok(pdfAnswerText(res, '0001.pdf').includes('Acme Invoice 0001'), 'the name in the band, then the title');
+        return pdfImages(res.rawPayload).map(({ page, type, width, height, encoding }) => [page, type, width, height, encoding]);
+      };
+      assert.deepEqual(await drawn(), [], 'no logo, no image');
+      await setLogo(logoPng());
+      assert.deepEqual(await drawn(), [
+        [1, 'image', 96, 64, 'image'],
+        [1, 'smask', 96, 64, 'image'],
+      ]);
+      await setLogo(JPEG_40x20);
+      assert.deepEqual(await drawn(), [[1, 'image', 40, 20, 'jpeg']]);
+      for (const other of [WEBP_40x20, GIF_1x1]) {
+        await setLogo(other);
+        assert.deepEqual(await drawn(), []);
+      }
     });
 
     test('a draft is the staff’s: named draft-<id>.pdf; a client session gets a 404 as for GET', async (t) => {

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { adminRequest, limitedUserSession, populatedWorkspace } from '../../../../test/helpers/factories.js';
 import { BACKENDS, type Backend } from '../../../../test/helpers/harness.js';
-import { PDFTOTEXT_MISSING, pdfAnswerText } from '../../../../test/helpers/pdf.js';
+import { JPEG_40x20 } from '../../../../test/helpers/images.js';
+import { PDFTOTEXT_MISSING, pdfAnswerText, pdfImages } from '../../../../test/helpers/pdf.js';
 import { acmeAndBeta, moduleHarness, okJson } from '../../../../test/helpers/world.js';
 
 const FIELDS = [
@@ -81,6 +82,25 @@ for (const backend of BACKENDS) {
       // The first download is in the next one's trail.
       const again = pdfAnswerText(await pdf(), fileName);
       assert.ok(again.includes('contractDownloaded'), again);
+    });
+
+    // Rule (issue 44, point 1): the workspace's logo beside its name in the band, as on invoices.
+    test('the logo: drawn in the band beside the name', async (t) => {
+      const { h, ws, pdf, sign, fileName } = await world(t, backend);
+      okJson(await sign());
+      const set = await h.app.inject({
+        method: 'PUT',
+        url: `/admin/workspaces/${ws.workspaceId}/logo`,
+        headers: { authorization: `Bearer ${h.adminToken}` },
+        payload: JPEG_40x20,
+      });
+      assert.equal(set.statusCode, 200, set.body);
+      const res = await pdf();
+      assert.ok(pdfAnswerText(res, fileName).includes('Acme Mutual NDA'), 'the name in the band, then the title');
+      assert.deepEqual(
+        pdfImages(res.rawPayload).map(({ page, type, width, height, encoding }) => [page, type, width, height, encoding]),
+        [[1, 'image', 40, 20, 'jpeg']],
+      );
     });
 
     test('who may download: the key, the contract’s client, staff of its company; others get a 404', async (t) => {

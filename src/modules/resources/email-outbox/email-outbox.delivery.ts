@@ -4,6 +4,7 @@ import { LoopWorker } from '../../../lib/background-loop.js';
 import type { Database } from '../../../db/database.js';
 import { busyRetry } from '../../../db/errors.js';
 import type { Clock } from '../../../lib/clock.js';
+import { type EmailBrand, emailHtml } from './email-html.js';
 import { claimDueEmails, markEmailAttemptFailed, markEmailSent } from './email-outbox.repository.js';
 
 /** After a failed attempt, the next one waits this long (then the next delay, …); after the last the e-mail is `failed`. */
@@ -23,8 +24,11 @@ const EMAIL_RETRY_DELAYS_MS: readonly number[] = [
 export interface EmailDeliveryOptions {
   smtpUrl: string;
   from: string;
-  /** The name of the business a workspace's e-mails come from (its name); undefined: SMTP_FROM as it is. */
-  senderName?: (workspaceId: string) => Promise<string | undefined>;
+  /**
+   * The business a workspace's e-mails come from: its name (the sender's), colour and logo (the HTML part's band);
+   * undefined (the workspace is gone, or none given): SMTP_FROM as it is, and the text alone.
+   */
+  brand?: (workspaceId: string) => Promise<EmailBrand | undefined>;
   /** How often the outbox is polled for e-mails that came due (retries, other processes' leftovers). */
   pollMs?: number;
   retryDelaysMs?: readonly number[];
@@ -88,8 +92,15 @@ export class EmailDelivery extends LoopWorker {
   ) {
     const attempts = email.attempts + 1;
     try {
-      const from = await this.fromOf(email.workspace_id);
-      await transport.sendMail({ from, to: email.to_address, subject: email.subject, text: email.text_body });
+      const brand = await this.options.brand?.(email.workspace_id);
+      await transport.sendMail({
+        from: this.fromOf(brand),
+        to: email.to_address,
+        subject: email.subject,
+        // The text as queued, and beside it the same in HTML under the workspace's band (multipart/alternative).
+        text: email.text_body,
+        ...(brand ? { html: emailHtml(email.subject, email.text_body, brand) } : {}),
+      });
       await markEmailSent(this.database.db, email.id, attempts, this.clock.now());
     } catch (error) {
       const delay = this.retryDelaysMs[attempts - 1];
@@ -104,10 +115,9 @@ export class EmailDelivery extends LoopWorker {
    * Every e-mail says which business it comes from: SMTP_FROM's address under the workspace's name (nodemailer
    * quotes and encodes it); SMTP_FROM as it is when the workspace is gone.
    */
-  private async fromOf(workspaceId: string): Promise<string | { name: string; address: string }> {
-    const name = await this.options.senderName?.(workspaceId);
-    if (name === undefined) return this.options.from;
-    return { name, address: /<([^<>]+)>\s*$/.exec(this.options.from)?.[1] ?? this.options.from.trim() };
+  private fromOf(brand: EmailBrand | undefined): string | { name: string; address: string } {
+    if (brand === undefined) return this.options.from;
+    return { name: brand.name, address: /<([^<>]+)>\s*$/.exec(this.options.from)?.[1] ?? this.options.from.trim() };
   }
 
   /** Stops waking, lets the running drain finish, closes the SMTP connections. */

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { oneJson, portal, portalWith } from '../../../../test/helpers/cli.js';
 import { heldWithin } from '../../../../test/helpers/eventually.js';
-import { smtpServer } from '../../../../test/helpers/smtp.js';
+import { logoPng } from '../../../../test/helpers/images.js';
+import { partOf, smtpServer } from '../../../../test/helpers/smtp.js';
 import { adminRequest, createClient, populatedWorkspace } from '../../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, NOON, adminHarness, freshDatabaseUrl, harness } from '../../../../test/helpers/harness.js';
 
@@ -51,11 +53,10 @@ for (const backend of BACKENDS) {
       // Every e-mail names the business it comes from (issue 44): SMTP_FROM's address under the workspace's name.
       assert.match(mail.raw, /^From: Acme <portal@acme\.test>\r$/m);
       assert.match(mail.raw, /^To: ada@acme\.test\r$/im);
-      const body = mail.raw
-        .slice(mail.raw.indexOf('\r\n\r\n') + 4)
-        .replace(/=\r\n/g, '')
-        .replace(/\r\n/g, '\n');
-      assert.equal(body.trim(), `Hello Ada\n\nInvoice 42 is ready.\n\nPay it: https://portal.acme.test/notifications/${id}?invoice=3D42`);
+      // The text as queued, beside its HTML (issue 44: the workspace's band above the same text; the next test).
+      assert.match(mail.raw, /^Content-Type: multipart\/alternative;/m);
+      const body = partOf(mail, 'text/plain')?.replace(/\r\n/g, '\n');
+      assert.equal(body, `Hello Ada\n\nInvoice 42 is ready.\n\nPay it: https://portal.acme.test/notifications/${id}?invoice=42`);
       await heldWithin(5000, 'the outbox records it sent', async () => (await outboxOf(h, ws.workspaceId))[0].status === 'sent');
       const [row] = await outboxOf(h, ws.workspaceId);
       assert.deepEqual(
@@ -93,6 +94,83 @@ for (const backend of BACKENDS) {
         smtp.received.slice(1).every((m) => /^Subject: News\r$/m.test(m.raw)),
         'the subject defaults to the in-product title',
       );
+    });
+
+    // Rule (issue 44, point 1): every e-mail has an HTML part too: a band in the workspace's colour with its logo (an
+    // absolute URL under PORTAL_URL, the path its portal serves it at) and its name, then the same text, escaped, its
+    // link clickable. Rendered at delivery, from the workspace as it is then.
+    test('the HTML part: the workspace’s band (colour, logo, name) above the same text, its link clickable', async (t) => {
+      const smtp = await smtpServer(t);
+      const h = await adminHarness(t, backend, {
+        env: { SMTP_URL: smtp.url, SMTP_FROM: 'Acme Portal <portal@acme.test>', PORTAL_URL: 'https://portal.acme.test' },
+        emailDelivery: FAST,
+      });
+      const { ws, user, client } = await populatedWorkspace(h);
+      const branded = await adminRequest(h, 'PATCH', `/admin/workspaces/${ws.workspaceId}`, { name: 'Acme & <Co>', brandColor: '#7C3AED' });
+      assert.equal(branded.statusCode, 200, branded.body);
+      const logo = logoPng();
+      const set = await h.app.inject({
+        method: 'PUT',
+        url: `/admin/workspaces/${ws.workspaceId}/logo`,
+        headers: { authorization: `Bearer ${h.adminToken}`, 'content-type': 'image/png' },
+        payload: logo,
+      });
+      assert.equal(set.statusCode, 200, set.body);
+      const logoUrl: string = set.json().logoUrl;
+      assert.equal(
+        logoUrl,
+        `https://portal.acme.test/portal/${ws.workspaceId}/api/workspace/logo/${createHash('sha256').update(logo).digest('hex')}`,
+      );
+
+      const send = async (body: string) => {
+        const res = await h.as(ws.apiKey, {
+          method: 'POST',
+          url: '/v1/notifications',
+          payload: { senderId: user.id, recipientClientId: client.id, deliveryTargets: { email: { subject: 'News <1>', body } } },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json().id as string;
+      };
+      const id = await send('Read <this> & that.');
+      await heldWithin(5000, 'the SMTP server received the e-mail', async () => smtp.received.length === 1);
+      const text = partOf(smtp.received[0], 'text/plain')?.replace(/\r\n/g, '\n');
+      const link = `https://portal.acme.test/notifications/${id}`;
+      assert.equal(text, `Read <this> & that.\n\nOpen: ${link}`);
+      const html = partOf(smtp.received[0], 'text/html') ?? '';
+      assert.match(html, /<title>News &lt;1&gt;<\/title>/);
+      assert.ok(
+        html.includes(
+          '<td style="background:#7c3aed;color:#ffffff;padding:16px 24px;' +
+            "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:18px;line-height:1.3;font-weight:bold\">" +
+            `<img src="${logoUrl}" alt="" width="48" height="32" ` +
+            'style="display:inline-block;vertical-align:middle;border:0;width:48px;height:32px;margin-right:12px">' +
+            '<span style="vertical-align:middle">Acme &amp; &lt;Co&gt;</span></td>',
+        ),
+        html,
+      );
+      assert.ok(html.includes('<p style="margin:0 0 16px">Read &lt;this&gt; &amp; that.</p>'), html);
+      assert.ok(
+        html.includes(`<p style="margin:0 0 16px">Open: <a href="${link}" style="color:#7c3aed;text-decoration:underline">${link}</a></p>`),
+        html,
+      );
+      // What the e-mail's logo names is what the portal serves.
+      const image = await h.app.inject({ method: 'GET', url: new URL(logoUrl).pathname });
+      assert.equal(image.statusCode, 200);
+      assert.ok(image.rawPayload.equals(logo));
+
+      // Without a logo: the name alone on the band; the text part is still the text as queued.
+      const removed = await h.app.inject({
+        method: 'DELETE',
+        url: `/admin/workspaces/${ws.workspaceId}/logo`,
+        headers: { authorization: `Bearer ${h.adminToken}` },
+      });
+      assert.equal(removed.statusCode, 200);
+      await send('Plain.');
+      await heldWithin(5000, 'the second e-mail arrived', async () => smtp.received.length === 2);
+      const plain = partOf(smtp.received[1], 'text/html') ?? '';
+      assert.ok(!plain.includes('<img'), plain);
+      assert.ok(plain.includes('font-weight:bold"><span style="vertical-align:middle">Acme &amp; &lt;Co&gt;</span></td>'), plain);
+      assert.match(partOf(smtp.received[1], 'text/plain') ?? '', /^Plain\.\r?\n\r?\nOpen: https:\/\/portal\.acme\.test\/notifications\//);
     });
 
     test('a failing SMTP server leaves the e-mail queued with its error; it is sent when its retry comes due; the last failure keeps it as failed', async (t) => {

@@ -101,6 +101,76 @@ export function updateWorkspace(work: UnitOfWork, access: Access, workspace: Wor
   );
 }
 
+/** A workspace's logo as its pages and e-mails name it: without its bytes. */
+export interface LogoRecord {
+  hash: string;
+  contentType: string;
+  width: number;
+  height: number;
+}
+
+/** A logo with its bytes: what is served, and drawn in documents. */
+export interface LogoImage extends LogoRecord {
+  bytes: Buffer;
+}
+
+const LOGO_COLUMNS = ['hash', 'content_type', 'width', 'height'] as const;
+const toLogo = (row: { hash: string; content_type: string; width: number; height: number }): LogoRecord => ({
+  hash: row.hash,
+  contentType: row.content_type,
+  width: Number(row.width),
+  height: Number(row.height),
+});
+
+/** The logo of this access's workspace, if it has one (without its bytes). */
+export async function findLogo(db: Kysely<DB>, access: Access): Promise<LogoRecord | undefined> {
+  const row = await db.selectFrom('workspace_logos').select(LOGO_COLUMNS).where('workspace_id', '=', access.workspaceId).executeTakeFirst();
+  return row && toLogo(row);
+}
+
+/** The logo of this access's workspace with its bytes; with `hash`, only if that is still its logo. */
+export async function findLogoImage(db: Kysely<DB>, access: Access, hash?: string): Promise<LogoImage | undefined> {
+  let query = db
+    .selectFrom('workspace_logos')
+    .select([...LOGO_COLUMNS, 'bytes'])
+    .where('workspace_id', '=', access.workspaceId);
+  if (hash !== undefined) query = query.where('hash', '=', hash);
+  const row = await query.executeTakeFirst();
+  return row && { ...toLogo(row), bytes: Buffer.from(row.bytes) };
+}
+
+/** The hashes of these workspaces' logos, by workspace (the operator's list). */
+export async function logoHashes(db: Kysely<DB>, workspaceIds: readonly string[]): Promise<Map<string, string>> {
+  if (workspaceIds.length === 0) return new Map();
+  const rows = await db.selectFrom('workspace_logos').select(['workspace_id', 'hash']).where('workspace_id', 'in', workspaceIds).execute();
+  return new Map(rows.map((row) => [row.workspace_id, row.hash]));
+}
+
+/** Sets (or replaces) the workspace's logo, and its `updated_at`. */
+export function putLogo(work: UnitOfWork, access: Access, logo: LogoImage, at: string): void {
+  const values = {
+    hash: logo.hash,
+    content_type: logo.contentType,
+    width: logo.width,
+    height: logo.height,
+    bytes: logo.bytes,
+    updated_at: at,
+  };
+  work.write(
+    work.db
+      .insertInto('workspace_logos')
+      .values({ workspace_id: access.workspaceId, ...values })
+      .onConflict((conflict) => conflict.column('workspace_id').doUpdateSet(values)),
+  );
+  work.write(work.db.updateTable('workspaces').set({ updated_at: at }).where('id', '=', access.workspaceId));
+}
+
+/** Removes the workspace's logo (none: nothing to remove), and sets its `updated_at`. */
+export function deleteLogo(work: UnitOfWork, access: Access, at: string): void {
+  work.write(work.db.deleteFrom('workspace_logos').where('workspace_id', '=', access.workspaceId));
+  work.write(work.db.updateTable('workspaces').set({ updated_at: at }).where('id', '=', access.workspaceId));
+}
+
 /** Every workspace, newest first, a page at a time (the operator's list). */
 export function listWorkspaces(db: Kysely<DB>, page: PageRequest, tokens: PageTokens): Promise<Page<Workspace>> {
   return fetchPage(

@@ -33,7 +33,8 @@ export default async function workspaceRoutes(fastify: FastifyInstance) {
 /** Workspaces on the admin surface (what `portal workspaces` does), with today's use of each quota. */
 export async function workspaceAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { database, limitStore, pageTokens, clock } = app.ctx;
+  const { database, limitStore, pageTokens, clock, config } = app.ctx;
+  const view = { limitStore, portalUrl: config.portalUrl };
 
   app.get(
     '/workspaces',
@@ -42,12 +43,13 @@ export async function workspaceAdminRoutes(fastify: FastifyInstance) {
         ...adminDoc,
         operationId: 'adminListWorkspaces',
         summary: 'List workspaces',
-        description: 'Newest first, with `usedToday`: the requests counted against the daily quota this UTC day.',
+        description:
+          'Newest first, with `usedToday`: the requests counted against the daily quota this UTC day; and `logoUrl` where a logo is set.',
         querystring: WorkspaceListQuery,
         response: { 200: Page(OperatorWorkspace), ...ADMIN_ERRORS },
       },
     },
-    async (request) => service.listWorkspacesWithUsage(database, limitStore, request.query, pageTokens, clock.now()),
+    async (request) => service.listOperatorWorkspaces(database, view, request.query, pageTokens, clock.now()),
   );
 
   app.post(
@@ -78,6 +80,6 @@ export async function workspaceAdminRoutes(fastify: FastifyInstance) {
         response: { 200: OperatorWorkspace, ...ADMIN_WRITE_ERRORS },
       },
     },
-    async (request) => service.updateWorkspaceWithUsage(database, limitStore, request.caller, request.body),
+    async (request) => service.updateOperatorWorkspace(database, view, request.caller, request.body),
   );
 }

@@ -57,10 +57,17 @@ export const WorkspaceUpdate = Type.Object(
 );
 export type WorkspaceUpdate = Static<typeof WorkspaceUpdate>;
 
-/** A workspace as the operator sees it: with today's use of its quota. */
+/** A workspace as the operator sees it: with its logo's URL and today's use of its quota. */
 export const OperatorWorkspace = Type.Object(
   {
     ...Workspace.properties,
+    logoUrl: Type.Optional(
+      Type.String({
+        format: 'uri',
+        description:
+          'its logo, where its portal serves it (under PORTAL_URL; the path changes with the image): set with PUT /admin/workspaces/{id}/logo; absent: none',
+      }),
+    ),
     usedToday: Type.Integer({ description: 'requests counted against the quota today (UTC day), as the limit state holds them' }),
   },
   { title: 'OperatorWorkspace' },

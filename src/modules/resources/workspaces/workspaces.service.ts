@@ -13,6 +13,7 @@ import type { Brand } from '../../../lib/pdf.js';
 import { recordAudit } from '../../../audit/index.js';
 import { addApiKey } from '../credentials/index.js';
 import { installCoreModules } from '../installs/index.js';
+import { logoPath, logoUrls } from './workspace-logo.service.js';
 import * as repo from './workspaces.repository.js';
 import type { OperatorWorkspace, Workspace, WorkspaceCreate, WorkspaceUpdate } from './workspaces.schemas.js';
 import type { Page, PageRequest, PageTokens } from '../../../db/paging.js';
@@ -51,13 +52,35 @@ function addWorkspace(work: UnitOfWork, input: WorkspaceCreate, now: number): Cr
   return { workspaceId: workspace.id, apiKeyId: key.apiKeyId, apiKey: key.apiKey };
 }
 
-/** Workspaces with today's use of their quotas, read from the limit state (in process or Redis) in one read. */
-async function withUsage(limitStore: LimitStore, workspaces: Workspace[], now: number): Promise<OperatorWorkspace[]> {
-  const used = await limitStore.quotaUsedMany(
-    workspaces.map((workspace) => workspace.id),
-    isoAt(now).slice(0, 10),
-  );
-  return workspaces.map((workspace, i) => ({ ...workspace, usedToday: used[i] }));
+/** What the operator's view of workspaces reads besides them: the limit state, and PORTAL_URL for their logos' URLs. */
+export interface OperatorView {
+  limitStore: LimitStore;
+  portalUrl: string;
+}
+
+/**
+ * Workspaces as the operator sees them: with today's use of their quotas, read from the limit state (in process or
+ * Redis) in one read, and their logos' URLs in one query; or, given `logoHashes`, those (what a change of the logo just
+ * set, rather than what a change at the same time may have set since).
+ */
+export async function asOperatorWorkspaces(
+  database: Database,
+  view: OperatorView,
+  workspaces: Workspace[],
+  now: number,
+  logoHashes?: ReadonlyMap<string, string>,
+): Promise<OperatorWorkspace[]> {
+  const ids = workspaces.map((workspace) => workspace.id);
+  const [used, logos] = await Promise.all([
+    view.limitStore.quotaUsedMany(ids, isoAt(now).slice(0, 10)),
+    logoHashes
+      ? new Map([...logoHashes].map(([id, hash]) => [id, view.portalUrl + logoPath(id, hash)]))
+      : logoUrls(database, view.portalUrl, ids),
+  ]);
+  return workspaces.map((workspace, i) => {
+    const logoUrl = logos.get(workspace.id);
+    return { ...workspace, ...(logoUrl === undefined ? {} : { logoUrl }), usedToday: used[i] };
+  });
 }
 
 /** The workspace of a deployment that has exactly one (a local one, a single business's), else undefined. */
@@ -71,32 +94,42 @@ export function listWorkspaces(database: Database, page: PageRequest, tokens: Pa
   return repo.listWorkspaces(database.db, page, tokens);
 }
 
-/** The operator's list of workspaces, each with today's use of its quota. */
-export async function listWorkspacesWithUsage(
+/** The operator's list of workspaces, each with today's use of its quota and its logo's URL. */
+export async function listOperatorWorkspaces(
   database: Database,
-  limitStore: LimitStore,
+  view: OperatorView,
   page: PageRequest,
   tokens: PageTokens,
   now: number,
 ): Promise<Page<OperatorWorkspace>> {
   const listed = await repo.listWorkspaces(database.db, page, tokens);
-  return { ...listed, data: await withUsage(limitStore, listed.data, now) };
+  return { ...listed, data: await asOperatorWorkspaces(database, view, listed.data, now) };
 }
 
-/** The caller's workspace as its documents show it (invoice and contract PDFs): its name, and its brand colour or one derived from its id. */
+/** Types of logo documents draw: those pdfkit reads (a WebP or GIF logo is left out of them). */
+const DOCUMENT_LOGO_TYPES = new Set(['image/png', 'image/jpeg']);
+
+/**
+ * The caller's workspace as its documents show it (invoice and contract PDFs): its name, its brand colour or one
+ * derived from its id, and its logo when it is a PNG or a JPEG.
+ */
 export async function documentBrand(database: Database, caller: Caller): Promise<Brand> {
-  const workspace = await getWorkspace(database, caller);
-  return { name: workspace.name, color: workspace.brandColor ?? fallbackColorFor(workspace.id) };
+  const [workspace, logo] = await Promise.all([getWorkspace(database, caller), repo.findLogoImage(database.db, caller.access)]);
+  return {
+    name: workspace.name,
+    color: workspace.brandColor ?? fallbackColorFor(workspace.id),
+    ...(logo && DOCUMENT_LOGO_TYPES.has(logo.contentType) ? { logo: { bytes: logo.bytes, width: logo.width, height: logo.height } } : {}),
+  };
 }
 
-/** Renames a workspace or changes its quota (operator): the workspace answered with today's use. */
-export async function updateWorkspaceWithUsage(
+/** Renames a workspace or changes its quota (operator): the workspace answered as the operator sees it. */
+export async function updateOperatorWorkspace(
   database: Database,
-  limitStore: LimitStore,
+  view: OperatorView,
   caller: Caller,
   input: WorkspaceUpdate,
 ): Promise<OperatorWorkspace> {
-  const [updated] = await withUsage(limitStore, [await updateWorkspace(database, caller, input)], caller.actor.at);
+  const [updated] = await asOperatorWorkspaces(database, view, [await updateWorkspace(database, caller, input)], caller.actor.at);
   return updated;
 }
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { PIXEL_GIF, SCRIPTED_SVG, solidPng } from '../../../../test/helpers/images.js';
+import { GIF_1x1, SCRIPTED_SVG, solidPng } from '../../../../test/helpers/images.js';
 import { auditEntries, populatedWorkspace } from '../../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, NOON, adminHarness } from '../../../../test/helpers/harness.js';
 import { type PortalBrowser, emailCount, portalBrowser, signedInBrowser } from '../../../../test/helpers/portal.js';
@@ -165,16 +165,16 @@ for (const backend of BACKENDS) {
 
       // The type is the bytes', whatever the Content-Type said: a GIF sent as image/png is served as a GIF.
       h.clock.advance(1000);
-      const replaced = await upload(client, PIXEL_GIF, 'image/png');
+      const replaced = await upload(client, GIF_1x1, 'image/png');
       assert.equal(replaced.statusCode, 200, replaced.body);
-      const gifUrl = `${PORTAL_URL}/portal/${ws.workspaceId}/api/avatars/${grace.id}/${sha256(PIXEL_GIF)}`;
+      const gifUrl = `${PORTAL_URL}/portal/${ws.workspaceId}/api/avatars/${grace.id}/${sha256(GIF_1x1)}`;
       assert.equal(replaced.json().avatarImageUrl, gifUrl);
       const gif = await fetchPicture(h, gifUrl);
-      assert.deepEqual([gif.statusCode, gif.headers['content-type'], gif.rawPayload], [200, 'image/gif', PIXEL_GIF]);
+      assert.deepEqual([gif.statusCode, gif.headers['content-type'], gif.rawPayload], [200, 'image/gif', GIF_1x1]);
       const stale = await fetchPicture(h, url);
       assert.deepEqual([stale.statusCode, stale.json().code], [404, 'not_found'], 'the replaced picture’s URL');
       const rows = await h.app.ctx.db.selectFrom('avatars').select(['content_hash', 'content_type', 'byte_size']).execute();
-      assert.deepEqual(rows, [{ content_hash: sha256(PIXEL_GIF), content_type: 'image/gif', byte_size: PIXEL_GIF.length }], 'one kept');
+      assert.deepEqual(rows, [{ content_hash: sha256(GIF_1x1), content_type: 'image/gif', byte_size: GIF_1x1.length }], 'one kept');
 
       h.clock.advance(1000);
       const removed = await client.call('DELETE', '/profile/avatar');
@@ -263,7 +263,7 @@ for (const backend of BACKENDS) {
       for (const res of [
         await there.call('GET', '/profile'),
         await there.call('PATCH', '/profile', { givenName: 'Mallory' }),
-        await upload(there, PIXEL_GIF, 'image/gif'),
+        await upload(there, GIF_1x1, 'image/gif'),
         await there.call('DELETE', '/profile/avatar'),
       ]) {
         assert.deepEqual([res.statusCode, res.json().code], [401, 'unauthorized'], res.body);

@@ -19,6 +19,7 @@ import {
   Providers,
   AppSession,
   InstallParams,
+  LogoParams,
   PortalAppKey,
   PortalWorkspace,
   RegisteredAppKey,
@@ -31,6 +32,8 @@ import * as service from './sign-in.service.js';
 
 const tags = ['sign-in'];
 const NoContent = Type.Null({ description: 'no body' });
+/** An image's bytes, as sent. */
+const LogoBytes = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
 /** The answer to a request for an e-mailed link: the same whoever the address is (no enumeration). */
 const LinkRequested = Type.Object({ message: Type.String() }, { title: 'SignInLinkRequested' });
 
@@ -309,6 +312,42 @@ export async function signInRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => service.portalWorkspace(app.ctx.database, request.params.workspaceId),
+  );
+
+  app.get(
+    '/workspace/logo/:hash',
+    {
+      schema: {
+        ...route(
+          'retrievePortalWorkspaceLogo',
+          'The workspace’s logo',
+          'The image the operator set (`PUT /admin/workspaces/{id}/logo`), at the path `logoUrl` names: its type as read from its ' +
+            "bytes (PNG, JPEG, WebP or GIF), `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'`, and " +
+            'cached for good (`Cache-Control: public, max-age=31536000, immutable`: a new logo has a new path). A path naming an ' +
+            'older logo, or another workspace’s, is a 404; no session needed (its e-mails show it too).',
+        ),
+        params: LogoParams,
+        response: {
+          200: {
+            description: 'the image',
+            content: Object.fromEntries(
+              ['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [type, { schema: LogoBytes }]),
+            ),
+          },
+          ...errorResponses(400, 404, 500),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId, hash } = request.params;
+      const logo = await service.portalLogoImage(app.ctx.database, workspaceId, hash);
+      return reply
+        .type(logo.contentType)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'")
+        .send(logo.bytes);
+    },
   );
 
   app.get(

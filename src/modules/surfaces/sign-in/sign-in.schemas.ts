@@ -89,8 +89,24 @@ export const PortalWorkspace = Type.Object(
     brandColor: Type.String({
       description: 'its colour (#rrggbb): the one the operator set, else one derived from its id, as on its PDFs',
     }),
+    logoUrl: Type.Optional(
+      Type.String({
+        description:
+          'its logo, where this service serves it (a path of this origin, /portal/{workspaceId}/api/workspace/logo/{hash}): shown beside its name; absent: none set',
+      }),
+    ),
+    logoWidth: Type.Optional(Type.Integer({ description: 'the logo’s width in pixels (with its height: the box a page keeps for it)' })),
+    logoHeight: Type.Optional(Type.Integer({ description: 'the logo’s height in pixels' })),
   },
   { title: 'PortalWorkspace' },
+);
+
+export const LogoParams = Type.Object(
+  {
+    workspaceId: PathId('workspace id'),
+    hash: Type.String({ maxLength: 64, description: 'the SHA-256 of the logo’s bytes, hex, as `logoUrl` names it' }),
+  },
+  { additionalProperties: false },
 );
 
 export const TotpEnrolment = Type.Object(

@@ -20,7 +20,7 @@ import { generateRecoveryCodes, generateTotpSecret, hashRecoveryCode, otpauthUri
 import type { AuthFailureLimiter } from '../../../limits/auth-failures.js';
 import type { LimitStore } from '../../../limits/limit-store.js';
 import { queueEmails } from '../../resources/email-outbox/index.js';
-import { findWorkspace } from '../../resources/workspaces/index.js';
+import { findWorkspace, logoImage, portalLogo } from '../../resources/workspaces/index.js';
 import { hashPassword, passwordMatches } from './passwords.js';
 import * as repo from './sign-in.repository.js';
 import type { Person, StoredSession, UserType } from './sign-in.repository.js';
@@ -50,17 +50,24 @@ async function staffMfaRequired(db: Database['db'], workspaceId: string): Promis
 }
 
 /**
- * What a portal shows of its workspace before anyone signs in, as its documents do: the name, and the brand colour or
- * the one derived from the id (the workspace's existence was checked by the route's plugin).
+ * What a portal shows of its workspace before anyone signs in, as its documents do: the name, the brand colour or
+ * the one derived from the id, and the logo if it has one (the workspace's existence was checked by the route's plugin).
  */
 export async function portalWorkspace(database: Database, workspaceId: string) {
-  const workspace = orNotFound(await findWorkspace(database.db, workspaceAccess(workspaceId)), 'Workspace');
+  const [found, logo] = await Promise.all([findWorkspace(database.db, workspaceAccess(workspaceId)), portalLogo(database, workspaceId)]);
+  const workspace = orNotFound(found, 'Workspace');
   return {
     object: 'portalWorkspace' as const,
     id: workspace.id,
     name: workspace.name,
     brandColor: workspace.brandColor ?? fallbackColorFor(workspace.id),
+    ...(logo ? { logoUrl: logo.path, logoWidth: logo.width, logoHeight: logo.height } : {}),
   };
+}
+
+/** The workspace's logo's bytes, while `hash` names its logo (404 for an older one, or another workspace's). */
+export async function portalLogoImage(database: Database, workspaceId: string, hash: string) {
+  return orNotFound(await logoImage(database, workspaceId, hash), 'Logo');
 }
 
 const MINUTE = 60_000;
