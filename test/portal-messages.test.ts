@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestContext, after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { WAIT_MS } from './helpers/browser.js';
 import { migratedDatabaseUrl } from './helpers/harness.js';
@@ -21,12 +20,12 @@ import {
   checkPage,
   newWorkspace,
   signedInClient,
+  signedInStaff,
   startPortal,
   visit,
 } from './helpers/portal-pages.js';
 import { freePort, jsonRequest, serve, stop } from './helpers/server.js';
 
-type Workspace = Awaited<ReturnType<typeof newWorkspace>>;
 interface Message {
   id: string;
   text: string;
@@ -38,45 +37,9 @@ const ROOMY_LIMITS = { RATE_LIMIT_WRITE_CAPACITY: '100' };
 
 let portal: PortalServer;
 before(async () => {
-  portal = await startPortal(ROOMY_LIMITS);
+  portal = await startPortal({ env: ROOMY_LIMITS });
 });
 after(() => portal?.close());
-
-/**
- * A member of staff (an internal user, made on the admin surface: /v1 has no way to create one) signs in in `v`'s tab as people do: "I am staff",
- * a link by e-mail, read here from the outbox (the server has no SMTP_URL), opened and pressed. Returns their id.
- */
-async function signedInStaff(
-  server: PortalServer,
-  ws: Workspace,
-  v: Visit,
-  person: { email: string; givenName: string; familyName: string },
-) {
-  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const user = await server.http<{ id: string }>('POST', `/admin/workspaces/${ws.workspaceId}/internal-users`, admin, person);
-  assert.equal(user.status, 201, JSON.stringify(user.body));
-  await v.page.goto(`${ws.pages}/sign-in`);
-  await v.page.getByRole('radio', { name: 'staff' }).check();
-  await v.page.getByRole('textbox', { name: 'E-mail' }).fill(person.email);
-  await v.page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
-  const deadline = Date.now() + WAIT_MS;
-  let link: string | undefined;
-  while (!link) {
-    const outbox = await server.http<{ data: { to: string; text?: string }[] }>('GET', `/admin/workspaces/${ws.workspaceId}/outbox`, admin);
-    const text = outbox.body.data.find((mail) => mail.to === person.email && mail.text?.includes('/magic-link#'))?.text;
-    link = text ? /(https?:\/\/\S+\/magic-link#\S+)/.exec(text)?.[1] : undefined;
-    if (!link) {
-      assert.ok(Date.now() < deadline, `a sign-in link to ${person.email}`);
-      await sleep(100);
-    }
-  }
-  // The link names PORTAL_URL: the tab opens it on the server it is watching.
-  const url = new URL(link);
-  await v.page.goto(`${ws.pages.replace(/\/portal\/.*$/, '')}${url.pathname}${url.hash}`);
-  await v.page.getByRole('button', { name: 'Sign in' }).click();
-  await v.page.getByRole('heading', { level: 1, name: 'Home', exact: true }).waitFor({ timeout: WAIT_MS });
-  return user.body.id;
-}
 
 /** The thread's messages as the tab shows them, oldest first: who, then the text. */
 async function shownMessages(v: Visit): Promise<string[]> {

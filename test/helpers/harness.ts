@@ -78,8 +78,11 @@ export async function migratedDatabaseUrl(t: TestContext, backend: Backend): Pro
   return database.url;
 }
 
-/** migratedDatabaseUrl's database and how to drop it: after the apps on it have closed, so none is cut off mid-write. */
-async function migratedDatabase(backend: Backend): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * migratedDatabaseUrl's database and how to drop it: after the apps on it have closed, so none is cut off mid-write
+ * (a server process of a whole test file drops it when it stops: test/helpers/portal-pages.ts).
+ */
+export async function migratedDatabase(backend: Backend): Promise<{ url: string; drop: () => Promise<void> }> {
   if (backend === 'sqlite') return { url: 'sqlite::memory:', drop: async () => {} };
   postgresTemplate ??= migratedTemplate();
   const template = await postgresTemplate;

@@ -1,13 +1,16 @@
-// What every browser journey through the signed-in portal needs: a `portal serve` process (SQLite, its own
-// directory and port, the admin surface on), a workspace and its key, a client invited through the API who accepts
-// in the browser and lands on the home page, and `arrived`: the checks every page passes (its one h1 focused, nothing
-// sideways at 320 px, axe clean, no page error or CSP violation, nothing from another origin) with its screenshot.
+// What every browser journey through the signed-in portal needs: a `portal serve` process (SQLite by default, or a
+// PostgreSQL database of its own; its own directory and port, the admin surface on), a workspace and its key, a client
+// invited through the API who accepts in the browser and lands on the home page, a member of staff signed in by an
+// e-mailed link, and `arrived`: the checks every page passes (its one h1 focused, nothing sideways at 320 px, axe
+// clean, no page error or CSP violation, nothing from another origin) with its screenshot.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ARTIFACTS, WAIT_MS, assertAccessible, ensureBuilt, launchBrowser, scrollsSideways } from './browser.js';
+import type { Backend } from './harness.js';
 import { type Server, freePort, jsonRequest, serve, stop } from './server.js';
 
 export const ADMIN_TOKEN = 'portal-pages-test-admin-token-0123456789';
@@ -22,12 +25,27 @@ export interface PortalServer {
   close: () => Promise<void>;
 }
 
-export async function startPortal(env: Record<string, string> = {}): Promise<PortalServer> {
+export interface PortalOptions {
+  /**
+   * The server's database: a SQLite file (the default), or on PostgreSQL a database of its own cloned from the
+   * migrated template (`migratedDatabase`; PORTAL_TEST_POSTGRES_URL must be set), dropped by `close`.
+   */
+  backend?: Backend;
+  /** More of the server's environment (limits…). */
+  env?: Record<string, string>;
+}
+
+export async function startPortal({ backend = 'sqlite', env = {} }: PortalOptions = {}): Promise<PortalServer> {
   ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'portal-pages-'));
+  // The harness (and the app it builds) is loaded only for PostgreSQL: a SQLite journey needs none of it.
+  const database =
+    backend === 'sqlite'
+      ? { url: `sqlite:${join(dir, 'portal.db')}`, drop: async () => {} }
+      : await (await import('./harness.js')).migratedDatabase(backend);
   const port = await freePort();
   const server = await serve({
-    DATABASE_URL: `sqlite:${join(dir, 'portal.db')}`,
+    DATABASE_URL: database.url,
     PORTAL_ADMIN_TOKEN: ADMIN_TOKEN,
     PORT: String(port),
     PORTAL_URL: `http://127.0.0.1:${port}`,
@@ -42,6 +60,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
     async close() {
       await browser.close();
       await stop(server.child);
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -136,4 +155,41 @@ export async function signedInClient(
   await v.page.getByRole('button', { name: 'Set the password and continue' }).click();
   await v.page.getByRole('heading', { level: 1, name: 'Home', exact: true }).waitFor({ timeout: WAIT_MS });
   return invited.id;
+}
+
+/**
+ * A member of staff (an internal user, made on the admin surface: /v1 has no way to create one; `companyAccessList`
+ * limits it to those companies) signs in in `v`'s tab as people do: "I am staff", a link by e-mail, read here from
+ * the outbox (the server has no SMTP_URL), opened and pressed; they land on the home page. Returns their id.
+ */
+export async function signedInStaff(
+  portal: PortalServer,
+  ws: Awaited<ReturnType<typeof newWorkspace>>,
+  v: Visit,
+  person: { email: string; givenName: string; familyName: string; role?: 'admin' | 'staff'; companyAccessList?: string[] },
+): Promise<string> {
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const user = await portal.http<{ id: string }>('POST', `/admin/workspaces/${ws.workspaceId}/internal-users`, admin, person);
+  assert.equal(user.status, 201, JSON.stringify(user.body));
+  await v.page.goto(`${ws.pages}/sign-in`);
+  await v.page.getByRole('radio', { name: 'staff' }).check();
+  await v.page.getByRole('textbox', { name: 'E-mail' }).fill(person.email);
+  await v.page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+  const deadline = Date.now() + WAIT_MS;
+  let link: string | undefined;
+  while (!link) {
+    const outbox = await portal.http<{ data: { to: string; text?: string }[] }>('GET', `/admin/workspaces/${ws.workspaceId}/outbox`, admin);
+    const text = outbox.body.data.find((mail) => mail.to === person.email && mail.text?.includes('/magic-link#'))?.text;
+    link = text ? /(https?:\/\/\S+\/magic-link#\S+)/.exec(text)?.[1] : undefined;
+    if (!link) {
+      assert.ok(Date.now() < deadline, `a sign-in link to ${person.email}`);
+      await sleep(100);
+    }
+  }
+  // The link names PORTAL_URL: the tab opens it on the server it is watching.
+  const url = new URL(link);
+  await v.page.goto(`${ws.pages.replace(/\/portal\/.*$/, '')}${url.pathname}${url.hash}`);
+  await v.page.getByRole('button', { name: 'Sign in' }).click();
+  await v.page.getByRole('heading', { level: 1, name: 'Home', exact: true }).waitFor({ timeout: WAIT_MS });
+  return user.body.id;
 }

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Page } from './api.js';
-import { type Action, ErrorMessage, type Loaded, useLoad } from './ui.js';
+import { type Action, ErrorMessage, LoadFailed, type Loaded, Loading, useLoad } from './ui.js';
 import './list.css';
 
 // Lists: a page at a time, their filters, their table (cards on a phone), their row actions and inline forms.
@@ -121,10 +121,11 @@ export function FilterForm({
   );
 }
 
-/** A table's state line: loading, the error, or that there is nothing. */
+/** A table's state line: loading (a status), the error (an alert, with Try again), or that there is nothing. */
 export function ListState({ list, empty, what }: { list: Loaded<{ data: unknown[] }>; empty: string; what: string }) {
-  if (list.error) return <ErrorMessage error={list.error} codes />;
-  if (list.loading && !list.data) return <p aria-live="polite">Loading {what}…</p>;
+  // Loading first: after Try again, the failure gives way to the read under way.
+  if (list.loading && !list.data) return <Loading>Loading {what}…</Loading>;
+  if (list.error) return <LoadFailed error={list.error} retry={list.reload} codes />;
   if (list.data && list.data.data.length === 0) return <p class="empty">{empty}</p>;
   return null;
 }

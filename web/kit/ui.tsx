@@ -67,6 +67,46 @@ export function ErrorMessage({
 }
 
 /**
+ * That something is on its way, said once to a screen reader (a status region: polite, announced as it appears) and
+ * shown where it will be.
+ */
+export function Loading({ children }: { children: ComponentChildren }) {
+  return (
+    <p role="status" class="loading">
+      {children}
+    </p>
+  );
+}
+
+/**
+ * A read that failed, as an alert with **Try again** (`retry` reads it again): the page stays where it was, and
+ * the reader need not reload it all. The alert is announced by its role; the focus stays where the page put it
+ * (its heading, which names the failure).
+ */
+export function LoadFailed({
+  error,
+  retry,
+  codes = false,
+  children,
+}: {
+  error: unknown;
+  retry: () => void;
+  codes?: boolean;
+  children?: ComponentChildren;
+}) {
+  return (
+    <ErrorMessage error={error} codes={codes}>
+      {children}
+      <p class="actions">
+        <button type="button" class="secondary" onClick={retry}>
+          Try again
+        </button>
+      </p>
+    </ErrorMessage>
+  );
+}
+
+/**
  * What an action did, in a polite live region that is on the page before it speaks (a region added with its text
  * is not always read out); empty until then.
  */

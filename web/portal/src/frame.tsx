@@ -1,10 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, type PortalWorkspace, api } from './api.js';
+import { ApiError, type PortalWorkspace, api, ok, v1 } from './api.js';
 import { Link, navigate } from './router.js';
 import { SECTIONS, type Waiting } from './sections.js';
-import { FramedContext, type SignedIn } from './signed-in.js';
-import { ErrorMessage, PageHeading, continueSignIn, signInThenReturn, useAction } from './ui.js';
+import { FramedContext, type SignedIn, type StaffAccess } from './signed-in.js';
+import { ErrorMessage, LoadFailed, Loading, PageHeading, continueSignIn, signInThenReturn, useAction } from './ui.js';
 
 /**
  * The frame of every page a signed-in person sees: the workspace's name and colour, the sections with what waits
@@ -14,26 +14,29 @@ import { ErrorMessage, PageHeading, continueSignIn, signInThenReturn, useAction 
 export function SignedInFrame({ path, round, children }: { path: string; round: number; children: ComponentChildren }) {
   const [signedIn, setSignedIn] = useState<SignedIn | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // Asked again by Try again, after a failure.
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let current = true;
-    Promise.all([api.session(), api.workspace()]).then(
-      ([session, workspace]) => {
+    setError(null);
+    Promise.all([api.session(), api.workspace()])
+      .then(async ([session, workspace]) => {
         if (!current) return;
-        if (session.stage !== 'active') continueSignIn(session);
-        else setSignedIn({ session, person: session.user, workspace });
-      },
-      (failure) => {
+        if (session.stage !== 'active') return continueSignIn(session);
+        const staff = session.user.type === 'internalUser' ? await staffAccessOf(session.user.id) : null;
+        if (current) setSignedIn({ session, person: session.user, workspace, staff });
+      })
+      .catch((failure) => {
         if (!current) return;
         if (failure instanceof ApiError && failure.status === 401) signInThenReturn(path + window.location.search);
         else setError(failure);
-      },
-    );
+      });
     return () => {
       current = false;
     };
-  }, []);
+  }, [attempt]);
 
-  if (!signedIn) return <Loading error={error} />;
+  if (!signedIn) return <FrameLoading error={error} retry={() => setAttempt((n) => n + 1)} />;
   return (
     <Frame signedIn={signedIn} path={path} round={round}>
       {children}
@@ -41,11 +44,17 @@ export function SignedInFrame({ path, round, children }: { path: string; round: 
   );
 }
 
-function Loading({ error }: { error?: unknown }) {
+/** What an internal user may see, as the API has it: the pages offer what the API lets it do (tasks it may change…). */
+async function staffAccessOf(id: string): Promise<StaffAccess> {
+  const user = await ok(v1.GET('/v1/internal-users/{id}', { params: { path: { id } } }));
+  return { role: user.role, companyIds: user.isClientAccessLimited ? user.companyAccessList : null };
+}
+
+function FrameLoading({ error, retry }: { error?: unknown; retry?: () => void }) {
   return (
     <main id="main">
       <PageHeading title={error ? 'Something went wrong' : 'Loading'} />
-      {error ? <ErrorMessage focus error={error} /> : <p aria-live="polite">Loading your portal…</p>}
+      {error ? <LoadFailed error={error} retry={retry ?? (() => window.location.reload())} /> : <Loading>Loading your portal…</Loading>}
     </main>
   );
 }
@@ -57,15 +66,15 @@ function Loading({ error }: { error?: unknown }) {
 const COUNTS_WAIT_MS = 1500;
 
 function Frame({ signedIn, path, round, children }: { signedIn: SignedIn; path: string; round: number; children: ComponentChildren }) {
-  const waiting = useWaiting(signedIn, round);
+  const counts = useWaiting(signedIn, round);
   const [waitedLongEnough, setWaitedLongEnough] = useState(false);
   useEffect(() => {
     const timer = setTimeout(() => setWaitedLongEnough(true), COUNTS_WAIT_MS);
     return () => clearTimeout(timer);
   }, []);
-  if (waiting === null && !waitedLongEnough) return <Loading />;
+  if (counts.waiting === null && !waitedLongEnough) return <FrameLoading />;
   return (
-    <FramedContext.Provider value={{ ...signedIn, waiting }}>
+    <FramedContext.Provider value={{ ...signedIn, ...counts }}>
       <div class="frame signed-in" style={brandStyle(signedIn.workspace.brandColor)}>
         <header class="topbar">
           <Link href="/" class="brand" current={path === '/'}>
@@ -73,7 +82,7 @@ function Frame({ signedIn, path, round, children }: { signedIn: SignedIn; path: 
           </Link>
           <SignOut />
         </header>
-        <Sections path={path} waiting={waiting ?? []} />
+        <Sections path={path} waiting={counts.waiting ?? []} />
         <main id="main">{children}</main>
       </div>
     </FramedContext.Provider>
@@ -146,21 +155,36 @@ function Sections({ path, waiting }: { path: string; waiting: Waiting[] }) {
 
 /**
  * What waits for the signed-in person in each section that counts something (open invoices, tasks to do…),
- * asked again at every navigation; a section whose count fails is left out rather than failing the frame.
+ * asked again at every navigation and at `recount`; a section whose count fails is left out rather than failing
+ * the frame, and named in `uncounted` (the home page says so).
  */
-function useWaiting(signedIn: SignedIn, round: number): Waiting[] | null {
-  const [waiting, setWaiting] = useState<Waiting[] | null>(null);
+function useWaiting(signedIn: SignedIn, round: number): { waiting: Waiting[] | null; uncounted: string[]; recount: () => void } {
+  const [counted, setCounted] = useState<{ waiting: Waiting[]; uncounted: string[] } | null>(null);
+  const [again, setAgain] = useState(0);
   useEffect(() => {
     let current = true;
-    const counted = SECTIONS.flatMap((section) => (section.waiting ? [section.waiting(signedIn).catch(() => null)] : []));
-    void Promise.all(counted).then((all) => {
-      if (current) setWaiting(all.filter((w): w is Waiting => w !== null));
+    const counting = SECTIONS.flatMap((section) =>
+      section.waiting
+        ? [
+            section.waiting(signedIn).then(
+              (waiting) => ({ waiting }),
+              () => ({ failed: section.label }),
+            ),
+          ]
+        : [],
+    );
+    void Promise.all(counting).then((all) => {
+      if (!current) return;
+      setCounted({
+        waiting: all.flatMap((one) => ('waiting' in one ? [one.waiting] : [])),
+        uncounted: all.flatMap((one) => ('failed' in one ? [one.failed] : [])),
+      });
     });
     return () => {
       current = false;
     };
-  }, [round]);
-  return waiting;
+  }, [round, again]);
+  return { waiting: counted?.waiting ?? null, uncounted: counted?.uncounted ?? [], recount: () => setAgain((n) => n + 1) };
 }
 
 function SignOut() {

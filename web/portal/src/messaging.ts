@@ -1,10 +1,11 @@
-// The Messages section's data, apart from its pages: who a conversation is with and who sent what (names read through
-// /v1 where the person may read them), which conversations have messages the person has not seen (the API keeps no
-// read state: this browser remembers the newest message seen in each channel), the count for the navigation, and the
-// messages as they are sent (GET /v1/messages/stream).
+// The Messages section's data, apart from its pages: who a conversation is with and who sent what (names from
+// names.ts), which conversations have messages the person has not seen (the API keeps no read state: this browser
+// remembers the newest message seen in each channel), the count for the navigation, and the messages as they are
+// sent (GET /v1/messages/stream).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Answer, Item } from '../../kit/api.js';
-import { ApiError, type Person, ok, v1 } from './api.js';
+import { type Person, ok, v1 } from './api.js';
+import type { NameWanted, Names } from './names.js';
 import type { SignedIn } from './signed-in.js';
 import { BASE, WORKSPACE_ID } from './router.js';
 import type { Waiting } from './sections.js';
@@ -56,81 +57,7 @@ export async function messagesWaiting({ person }: SignedIn): Promise<Waiting> {
   return { section: '/messages', count, says: `${count} conversation${count === 1 ? '' : 's'} with new messages` };
 }
 
-// --- names ------------------------------------------------------------------------------------------------------------
-
-/**
- * What a name is looked up as: a client, a company, or a sender (a client or an internal user: a message does not
- * say which).
- */
-type NameKind = 'client' | 'company' | 'sender';
-export type NameWanted = [NameKind, string];
-
-/** Names found (null: the person may not read it, or it is gone), for one signed-in person at a time. */
-const names = new Map<string, string | null>();
-const asking = new Set<string>();
-const listeners = new Set<() => void>();
-let namesOwner = '';
-
-const nameKey = ([kind, id]: NameWanted) => `${kind}:${id}`;
-const fullName = (p: { givenName: string; familyName: string }) => `${p.givenName} ${p.familyName}`.trim();
-
-/** A name the person may not read (404; 403) is null; any other failure is thrown. */
-async function unlessHidden(read: () => Promise<string>): Promise<string | null> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return null;
-    throw error;
-  }
-}
-
-async function lookUp([kind, id]: NameWanted): Promise<string | null> {
-  const params = { params: { path: { id } } };
-  const client = () => unlessHidden(async () => fullName(await ok(v1.GET('/v1/clients/{id}', params))));
-  if (kind === 'company') return unlessHidden(async () => (await ok(v1.GET('/v1/companies/{id}', params))).name);
-  if (kind === 'client') return client();
-  return (await client()) ?? unlessHidden(async () => fullName(await ok(v1.GET('/v1/internal-users/{id}', params))));
-}
-
-/**
- * The names of `wanted`, looked up once each (undefined while asked, null when the person may not read them);
- * the component renders again as they arrive.
- */
-export function useNames(person: Person, wanted: NameWanted[]): (kind: NameKind, id: string) => string | null | undefined {
-  const owner = `${person.type}:${person.id}`;
-  if (namesOwner !== owner) {
-    // Another person signed in in this tab: what the last one could read is not theirs to see.
-    names.clear();
-    namesOwner = owner;
-  }
-  const [, setRound] = useState(0);
-  useEffect(() => {
-    const rerender = () => setRound((n) => n + 1);
-    listeners.add(rerender);
-    return () => void listeners.delete(rerender);
-  }, []);
-  const missing = wanted.filter((w) => !names.has(nameKey(w)) && !asking.has(nameKey(w)));
-  const missingKey = [...new Set(missing.map(nameKey))].join(' ');
-  useEffect(() => {
-    for (const w of missing) {
-      const key = nameKey(w);
-      if (asking.has(key) || names.has(key)) continue;
-      asking.add(key);
-      void lookUp(w)
-        .catch(() => null) // unreachable now: shown without the name rather than asked again and again
-        .then((name) => {
-          asking.delete(key);
-          if (namesOwner === owner) names.set(key, name);
-          for (const listener of listeners) listener();
-        });
-    }
-  }, [missingKey]);
-  return (kind, id) => names.get(nameKey([kind, id]));
-}
-
 // --- labels -------------------------------------------------------------------------------------------------------------
-
-export type Names = ReturnType<typeof useNames>;
 
 /** The names a channel's label needs: a client reads only its own companies; staff its clients too. */
 export function channelNamesWanted(channel: Channel, person: Person): NameWanted[] {

@@ -5,7 +5,7 @@ import { ApiError, type SignInSession, type UserType } from './api.js';
 import { navigate } from './router.js';
 
 // The portal's own UI; the rest is the kit's (web/kit/ui.tsx).
-export { ErrorMessage, Field, PageHeading, Status, Submit, text, useAction } from '../../kit/ui.js';
+export { ErrorMessage, Field, LoadFailed, Loading, PageHeading, Status, Submit, text, useAction } from '../../kit/ui.js';
 
 /** The shortest password the server takes (ASVS: 12, no composition rules). */
 export const PASSWORD_MIN = 12;

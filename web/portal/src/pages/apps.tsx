@@ -4,7 +4,7 @@ import { type SignedIn, useSignedIn } from '../signed-in.js';
 import { ApiError, api, ok, v1 } from '../api.js';
 import { Link } from '../router.js';
 import { useLoad } from '../../../kit/ui.js';
-import { ErrorMessage, PageHeading } from '../ui.js';
+import { ErrorMessage, LoadFailed, Loading, PageHeading } from '../ui.js';
 
 // The Apps section: the apps installed in the workspace that the person sees through the API. An app with a page of
 // its own opens here, in a sandboxed frame given the person's session token (`?token=`, as the hosted portal hands
@@ -64,8 +64,11 @@ function AppList() {
   return (
     <>
       <PageHeading title="Apps" context={signedIn.workspace.name} />
-      {list.error ? <ErrorMessage error={list.error} /> : null}
-      {list.loading && !list.data ? <p aria-live="polite">Loading the apps…</p> : null}
+      {list.loading && !list.data ? (
+        <Loading>Loading the apps…</Loading>
+      ) : list.error ? (
+        <LoadFailed error={list.error} retry={list.reload} />
+      ) : null}
       {list.data && shown.length === 0 ? <p class="empty">No apps are here for you yet.</p> : null}
       {shown.length > 0 ? (
         <ul class="apps">
@@ -142,18 +145,25 @@ function AppPage({ installId }: { installId: string }) {
   }, [installId]);
 
   if (!opened.data) {
-    const missing = opened.error instanceof ApiError && opened.error.status === 404;
+    const failed = opened.error && !opened.loading;
+    const missing = failed && opened.error instanceof ApiError && opened.error.status === 404;
     return (
       <>
-        <PageHeading title={opened.error ? (missing ? 'App not found' : 'The app could not be opened') : 'Opening the app'} />
-        {opened.error ? (
-          <ErrorMessage error={missing ? 'This app is not here, or not for you.' : opened.error}>
+        <PageHeading title={failed ? (missing ? 'App not found' : 'The app could not be opened') : 'Opening the app'} />
+        {missing ? (
+          <ErrorMessage error="This app is not here, or not for you.">
             <p>
               <Link href="/apps">All apps</Link>
             </p>
           </ErrorMessage>
+        ) : failed ? (
+          <LoadFailed error={opened.error} retry={opened.reload}>
+            <p>
+              <Link href="/apps">All apps</Link>
+            </p>
+          </LoadFailed>
         ) : (
-          <p aria-live="polite">Opening the app…</p>
+          <Loading>Opening the app…</Loading>
         )}
       </>
     );

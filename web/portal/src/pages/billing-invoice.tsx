@@ -2,8 +2,10 @@ import { useState } from 'preact/hooks';
 import { DataTable } from '../../../kit/list.js';
 import { type Loaded, useLoad } from '../../../kit/ui.js';
 import { ApiError, ok, v1 } from '../api.js';
+import { partyName, partyWanted, useNames } from '../names.js';
 import { BASE, Link } from '../router.js';
-import { Done, ErrorMessage, PageHeading, useAction } from '../ui.js';
+import { useSignedIn } from '../signed-in.js';
+import { Done, ErrorMessage, LoadFailed, Loading, PageHeading, useAction } from '../ui.js';
 import {
   BillingNav,
   type Card,
@@ -34,19 +36,20 @@ export function InvoicePage({ id }: { id: string }) {
   const path = `/billing/invoices/${id}`;
 
   if (!invoice.data) {
-    const missing = invoice.error instanceof ApiError && invoice.error.status === 404;
+    const failed = invoice.error && !invoice.loading;
+    const missing = failed && invoice.error instanceof ApiError && invoice.error.status === 404;
     return (
       <>
-        <PageHeading title={missing ? 'Invoice not found' : invoice.error ? 'Something went wrong' : 'Invoice'} />
+        <PageHeading title={missing ? 'Invoice not found' : failed ? 'Something went wrong' : 'Invoice'} />
         <BillingNav path={path} />
         {missing ? (
           <p>
             There is no such invoice, or it is not yours. <Link href="/billing">See your invoices</Link>.
           </p>
-        ) : invoice.error ? (
-          <ErrorMessage focus error={invoice.error} />
+        ) : failed ? (
+          <LoadFailed error={invoice.error} retry={invoice.reload} />
         ) : (
-          <p aria-live="polite">Loading the invoice…</p>
+          <Loading>Loading the invoice…</Loading>
         )}
       </>
     );
@@ -76,10 +79,14 @@ export function InvoicePage({ id }: { id: string }) {
 
 function Summary({ invoice }: { invoice: Invoice }) {
   const money = (cents: number) => formatMoney(cents, invoice.currency);
+  const { person } = useSignedIn();
+  // Staff read whom it bills (a client knows it is its own, or its company's).
+  const name = useNames(person, person.type === 'client' ? [] : partyWanted(invoice));
   return (
     <section aria-labelledby="summary" class="panel">
       <h2 id="summary">Summary</h2>
       <Facts>
+        {person.type === 'client' ? null : <Fact term="Billed to">{partyName(invoice, name)}</Fact>}
         <Fact term="Status">
           <StatusBadge status={invoice.status} />
         </Fact>
@@ -212,7 +219,7 @@ function PayPanel({ invoice, settled }: { invoice: Invoice; settled: (paid: bool
             </label>
           </fieldset>
         ) : cards.loading && !cards.data ? (
-          <p aria-live="polite">Loading your saved cards…</p>
+          <Loading>Loading your saved cards…</Loading>
         ) : null}
         {selected === NEW_CARD && !(cards.loading && !cards.data) ? (
           <>

@@ -1,7 +1,8 @@
 import { match } from '../../../kit/router.js';
 import { ok, v1 } from '../api.js';
 import { Link } from '../router.js';
-import type { SignedIn } from '../signed-in.js';
+import { partyName, partyWanted, useNames } from '../names.js';
+import { type SignedIn, useSignedIn } from '../signed-in.js';
 import type { Waiting } from '../sections.js';
 import { Field, PageHeading } from '../ui.js';
 import { DataTable, FilterForm, ListState, Pager, useListQuery, usePaged } from '../../../kit/list.js';
@@ -62,6 +63,8 @@ const STATUSES: [string, string][] = [
 const overdue = (invoice: Invoice) => invoice.status === 'open' && Date.parse(invoice.dueDate) < Date.now();
 
 function Invoices({ statuses }: { statuses: [string, string][] }) {
+  const { person } = useSignedIn();
+  const staff = person.type !== 'client';
   const query = useListQuery(
     { status: '' },
     (filters, nextToken) =>
@@ -74,6 +77,8 @@ function Invoices({ statuses }: { statuses: [string, string][] }) {
   );
   const { filters, list } = query;
   const rows = list.data?.data ?? [];
+  // Staff see whom each bills; a client, its own.
+  const name = useNames(person, staff ? rows.flatMap(partyWanted) : []);
   const shown = statuses.find(([value]) => value === filters.status)?.[1].toLowerCase() ?? '';
   return (
     <section aria-labelledby="invoices">
@@ -93,12 +98,20 @@ function Invoices({ statuses }: { statuses: [string, string][] }) {
       </FilterForm>
       <ListState list={list} empty={filters.status ? `No ${shown} invoices.` : 'No invoices yet.'} what="invoices" />
       {rows.length > 0 ? (
-        <DataTable caption="Invoices, newest first" columns={['Invoice', 'Total', 'Status', 'Due']}>
+        <DataTable
+          caption="Invoices, newest first"
+          columns={staff ? ['Invoice', 'Billed to', 'Total', 'Status', 'Due'] : ['Invoice', 'Total', 'Status', 'Due']}
+        >
           {rows.map((invoice) => (
             <tr key={invoice.id}>
               <td data-label="Invoice">
                 <Link href={`/billing/invoices/${invoice.id}`}>{invoiceTitle(invoice)}</Link>
               </td>
+              {staff ? (
+                <td data-label="Billed to" class="break">
+                  {partyName(invoice, name)}
+                </td>
+              ) : null}
               <td data-label="Total">{formatMoney(invoice.total, invoice.currency)}</td>
               <td data-label="Status">
                 <StatusBadge status={invoice.status} />
@@ -146,14 +159,22 @@ const billsAgain = (subscription: Subscription) =>
   ['active', 'notStarted', 'pastDue'].includes(subscription.status) && subscription.nextBillingDate;
 
 function Subscriptions() {
+  const { person } = useSignedIn();
+  const staff = person.type !== 'client';
   const list = usePaged((nextToken) => ok(v1.GET('/v1/subscriptions', { params: { query: { limit: 25, nextToken } } })), []);
   const rows = list.data?.data ?? [];
+  const name = useNames(person, staff ? rows.flatMap(partyWanted) : []);
+  // Whose card an automatic charge takes: the reader's own, or (read by staff) the client's.
+  const card = staff ? 'the client’s card' : 'your card';
   return (
     <section aria-labelledby="subscriptions">
       <h2 id="subscriptions">Subscriptions</h2>
       <ListState list={list} empty="No subscriptions." what="subscriptions" />
       {rows.length > 0 ? (
-        <DataTable caption="Subscriptions, newest first" columns={['For', 'Amount', 'Status', 'Next charge']}>
+        <DataTable
+          caption="Subscriptions, newest first"
+          columns={staff ? ['For', 'Billed to', 'Amount', 'Status', 'Next charge'] : ['For', 'Amount', 'Status', 'Next charge']}
+        >
           {rows.map((subscription) => (
             <tr key={subscription.id}>
               <td data-label="For">
@@ -162,6 +183,11 @@ function Subscriptions() {
                   .filter(Boolean)
                   .join(', ') || 'Subscription'}
               </td>
+              {staff ? (
+                <td data-label="Billed to" class="break">
+                  {partyName(subscription, name)}
+                </td>
+              ) : null}
               <td data-label="Amount">
                 {formatMoney(periodTotal(subscription), subscription.currency)} {every(subscription)}
                 {subscription.taxPercentage ? <span class="muted"> (with {subscription.taxPercentage}% tax)</span> : null}
@@ -174,7 +200,7 @@ function Subscriptions() {
                   <>
                     {formatDay(subscription.nextBillingDate)}
                     <span class="muted">
-                      {subscription.collectionMethod === 'chargeAutomatically' ? ', charged to your card' : ', as an invoice to pay'}
+                      {subscription.collectionMethod === 'chargeAutomatically' ? `, charged to ${card}` : ', as an invoice to pay'}
                     </span>
                   </>
                 ) : (

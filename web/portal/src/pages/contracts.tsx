@@ -7,10 +7,11 @@ import { type ControlProps, useLoad } from '../../../kit/ui.js';
 import { DataTable, ListState, Pager, usePaged } from '../../../kit/list.js';
 import { match } from '../../../kit/router.js';
 import { type Person, ok, v1 } from '../api.js';
+import { partyName, partyWanted, useNames } from '../names.js';
 import { type SignedIn, useSignedIn } from '../signed-in.js';
 import { BASE, Link } from '../router.js';
 import type { Waiting } from '../sections.js';
-import { Done, ErrorMessage, Field, PageHeading, Submit, useAction } from '../ui.js';
+import { Done, Field, LoadFailed, Loading, PageHeading, Submit, useAction } from '../ui.js';
 import { FormProblem, counted, everyItem, formatDay, formatWhen } from '../work.js';
 import { NotFoundPage } from './not-found.js';
 
@@ -48,8 +49,12 @@ function ContractLists() {
 }
 
 function ContractList({ status, title, empty }: { status: ContractStatus; title: string; empty: string }) {
+  const { person } = useSignedIn();
   const list = usePaged((nextToken) => ok(v1.GET('/v1/contracts', { params: { query: { status, limit: 25, nextToken } } })), [status]);
   const rows = list.data?.data ?? [];
+  // Staff see whom each was sent to; a client, only its own.
+  const staff = person.type !== 'client';
+  const name = useNames(person, staff ? rows.flatMap(partyWanted) : []);
   const id = `contracts-${status}`;
   const when = status === 'pending' ? 'Sent on' : 'Signed on';
   return (
@@ -57,12 +62,17 @@ function ContractList({ status, title, empty }: { status: ContractStatus; title:
       <h2 id={id}>{title}</h2>
       <ListState list={list} what="contracts" empty={empty} />
       {rows.length > 0 ? (
-        <DataTable caption={`${title}, newest first`} columns={['Contract', when]}>
+        <DataTable caption={`${title}, newest first`} columns={staff ? ['Contract', 'Client', when] : ['Contract', when]}>
           {rows.map((contract) => (
             <tr key={contract.id}>
               <td data-label="Contract" class="break">
                 <Link href={`/contracts/${encodeURIComponent(contract.id)}`}>{contract.name}</Link>
               </td>
+              {staff ? (
+                <td data-label="Client" class="break">
+                  {partyName(contract, name)}
+                </td>
+              ) : null}
               <td data-label={when}>{formatWhen(status === 'pending' ? contract.shareDate : contract.submissionDate)}</td>
             </tr>
           ))}
@@ -81,8 +91,12 @@ function ContractPage({ id }: { id: string }) {
   if (!contract) {
     return (
       <>
-        <PageHeading title={loaded.error ? 'Contract not available' : 'Contract'} context={workspace.name} />
-        {loaded.error ? <ErrorMessage error={loaded.error} focus /> : <p aria-live="polite">Loading the contract…</p>}
+        <PageHeading title={loaded.error && !loaded.loading ? 'Contract not available' : 'Contract'} context={workspace.name} />
+        {loaded.error && !loaded.loading ? (
+          <LoadFailed error={loaded.error} retry={loaded.reload} />
+        ) : (
+          <Loading>Loading the contract…</Loading>
+        )}
         <p>
           <Link href="/contracts">All contracts</Link>
         </p>
@@ -90,6 +104,23 @@ function ContractPage({ id }: { id: string }) {
     );
   }
   const toSign = signs(person, contract);
+  return <ContractDetails contract={contract} toSign={toSign} signed={signed !== null} onSigned={setSigned} />;
+}
+
+function ContractDetails({
+  contract,
+  toSign,
+  signed,
+  onSigned,
+}: {
+  contract: Contract;
+  toSign: boolean;
+  signed: boolean;
+  onSigned: (contract: Contract) => void;
+}) {
+  const { person, workspace } = useSignedIn();
+  // Staff read whom it was sent to (a client knows it is its own).
+  const name = useNames(person, person.type === 'client' ? [] : partyWanted(contract));
   return (
     <>
       <PageHeading title={contract.name} context={workspace.name} />
@@ -97,6 +128,12 @@ function ContractPage({ id }: { id: string }) {
         <Link href="/contracts">All contracts</Link>
       </p>
       <dl class="facts">
+        {person.type === 'client' ? null : (
+          <>
+            <dt>Sent to</dt>
+            <dd>{partyName(contract, name)}</dd>
+          </>
+        )}
         <dt>Status</dt>
         <dd>
           <span class={`badge badge-${contract.status}`}>{STATUS_WORDS[contract.status]}</span>
@@ -120,7 +157,7 @@ function ContractPage({ id }: { id: string }) {
           </a>
         </p>
       ) : toSign ? (
-        <SignForm contract={contract} onSigned={setSigned} />
+        <SignForm contract={contract} onSigned={onSigned} />
       ) : (
         <p>Waiting for the client’s signature.</p>
       )}

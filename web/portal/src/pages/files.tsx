@@ -6,7 +6,7 @@ import { messageOf, useLoad } from '../../../kit/ui.js';
 import { type SignedIn, useSignedIn } from '../signed-in.js';
 import { ApiError, ok, v1 } from '../api.js';
 import { BASE, Link } from '../router.js';
-import { ErrorMessage, Field, PageHeading, Status, useAction } from '../ui.js';
+import { ErrorMessage, Field, LoadFailed, Loading, PageHeading, Status, useAction } from '../ui.js';
 
 // The Files section: the file channels the person sees, their folders (breadcrumbs back up), downloads (each file,
 // a folder as a zip), and, where the folder lets clients write, uploads with their progress and new folders.
@@ -36,7 +36,11 @@ function ChannelsPage() {
   return (
     <>
       <PageHeading title="Files" context={signedIn.workspace.name} />
-      <ListState list={list} what="your files" empty="No files are shared with you yet." />
+      <ListState
+        list={list}
+        what={signedIn.person.type === 'client' ? 'your files' : 'the file channels'}
+        empty={signedIn.person.type === 'client' ? 'No files are shared with you yet.' : 'No file channels yet.'}
+      />
       {rows.length > 0 ? (
         <ul class="channels">
           {rows.map(({ channel, label }) => (
@@ -133,17 +137,21 @@ function FolderPage({ channelId, folderId }: { channelId: string; folderId?: str
   }, [channelId, round]);
 
   if (!loaded.data) {
+    const failed = loaded.error && !loaded.loading;
+    const missing = failed && loaded.error instanceof ApiError && loaded.error.status === 404;
     return (
       <>
-        <PageHeading title={loaded.error ? 'Files not found' : 'Files'} />
-        {loaded.error ? (
-          <ErrorMessage error={notFoundSaid(loaded.error, 'These files are not here, or are no longer shared with you.')}>
+        <PageHeading title={missing ? 'Files not found' : failed ? 'Something went wrong' : 'Files'} />
+        {missing ? (
+          <ErrorMessage error="These files are not here, or are no longer shared with you.">
             <p>
-              <Link href="/files">All your files</Link>
+              <Link href="/files">{signedIn.person.type === 'client' ? 'All your files' : 'All the file channels'}</Link>
             </p>
           </ErrorMessage>
+        ) : failed ? (
+          <LoadFailed error={loaded.error} retry={() => setRound((n) => n + 1)} />
         ) : (
-          <p aria-live="polite">Loading the files…</p>
+          <Loading>Loading the files…</Loading>
         )}
       </>
     );
@@ -176,9 +184,6 @@ function FolderPage({ channelId, folderId }: { channelId: string; folderId?: str
     />
   );
 }
-
-/** A 404's message in the page's own words; any other failure as the API said it. */
-const notFoundSaid = (error: unknown, said: string) => (error instanceof ApiError && error.status === 404 ? said : error);
 
 function Folder({
   signedIn,
@@ -231,7 +236,7 @@ function Folder({
             </a>
           ) : null}
         </div>
-        {reloading ? <p aria-live="polite">Refreshing…</p> : null}
+        {reloading ? <Loading>Refreshing…</Loading> : null}
         {children.length === 0 ? (
           <p class="empty">{writable ? 'Nothing here yet: add files or a folder below.' : 'Nothing here yet.'}</p>
         ) : (

@@ -6,10 +6,11 @@ import { type ControlProps, useLoad } from '../../../kit/ui.js';
 import { DataTable, ListState, Pager, usePaged } from '../../../kit/list.js';
 import { match } from '../../../kit/router.js';
 import { type Person, ok, v1 } from '../api.js';
+import { partyName, partyWanted, useNames } from '../names.js';
 import { type SignedIn, useSignedIn } from '../signed-in.js';
 import { Link } from '../router.js';
 import type { Waiting } from '../sections.js';
-import { Done, ErrorMessage, Field, PageHeading, Submit, useAction } from '../ui.js';
+import { Done, Field, LoadFailed, Loading, PageHeading, Submit, useAction } from '../ui.js';
 import { FormProblem, counted, everyItem, formatDay, formatWhen } from '../work.js';
 import { NotFoundPage } from './not-found.js';
 
@@ -52,23 +53,31 @@ function ResponseLists() {
 }
 
 function ResponseList({ status, title, empty }: { status: ResponseStatus; title: string; empty: string }) {
+  const { person } = useSignedIn();
   const list = usePaged((nextToken) => ok(v1.GET('/v1/form-responses', { params: { query: { status, limit: 25, nextToken } } })), [status]);
   const rows = list.data?.data ?? [];
+  // Staff see whom each was asked of; a client, only its own.
+  const staff = person.type !== 'client';
+  const name = useNames(person, staff ? rows.flatMap(partyWanted) : []);
   const id = `forms-${status}`;
+  const when = status === 'pending' ? 'Asked on' : 'Sent on';
   return (
     <section aria-labelledby={id} class="panel">
       <h2 id={id}>{title}</h2>
       <ListState list={list} what="forms" empty={empty} />
       {rows.length > 0 ? (
-        <DataTable caption={`${title}, newest first`} columns={['Form', status === 'pending' ? 'Asked on' : 'Sent on']}>
+        <DataTable caption={`${title}, newest first`} columns={staff ? ['Form', 'Client', when] : ['Form', when]}>
           {rows.map((response) => (
             <tr key={response.id}>
               <td data-label="Form" class="break">
                 <Link href={`/forms/${encodeURIComponent(response.id)}`}>{response.formName}</Link>
               </td>
-              <td data-label={status === 'pending' ? 'Asked on' : 'Sent on'}>
-                {formatWhen(status === 'pending' ? response.createdAt : response.submissionDate)}
-              </td>
+              {staff ? (
+                <td data-label="Client" class="break">
+                  {partyName(response, name)}
+                </td>
+              ) : null}
+              <td data-label={when}>{formatWhen(status === 'pending' ? response.createdAt : response.submissionDate)}</td>
             </tr>
           ))}
         </DataTable>
@@ -86,8 +95,8 @@ function ResponsePage({ id }: { id: string }) {
   if (!response) {
     return (
       <>
-        <PageHeading title={loaded.error ? 'Form not available' : 'Form'} context={workspace.name} />
-        {loaded.error ? <ErrorMessage error={loaded.error} focus /> : <p aria-live="polite">Loading the form…</p>}
+        <PageHeading title={loaded.error && !loaded.loading ? 'Form not available' : 'Form'} context={workspace.name} />
+        {loaded.error && !loaded.loading ? <LoadFailed error={loaded.error} retry={loaded.reload} /> : <Loading>Loading the form…</Loading>}
         <p>
           <Link href="/forms">All forms</Link>
         </p>
@@ -100,10 +109,25 @@ function ResponsePage({ id }: { id: string }) {
       <p>
         <Link href="/forms">All forms</Link>
       </p>
+      {person.type === 'client' ? null : <AskedOf response={response} />}
       {response.formDescription ? <p class="prose">{response.formDescription}</p> : null}
       {sent ? <Done>Thank you: your answers are sent.</Done> : null}
       {answers(person, response) ? <AnswerForm response={response} onSent={setSent} /> : <SentAnswers response={response} />}
     </>
+  );
+}
+
+/** For staff: whom the form was asked of, and its state (they answer none: the page is read-only to them). */
+function AskedOf({ response }: { response: FormResponse }) {
+  const { person } = useSignedIn();
+  const name = useNames(person, partyWanted(response));
+  return (
+    <dl class="facts">
+      <dt>Asked of</dt>
+      <dd>{partyName(response, name)}</dd>
+      <dt>Asked on</dt>
+      <dd>{formatWhen(response.createdAt)}</dd>
+    </dl>
   );
 }
 

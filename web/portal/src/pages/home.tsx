@@ -1,23 +1,28 @@
 import { useSignedIn } from '../signed-in.js';
+import { useNames } from '../names.js';
 import { Link } from '../router.js';
 import { SECTIONS } from '../sections.js';
-import { PageHeading } from '../ui.js';
+import { LoadFailed, Loading, PageHeading } from '../ui.js';
 
-/** The signed-in person's first page: a greeting, and what waits for them in each section, linked. */
+/**
+ * The signed-in person's first page: a greeting, whose clients a member of staff sees, and what waits for the person
+ * in each section, linked.
+ */
 export function HomePage() {
-  const { person, workspace, waiting } = useSignedIn();
+  const { person, workspace, waiting, uncounted, recount } = useSignedIn();
   const due = (waiting ?? []).filter((w) => w.count > 0);
   return (
     <>
       <PageHeading title="Home" context={workspace.name} />
       <p>Welcome, {person.givenName || person.email}.</p>
+      <StaffScope />
       <section aria-labelledby="waiting" class="panel">
         <h2 id="waiting">What needs you</h2>
         {waiting === null ? (
-          <p aria-live="polite">Looking…</p>
-        ) : due.length === 0 ? (
+          <Loading>Looking…</Loading>
+        ) : due.length === 0 && uncounted.length === 0 ? (
           <p>Nothing needs you right now.</p>
-        ) : (
+        ) : due.length > 0 ? (
           <ul class="waiting">
             {due.map((w) => (
               <li key={w.section}>
@@ -25,7 +30,10 @@ export function HomePage() {
               </li>
             ))}
           </ul>
-        )}
+        ) : null}
+        {waiting !== null && uncounted.length > 0 ? (
+          <LoadFailed error={new Error(`What waits in ${listed(uncounted)} could not be counted just now.`)} retry={recount} />
+        ) : null}
       </section>
       {/* Once the counts are in: the list above grows then, and would push this panel down under a finger or a pointer. */}
       {SECTIONS.length > 0 && waiting !== null ? (
@@ -41,5 +49,28 @@ export function HomePage() {
         </nav>
       ) : null}
     </>
+  );
+}
+
+/** "Messages", "Messages and Tasks", "Messages, Tasks and Forms". */
+const listed = (words: string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
+
+/** Whose things a member of staff sees here: every company's, or those of the companies it is limited to (by name). */
+function StaffScope() {
+  const { person, staff } = useSignedIn();
+  const companies = staff?.companyIds ?? [];
+  const name = useNames(
+    person,
+    companies.map((id) => ['company', id]),
+  );
+  if (!staff) return null;
+  if (staff.companyIds === null) return <p>You see the clients of every company, and their messages, files, billing and work.</p>;
+  const named = companies.map((id) => name('company', id));
+  if (named.some((n) => n === undefined)) return <p class="hint">Finding the companies you see…</p>;
+  const known = named.filter((n): n is string => Boolean(n));
+  return (
+    <p>
+      You see the clients of {known.length > 0 ? listed(known) : 'no company here now'} only, and their messages, files, billing and work.
+    </p>
   );
 }

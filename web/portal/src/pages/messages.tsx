@@ -16,11 +16,11 @@ import {
   senderName,
   senderNamesWanted,
   useMessageStream,
-  useNames,
 } from '../messaging.js';
+import { useNames } from '../names.js';
 import { Link } from '../router.js';
 import { useLoad } from '../../../kit/ui.js';
-import { ErrorMessage, Field, PageHeading, Submit, text, useAction } from '../ui.js';
+import { ErrorMessage, Field, LoadFailed, Loading, PageHeading, Submit, text, useAction } from '../ui.js';
 import { NotFoundPage } from './not-found.js';
 
 /** Conversations a page of the list shows (the API's order: the newest channel first). */
@@ -208,6 +208,7 @@ function ThreadPage({ channelId }: { channelId: string }) {
     ...(channel.data ? channelNamesWanted(channel.data, person) : []),
     ...senderNamesWanted(thread.messages, person),
   ]);
+  const channelFailed = Boolean(channel.error) && !channel.loading;
   const notFound = channel.error instanceof ApiError && channel.error.status === 404;
   const title =
     (channel.data && conversationName(channel.data, person, workspace.name, name)) ??
@@ -286,10 +287,27 @@ function ThreadPage({ channelId }: { channelId: string }) {
       </p>
       {/* Its line held while the channel loads: the thread below does not move down when it comes. */}
       <p class="conversation-about">{channel.data ? membersLine(channel.data, person, workspace.name) : '\u00a0'}</p>
-      <ErrorMessage error={channel.error} />
-      {channel.error ? null : (
+      {channelFailed ? (
+        notFound ? (
+          <ErrorMessage error={channel.error} />
+        ) : (
+          <LoadFailed
+            error={channel.error}
+            retry={() => {
+              channel.reload();
+              thread.reload();
+            }}
+          />
+        )
+      ) : null}
+      {channelFailed ? null : (
         <>
-          <ErrorMessage error={thread.error} />
+          {/* The newest messages failed: Try again reads them; an older page failed: its button is still there. */}
+          {thread.error && !thread.loaded ? (
+            <LoadFailed error={thread.error} retry={thread.reload} />
+          ) : (
+            <ErrorMessage error={thread.error} />
+          )}
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must take the keyboard's focus (WCAG 2.1.1), or its arrows cannot scroll it */}
           <section class="thread" ref={box} onScroll={onScroll} tabIndex={0} aria-label="Messages, oldest first">
             {thread.hasOlder ? (
@@ -299,7 +317,7 @@ function ThreadPage({ channelId }: { channelId: string }) {
             ) : thread.loaded && shown.length > 0 ? (
               <p class="thread-start">The start of the conversation.</p>
             ) : null}
-            {!thread.loaded && thread.busy ? <p aria-live="polite">Loading messages…</p> : null}
+            {!thread.loaded && thread.busy ? <Loading>Loading messages…</Loading> : null}
             {thread.loaded && shown.length === 0 ? <p class="empty">No messages yet: write the first one below.</p> : null}
             <ol class="messages">
               {shown.map((message) => (

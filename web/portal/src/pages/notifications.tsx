@@ -7,7 +7,7 @@ import { ok, type Person, v1 } from '../api.js';
 import { type SignedIn, useSignedIn } from '../signed-in.js';
 import { Link } from '../router.js';
 import type { Waiting } from '../sections.js';
-import { ErrorMessage, PageHeading, useAction } from '../ui.js';
+import { ErrorMessage, LoadFailed, Loading, PageHeading, useAction } from '../ui.js';
 
 type Notification = Item<'/v1/notifications'>;
 
@@ -81,7 +81,11 @@ function NotificationPage({ id }: { id: string }) {
     return (
       <>
         <PageHeading title="Notification" />
-        {loaded.error ? <ErrorMessage focus error={loaded.error} /> : <p aria-live="polite">Loading the notification…</p>}
+        {loaded.error && !loaded.loading ? (
+          <LoadFailed error={loaded.error} retry={loaded.reload} />
+        ) : (
+          <Loading>Loading the notification…</Loading>
+        )}
         <p>
           <Link href="/notifications">All notifications</Link>
         </p>

@@ -6,10 +6,11 @@ import { DataTable, FilterForm, ListState, Pager, useListQuery, usePaged } from 
 import { match } from '../../../kit/router.js';
 import { useLoad } from '../../../kit/ui.js';
 import { type Person, ok, v1 } from '../api.js';
+import { type NameWanted, type Names, useNames } from '../names.js';
 import { type SignedIn, useSignedIn } from '../signed-in.js';
 import { Link } from '../router.js';
 import type { Waiting } from '../sections.js';
-import { ErrorMessage, Field, PageHeading, Status, useAction } from '../ui.js';
+import { ErrorMessage, Field, LoadFailed, Loading, PageHeading, Status, useAction } from '../ui.js';
 import { counted, everyItem, formatDue, formatWhen } from '../work.js';
 import { NotFoundPage } from './not-found.js';
 
@@ -27,29 +28,48 @@ export function TasksPage({ path }: { path: string }) {
 }
 
 /**
- * Whether the person marks this task done and reopens it: a client, a task assigned to it or to its company (not one
- * of the staff's it follows); staff, any (the API refuses another internal user's task, and the page says so).
+ * Whether the person marks this task done and reopens it, as the API lets them (`PATCH /v1/tasks/{id}`): a client,
+ * a task assigned to it or to its company (not one of the staff's it follows); an admin who sees every company, any;
+ * other staff, one assigned to no internal user (a client's, a company's, no one's), to themselves, or that they
+ * created. Another internal user's task is read-only to them.
  */
-function marks(person: Person, task: Task): boolean {
-  if (person.type !== 'client') return true;
-  return task.internalUserId === undefined && (task.clientId === undefined || task.clientId === person.id);
+function marks({ person, staff }: SignedIn, task: Task): boolean {
+  if (person.type === 'client') return task.internalUserId === undefined && (task.clientId === undefined || task.clientId === person.id);
+  if (staff?.role === 'admin' && staff.companyIds === null) return true;
+  return (
+    task.internalUserId === undefined ||
+    task.internalUserId === person.id ||
+    (task.creatorType === 'internalUser' && task.createdBy === person.id)
+  );
 }
 
 /** Whether the task is the person's to do: a client's or its company's; an internal user's own. */
-function isMine(person: Person, task: Task): boolean {
-  return person.type === 'client' ? marks(person, task) : task.internalUserId === person.id;
+function isMine(signedIn: SignedIn, task: Task): boolean {
+  return signedIn.person.type === 'client' ? marks(signedIn, task) : task.internalUserId === signedIn.person.id;
 }
 
-function assignedTo(person: Person, task: Task): string {
+/** The names the assignee needs, for staff (a client reads no one else's name). */
+function assigneeWanted(person: Person, task: Task): NameWanted[] {
+  if (person.type === 'client') return [];
+  if (task.internalUserId) return task.internalUserId === person.id ? [] : [['internalUser', task.internalUserId]];
+  if (task.clientId) return [['client', task.clientId]];
+  return task.companyId ? [['company', task.companyId]] : [];
+}
+
+function assignedTo(person: Person, task: Task, name: Names): string {
   if (task.internalUserId === person.id) return 'You';
   if (person.type === 'client') {
     if (task.internalUserId) return 'Our team (you can follow it here)';
     return task.clientId === person.id ? 'You' : 'Your company';
   }
-  if (task.internalUserId) return 'Another member of staff';
-  if (task.clientId) return 'A client';
-  return task.companyId ? 'A company' : 'No one';
+  if (task.internalUserId) return named(name('internalUser', task.internalUserId), 'Another member of staff');
+  if (task.clientId) return named(name('client', task.clientId), 'A client no longer listed');
+  return task.companyId ? named(name('company', task.companyId), 'A company no longer listed', ' (the company)') : 'No one';
 }
+
+/** A name looked up: "…" while asked, `gone` when the person may not read it. */
+const named = (found: string | null | undefined, gone: string, after = '') =>
+  found === undefined ? '…' : found === null ? gone : `${found}${after}`;
 
 function StatusBadge({ status }: { status: TaskStatus }) {
   return <span class={`badge badge-${status}`}>{STATUS_WORDS[status]}</span>;
@@ -64,7 +84,8 @@ const markLabel = (task: Task) => (task.status === 'completed' ? 'Reopen' : 'Mar
 const markedSays = (task: Task) => (task.status === 'completed' ? `“${task.name}” is done.` : `“${task.name}” is open again.`);
 
 function TaskList() {
-  const { person, workspace } = useSignedIn();
+  const signedIn = useSignedIn();
+  const { person, workspace } = signedIn;
   const query = useListQuery(
     { status: '' },
     (filters, nextToken) =>
@@ -84,6 +105,10 @@ function TaskList() {
       return markedSays(changed);
     });
   const rows = list.data?.data ?? [];
+  const name = useNames(
+    person,
+    rows.flatMap((task) => assigneeWanted(person, task)),
+  );
   return (
     <>
       <PageHeading title="Tasks" context={workspace.name} />
@@ -124,9 +149,9 @@ function TaskList() {
                 <StatusBadge status={task.status} />
               </td>
               <td data-label="Due">{task.dueDate ? formatDue(task.dueDate) : 'No due date'}</td>
-              <td data-label="Assigned to">{assignedTo(person, task)}</td>
+              <td data-label="Assigned to">{assignedTo(person, task, name)}</td>
               <td class="actions">
-                {marks(person, task) ? (
+                {marks(signedIn, task) ? (
                   <button
                     type="button"
                     class="secondary"
@@ -156,8 +181,8 @@ function TaskPage({ id }: { id: string }) {
   if (!task) {
     return (
       <>
-        <PageHeading title={loaded.error ? 'Task not available' : 'Task'} context={workspace.name} />
-        {loaded.error ? <ErrorMessage error={loaded.error} focus /> : <p aria-live="polite">Loading the task…</p>}
+        <PageHeading title={loaded.error && !loaded.loading ? 'Task not available' : 'Task'} context={workspace.name} />
+        {loaded.error && !loaded.loading ? <LoadFailed error={loaded.error} retry={loaded.reload} /> : <Loading>Loading the task…</Loading>}
         <p>
           <Link href="/tasks">All tasks</Link>
         </p>
@@ -168,7 +193,9 @@ function TaskPage({ id }: { id: string }) {
 }
 
 function TaskDetails({ task, onChange }: { task: Task; onChange: (task: Task) => void }) {
-  const { person, workspace } = useSignedIn();
+  const signedIn = useSignedIn();
+  const { person, workspace } = signedIn;
+  const name = useNames(person, assigneeWanted(person, task));
   const action = useAction();
   const mark = () =>
     void action.run(async () => {
@@ -191,7 +218,7 @@ function TaskDetails({ task, onChange }: { task: Task; onChange: (task: Task) =>
         <dt>Due</dt>
         <dd>{task.dueDate ? formatDue(task.dueDate) : 'No due date'}</dd>
         <dt>Assigned to</dt>
-        <dd>{assignedTo(person, task)}</dd>
+        <dd>{assignedTo(person, task, name)}</dd>
         {task.completedDate ? (
           <>
             <dt>Done</dt>
@@ -208,14 +235,18 @@ function TaskDetails({ task, onChange }: { task: Task; onChange: (task: Task) =>
       {task.parentTaskId ? <ParentTask id={task.parentTaskId} /> : null}
       <Status>{action.done}</Status>
       <ErrorMessage error={action.error} />
-      {marks(person, task) ? (
+      {marks(signedIn, task) ? (
         <div class="actions">
           <button type="button" onClick={mark} disabled={action.busy}>
             {markLabel(task)}
           </button>
         </div>
       ) : (
-        <p class="hint">Our team does this task; you can follow it here.</p>
+        <p class="hint">
+          {person.type === 'client'
+            ? 'Our team does this task; you can follow it here.'
+            : 'Another member of staff does this task: it is theirs to mark done, or its creator’s.'}
+        </p>
       )}
       <Steps parentId={task.id} />
     </>
@@ -258,7 +289,8 @@ function Steps({ parentId }: { parentId: string }) {
 }
 
 /** The person's open tasks (to do or in progress, not archived): a client's and its company's; staff's own. */
-export async function tasksWaiting({ person }: SignedIn): Promise<Waiting> {
+export async function tasksWaiting(signedIn: SignedIn): Promise<Waiting> {
+  const { person } = signedIn;
   const open = (status: TaskStatus) =>
     everyItem((nextToken) =>
       ok(
@@ -268,6 +300,6 @@ export async function tasksWaiting({ person }: SignedIn): Promise<Waiting> {
       ),
     );
   const tasks = (await Promise.all([open('todo'), open('inProgress')])).flat();
-  const count = tasks.filter((task) => !task.isArchived && isMine(person, task)).length;
+  const count = tasks.filter((task) => !task.isArchived && isMine(signedIn, task)).length;
   return { section: '/tasks', count, says: counted(count, 'task to do', 'tasks to do') };
 }

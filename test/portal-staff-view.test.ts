@@ -1,0 +1,414 @@
+// Rule (issue 44: "a limited or full internal user who signs in sees the same pages for the clients it may see,
+// read-only where the API says so"; tested: "a limited internal user sees only its companies' clients", on both
+// backends). A workspace of two companies, Northwind and Contoso, a client in each, and for each client what the
+// API key makes: a conversation with a message, a file channel with a file, an invoice, a task, a form to fill in, a
+// contract to sign, an app's link; tasks of two members of staff; a notification each. Lin, limited to Northwind,
+// signs in as staff (an e-mailed link) and finds, in every section, Northwind's client's things and never Contoso's
+// (nor its client's name), by name where staff read names; where the API refuses staff the action (paying, signing,
+// answering, another member of staff's task) the page is read-only, and what the API lets them do (a reply, their own
+// task done) works; what another company's id names is not found. Fay, who sees every company, finds both clients'
+// things. At 320 px, then each page at 1280 px; axe-clean, nothing from another origin. Once per backend: a
+// `portal serve` process on SQLite, then on a PostgreSQL database of its own (when PORTAL_TEST_POSTGRES_URL is set).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Locator } from 'playwright-core';
+import { WAIT_MS } from './helpers/browser.js';
+import { BACKENDS } from './helpers/harness.js';
+import {
+  ADMIN_TOKEN,
+  type PortalServer,
+  type Visit,
+  arrived,
+  assertSameOrigin,
+  checkPage,
+  newWorkspace,
+  signedInStaff,
+  startPortal,
+  visit,
+} from './helpers/portal-pages.js';
+
+type Workspace = Awaited<ReturnType<typeof newWorkspace>>;
+
+/** What the workspace's key makes for one client of one company: each item's name says whose it is. */
+interface ClientWorld {
+  company: { id: string; name: string };
+  client: { id: string; name: string };
+  invoiceId: string;
+  taskId: string;
+  formResponseId: string;
+  contractId: string;
+  channelId: string;
+}
+
+/** A call on the admin surface (forms, contract templates and installs are made there). */
+async function adminCall<T>(portal: PortalServer, ws: Workspace, method: string, path: string, body?: unknown): Promise<T> {
+  const answer = await portal.http<T>(
+    method,
+    `/admin/workspaces/${ws.workspaceId}${path}`,
+    { authorization: `Bearer ${ADMIN_TOKEN}` },
+    body,
+  );
+  assert.ok(answer.status >= 200 && answer.status < 300, `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+/** One company, its client and the client's things, in every section. */
+async function clientWorld(
+  ws: Workspace,
+  shared: { formId: string; templateId: string; reportsId: string },
+  company: string,
+  person: { givenName: string; familyName: string; email: string },
+): Promise<ClientWorld> {
+  const companyId = (await ws.call<{ id: string }>('POST', '/v1/companies', { name: company })).id;
+  const clientId = (await ws.call<{ id: string }>('POST', '/v1/clients', { ...person, companyId })).id;
+  const channel = await ws.call<{ id: string }>('POST', '/v1/message-channels', { membershipType: 'individual', clientId });
+  await ws.call('POST', '/v1/messages', { channelId: channel.id, senderId: clientId, text: `Hello from ${company}.` });
+  const files = await ws.call<{ id: string }>('POST', '/v1/channels/files', { membershipType: 'individual', clientId });
+  const file = await ws.call<{ uploadUrl: string }>('POST', '/v1/files/file', { channelId: files.id, path: `${company} brief.txt` });
+  const uploaded = await fetch(file.uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: `${company}'s brief` });
+  assert.equal(uploaded.status, 200, await uploaded.text());
+  const invoice = await ws.call<{ id: string }>('POST', '/v1/invoices', {
+    clientId,
+    lineItems: [{ amount: 12_000, quantity: 1, description: `${company} retainer` }],
+    daysUntilDue: 14,
+  });
+  const task = await ws.call<{ id: string }>('POST', '/v1/tasks', { name: `${company}: send the W-9`, clientId });
+  const response = await ws.call<{ id: string }>('POST', '/v1/form-responses', {
+    formId: shared.formId,
+    clientCompanyIds: [{ clientId, companyId }],
+  });
+  const contract = await ws.call<{ id: string }>('POST', '/v1/contracts', { contractTemplateId: shared.templateId, clientId });
+  await ws.call('POST', `/v1/installs/${shared.reportsId}/connections`, {
+    type: 'link',
+    content: `https://${company.toLowerCase()}.reports.example/`,
+    companyId,
+  });
+  return {
+    company: { id: companyId, name: company },
+    client: { id: clientId, name: `${person.givenName} ${person.familyName}` },
+    invoiceId: invoice.id,
+    taskId: task.id,
+    formResponseId: response.id,
+    contractId: contract.id,
+    channelId: channel.id,
+  };
+}
+
+/** The text of a table's rows, each row's cells joined by " | " (a phone's cards and a laptop's rows alike). */
+const rowsOf = (table: Locator) =>
+  table
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim()).join(' | ')));
+
+/** Until `locator` (a table, a list) reads `text` somewhere (the names are looked up after the rows come). */
+const reads = (locator: Locator, text: string) => locator.getByText(text, { exact: false }).first().waitFor({ timeout: WAIT_MS });
+
+/** Nothing of the other company on the page: neither its name nor its client's. */
+async function assertNothingOf(v: Visit, other: ClientWorld, where: string) {
+  const text = (await v.page.locator('body').textContent()) ?? '';
+  for (const word of [other.company.name, other.client.name]) assert.ok(!text.includes(word), `${where}: nothing of ${word} (${text})`);
+}
+
+for (const [at, backend] of BACKENDS.entries()) {
+  test(`staff see the pages of the clients they may see, read-only where the API says so (${backend})`, { timeout: 180_000 }, () =>
+    staffView(backend, at === 0),
+  );
+}
+
+/**
+ * The page whose h1 is `title` is open, its heading focused: the rule's checks on the second backend, where the
+ * screenshots and axe's checks of the first (`arrived`) would only repeat themselves.
+ */
+async function reached(v: Visit, title: string) {
+  await v.page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ timeout: WAIT_MS });
+  await v.page.waitForFunction((text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text, title, {
+    timeout: WAIT_MS,
+  });
+}
+
+/** `shots`: screenshots and axe on each page (`arrived`), each list page at 1280 px too; else the rule's checks alone. */
+async function staffView(backend: (typeof BACKENDS)[number], shots: boolean) {
+  // Two worlds are written with the workspace's key faster than its burst of writes allows by default.
+  const portal = await startPortal({ backend, env: { RATE_LIMIT_WRITE_CAPACITY: '100' } });
+  try {
+    const ws = await newWorkspace(portal, 'Acme');
+    const form = await adminCall<{ id: string }>(portal, ws, 'POST', '/forms', {
+      name: 'Onboarding questionnaire',
+      formFields: [{ title: 'Legal name', type: 'shortAnswer', isRequired: true }],
+    });
+    const template = await adminCall<{ id: string }>(portal, ws, 'POST', '/contract-templates', {
+      name: 'Services agreement',
+      fileUrl: 'https://documents.example/services-agreement.pdf',
+      fields: [{ id: 'signature', type: 'signature', inputType: 'client', label: 'Your signature' }],
+    });
+    const reports = await adminCall<{ id: string }>(portal, ws, 'POST', '/installs', { type: 'manual', name: 'Reports' });
+    const shared = { formId: form.id, templateId: template.id, reportsId: reports.id };
+    const north = await clientWorld(ws, shared, 'Northwind', {
+      givenName: 'Ada',
+      familyName: 'Lovelace',
+      email: 'ada@northwind.test',
+    });
+    const contoso = await clientWorld(ws, shared, 'Contoso', { givenName: 'Bob', familyName: 'Brown', email: 'bob@contoso.test' });
+
+    // Lin sees Northwind only; Fay every company. Each signs in by an e-mailed link, in a tab of their own.
+    const v = await visit(portal, 320);
+    const full = await visit(portal, 1280);
+    const [lin, fay] = await Promise.all([
+      signedInStaff(portal, ws, v, {
+        email: 'lin@acme.test',
+        givenName: 'Lin',
+        familyName: 'Limited',
+        companyAccessList: [north.company.id],
+      }),
+      signedInStaff(portal, ws, full, { email: 'fay@acme.test', givenName: 'Fay', familyName: 'Full' }),
+    ]);
+    // A task each (staff's own tasks concern no company: Lin sees Fay's, read-only), and a notification each.
+    await ws.call('POST', '/v1/tasks', { name: 'Plan the quarter', internalUserId: fay });
+    await ws.call('POST', '/v1/tasks', { name: 'Review the notes', internalUserId: lin });
+    for (const [recipient, from] of [
+      [lin, north],
+      [fay, contoso],
+    ] as const) {
+      await ws.call('POST', '/v1/notifications', {
+        senderId: from.client.id,
+        recipientInternalUserId: recipient,
+        deliveryTargets: { inProduct: { title: `${from.client.name} sent a file`, body: `From ${from.company.name}.` } },
+      });
+    }
+    const { page } = v;
+    const nav = page.getByRole('navigation', { name: 'Portal' });
+    const main = page.locator('main');
+    /** Lin's page `title` is open: checked and pictured (on the first backend), and nothing of Contoso's on it. */
+    const see = async (name: string, title: string) => {
+      await (shots ? arrived(v, `staff-${name}-320`, title) : reached(v, title));
+      await assertNothingOf(v, contoso, name);
+    };
+    /** The same page at 1280 px (on the first backend), then back to 320 px. */
+    const wide = async (name: string) => {
+      if (!shots) return;
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await checkPage(v, `staff-${name}-1280`);
+      await page.setViewportSize({ width: 320, height: 800 });
+    };
+
+    // Home: whose clients Lin sees, and what waits for her (counted as staff: her task, her notification, the
+    // conversation she has not read).
+    await page.reload();
+    await see('home', 'Home');
+    await page.getByText('You see the clients of Northwind only').waitFor();
+    assert.deepEqual(await page.locator('ul.waiting li').allTextContents(), [
+      '1 conversation with new messages',
+      '1 task to do',
+      '1 unread notification',
+    ]);
+    await wide('home');
+
+    // Messages: Ada's conversation, by her name; Lin answers, as herself.
+    await nav.getByRole('link', { name: /^Messages/ }).click();
+    await see('messages', 'Messages');
+    const conversations = page.getByRole('list', { name: 'Conversations' });
+    await conversations.getByRole('link', { name: 'Ada Lovelace New messages' }).waitFor();
+    assert.equal(await conversations.getByRole('listitem').count(), 1);
+    await wide('messages');
+    await conversations.getByRole('link', { name: 'Ada Lovelace New messages' }).click();
+    await see('messages-thread', 'Ada Lovelace');
+    await page.locator('ol.messages > li', { hasText: 'Ada Lovelace' }).getByText('Hello from Northwind.').waitFor();
+    await page.getByLabel('Your message').fill('Thank you, Ada: it is in hand.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('ol.messages > li.mine', { hasText: 'Thank you, Ada: it is in hand.' }).getByText('You', { exact: true }).waitFor();
+    const sent = await ws.call<{ data: { senderId: string; text: string }[] }>('GET', `/v1/messages?channelId=${north.channelId}`);
+    assert.deepEqual(
+      sent.data.map((m) => [m.senderId, m.text]),
+      [
+        [lin, 'Thank you, Ada: it is in hand.'],
+        [north.client.id, 'Hello from Northwind.'],
+      ],
+    );
+
+    // Files: Ada's channel, by her name; its file, and staff may add to it.
+    await nav.getByRole('link', { name: 'Files' }).click();
+    await see('files', 'Files');
+    const channels = page.locator('ul.channels');
+    await channels.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+    assert.deepEqual(await channels.getByRole('link').allTextContents(), ['Ada Lovelace']);
+    await wide('files');
+    await channels.getByRole('link', { name: 'Ada Lovelace' }).click();
+    await see('files-channel', 'Ada Lovelace');
+    await page.getByRole('table').getByText('Northwind brief.txt', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Add files' }).waitFor();
+
+    // Billing: Ada's invoice, billed to her by name; read-only (no Pay, no cards); nothing waits for staff.
+    await nav.getByRole('link', { name: 'Billing' }).click();
+    await see('billing', 'Billing');
+    const invoices = page.getByRole('table', { name: 'Invoices, newest first' });
+    await reads(invoices, 'Ada Lovelace');
+    assert.deepEqual(await rowsOf(invoices), [`Invoice 0001 | Ada Lovelace | $120.00 | Open | ${await dueOf(invoices)}`]);
+    assert.deepEqual(await page.getByRole('navigation', { name: 'Billing' }).getByRole('link').allTextContents(), [
+      'Invoices and subscriptions',
+      'Payment history',
+    ]);
+    await wide('billing');
+    await invoices.getByRole('link', { name: 'Invoice 0001' }).click();
+    await see('billing-invoice', 'Invoice 0001');
+    await reads(main, 'Billed toAda Lovelace');
+    await page.getByText('Open: its client pays it here.').waitFor();
+    assert.equal(await page.getByRole('button', { name: /^Pay/ }).count(), 0, 'staff are offered no payment');
+
+    // Tasks: Ada's, Lin's own and Fay's (staff's tasks concern no company), each assignee by name; Lin marks hers
+    // and Ada's done, as the API lets her; Fay's is read-only to her.
+    await nav.getByRole('link', { name: /^Tasks/ }).click();
+    await see('tasks', 'Tasks');
+    const tasks = page.getByRole('table', { name: 'Tasks, newest first' });
+    await reads(tasks, 'Fay Full');
+    await reads(tasks, 'Ada Lovelace');
+    assert.deepEqual(await rowsOf(tasks), [
+      'Review the notes | To do | No due date | You | Mark as done',
+      'Plan the quarter | To do | No due date | Fay Full | ',
+      'Northwind: send the W-9 | To do | No due date | Ada Lovelace | Mark as done',
+    ]);
+    await wide('tasks');
+    await tasks.getByRole('button', { name: 'Mark as done: Review the notes' }).click();
+    await page.getByRole('status').getByText('“Review the notes” is done.').waitFor();
+    await tasks.getByRole('link', { name: 'Plan the quarter' }).click();
+    await see('tasks-task', 'Plan the quarter');
+    await page.getByText('Another member of staff does this task').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Mark as done' }).count(), 0, 'another internal user’s task is read-only');
+    await page.goBack();
+    await reached(v, 'Tasks');
+    await tasks.getByRole('link', { name: 'Northwind: send the W-9' }).click();
+    await see('tasks-client-task', 'Northwind: send the W-9');
+    await page.getByRole('button', { name: 'Mark as done' }).click();
+    await page.getByRole('status').getByText('“Northwind: send the W-9” is done.').waitFor();
+    const done = await ws.call<{ status: string; completedBy: string }>('GET', `/v1/tasks/${north.taskId}`);
+    assert.deepEqual([done.status, done.completedBy], ['completed', lin]);
+
+    // Forms: asked of Ada, read-only: staff answer none.
+    await nav.getByRole('link', { name: 'Forms' }).click();
+    await see('forms', 'Forms');
+    const waitingForms = page.getByRole('table', { name: 'Waiting for answers, newest first' });
+    await reads(waitingForms, 'Ada Lovelace');
+    assert.deepEqual(
+      (await rowsOf(waitingForms)).map((row) => row.split(' | ').slice(0, 2).join(' | ')),
+      ['Onboarding questionnaire | Ada Lovelace'],
+    );
+    await wide('forms');
+    await waitingForms.getByRole('link', { name: 'Onboarding questionnaire' }).click();
+    await see('forms-response', 'Onboarding questionnaire');
+    await reads(main, 'Asked ofAda Lovelace');
+    await page.getByText('Waiting for the client’s answers.').waitFor();
+    assert.equal(await page.getByRole('textbox').count(), 0, 'staff answer no form');
+    assert.equal(await page.getByRole('button', { name: 'Send the answers' }).count(), 0);
+
+    // Contracts: sent to Ada, read-only: staff sign none.
+    await nav.getByRole('link', { name: 'Contracts' }).click();
+    await see('contracts', 'Contracts');
+    const toSign = page.getByRole('table', { name: 'Waiting for a signature, newest first' });
+    await reads(toSign, 'Ada Lovelace');
+    assert.deepEqual(
+      (await rowsOf(toSign)).map((row) => row.split(' | ').slice(0, 2).join(' | ')),
+      ['Services agreement | Ada Lovelace'],
+    );
+    await wide('contracts');
+    await toSign.getByRole('link', { name: 'Services agreement' }).click();
+    await see('contracts-contract', 'Services agreement');
+    await reads(main, 'Sent toAda Lovelace');
+    await page.getByText('Waiting for the client’s signature.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Sign the contract' }).count(), 0, 'staff sign no contract');
+
+    // Apps: Northwind's report link, not Contoso's.
+    await nav.getByRole('link', { name: 'Apps' }).click();
+    await see('apps', 'Apps');
+    await page.getByRole('link', { name: 'northwind.reports.example (opens in a new tab)' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: /contoso/ }).count(), 0);
+    await wide('apps');
+
+    // Notifications: her own.
+    await nav.getByRole('link', { name: /^Notifications/ }).click();
+    await see('notifications', 'Notifications');
+    assert.deepEqual(await page.locator('ul.notifications li a').allTextContents(), ['Ada Lovelace sent a file']);
+    await wide('notifications');
+
+    // What Contoso's ids name is not there for her.
+    for (const [path, title, name] of [
+      [`/billing/invoices/${contoso.invoiceId}`, 'Invoice not found', 'billing-other'],
+      [`/tasks/${contoso.taskId}`, 'Task not available', 'tasks-other'],
+      [`/forms/${contoso.formResponseId}`, 'Form not available', 'forms-other'],
+      [`/contracts/${contoso.contractId}`, 'Contract not available', 'contracts-other'],
+      [`/messages/${contoso.channelId}`, 'Conversation not found', 'messages-other'],
+    ]) {
+      await page.goto(`${ws.pages}${path}`);
+      await see(name, title);
+    }
+    assertSameOrigin(portal, v);
+    await v.context.close();
+
+    // Fay sees every company: both clients' things, by name.
+    const fp = full.page;
+    /** Fay's page `title` is open (pictured on the first backend, for a few). */
+    const fullSee = (name: string | null, title: string) =>
+      shots && name ? arrived(full, `staff-full-${name}-1280`, title) : reached(full, title);
+    const fullNav = fp.getByRole('navigation', { name: 'Portal' });
+    await fp.reload();
+    await fullSee('home', 'Home');
+    await fp.getByText('You see the clients of every company').waitFor();
+    await fullNav.getByRole('link', { name: /^Messages/ }).click();
+    await fullSee(null, 'Messages');
+    const fullConversations = fp.getByRole('list', { name: 'Conversations' });
+    await fullConversations.getByRole('link', { name: 'Bob Brown New messages' }).waitFor();
+    await fullConversations.getByRole('link', { name: /^Ada Lovelace/ }).waitFor();
+    await fullNav.getByRole('link', { name: 'Files' }).click();
+    await fullSee(null, 'Files');
+    await fp.locator('ul.channels').getByRole('link', { name: 'Bob Brown' }).waitFor();
+    assert.deepEqual((await fp.locator('ul.channels').getByRole('link').allTextContents()).sort(), ['Ada Lovelace', 'Bob Brown']);
+    await fullNav.getByRole('link', { name: 'Billing' }).click();
+    await fullSee('billing', 'Billing');
+    const fullInvoices = fp.getByRole('table', { name: 'Invoices, newest first' });
+    await reads(fullInvoices, 'Bob Brown');
+    await reads(fullInvoices, 'Ada Lovelace');
+    assert.deepEqual(
+      (await rowsOf(fullInvoices)).map((row) => row.split(' | ').slice(0, 3).join(' | ')),
+      ['Invoice 0002 | Bob Brown | $120.00', 'Invoice 0001 | Ada Lovelace | $120.00'],
+    );
+    await fullNav.getByRole('link', { name: /^Tasks/ }).click();
+    await fullSee('tasks', 'Tasks');
+    const fullTasks = fp.getByRole('table', { name: 'Tasks, newest first' });
+    await reads(fullTasks, 'Lin Limited');
+    await reads(fullTasks, 'Bob Brown');
+    assert.deepEqual(await rowsOf(fullTasks), [
+      'Review the notes | Done | No due date | Lin Limited | ',
+      'Plan the quarter | To do | No due date | You | Mark as done',
+      'Contoso: send the W-9 | To do | No due date | Bob Brown | Mark as done',
+      'Northwind: send the W-9 | Done | No due date | Ada Lovelace | Reopen',
+    ]);
+    for (const [label, table] of [
+      ['Forms', 'Waiting for answers, newest first'],
+      ['Contracts', 'Waiting for a signature, newest first'],
+    ]) {
+      await fullNav.getByRole('link', { name: label }).click();
+      await fullSee(null, label);
+      const rows = fp.getByRole('table', { name: table });
+      await reads(rows, 'Bob Brown');
+      await reads(rows, 'Ada Lovelace');
+      assert.deepEqual(
+        (await rowsOf(rows)).map((row) => row.split(' | ')[1]),
+        ['Bob Brown', 'Ada Lovelace'],
+      );
+    }
+    await fullNav.getByRole('link', { name: 'Apps' }).click();
+    await fullSee(null, 'Apps');
+    await fp.getByRole('link', { name: 'contoso.reports.example (opens in a new tab)' }).waitFor();
+    await fp.getByRole('link', { name: 'northwind.reports.example (opens in a new tab)' }).waitFor();
+    await fullNav.getByRole('link', { name: /^Notifications/ }).click();
+    await fullSee(null, 'Notifications');
+    assert.deepEqual(await fp.locator('ul.notifications li a').allTextContents(), ['Bob Brown sent a file']);
+    assertSameOrigin(portal, full);
+    await full.context.close();
+  } finally {
+    await portal.close();
+  }
+}
+
+/** The due date the invoices' table shows (a day in the reader's locale: read, not computed). */
+async function dueOf(table: Locator): Promise<string> {
+  return ((await table.locator('tbody tr').first().locator('td').last().textContent()) ?? '').trim();
+}
