@@ -23,6 +23,8 @@ const LONGEST = [
   'src/modules/resources/credentials/sessions.test.ts',
   'src/modules/resources/files/files.test.ts',
   'test/portal-browser.test.ts',
+  'test/portal-staff-view.test.ts',
+  'test/portal-billing.test.ts',
   'src/modules/resources/billing/catalog.test.ts',
   'src/modules/resources/email-outbox/email-outbox.test.ts',
   'src/modules/surfaces/sign-in/app-sessions.test.ts',
@@ -41,6 +43,9 @@ const SPLIT = {
   'test/paging-plans.test.ts': 1,
   'test/fuzz.test.ts': 1,
   'test/paging.test.ts': 1,
+  // Browser journeys that run on both backends (a `portal serve` process on each): one job each, side by side.
+  'test/portal-staff-view.test.ts': 1,
+  'test/portal-billing.test.ts': 1,
 };
 
 /**
