@@ -20,8 +20,7 @@ let namesOwner = '';
 const nameKey = ([kind, id]: NameWanted) => `${kind}:${id}`;
 
 /** A person's name as the API holds it, else their e-mail address. */
-export const fullName = (p: { givenName: string; familyName: string; email?: string }) =>
-  `${p.givenName} ${p.familyName}`.trim() || p.email || '';
+const fullName = (p: { givenName: string; familyName: string; email?: string }) => `${p.givenName} ${p.familyName}`.trim() || p.email || '';
 
 /** A name the person may not read (404; 403) is null; any other failure is thrown. */
 async function unlessHidden(read: () => Promise<string>): Promise<string | null> {
