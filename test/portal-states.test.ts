@@ -153,7 +153,7 @@ test('each section page shows its loading state, then its error state with Try a
 
     // The API failing: an alert saying so, with Try again; the API back, Try again shows the page.
     await home();
-    await arrived(v, 'home-320', 'Home');
+    await page.getByRole('heading', { level: 1, name: 'Home', exact: true }).waitFor();
     failure = await failing(page, section.how);
     await nav.getByRole('link', { name: section.link }).click();
     const alerts = page.getByRole('alert');
