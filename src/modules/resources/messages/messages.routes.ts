@@ -17,6 +17,9 @@ import {
 } from './messages.schemas.js';
 import * as service from './messages.service.js';
 
+// Digits grouped by hand: toLocaleString at load would map the runtime's ICU data (5 MB of RSS at rest) for one number.
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+
 /** A client session reads the channels it belongs to; creating one is staff's (403 for it). */
 const CLIENT_READS: RoutePolicy = { clientSession: 'read' };
 /** A client session sends messages, as itself, in the channels it belongs to. */
@@ -42,7 +45,7 @@ const STREAM_EVENTS =
   '`message.created` (data: the message exactly as `GET /v1/messages` answers it; one per message the caller sees, ' +
   'oldest first, in the order they committed, never twice); ' +
   '`reset` (data `{"reason": …}`: what was missed is not replayed — more than ' +
-  `${service.MAX_REPLAY.toLocaleString('en')} messages, or a position this database never reached —; read the channels ` +
+  `${thousands(service.MAX_REPLAY)} messages, or a position this database never reached —; read the channels ` +
   'again with `GET /v1/messages`; new messages follow). ' +
   `A comment line (\`: heartbeat\`) comes every ${heartbeatMs / 1000} s. The server ends a stream after ` +
   `${lifetimeMs / 60_000} minutes, and when it shuts down: reconnect (EventSource does, with Last-Event-ID) and nothing is lost.`;
