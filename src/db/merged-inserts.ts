@@ -64,6 +64,8 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'qa_principals',
   'app_api_resources',
   'app_builder_secrets',
+  'client_search_terms',
+  'company_search_terms',
 ];
 const RANK = new Map(TABLES_PARENTS_FIRST.map((table, i) => [table, i]));
 

@@ -32,6 +32,7 @@ import { qaAndAppResources } from './2026-11-28-05-qa-and-app-resources.js';
 import { pendingRefunds } from './2026-11-28-06-pending-refunds.js';
 import { appSessionsOfSignIns } from './2026-11-28-20-app-sessions-of-sign-ins.js';
 import { messageSequence } from './2026-11-28-30-message-sequence.js';
+import { searchAndInbox } from './2026-11-29-44-search-and-inbox.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -70,4 +71,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-28-06-pending-refunds': pendingRefunds,
   '2026-11-28-20-app-sessions-of-sign-ins': appSessionsOfSignIns,
   '2026-11-28-30-message-sequence': messageSequence,
+  '2026-11-29-44-search-and-inbox': searchAndInbox,
 };
