@@ -31,7 +31,8 @@ export const searchAndInbox: MigrationFactory = (dialect) => ({
         .addColumn(owner, 'text', (c) => c.notNull().references(`${ownerTable}.id`).onDelete('cascade'))
         .addPrimaryKeyConstraint(`${table}_pk`, ['workspace_id', 'term', owner])
         .execute();
-      await db.schema.createIndex(`${table}_owner`).on(table).column(owner).execute();
+      // A client's (a company's) own terms: deleted with a rename, and probed by a search that reads the list's order.
+      await db.schema.createIndex(`${table}_owner`).on(table).columns([owner, 'term']).execute();
     }
     await backfill(db, 'clients', 'client_search_terms', 'client_id', ['given_name', 'family_name', 'email'], (row) =>
       clientTerms(row.given_name, row.family_name, row.email),

@@ -135,11 +135,40 @@ export function listClients(db: Kysely<DB>, access: Access, query: ClientListQue
 }
 
 /**
- * A page of the clients this access sees with a term in the query's range (lib/search-terms.ts), the other filters
- * applied, newest first as the list. The terms are a range of `client_search_terms`' primary key; each client matched
- * once (`in`, however many of its terms match); the page's keyset is the list's own, so paging is as stable.
+ * Past this many matching terms, a search reads the list's own order (`clients_page`, newest first) and keeps the
+ * clients with a matching term (one probe of `client_search_terms_owner` each): matches are then common, and a page is
+ * found after a few hundred rows. Below it, the matching terms are read as a range of the primary key and their clients
+ * sorted: a few thousand at most. Either way a page costs about the same, however common the prefix (docs/api.md).
  */
-function searchClients(
+const COMMON_PREFIX_TERMS = 2000;
+
+/** A search term (`t.term`) in the query's range. */
+const termIn =
+  ({ from, to }: { from: string; to?: string }) =>
+  (eb: ExpressionBuilder<{ t: { term: string } }, 't'>) =>
+    to === undefined ? eb('t.term', '>=', from) : eb.and([eb('t.term', '>=', from), eb('t.term', '<', to)]);
+
+/** Whether at least COMMON_PREFIX_TERMS terms of the workspace are in the range (reading that many at most). */
+async function commonPrefix(db: Kysely<DB>, access: Access, range: { from: string; to?: string }): Promise<boolean> {
+  const terms = db
+    .selectFrom('client_search_terms as t')
+    .select('t.client_id')
+    .where('t.workspace_id', '=', access.workspaceId)
+    .where(termIn(range))
+    .limit(COMMON_PREFIX_TERMS);
+  const row = await db
+    .selectFrom(terms.as('m'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n) >= COMMON_PREFIX_TERMS;
+}
+
+/**
+ * A page of the clients this access sees with a term in the query's range (lib/search-terms.ts), the other filters
+ * applied, newest first as the list, each client once however many of its terms match; the page's keyset is the
+ * list's own, so paging is as stable. Two plans of one answer: see COMMON_PREFIX_TERMS.
+ */
+async function searchClients(
   db: Kysely<DB>,
   access: Access,
   q: string,
@@ -153,13 +182,10 @@ function searchClients(
   let query = visible(db, access);
   if (range === undefined) query = query.where(sql<boolean>`false`);
   else {
-    let terms = db
-      .selectFrom('client_search_terms as t')
-      .select('t.client_id')
-      .where('t.workspace_id', '=', access.workspaceId)
-      .where('t.term', '>=', range.from);
-    if (range.to !== undefined) terms = terms.where('t.term', '<', range.to);
-    query = query.where('clients.id', 'in', terms);
+    const terms = db.selectFrom('client_search_terms as t').select('t.client_id').where(termIn(range));
+    query = (await commonPrefix(db, access, range))
+      ? query.where(({ exists }) => exists(terms.where('t.client_id', '=', sql.ref<string>('clients.id'))))
+      : query.where('clients.id', 'in', terms.where('t.workspace_id', '=', access.workspaceId));
   }
   if (companyId !== undefined) query = query.where(inAnyOf([companyId]));
   return fetchPage(filtered(query, stored), 'clients', page, tokens, scope, toClient);

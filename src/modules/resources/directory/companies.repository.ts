@@ -1,4 +1,4 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { nonEmpty, objectFields, parseObject } from '../../../db/rows.js';
 import { type Page, type PageTokens, fetchPage, pageScope, preparedList } from '../../../db/paging.js';
 import { type FullRow, preparedQuery, preparedWrite } from '../../../db/prepared.js';
@@ -60,28 +60,43 @@ const workspaceCompanies = preparedList(
 );
 
 /** A page of companies; a search (`q`) is its own query, taken only when given (as the clients'). */
-export function listCompanies(db: Kysely<DB>, access: Access, query: CompanyListQuery, tokens: PageTokens): Promise<Page<Company>> {
+export async function listCompanies(db: Kysely<DB>, access: Access, query: CompanyListQuery, tokens: PageTokens): Promise<Page<Company>> {
   const { limit, nextToken, name, isPlaceholder, q } = query;
   const scope = pageScope(access, 'companies', { name, isPlaceholder, q });
   const stored = { name, isPlaceholder: isPlaceholder === undefined ? undefined : isPlaceholder ? 1 : 0 };
-  if (q !== undefined)
-    return fetchPage(filtered(searched(db, access, q), stored), 'companies', { limit, nextToken }, tokens, scope, toCompany);
+  if (q !== undefined) {
+    return fetchPage(filtered(await searched(db, access, q), stored), 'companies', { limit, nextToken }, tokens, scope, toCompany);
+  }
   if (!access.companyIds)
     return workspaceCompanies(db, { workspaceId: access.workspaceId, ...stored }, { limit, nextToken }, tokens, scope);
   return fetchPage(filtered(visible(db, access), stored), 'companies', { limit, nextToken }, tokens, scope, toCompany);
 }
 
-/** The companies this access sees with a term in the query's range: a range of `company_search_terms`' primary key. */
-function searched(db: Kysely<DB>, access: Access, q: string) {
+/** Past this many matching terms, a search reads the list's own order (as the clients', clients.repository.ts). */
+const COMMON_PREFIX_TERMS = 2000;
+
+/** A search term (`t.term`) in the query's range. */
+const termIn =
+  ({ from, to }: { from: string; to?: string }) =>
+  (eb: ExpressionBuilder<{ t: { term: string } }, 't'>) =>
+    to === undefined ? eb('t.term', '>=', from) : eb.and([eb('t.term', '>=', from), eb('t.term', '<', to)]);
+
+/**
+ * The companies this access sees with a term in the query's range: when the prefix is common, the list's order read
+ * with a probe of `company_search_terms_owner` per company; otherwise the terms as a range of the primary key.
+ */
+async function searched(db: Kysely<DB>, access: Access, q: string) {
   const range = prefixRange(q);
   if (range === undefined) return visible(db, access).where(sql<boolean>`false`);
-  let terms = db
-    .selectFrom('company_search_terms as t')
-    .select('t.company_id')
-    .where('t.workspace_id', '=', access.workspaceId)
-    .where('t.term', '>=', range.from);
-  if (range.to !== undefined) terms = terms.where('t.term', '<', range.to);
-  return visible(db, access).where('companies.id', 'in', terms);
+  const terms = db.selectFrom('company_search_terms as t').select('t.company_id').where(termIn(range));
+  const inWorkspace = terms.where('t.workspace_id', '=', access.workspaceId);
+  const counted = await db
+    .selectFrom(inWorkspace.limit(COMMON_PREFIX_TERMS).as('m'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(counted.n) >= COMMON_PREFIX_TERMS
+    ? visible(db, access).where(({ exists }) => exists(terms.where('t.company_id', '=', sql.ref<string>('companies.id'))))
+    : visible(db, access).where('companies.id', 'in', inWorkspace);
 }
 
 /** Which of the given ids are companies visible to this access. */

@@ -6,10 +6,51 @@
 // query.q), and an empty q filters nothing, as every filter.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { limitedUserSession } from '../../../../test/helpers/factories.js';
+import { CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { TEST_ADMIN_TOKEN, limitedUserSession } from '../../../../test/helpers/factories.js';
 import { assertProblems } from '../../../../test/helpers/problems.js';
 import { BACKENDS } from '../../../../test/helpers/harness.js';
 import { acmeAndBeta, moduleHarness, okJson } from '../../../../test/helpers/world.js';
+import type { Harness } from '../../../../test/helpers/types.js';
+import { workspaceAccess } from '../../../lib/caller.js';
+import { listClients } from './clients.repository.js';
+
+/** Every page of a list, followed by its nextTokens: the items' e-mails in order. */
+async function walk(h: Harness, key: string, url: string): Promise<string[]> {
+  const emails: string[] = [];
+  for (let token: string | undefined, first = true; first || token; first = false) {
+    const page = okJson(await h.as(key, { method: 'GET', url: `${url}${token ? `&nextToken=${encodeURIComponent(token)}` : ''}` }));
+    emails.push(...page.data.map((c: { email: string }) => c.email));
+    token = page.nextToken;
+  }
+  return emails;
+}
+
+/** The plan of the page query a search runs (the last query: the first counts the matching terms), as the database explains it. */
+async function searchPlan(h: Harness, workspaceId: string, q: string): Promise<string> {
+  const nodes: RootOperationNode[] = [];
+  const capture: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      nodes.push(node);
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  const db = h.app.ctx.db;
+  await listClients(db.withPlugin(capture), workspaceAccess(workspaceId), { q }, h.app.ctx.pageTokens);
+  const query = db.getExecutor().compileQuery(nodes[nodes.length - 1], { queryId: 'plan' });
+  if (h.databaseUrl.startsWith('sqlite')) {
+    const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.sql}`, [...query.parameters]));
+    return plan.rows.map((row) => row.detail).join('\n');
+  }
+  // As test/paging-plans.test.ts: sequential scans and sorts priced out, so a small table shows the plan a large one gets.
+  return db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    await sql`set local enable_sort = off`.execute(trx);
+    const plan = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]));
+    return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+  });
+}
 
 for (const backend of BACKENDS) {
   describe(`directory search [${backend}]`, () => {
@@ -134,6 +175,50 @@ for (const backend of BACKENDS) {
         const twoLines = await call('GET', `${path}?q=a%0Ab`);
         assert.equal(twoLines.statusCode, 400, twoLines.body);
       }
+    });
+
+    test('a common prefix reads the list’s order, a rare one the terms’ range: one answer either way, paged whole', async (t) => {
+      const h = await moduleHarness(t, backend);
+      const ws = await h.workspace();
+      // 800 clients in one import (the CSV workflow writes their terms too): each with three terms starting with "a".
+      const rows = Array.from({ length: 800 }, (_, i) => `a${i}@imported.test,Ab${i},Ac${i}`).join('\n');
+      const imported = await h.app.inject({
+        method: 'POST',
+        url: `/admin/workspaces/${ws.workspaceId}/imports/clients`,
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'text/csv' },
+        payload: `email,givenName,familyName\n${rows}\n`,
+      });
+      assert.equal(imported.statusCode, 200, imported.body);
+      const everyone = await walk(h, ws.apiKey, '/v1/clients?limit=1000');
+      assert.equal(everyone.length, 800);
+      const expected = (prefix: string) =>
+        everyone.filter((email) => {
+          const i = email.slice(1, email.indexOf('@'));
+          return [`ab${i} ac${i}`, `ac${i}`, email].some((term) => term.startsWith(prefix));
+        });
+      for (const [q, plan] of [
+        ['a', 'common'],
+        ['ab1', 'rare'],
+        ['ac79', 'rare'],
+        ['a1@', 'rare'],
+      ] as const) {
+        const found = await walk(h, ws.apiKey, `/v1/clients?q=${encodeURIComponent(q)}&limit=300`);
+        assert.deepEqual(found, expected(q), `q=${q}: every match, newest first, once`);
+        const explained = await searchPlan(h, ws.workspaceId, q);
+        if (plan === 'common') {
+          // The list's own index, newest first, each client's terms probed: no sort.
+          assert.match(
+            explained,
+            backend === 'sqlite' ? /SEARCH clients USING INDEX clients_page/ : /Index Scan Backward using clients_page/,
+          );
+          assert.match(explained, /client_search_terms_owner/, explained);
+          assert.doesNotMatch(explained, backend === 'sqlite' ? /TEMP B-TREE FOR ORDER BY/ : /(^|->\s*)Sort\b/m, explained);
+        } else {
+          // The matching terms as a range of the primary key.
+          assert.match(explained, backend === 'sqlite' ? /sqlite_autoindex_client_search_terms_1/ : /client_search_terms_pk/, explained);
+        }
+      }
+      assert.equal(expected('ab1').length, 111, 'ab1, ab10–ab19, ab100–ab199');
     });
 
     test('companies by a prefix of any word of their name, with the filters, paged, within what the caller sees', async (t) => {
