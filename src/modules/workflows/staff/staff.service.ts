@@ -79,7 +79,8 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 /**
  * Changes an internal user's role and the companies it may see, recording internalUserAccessLevelChanged and
  * internalUserClientVisibilitySet for what changed (nothing, when nothing did). Its sessions carry the new access
- * on their next request here, and within the credential cache's second on every other process.
+ * on their next request here, and within the credential cache's second on every other process. The admin surface's,
+ * the CLI's and `PATCH /v1/internal-users/{id}`'s: a limited admin may not, and nobody changes itself (403).
  */
 export async function changeInternalUserAccess(
   database: Database,
@@ -134,9 +135,10 @@ export async function changeInternalUserAccess(
 }
 
 /**
- * Removes an internal user: its sessions are revoked (refused at once here, within a second on other processes),
- * the tasks assigned to it stay, unassigned; what it wrote (messages, notes, files, audit entries) keeps naming it.
- * Its notifications and notification preferences go with it. Records internalUserDeleted.
+ * Removes an internal user: its sessions are revoked (refused at once here, within a second on other processes; its
+ * portal sign-ins go with its row), the tasks assigned to it stay, unassigned; what it wrote (messages, notes, files,
+ * audit entries) keeps naming it. Its notifications and notification preferences go with it. Records
+ * internalUserDeleted. A limited admin may not, and nobody removes itself (403); the last admin stays (409).
  */
 export async function removeInternalUser(database: Database, caller: Caller, id: string): Promise<void> {
   assertManagesTeam(caller);
