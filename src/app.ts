@@ -33,7 +33,7 @@ import { contractAdminRoutes, contractRoutes } from './modules/resources/contrac
 import { qaAdminRoutes } from './modules/surfaces/qa/index.js';
 import { appApiRoutes } from './modules/resources/app-api/index.js';
 import { oidcCallbackRoutes, signInAdminRoutes, signInRoutes } from './modules/surfaces/sign-in/index.js';
-import { staffAdminRoutes } from './modules/workflows/staff/index.js';
+import { staffAdminRoutes, staffRoutes } from './modules/workflows/staff/index.js';
 import { taskAdminRoutes, taskRoutes } from './modules/resources/tasks/index.js';
 import { notificationLinkRoutes, notificationPreferenceRoutes, notificationRoutes } from './modules/resources/notifications/index.js';
 import { operatorSessionRoutes } from './modules/surfaces/operator-sessions/index.js';
@@ -87,7 +87,7 @@ const MODULE_ROUTES: readonly { v1?: FastifyPluginAsync[]; admin?: FastifyPlugin
   { v1: [tokenRoutes], admin: [apiKeyAdminRoutes, tokenAdminRoutes, sessionAdminRoutes] },
   { v1: [workspaceRoutes, testClockRoutes], admin: [workspaceAdminRoutes, workspaceLogoAdminRoutes, testClockAdminRoutes] },
   { v1: [clientRoutes, companyRoutes], admin: [clientCsvAdminRoutes] },
-  { v1: [internalUserRoutes], admin: [internalUserAdminRoutes, staffAdminRoutes] },
+  { v1: [internalUserRoutes, staffRoutes], admin: [internalUserAdminRoutes, staffAdminRoutes] },
   { v1: [customFieldRoutes] },
   { v1: [installRoutes], admin: [installAdminRoutes, signInAdminRoutes] },
   { v1: [notificationRoutes, notificationPreferenceRoutes], admin: [emailOutboxAdminRoutes] },

@@ -170,6 +170,22 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
   '`portal internal-users delete`': {
     run: ({ h, ws, user }) => adminRequest(h, 'DELETE', `/admin/workspaces/${ws.workspaceId}/internal-users/${user.id}`),
   },
+  '`POST /v1/internal-users`': {
+    run: ({ h, ws }) => call(h, ws.apiKey, 'POST', '/v1/internal-users', { email: 'x@a.test', givenName: 'X', familyName: 'Y' }),
+  },
+  '`POST /v1/internal-users?sendInvite=true`': {
+    run: ({ h, ws }) =>
+      call(h, ws.apiKey, 'POST', '/v1/internal-users?sendInvite=true', { email: 'x@a.test', givenName: 'X', familyName: 'Y' }),
+  },
+  '`PATCH /v1/internal-users/{id}` (role)': {
+    run: ({ h, ws, user }) => call(h, ws.apiKey, 'PATCH', `/v1/internal-users/${user.id}`, { role: 'admin' }),
+  },
+  '`PATCH /v1/internal-users/{id}` (companies)': {
+    run: ({ h, ws, user, company }) => call(h, ws.apiKey, 'PATCH', `/v1/internal-users/${user.id}`, { companyAccessList: [company.id] }),
+  },
+  '`DELETE /v1/internal-users/{id}`': {
+    run: ({ h, ws, user }) => call(h, ws.apiKey, 'DELETE', `/v1/internal-users/${user.id}`),
+  },
   '`POST /v1/clients/{id}/invite`': {
     run: ({ h, ws, client }) => call(h, ws.apiKey, 'POST', `/v1/clients/${client.id}/invite`),
   },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../src/db/open.js';
 import { migrateToLatest, migrateUpTo } from '../src/db/migrate.js';
 import { MIGRATIONS } from '../src/db/migrations/index.js';
@@ -199,6 +199,103 @@ for (const backend of BACKENDS) {
           .execute(),
         /unique|UNIQUE/,
       );
+    });
+
+    test('search and inbox: clients and companies written before are found by their terms; channels get their activity key', async (t) => {
+      const database = openDatabase(await freshDatabaseUrl(t, backend));
+      t.after(() => database.close());
+      await migrateUpTo(database, '2026-11-28-30-message-sequence');
+      // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration, not as typed today
+      const db = database.db as Kysely<any>;
+      const at = (second: number) => `2026-01-01T00:00:0${second}.000Z`;
+      await db
+        .insertInto('workspaces')
+        .values({ id: 'w', name: 'W', created_at: at(0), updated_at: at(0) })
+        .execute();
+      const company = (id: string, name: string) => ({
+        id,
+        workspace_id: 'w',
+        name,
+        fallback_color: '#000000',
+        created_at: at(0),
+        updated_at: at(0),
+      });
+      await db
+        .insertInto('companies')
+        .values([company('co', 'Acme Widgets'), company('c2', 'Ünal & Söhne')])
+        .execute();
+      const client = (id: string, given: string, family: string, email: string) => ({
+        id,
+        workspace_id: 'w',
+        email,
+        email_key: email.toLowerCase(),
+        given_name: given,
+        family_name: family,
+        company_id: 'co',
+        company_ids: 'co',
+        status: 'notInvited',
+        creation_method: 'internalUser',
+        custom_fields: '{}',
+        created_at: at(0),
+        updated_at: at(0),
+      });
+      await db
+        .insertInto('clients')
+        .values([client('a', 'Ada', 'Lovelace', 'Ada@x.test'), client('b', 'Mary Ann', 'O’Brien', 'm@x.test')])
+        .execute();
+      const channel = (id: string, created: number, last: number | null) => ({
+        id,
+        workspace_id: 'w',
+        membership_type: 'company',
+        company_id: 'co',
+        member_ids: '',
+        last_message_date: last === null ? null : at(last),
+        created_at: at(created),
+        updated_at: at(created),
+      });
+      await db
+        .insertInto('message_channels')
+        .values([channel('ch1', 1, 5), channel('ch2', 2, null)])
+        .execute();
+      assert.deepEqual(await migrateUpTo(database, '2026-11-29-44-search-and-inbox'), ['2026-11-29-44-search-and-inbox']);
+      const terms = (table: string, owner: string) =>
+        db.selectFrom(table).select(['workspace_id', 'term', owner]).orderBy(owner).orderBy('term').execute();
+      assert.deepEqual(await terms('client_search_terms', 'client_id'), [
+        { workspace_id: 'w', term: 'ada lovelace', client_id: 'a' },
+        { workspace_id: 'w', term: 'ada@x.test', client_id: 'a' },
+        { workspace_id: 'w', term: 'lovelace', client_id: 'a' },
+        { workspace_id: 'w', term: 'ann o’brien', client_id: 'b' },
+        { workspace_id: 'w', term: 'brien', client_id: 'b' },
+        { workspace_id: 'w', term: 'm@x.test', client_id: 'b' },
+        { workspace_id: 'w', term: 'mary ann o’brien', client_id: 'b' },
+        { workspace_id: 'w', term: 'o’brien', client_id: 'b' },
+      ]);
+      assert.deepEqual(await terms('company_search_terms', 'company_id'), [
+        { workspace_id: 'w', term: 'söhne', company_id: 'c2' },
+        { workspace_id: 'w', term: 'ünal & söhne', company_id: 'c2' },
+        { workspace_id: 'w', term: 'acme widgets', company_id: 'co' },
+        { workspace_id: 'w', term: 'widgets', company_id: 'co' },
+      ]);
+      assert.deepEqual(await db.selectFrom('message_channels').select(['id', 'activity_key']).orderBy('activity_key', 'desc').execute(), [
+        { id: 'ch1', activity_key: `m${at(5)}` },
+        { id: 'ch2', activity_key: `c${at(2)}` },
+      ]);
+      // A term compares by code point on both: "ü" (U+00FC) after "z", whatever the database's own collation.
+      const after = await db.selectFrom('company_search_terms').select('term').where('term', '>', 'zz').orderBy('term').execute();
+      assert.deepEqual(
+        after.map((row) => row.term),
+        ['ünal & söhne'],
+      );
+      if (backend === 'postgres') {
+        const collations = await sql<{ table_name: string; column_name: string; collation_name: string }>`
+          select table_name, column_name, collation_name from information_schema.columns
+          where table_schema = current_schema() and column_name in ('term', 'activity_key') order by table_name`.execute(db);
+        assert.deepEqual(collations.rows, [
+          { table_name: 'client_search_terms', column_name: 'term', collation_name: 'C' },
+          { table_name: 'company_search_terms', column_name: 'term', collation_name: 'C' },
+          { table_name: 'message_channels', column_name: 'activity_key', collation_name: 'C' },
+        ]);
+      }
     });
   });
 }

@@ -140,6 +140,11 @@ const LISTS: [what: string, index: string, list: Lister][] = [
     'message_channels_client_page',
     (db, a, t, nextToken) => listChannels(db, a, { clientId: FIELD_ID }, { nextToken }, t),
   ],
+  [
+    'message channels by last activity (the inbox)',
+    'message_channels_activity_page',
+    (db, a, t, nextToken) => listChannels(db, a, { byActivity: true }, { nextToken }, t),
+  ],
   ['messages of a channel', 'messages_page', (db, a, t, nextToken) => listMessages(db, a, FIELD_ID, { nextToken }, t)],
   ['tasks', 'tasks_page', (db, a, t, nextToken) => listTasks(db, a, { nextToken }, t)],
   ['tasks by status', 'tasks_status_page', (db, a, t, nextToken) => listTasks(db, a, { nextToken, status: 'todo' }, t)],
@@ -266,11 +271,15 @@ for (const backend of BACKENDS) {
           const query = await pageQuery(app.ctx.db, list, nextToken);
           assert.match(
             query.sql,
-            /order by .*(created_at|sort_key).* (desc|asc), .*id.* (desc|asc) limit/,
+            /order by .*(created_at|sort_key|activity_key).* (desc|asc), .*id.* (desc|asc) limit/,
             `${what}: ordered by the keyset`,
           );
           if (nextToken)
-            assert.match(query.sql, /\(.*(created_at|sort_key).*, .*id.*\) [<>] \(\$?\d*\??, \$?\d*\??\)/, `${what}: a row-value cursor`);
+            assert.match(
+              query.sql,
+              /\(.*(created_at|sort_key|activity_key).*, .*id.*\) [<>] \(\$?\d*\??, \$?\d*\??\)/,
+              `${what}: a row-value cursor`,
+            );
           // An email is unique in a workspace: its one row may be sorted (PostgreSQL does, cheaply).
           const unique = index === 'clients_email_unique';
           const plan = (await explain(app.ctx.db, backend, query, !unique)).join('\n');

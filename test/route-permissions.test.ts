@@ -186,6 +186,11 @@ for (const backend of BACKENDS) {
       assert.deepEqual(policy('PATCH', '/v1/clients/{id}'), { clientSession: 'read', staff: true, portal: true });
       assert.deepEqual(policy('GET', '/v1/internal-users'), { clientSession: 'none', staff: true, portal: true });
       assert.deepEqual(policy('GET', '/v1/workspaces'), { clientSession: 'none', staff: true, portal: true });
+      // The team: an admin's (issue 45), keys and tokens too; hidden from client sessions.
+      for (const method of ['PATCH', 'DELETE']) {
+        assert.deepEqual(policy(method, '/v1/internal-users/{id}'), { clientSession: 'none', staff: false, portal: true });
+      }
+      assert.deepEqual(policy('POST', '/v1/internal-users'), { clientSession: 'none', staff: false, portal: true });
       // What a person signed in to the portal may not call: apps' operations (docs/api.md, "Who may call what").
       const appsOnly = operations.filter((op) => !op.policy.portal).map((op) => `${op.method} ${op.path}`);
       assert.deepEqual(appsOnly.sort(), APPS_ONLY);

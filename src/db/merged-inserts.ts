@@ -66,6 +66,8 @@ export const TABLES_PARENTS_FIRST: readonly string[] = [
   'app_api_resources',
   'app_builder_secrets',
   'workspace_logos',
+  'client_search_terms',
+  'company_search_terms',
 ];
 const RANK = new Map(TABLES_PARENTS_FIRST.map((table, i) => [table, i]));
 

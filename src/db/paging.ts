@@ -5,7 +5,7 @@ import type { Database, DbHandle } from './database.js';
 import { preparedQuery } from './prepared.js';
 import { errors } from '../lib/errors.js';
 
-/** Keyset position: the last row of the page just served (its created_at, or its sort_key for an ascending list). */
+/** Keyset position: the last row of the page just served (its created_at, or the position its keyset names: a sort_key…). */
 interface Cursor {
   createdAt: string;
   id: string;
@@ -62,18 +62,21 @@ const invalidToken = () => errors.invalidField('query.nextToken', 'is not a page
 /**
  * The columns a list is ordered by: newest first by `<table>.created_at, <table>.id`, or by other
  * columns holding them (a join's); or `{ sortKey, id }`: ascending by a text position the rows carry
- * as `sort_key` (installs, in sidebar order).
+ * as `sort_key` (installs, in sidebar order); or `{ descendingBy, id, rowKey }`: newest first by another
+ * text position, which the rows carry as `rowKey` (message channels by their last activity).
  */
-export type Keyset = string | { createdAt: string; id: string } | { sortKey: string; id: string };
+export type Keyset =
+  | string
+  | { createdAt: string; id: string }
+  | { sortKey: string; id: string }
+  | { descendingBy: string; id: string; rowKey: string };
 
-/** Where a keyset's position and id are, and which way it runs. */
+/** Where a keyset's position and id are, which way it runs, and the row's field holding the position. */
 function keysetOf(keyset: Keyset) {
-  const ascending = typeof keyset !== 'string' && 'sortKey' in keyset;
-  return {
-    ascending,
-    position: typeof keyset === 'string' ? `${keyset}.created_at` : 'sortKey' in keyset ? keyset.sortKey : keyset.createdAt,
-    id: typeof keyset === 'string' ? `${keyset}.id` : keyset.id,
-  };
+  if (typeof keyset === 'string') return { ascending: false, position: `${keyset}.created_at`, id: `${keyset}.id`, rowKey: 'created_at' };
+  if ('sortKey' in keyset) return { ascending: true, position: keyset.sortKey, id: keyset.id, rowKey: 'sort_key' };
+  if ('descendingBy' in keyset) return { ascending: false, position: keyset.descendingBy, id: keyset.id, rowKey: keyset.rowKey };
+  return { ascending: false, position: keyset.createdAt, id: keyset.id, rowKey: 'created_at' };
 }
 
 /** `query` ordered by the keyset, after `cursor` when given, `limit` rows at most (one more than a page: is there another?). */
@@ -131,7 +134,7 @@ function pageOf<Row extends { created_at: string; id: string }, Item>(
   if (rows.length <= kept) return { data: rows.map(toItem) };
   rows.length = kept;
   const last = rows[kept - 1];
-  const lastPosition = keysetOf(keyset).ascending ? (last as Row & { sort_key: string }).sort_key : last.created_at;
+  const lastPosition = (last as unknown as Record<string, string>)[keysetOf(keyset).rowKey];
   return { data: rows.map(toItem), nextToken: tokens.encode(scope, { createdAt: lastPosition, id: last.id }) };
 }
 

@@ -171,6 +171,21 @@ export const PageQuery = {
   nextToken: Type.Optional(Type.String({ description: 'opaque token from the previous page' })),
 };
 
+/**
+ * A list's search (`q`): case-insensitive prefix search on words (lib/search-terms.ts), combined with the list's
+ * other filters and its caller's narrowing, paged like the list. What each list searches is the description's.
+ */
+export const SearchQuery = (finds: string) =>
+  Type.Optional(
+    Line({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        `case-insensitive prefix search, 1–100 characters: ${finds}. Several words match words in order ` +
+        '(`ada lo` finds Ada Lovelace); white space runs count as one space. With the other filters, newest first, paged like the list',
+    }),
+  );
+
 export const DeletedBody = Type.Object({ id: Type.String(), object: Type.String(), deleted: Type.Literal(true) });
 
 /**
@@ -219,6 +234,8 @@ export const IdParams = Type.Object({ id: PathId() }, { additionalProperties: fa
 export const READ_ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 export const WRITE_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 403, 409, 413, 415);
 export const DELETE_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 403);
+/** A delete that a conflict may refuse (the workspace's last admin). */
+export const CONFLICTING_DELETE_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 403, 409);
 
 /** The admin surface (src/plugins/admin.ts): what every admin route's OpenAPI entry shares. */
 export const adminDoc = { tags: ['admin'], security: [{ adminToken: [] }] };

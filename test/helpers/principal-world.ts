@@ -240,8 +240,15 @@ export function sampleOf(schema: Record<string, any>): unknown {
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf ?? schema.oneOf) return sampleOf((schema.anyOf ?? schema.oneOf)[0]);
   switch (schema.type) {
-    case 'object':
-      return Object.fromEntries((schema.required ?? []).map((key: string) => [key, sampleOf(schema.properties[key])]));
+    case 'object': {
+      // Its required properties; then, while it needs more (`minProperties`), its first other ones.
+      const keys: string[] = [...(schema.required ?? [])];
+      for (const key of Object.keys(schema.properties ?? {})) {
+        if (keys.length >= (schema.minProperties ?? 0)) break;
+        if (!keys.includes(key)) keys.push(key);
+      }
+      return Object.fromEntries(keys.map((key) => [key, sampleOf(schema.properties[key])]));
+    }
     case 'string':
       return (
         { email: `${randomUUID()}@walk.test`, uuid: randomUUID(), uri: 'https://walk.test/' }[schema.format as string] ??

@@ -641,7 +641,7 @@ export interface paths {
         };
         /**
          * List clients
-         * @description Newest first. Filters: `email` (case-insensitive), `companyId` (any of the client’s companies), `givenName`, `familyName`; an empty filter filters nothing. A client session sees itself; an internal user limited to some companies sees their clients.
+         * @description Newest first. Filters: `email` (case-insensitive), `companyId` (any of the client’s companies), `givenName`, `familyName`; an empty filter filters nothing. `q` searches: the clients with a word of their name ("given family") starting with it, or whose e-mail address does, case-insensitively, with the other filters (a 400 naming `query.q` past 100 characters or for white space alone). A client session sees itself; an internal user limited to some companies sees their clients, and finds only those.
          */
         get: operations["listClients"];
         put?: never;
@@ -717,7 +717,7 @@ export interface paths {
         };
         /**
          * List companies
-         * @description Newest first. Filters: `name`, `isPlaceholder`. A client session sees its own companies; an internal user limited to some companies sees those.
+         * @description Newest first. Filters: `name`, `isPlaceholder`. `q` searches: the companies with a word of their name starting with it, case-insensitively, with the other filters (a 400 naming `query.q` past 100 characters or for white space alone). A client session sees its own companies; an internal user limited to some companies sees those, and finds only those.
          */
         get: operations["listCompanies"];
         put?: never;
@@ -773,7 +773,11 @@ export interface paths {
          */
         get: operations["listInternalUsers"];
         put?: never;
-        post?: never;
+        /**
+         * Add an internal user to the team
+         * @description Staff by default (`role`); `companyAccessList` limits the user to those companies and their clients (`isClientAccessLimited` true), absent it sees every company. An e-mail used by another internal user of the workspace (case-insensitively) is a 409; a company that is not the workspace’s a 400 naming `companyAccessList`. `sendInvite=true` e-mails the person a link to choose a password, in the same transaction. Records internalUserCreated (`inviteSent` in its context with an invite). Who may: keys, bearer tokens and an admin who sees every company (its app session, or signed in to the portal); staff get a 403, an admin limited to some companies a 403, a client session a 404. Another workspace’s user is a 404.
+         */
+        post: operations["createInternalUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -794,10 +798,18 @@ export interface paths {
         get: operations["retrieveInternalUser"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove an internal user from the team
+         * @description Its sessions end at once, its portal sign-in too (within a second on other processes); tasks assigned to it stay, unassigned; what it wrote keeps naming it; its notifications go. Records internalUserDeleted. The workspace’s last admin cannot be removed (409: of two admins removed at once, one stays); nobody removes itself (403: another admin does). Who may: keys, bearer tokens and an admin who sees every company (its app session, or signed in to the portal); staff get a 403, an admin limited to some companies a 403, a client session a 404. Another workspace’s user is a 404.
+         */
+        delete: operations["deleteInternalUser"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an internal user’s role or the companies it may see
+         * @description `role`; `companyAccessList`: the companies it may see (and their clients), or `null` for every company. Records internalUserAccessLevelChanged (role) and internalUserClientVisibilitySet (companies) for what changes, nothing when nothing does. The user’s sessions carry the new access on their next request (within a second on other processes). The workspace’s last admin cannot be made staff (409); nobody changes its own access (403: another admin does). Who may: keys, bearer tokens and an admin who sees every company (its app session, or signed in to the portal); staff get a 403, an admin limited to some companies a 403, a client session a 404. Another workspace’s user is a 404.
+         */
+        patch: operations["updateInternalUserAccess"];
         trace?: never;
     };
     "/v1/custom-fields": {
@@ -1500,8 +1512,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List message channels, newest first
-         * @description A client session sees the channels it belongs to (its individual channels, the groups that list it, its companies’ channels); an internal user limited to some companies sees those companies’ channels only.
+         * List message channels, newest first (or by their last message: the inbox)
+         * @description A client session sees the channels it belongs to (its individual channels, the groups that list it, its companies’ channels); an internal user limited to some companies sees those companies’ channels only. `orderBy=lastMessageDate` orders them as an inbox: by `lastMessageDate`, newest first, then the channels without a message, newest created first (ties by id). Its nextToken is the last channel’s position in that order, so a channel appears once at most in a walk through the pages even while messages arrive; a channel that gets a message moves above the position, to the first page, where a new walk finds it. A nextToken is good for the order it was given in only (a 400 naming `query.nextToken` in the other).
          */
         get: operations["listMessageChannels"];
         put?: never;
@@ -6452,6 +6464,8 @@ export interface operations {
                 givenName?: string;
                 /** @description exact */
                 familyName?: string;
+                /** @description case-insensitive prefix search, 1–100 characters: the clients with a word of their name ("given family") starting with it, or whose e-mail address does. Several words match words in order (`ada lo` finds Ada Lovelace); white space runs count as one space. With the other filters, newest first, paged like the list; one line, not only white space; no control characters other than tab, and no lone surrogates */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -7607,6 +7621,8 @@ export interface operations {
                 /** @description exact name */
                 name?: string;
                 isPlaceholder?: boolean;
+                /** @description case-insensitive prefix search, 1–100 characters: the companies with a word of their name starting with it. Several words match words in order (`ada lo` finds Ada Lovelace); white space runs count as one space. With the other filters, newest first, paged like the list; one line, not only white space; no control characters other than tab, and no lone surrogates */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -8348,6 +8364,185 @@ export interface operations {
             };
         };
     };
+    createInternalUser: {
+        parameters: {
+            query?: {
+                /** @description e-mail the new person a link to choose a password (7 days, once; the portal’s `reset-password` page). The link is in the e-mail only, never in this answer */
+                sendInvite?: boolean;
+            };
+            header?: {
+                /** @description Makes the POST safe to retry: its first answer (status and body, 5xx included) is kept 24 hours for this key and the credential that sent it (an API key; one bearer token; a session: its end user through that app key), and a retry by the same credential with the same key and request gets it again with `Idempotent-Replayed: true`. Keys are per credential: another caller using the same key has its own, and never gets this answer. The answer is stored sealed (AES-256-GCM) under a key derived from the credential's secret, which the service does not keep, so an answer that carries a secret (a bearer token, an `inviteUrl`) can be read back by its own caller only. The same key with another request is a 422; a retry while the first still runs is a 409. A request refused by authentication, limits, permissions or validation keeps nothing. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    givenName: string;
+                    familyName: string;
+                    /**
+                     * @description staff when absent
+                     * @enum {unknown}
+                     */
+                    role?: "admin" | "staff";
+                    /** @description when given, the user sees only these companies (and their clients); at most 1,000 */
+                    companyAccessList?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        object: "internalUser";
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        updatedAt: string;
+                        /**
+                         * Format: email
+                         * @description unique login identifier within the workspace
+                         */
+                        email: string;
+                        givenName: string;
+                        familyName: string;
+                        /** @enum {unknown} */
+                        role: "admin" | "staff";
+                        /** @description true: only the companies in companyAccessList (and their clients) */
+                        isClientAccessLimited: boolean;
+                        /** @description company ids accessible when isClientAccessLimited; empty when access is to all companies */
+                        companyAccessList: string[];
+                        /** @description background colour when no avatar is set, derived from the id */
+                        fallbackColor: string;
+                        /**
+                         * Format: uri
+                         * @description present only when set
+                         */
+                        avatarImageUrl?: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing object, or the first request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request (method, URL or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Burst limit (`rate_limit_exceeded`, with Retry-After) or daily quota (`{"error":"quota limit reached"}`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["QuotaExceeded"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or limit state unavailable; with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     retrieveInternalUser: {
         parameters: {
             query?: never;
@@ -8427,6 +8622,269 @@ export interface operations {
             };
             /** @description No such route or object in this workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Burst limit (`rate_limit_exceeded`, with Retry-After) or daily quota (`{"error":"quota limit reached"}`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["QuotaExceeded"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or limit state unavailable; with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteInternalUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description object id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        object: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing object */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Burst limit (`rate_limit_exceeded`, with Retry-After) or daily quota (`{"error":"quota limit reached"}`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["QuotaExceeded"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or limit state unavailable; with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateInternalUserAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description object id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description records internalUserAccessLevelChanged when it changes
+                     * @enum {unknown}
+                     */
+                    role?: "admin" | "staff";
+                    /** @description the companies the user may see (and their clients), at most 1,000; null: every company. Records internalUserClientVisibilitySet when it changes */
+                    companyAccessList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        object: "internalUser";
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        updatedAt: string;
+                        /**
+                         * Format: email
+                         * @description unique login identifier within the workspace
+                         */
+                        email: string;
+                        givenName: string;
+                        familyName: string;
+                        /** @enum {unknown} */
+                        role: "admin" | "staff";
+                        /** @description true: only the companies in companyAccessList (and their clients) */
+                        isClientAccessLimited: boolean;
+                        /** @description company ids accessible when isClientAccessLimited; empty when access is to all companies */
+                        companyAccessList: string[];
+                        /** @description background colour when no avatar is set, derived from the id */
+                        fallbackColor: string;
+                        /**
+                         * Format: uri
+                         * @description present only when set
+                         */
+                        avatarImageUrl?: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing object */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15079,6 +15537,8 @@ export interface operations {
                 memberId?: string;
                 /** @description only the individual channels of this client; any case: read as the lower-case id the API answers */
                 clientId?: string;
+                /** @description `createdAt` (the default): newest created first. `lastMessageDate`: the inbox, newest activity first (the channels with a message by their last one, then those without any, newest created first); a nextToken is a position in that order, so a walk through the pages sees each channel once at most, and a channel that gets a message during the walk moves to the first page (the walk, past it, may not see it again) */
+                orderBy?: "createdAt" | "lastMessageDate";
             };
             header?: never;
             path?: never;

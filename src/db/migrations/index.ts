@@ -34,6 +34,7 @@ import { appSessionsOfSignIns } from './2026-11-28-20-app-sessions-of-sign-ins.j
 import { messageSequence } from './2026-11-28-30-message-sequence.js';
 import { profiles } from './2026-11-29-41-profiles.js';
 import { workspaceLogos } from './2026-11-29-42-workspace-logos.js';
+import { searchAndInbox } from './2026-11-29-44-search-and-inbox.js';
 import type { MigrationFactory } from './migration.js';
 
 /** Every migration, in order. Never edit one that has landed: add a new file. */
@@ -74,4 +75,5 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '2026-11-28-30-message-sequence': messageSequence,
   '2026-11-29-41-profiles': profiles,
   '2026-11-29-42-workspace-logos': workspaceLogos,
+  '2026-11-29-44-search-and-inbox': searchAndInbox,
 };

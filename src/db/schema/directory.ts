@@ -69,6 +69,20 @@ interface ClientCompaniesTable {
   client_created_at: string;
 }
 
+/** A client's search terms (lib/search-terms.ts): one row per term, a prefix query a range of the primary key. */
+interface ClientSearchTermsTable {
+  workspace_id: string;
+  term: string;
+  client_id: string;
+}
+
+/** A company's search terms, as a client's. */
+interface CompanySearchTermsTable {
+  workspace_id: string;
+  term: string;
+  company_id: string;
+}
+
 export interface InternalUsersTable extends PersonColumns {
   role: InternalUserRole;
   is_client_access_limited: number;
@@ -100,6 +114,8 @@ export interface DirectoryTables {
   companies: CompaniesTable;
   clients: ClientsTable;
   client_companies: ClientCompaniesTable;
+  client_search_terms: ClientSearchTermsTable;
+  company_search_terms: CompanySearchTermsTable;
   internal_users: InternalUsersTable;
   custom_fields: CustomFieldsTable;
   custom_field_options: CustomFieldOptionsTable;

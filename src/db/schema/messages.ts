@@ -14,6 +14,8 @@ export interface MessageChannelsTable {
   member_ids: string;
   /** the newest message's createdAt; null while there is none */
   last_message_date: string | null;
+  /** The inbox order, newest activity first: `m` + last_message_date, or `c` + created_at while there is no message. */
+  activity_key: string;
   created_at: string;
   updated_at: string;
 }

@@ -90,11 +90,21 @@ export interface ChannelFilters {
   member?: MemberFilter;
   /** The memberId as given: part of the page token's scope. */
   memberId?: string;
+  /** Message channels in the inbox's order: newest activity first (activity_key), rather than newest created. */
+  byActivity?: boolean;
 }
+
+/** The inbox's order (message channels): `activity_key`, with the id for ties; a page token is a position in it. */
+const BY_ACTIVITY = { descendingBy: 'c.activity_key', id: 'c.id', rowKey: 'activity_key' } as const;
+
+/** A message channel's place in the inbox: its last message's date, or below every such date its creation's. */
+export const activityKey = (lastMessageDate: string | null, createdAt: string) =>
+  lastMessageDate === null ? `c${createdAt}` : `m${lastMessageDate}`;
 
 /**
  * A page of the channels this access sees, newest first. `membershipType` and `clientId` range over their
  * own index; the access, `companyId` and `memberId` are conditions over the rows of that range (as app connections' clientId).
+ * In the inbox's order (`byActivity`), a page is a range of `message_channels_activity_page`, the filters conditions on it.
  */
 export async function listChannels<K extends ChannelKind>(
   db: Kysely<DB>,
@@ -112,8 +122,9 @@ export async function listChannels<K extends ChannelKind>(
   if (member?.kind === 'client') q = q.where(clientBelongs(kind, access.workspaceId, member.id));
   else if (member?.kind === 'internalUser' && member.companyIds !== null) q = q.where('c.company_id', 'in', nonEmpty(member.companyIds));
   else if (member?.kind === 'unknown') q = q.where(({ lit }) => lit(false));
-  const scope = pageScope(access, TABLES[kind].list, { membershipType, clientId, companyId, memberId: filters.memberId });
-  const found = await fetchPage(q, 'c', page, tokens, scope, (row) => toChannel(kind, row as ChannelRow<K>));
+  const byActivity = filters.byActivity === true || undefined;
+  const scope = pageScope(access, TABLES[kind].list, { membershipType, clientId, companyId, memberId: filters.memberId, byActivity });
+  const found = await fetchPage(q, byActivity ? BY_ACTIVITY : 'c', page, tokens, scope, (row) => toChannel(kind, row as ChannelRow<K>));
   await pruneDeletedMembers(db, kind, found.data);
   return found;
 }
@@ -203,7 +214,9 @@ export function insertChannel<K extends ChannelKind>(work: UnitOfWork, access: A
     company_id: channel.companyId,
     client_id: channel.membershipType === 'individual' ? channel.clientIds[0] : null,
     member_ids: joinIds(channel.clientIds),
-    ...(kind === 'message' ? { last_message_date: null } : { root_client_permissions: 'read_write' as const }),
+    ...(kind === 'message'
+      ? { last_message_date: null, activity_key: activityKey(null, channel.at) }
+      : { root_client_permissions: 'read_write' as const }),
     created_at: channel.at,
     updated_at: channel.at,
   } as ChannelRow<K>;

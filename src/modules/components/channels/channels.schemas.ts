@@ -87,7 +87,24 @@ const listFilters = () => ({
   clientId: Type.Optional(RefId('only the individual channels of this client')),
 });
 
-export const MessageChannelListQuery = Type.Object(listFilters(), { additionalProperties: false });
+/** The orders of the message channels' list: by creation (the default), or the inbox's, by their last activity. */
+const MESSAGE_CHANNEL_ORDERS = ['createdAt', 'lastMessageDate'] as const;
+
+export const MessageChannelListQuery = Type.Object(
+  {
+    ...listFilters(),
+    orderBy: Type.Optional(
+      Type.Enum([...MESSAGE_CHANNEL_ORDERS], {
+        description:
+          '`createdAt` (the default): newest created first. `lastMessageDate`: the inbox, newest activity first (the channels ' +
+          'with a message by their last one, then those without any, newest created first); a nextToken is a position in that ' +
+          'order, so a walk through the pages sees each channel once at most, and a channel that gets a message during the ' +
+          'walk moves to the first page (the walk, past it, may not see it again)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type MessageChannelListQuery = Static<typeof MessageChannelListQuery>;
 export const FileChannelListQuery = Type.Object(
   { ...listFilters(), companyId: Type.Optional(RefId('only the channels of this company')) },

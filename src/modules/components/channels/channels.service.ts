@@ -8,7 +8,7 @@ import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
 import { type Members, resolveMembers, visibleClientCompanies } from '../../resources/directory/index.js';
 import { findInternalUser } from '../../resources/internal-users/index.js';
 import * as repo from './channels.repository.js';
-import type { FileChannelListQuery, MessageChannelCreate } from './channels.schemas.js';
+import type { FileChannelListQuery, MessageChannelCreate, MessageChannelListQuery } from './channels.schemas.js';
 
 const NAME = { message: 'Message channel', file: 'File channel' } as const;
 
@@ -49,15 +49,18 @@ async function memberFilter(database: Database, caller: Caller, id: string): Pro
   return { kind: 'unknown' };
 }
 
-/** A page of the channels the caller sees, newest first, filtered as the SDK's listMessageChannels and listFileChannels ask. */
+/**
+ * A page of the channels the caller sees, newest first (message channels by their last activity with `orderBy`),
+ * filtered as the SDK's listMessageChannels and listFileChannels ask.
+ */
 export async function listChannels<K extends repo.ChannelKind>(
   database: Database,
   caller: Caller,
   kind: K,
-  query: FileChannelListQuery,
+  query: FileChannelListQuery & Pick<MessageChannelListQuery, 'orderBy'>,
   tokens: PageTokens,
 ): Promise<Page<repo.Channel<K>>> {
-  const { limit, nextToken, membershipType } = query;
+  const { limit, nextToken, membershipType, orderBy } = query;
   // The SDK sends `clientId` and the deprecated `membershipEntityId` (the one given filters, clientId when both are);
   // empty filters are dropped before (the request guards); ids come in lower case (lib/schemas.ts RefId).
   const clientId = query.clientId ?? query.membershipEntityId;
@@ -67,7 +70,7 @@ export async function listChannels<K extends repo.ChannelKind>(
     database.db,
     caller.access,
     kind,
-    { membershipType, clientId, companyId, member, memberId },
+    { membershipType, clientId, companyId, member, memberId, byActivity: kind === 'message' && orderBy === 'lastMessageDate' },
     { limit, nextToken },
     tokens,
   );

@@ -10,4 +10,4 @@ export {
   MessageChannelListQuery,
 } from './channels.schemas.js';
 export { createChannel, deleteChannel, findVisibleChannel, getChannel, listChannels } from './channels.service.js';
-export { findChannelRow, visibleChannelIds } from './channels.repository.js';
+export { activityKey, findChannelRow, visibleChannelIds } from './channels.repository.js';

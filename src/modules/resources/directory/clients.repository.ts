@@ -6,6 +6,7 @@ import type { ClientsTable, DB } from '../../../db/schema.js';
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import type { Access } from '../../../lib/caller.js';
 import { fallbackColorFor } from '../../../lib/fallback-color.js';
+import { clientTerms, prefixRange } from '../../../lib/search-terms.js';
 import type { Client, ClientListQuery } from './clients.schemas.js';
 
 /**
@@ -110,13 +111,15 @@ const workspaceClients = preparedList(
 /**
  * A page of clients. Each filter has its index (`(workspace_id, filter, created_at, id)`; an email is
  * unique): a page is a range of it at any depth. The clients of one company are paged from
- * `client_companies` (its `client_created_at` copy keeps them in the list's order).
+ * `client_companies` (its `client_created_at` copy keeps them in the list's order). A search (`q`) is its own
+ * query (searchClients), taken only when given.
  */
 export function listClients(db: Kysely<DB>, access: Access, query: ClientListQuery, tokens: PageTokens): Promise<Page<Client>> {
   const { limit, nextToken, ...filters } = query;
   const scope = pageScope(access, 'clients', filters);
   const companyId = filters.companyId;
   const stored = { emailKey: filters.email?.trim().toLowerCase(), givenName: filters.givenName, familyName: filters.familyName };
+  if (filters.q !== undefined) return searchClients(db, access, filters.q, companyId, stored, { limit, nextToken }, tokens, scope);
   if (companyId === undefined && !access.companyIds && !access.clientId) {
     return workspaceClients(db, { workspaceId: access.workspaceId, ...stored }, { limit, nextToken }, tokens, scope);
   }
@@ -129,6 +132,63 @@ export function listClients(db: Kysely<DB>, access: Access, query: ClientListQue
           .where('page.company_id', '=', companyId);
   const keyset = companyId === undefined ? 'clients' : { createdAt: 'page.client_created_at', id: 'page.client_id' };
   return fetchPage(filtered(q, stored), keyset, { limit, nextToken }, tokens, scope, toClient);
+}
+
+/**
+ * Past this many matching terms, a search reads the list's own order (`clients_page`, newest first) and keeps the
+ * clients with a matching term (one probe of `client_search_terms_owner` each): matches are then common, and a page is
+ * found after a few hundred rows. Below it, the matching terms are read as a range of the primary key and their clients
+ * sorted: a few thousand at most. Either way a page costs about the same, however common the prefix (docs/api.md).
+ */
+const COMMON_PREFIX_TERMS = 2000;
+
+/** A search term (`t.term`) in the query's range. */
+const termIn =
+  ({ from, to }: { from: string; to?: string }) =>
+  (eb: ExpressionBuilder<{ t: { term: string } }, 't'>) =>
+    to === undefined ? eb('t.term', '>=', from) : eb.and([eb('t.term', '>=', from), eb('t.term', '<', to)]);
+
+/** Whether at least COMMON_PREFIX_TERMS terms of the workspace are in the range (reading that many at most). */
+async function commonPrefix(db: Kysely<DB>, access: Access, range: { from: string; to?: string }): Promise<boolean> {
+  const terms = db
+    .selectFrom('client_search_terms as t')
+    .select('t.client_id')
+    .where('t.workspace_id', '=', access.workspaceId)
+    .where(termIn(range))
+    .limit(COMMON_PREFIX_TERMS);
+  const row = await db
+    .selectFrom(terms.as('m'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n) >= COMMON_PREFIX_TERMS;
+}
+
+/**
+ * A page of the clients this access sees with a term in the query's range (lib/search-terms.ts), the other filters
+ * applied, newest first as the list, each client once however many of its terms match; the page's keyset is the
+ * list's own, so paging is as stable. Two plans of one answer: see COMMON_PREFIX_TERMS.
+ */
+async function searchClients(
+  db: Kysely<DB>,
+  access: Access,
+  q: string,
+  companyId: string | undefined,
+  stored: ClientFilters,
+  page: { limit?: number; nextToken?: string },
+  tokens: PageTokens,
+  scope: string,
+): Promise<Page<Client>> {
+  const range = prefixRange(q);
+  let query = visible(db, access);
+  if (range === undefined) query = query.where(sql<boolean>`false`);
+  else {
+    const terms = db.selectFrom('client_search_terms as t').select('t.client_id').where(termIn(range));
+    query = (await commonPrefix(db, access, range))
+      ? query.where(({ exists }) => exists(terms.where('t.client_id', '=', sql.ref<string>('clients.id'))))
+      : query.where('clients.id', 'in', terms.where('t.workspace_id', '=', access.workspaceId));
+  }
+  if (companyId !== undefined) query = query.where(inAnyOf([companyId]));
+  return fetchPage(filtered(query, stored), 'clients', page, tokens, scope, toClient);
 }
 
 /** Which of these email keys (trimmed, lower-cased emails) are taken in the workspace: one range of the unique index. */
@@ -169,6 +229,20 @@ export async function clientsOfCompany(db: Kysely<DB>, access: Access, companyId
 }
 
 const insertClientRow = preparedWrite('insert_client', (db, row: FullRow<'clients'>) => db.insertInto('clients').values(row));
+const insertTerm = preparedWrite('insert_client_search_term', (db, row: FullRow<'client_search_terms'>) =>
+  db.insertInto('client_search_terms').values(row),
+);
+const deleteTerms = preparedWrite('delete_client_search_terms', (db, p: { workspaceId: string; clientId: string }) =>
+  db.deleteFrom('client_search_terms').where('workspace_id', '=', p.workspaceId).where('client_id', '=', p.clientId),
+);
+
+/** The client's search terms (its name's and its e-mail's), one prepared insert each. */
+function writeTerms(work: UnitOfWork, access: Access, client: Client) {
+  for (const term of clientTerms(client.givenName, client.familyName, client.email)) {
+    work.write(insertTerm(work.db, { workspace_id: access.workspaceId, term, client_id: client.id }));
+  }
+}
+
 const insertMembership = preparedWrite('insert_client_company', (db, row: FullRow<'client_companies'>) =>
   db.insertInto('client_companies').values(row),
 );
@@ -211,6 +285,7 @@ export function insertClient(work: UnitOfWork, access: Access, client: Client, i
     { clients_email_unique: client.email, clients_company_id_fkey: 'body.companyId' },
   );
   writeMemberships(work, access, client);
+  writeTerms(work, access, client);
 }
 
 type ClientChanges = Pick<FullRow<'clients'>, 'given_name' | 'family_name' | 'company_id' | 'company_ids' | 'custom_fields' | 'updated_at'>;
@@ -232,9 +307,13 @@ const deleteMemberships = preparedWrite('delete_client_companies', (db, p: { wor
   db.deleteFrom('client_companies').where('workspace_id', '=', p.workspaceId).where('client_id', '=', p.clientId),
 );
 
-/** Writes a client's changed fields; its memberships too when its companies changed. */
+/** Writes a client's changed fields; its memberships too when its companies changed, its search terms when its name did. */
 export function updateClient(work: UnitOfWork, access: Access, client: Client, previous: Client): void {
   const companiesChanged = joinIds(client.companyIds) !== joinIds(previous.companyIds);
+  if (client.givenName !== previous.givenName || client.familyName !== previous.familyName) {
+    work.write(deleteTerms(work.db, { workspaceId: access.workspaceId, clientId: client.id }));
+    writeTerms(work, access, client);
+  }
   work.write(
     updateClientRow(work.db, {
       workspaceId: access.workspaceId,
@@ -265,6 +344,7 @@ export function setInvite(work: UnitOfWork, access: Access, client: Client, invi
 }
 
 export function deleteClient(work: UnitOfWork, access: Access, id: string): void {
+  work.write(deleteTerms(work.db, { workspaceId: access.workspaceId, clientId: id }));
   work.write(work.db.deleteFrom('client_companies').where('workspace_id', '=', access.workspaceId).where('client_id', '=', id));
   work.write(work.db.deleteFrom('clients').where('workspace_id', '=', access.workspaceId).where('id', '=', id));
 }

@@ -60,8 +60,10 @@ export default async function clientRoutes(fastify: FastifyInstance) {
         summary: 'List clients',
         description:
           'Newest first. Filters: `email` (case-insensitive), `companyId` (any of the client’s companies), `givenName`, `familyName`; ' +
-          'an empty filter filters nothing. A client session sees itself; an internal user limited to some companies sees their ' +
-          'clients.',
+          'an empty filter filters nothing. `q` searches: the clients with a word of their name ("given family") starting with it, ' +
+          'or whose e-mail address does, case-insensitively, with the other filters (a 400 naming `query.q` past 100 characters or ' +
+          'for white space alone). A client session sees itself; an internal user limited to some companies sees their clients, ' +
+          'and finds only those.',
         querystring: ClientListQuery,
         response: { 200: Page(Client), ...READ_ERRORS },
       },

@@ -1,5 +1,15 @@
 import { Type, type Static } from 'typebox';
-import { CustomFieldsInput, CustomFieldsOutput, Email, Id, Name, NullableTimestamp, PageQuery, Timestamp } from '../../../lib/schemas.js';
+import {
+  CustomFieldsInput,
+  CustomFieldsOutput,
+  Email,
+  Id,
+  Name,
+  NullableTimestamp,
+  PageQuery,
+  SearchQuery,
+  Timestamp,
+} from '../../../lib/schemas.js';
 import { CLIENT_STATUSES, CREATION_METHODS } from '../../../db/schema.js';
 export type { CreationMethod } from '../../../db/schema.js';
 
@@ -84,6 +94,7 @@ export const ClientListQuery = Type.Object(
     companyId: Type.Optional(Type.String({ description: 'clients with a membership in this company' })),
     givenName: Type.Optional(Type.String({ description: 'exact' })),
     familyName: Type.Optional(Type.String({ description: 'exact' })),
+    q: SearchQuery('the clients with a word of their name ("given family") starting with it, or whose e-mail address does'),
   },
   { additionalProperties: false },
 );

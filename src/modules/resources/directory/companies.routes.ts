@@ -25,8 +25,9 @@ export default async function companyRoutes(fastify: FastifyInstance) {
         operationId: 'listCompanies',
         summary: 'List companies',
         description:
-          'Newest first. Filters: `name`, `isPlaceholder`. A client session sees its own companies; an internal user limited to some ' +
-          'companies sees those.',
+          'Newest first. Filters: `name`, `isPlaceholder`. `q` searches: the companies with a word of their name starting with it, ' +
+          'case-insensitively, with the other filters (a 400 naming `query.q` past 100 characters or for white space alone). A ' +
+          'client session sees its own companies; an internal user limited to some companies sees those, and finds only those.',
         querystring: CompanyListQuery,
         response: { 200: Page(Company), ...READ_ERRORS },
       },

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CustomFieldsInput, CustomFieldsOutput, Id, PageQuery, Timestamp } from '../../../lib/schemas.js';
+import { CustomFieldsInput, CustomFieldsOutput, Id, PageQuery, SearchQuery, Timestamp } from '../../../lib/schemas.js';
 
 const HexColor = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'hex colour, e.g. #1a2b3c' });
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
@@ -43,6 +43,7 @@ export const CompanyListQuery = Type.Object(
     ...PageQuery,
     name: Type.Optional(Type.String({ description: 'exact name' })),
     isPlaceholder: Type.Optional(Type.Boolean()),
+    q: SearchQuery('the companies with a word of their name starting with it'),
   },
   { additionalProperties: false },
 );

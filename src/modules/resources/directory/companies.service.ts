@@ -81,7 +81,7 @@ export async function updateCompany(database: Database, caller: Caller, id: stri
       const fieldsChanged = JSON.stringify(customFields) !== JSON.stringify(previous.customFields);
       if (!renamed && !fieldsChanged) return previous;
       const company: Company = { ...previous, name, customFields, updatedAt: isoAt(actor.at) };
-      repo.updateCompany(work, access, company);
+      repo.updateCompany(work, access, company, previous);
       if (renamed) {
         recordAudit(work, actor, {
           eventType: 'companyUpdated',

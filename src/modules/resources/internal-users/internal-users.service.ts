@@ -14,9 +14,16 @@ import type { InternalUser, InternalUserCreate, InternalUserListQuery } from './
 
 /**
  * Creates an internal user of the caller's workspace and its `internalUserCreated` audit entry, in one
- * unit of work. The input has passed `InternalUserCreate`; its companies must be the workspace's.
+ * unit of work. The input has passed `InternalUserCreate`; its companies must be the workspace's. `invite`
+ * queues the invite's writes in the same unit (the staff workflow's: an e-mail to choose a password), and the
+ * entry says so (`inviteSent`).
  */
-export async function createInternalUser(database: Database, caller: Caller, input: InternalUserCreate): Promise<InternalUser> {
+export async function createInternalUser(
+  database: Database,
+  caller: Caller,
+  input: InternalUserCreate,
+  invite?: (work: UnitOfWork, user: InternalUser) => Promise<void>,
+): Promise<InternalUser> {
   const { access, actor } = caller;
   const email = input.email.trim();
   const role = input.role ?? 'staff';
@@ -38,10 +45,17 @@ export async function createInternalUser(database: Database, caller: Caller, inp
   };
   return unitOfWork(database, async (work) => {
     repo.insertInternalUser(work, access, user);
+    if (invite) await invite(work, user);
     recordAudit(work, actor, {
       eventType: 'internalUserCreated',
-      description: `Internal user ${email} created`,
-      context: { internalUserId: id, email, role, ...(companies ? { companyAccessList: companies } : {}) },
+      description: `Internal user ${email} created${invite ? ' and invited' : ''}`,
+      context: {
+        internalUserId: id,
+        email,
+        role,
+        ...(companies ? { companyAccessList: companies } : {}),
+        ...(invite ? { inviteSent: true } : {}),
+      },
       subject: { object: 'internalUser', id, data: user },
     });
     return user;

@@ -4,7 +4,7 @@ import { type FullRow, preparedQuery, preparedWrite } from '../../../db/prepared
 import type { DB, MessagesTable } from '../../../db/schema.js';
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import type { Access } from '../../../lib/caller.js';
-import { visibleChannelIds } from '../../components/channels/index.js';
+import { activityKey, visibleChannelIds } from '../../components/channels/index.js';
 import type { Message } from './messages.schemas.js';
 
 // A channel's rows are the channels component's (modules/components/channels); its messages are stored here.
@@ -47,7 +47,14 @@ export function insertMessage(work: UnitOfWork, access: Access, message: Message
       { messages_channel_id_fkey: 'body.channelId' },
     ),
   );
-  work.write(moveLastMessageDate(work.db, { workspaceId: access.workspaceId, channelId: message.channelId, at: message.createdAt }));
+  work.write(
+    moveLastMessageDate(work.db, {
+      workspaceId: access.workspaceId,
+      channelId: message.channelId,
+      at: message.createdAt,
+      activityKey: activityKey(message.createdAt, message.createdAt),
+    }),
+  );
 }
 
 const takeMessageSeq = preparedWrite('take_message_seq', (db, p: { workspaceId: string }) =>
@@ -60,13 +67,16 @@ const takeMessageSeq = preparedWrite('take_message_seq', (db, p: { workspaceId: 
 
 const insertMessageRow = preparedWrite('insert_message', (db, row: FullRow<'messages'>) => db.insertInto('messages').values(row));
 
-const moveLastMessageDate = preparedWrite('move_last_message_date', (db, p: { workspaceId: string; channelId: string; at: string }) =>
-  db
-    .updateTable('message_channels')
-    .set({ last_message_date: p.at, updated_at: p.at })
-    .where('workspace_id', '=', p.workspaceId)
-    .where('id', '=', p.channelId)
-    .where((eb) => eb.or([eb('last_message_date', 'is', null), eb('last_message_date', '<', p.at)])),
+/** The channel's last message date, and its place in the inbox's order with it (the channels component's activityKey). */
+const moveLastMessageDate = preparedWrite(
+  'move_last_message_date',
+  (db, p: { workspaceId: string; channelId: string; at: string; activityKey: string }) =>
+    db
+      .updateTable('message_channels')
+      .set({ last_message_date: p.at, activity_key: p.activityKey, updated_at: p.at })
+      .where('workspace_id', '=', p.workspaceId)
+      .where('id', '=', p.channelId)
+      .where((eb) => eb.or([eb('last_message_date', 'is', null), eb('last_message_date', '<', p.at)])),
 );
 
 /** How many messages a channel holds (the caller has checked that it sees the channel): what its deletion takes with it. */

@@ -120,8 +120,13 @@ export default async function messageRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         operationId: 'listMessageChannels',
-        summary: 'List message channels, newest first',
-        description: SEES,
+        summary: 'List message channels, newest first (or by their last message: the inbox)',
+        description:
+          `${SEES} \`orderBy=lastMessageDate\` orders them as an inbox: by \`lastMessageDate\`, newest first, then the ` +
+          'channels without a message, newest created first (ties by id). Its nextToken is the last channel’s position in that ' +
+          'order, so a channel appears once at most in a walk through the pages even while messages arrive; a channel that ' +
+          'gets a message moves above the position, to the first page, where a new walk finds it. A nextToken is good for ' +
+          'the order it was given in only (a 400 naming `query.nextToken` in the other).',
         querystring: MessageChannelListQuery,
         response: { 200: Page(MessageChannel), ...READ_ERRORS },
       },

@@ -5,6 +5,7 @@ import type { Database } from '../../../db/database.js';
 import type { SignInLinkPurpose, SignInMethod } from '../../../db/schema.js';
 import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
 import {
+  type Access,
   type Actor,
   type Origin,
   type PortalClientPrincipal,
@@ -406,6 +407,42 @@ export async function completePasswordReset(
 }
 
 // ---- invites -------------------------------------------------------------------------------------------------
+
+/** How long a new internal user's invite works: as long as a client's. */
+const STAFF_INVITE_MS = 7 * 24 * 60 * MINUTE;
+
+/**
+ * Invites a new internal user (modules/workflows/staff, `POST /v1/internal-users?sendInvite=true`), in the unit that
+ * creates it: an e-mail with a link to choose a password. The link is a password-reset link (the `reset-password` page
+ * sets the password with it: used once, replaced by a newer one, every other link and session of the person ended when
+ * it is used: passwordReset), valid for 7 days instead of 30 minutes. Its URL is answered to nobody: whoever invited
+ * could otherwise choose the new person's password. The person may sign in by an e-mailed link meanwhile, as any
+ * internal user.
+ */
+export async function inviteInternalUser(
+  work: UnitOfWork,
+  access: Access,
+  user: { id: string; email: string; givenName: string },
+  at: number,
+  portalUrl: string,
+): Promise<void> {
+  const workspace = orNotFound(await findWorkspace(work.db, access), 'Workspace');
+  const person = { type: 'internalUser' as const, id: user.id };
+  const { token, hash } = newSecretToken();
+  const expiresAt = isoAt(at + STAFF_INVITE_MS);
+  repo.deleteLinksOf(work, access, person, 'passwordReset');
+  repo.insertLink(work, access, { id: randomUUID(), person, tokenHash: hash, purpose: 'passwordReset', createdAt: isoAt(at), expiresAt });
+  const url = `${portalUrl}/portal/${access.workspaceId}/${LINK_MAILS.passwordReset.page}#${token}`;
+  const mail = {
+    notificationId: null,
+    to: user.email,
+    subject: `You are invited to ${workspace.name}`,
+    text:
+      `Hello ${user.givenName},\n\nYou have been added to the team of ${workspace.name}. Choose your password with this link ` +
+      `(it works once, until ${expiresAt}):\n\n${url}\n\nThen sign in at ${portalUrl}/portal/${access.workspaceId}/sign-in.\n`,
+  };
+  queueEmails(work, access, [mail], isoAt(at));
+}
 
 /**
  * Accepts a client's invite (its link's token): with a password, that becomes the client's; without, the

@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/database.js';
 import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
-import type { Access, Caller } from '../../../lib/caller.js';
+import { type Access, type Caller, ownUserOf } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { credentialsChanged } from '../../../lib/credential-cache.js';
 import { errors } from '../../../lib/errors.js';
@@ -10,6 +10,8 @@ import { revokeSessionsOf } from '../../resources/credentials/index.js';
 import {
   type InternalUser,
   type InternalUserAccessUpdate,
+  type InternalUserCreate,
+  createInternalUser,
   deleteInternalUser,
   findInternalUserForUpdate,
   lockAdmins,
@@ -17,6 +19,41 @@ import {
   workspaceCompanies,
 } from '../../resources/internal-users/index.js';
 import { unassignTasksOf } from '../../resources/tasks/index.js';
+import { inviteInternalUser } from '../../surfaces/sign-in/index.js';
+
+/**
+ * Who may change the team: keys, bearer tokens and the operator (the whole workspace), and an admin who sees every
+ * company (the route's policy has refused staff and clients already). An admin limited to some companies may not: it
+ * could otherwise make someone, or itself, see what it may not see.
+ */
+function assertManagesTeam(caller: Caller): void {
+  if (caller.access.companyIds !== null) {
+    throw errors.forbidden('An admin limited to some companies may not change the team: an admin who sees every company may.');
+  }
+}
+
+/** A person changes its colleagues, not itself: another admin does, so that nobody removes or demotes themselves by mistake. */
+function assertNotItself(caller: Caller, id: string, what: string): void {
+  const own = ownUserOf(caller);
+  if (own?.type === 'internalUser' && own.id === id) throw errors.forbidden(`You may not ${what} yourself: another admin may.`);
+}
+
+/**
+ * Adds an internal user to the team (`POST /v1/internal-users`): internalUserCreated; with `sendInvite`, the person is
+ * e-mailed a link to choose a password in the same unit (the sign-in surface's, modules/surfaces/sign-in).
+ */
+export async function addInternalUser(
+  database: Database,
+  caller: Caller,
+  input: InternalUserCreate,
+  options: { sendInvite?: boolean; portalUrl: string },
+): Promise<InternalUser> {
+  assertManagesTeam(caller);
+  if (!options.sendInvite) return createInternalUser(database, caller, input);
+  return createInternalUser(database, caller, input, (work, user) =>
+    inviteInternalUser(work, caller.access, user, caller.actor.at, options.portalUrl),
+  );
+}
 
 /**
  * The internal user and the workspace's admins' ids, read under lock on PostgreSQL: the admins first, then the user,
@@ -42,7 +79,8 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 /**
  * Changes an internal user's role and the companies it may see, recording internalUserAccessLevelChanged and
  * internalUserClientVisibilitySet for what changed (nothing, when nothing did). Its sessions carry the new access
- * on their next request here, and within the credential cache's second on every other process.
+ * on their next request here, and within the credential cache's second on every other process. The admin surface's,
+ * the CLI's and `PATCH /v1/internal-users/{id}`'s: a limited admin may not, and nobody changes itself (403).
  */
 export async function changeInternalUserAccess(
   database: Database,
@@ -50,6 +88,8 @@ export async function changeInternalUserAccess(
   id: string,
   input: InternalUserAccessUpdate,
 ): Promise<InternalUser> {
+  assertManagesTeam(caller);
+  assertNotItself(caller, id, 'change the access of');
   const { access, actor } = caller;
   const companies =
     input.companyAccessList === undefined || input.companyAccessList === null
@@ -95,11 +135,14 @@ export async function changeInternalUserAccess(
 }
 
 /**
- * Removes an internal user: its sessions are revoked (refused at once here, within a second on other processes),
- * the tasks assigned to it stay, unassigned; what it wrote (messages, notes, files, audit entries) keeps naming it.
- * Its notifications and notification preferences go with it. Records internalUserDeleted.
+ * Removes an internal user: its sessions are revoked (refused at once here, within a second on other processes; its
+ * portal sign-ins go with its row), the tasks assigned to it stay, unassigned; what it wrote (messages, notes, files,
+ * audit entries) keeps naming it. Its notifications and notification preferences go with it. Records
+ * internalUserDeleted. A limited admin may not, and nobody removes itself (403); the last admin stays (409).
  */
 export async function removeInternalUser(database: Database, caller: Caller, id: string): Promise<void> {
+  assertManagesTeam(caller);
+  assertNotItself(caller, id, 'remove');
   const { access, actor } = caller;
   await unitOfWork(
     database,
