@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type PortalWorkspace, api, ok, v1 } from './api.js';
 import { Link, navigate } from './router.js';
-import { SECTIONS, type Waiting } from './sections.js';
+import { type Section, type Waiting, sectionsFor } from './sections.js';
 import { FramedContext, type SignedIn, type StaffAccess } from './signed-in.js';
 import { ErrorMessage, LoadFailed, Loading, PageHeading, continueSignIn, signInThenReturn, useAction } from './ui.js';
 
@@ -82,7 +82,7 @@ function Frame({ signedIn, path, round, children }: { signedIn: SignedIn; path: 
           </Link>
           <SignOut />
         </header>
-        <Sections path={path} waiting={counts.waiting ?? []} />
+        <Sections sections={sectionsFor(signedIn)} path={path} waiting={counts.waiting ?? []} />
         <main id="main">{children}</main>
       </div>
     </FramedContext.Provider>
@@ -123,11 +123,11 @@ function Brand({ workspace }: { workspace: PortalWorkspace }) {
 }
 
 /** The navigation: each section, with how many things wait there for the person (its badge). */
-function Sections({ path, waiting }: { path: string; waiting: Waiting[] }) {
+function Sections({ sections, path, waiting }: { sections: Section[]; path: string; waiting: Waiting[] }) {
   return (
     <nav aria-label="Portal" class="sections">
       <ul>
-        {SECTIONS.map((section) => {
+        {sections.map((section) => {
           const count = waiting.find((w) => w.section === section.path)?.count ?? 0;
           return (
             <li key={section.path}>
@@ -163,7 +163,7 @@ function useWaiting(signedIn: SignedIn, round: number): { waiting: Waiting[] | n
   const [again, setAgain] = useState(0);
   useEffect(() => {
     let current = true;
-    const counting = SECTIONS.flatMap((section) =>
+    const counting = sectionsFor(signedIn).flatMap((section) =>
       section.waiting
         ? [
             section.waiting(signedIn).then(

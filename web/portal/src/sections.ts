@@ -27,6 +27,16 @@ export interface Section {
   label: string;
   Page: FunctionComponent<{ path: string }>;
   waiting?: (signedIn: SignedIn) => Promise<Waiting>;
+  /** Who sees it in the navigation: everyone signed in (absent), internal users only, or only admins among them. */
+  audience?: 'staff' | 'admins';
+}
+
+/** The sections the signed-in person sees, in order (a section for staff is no client's; one for admins, no staff's). */
+export function sectionsFor(signedIn: Pick<SignedIn, 'staff'>): Section[] {
+  return SECTIONS.filter(
+    (section) =>
+      section.audience === undefined || (signedIn.staff !== null && (section.audience === 'staff' || signedIn.staff.role === 'admin')),
+  );
 }
 
 /** The sections, in the navigation's order. */

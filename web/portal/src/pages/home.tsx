@@ -1,7 +1,7 @@
 import { useSignedIn } from '../signed-in.js';
 import { useNames } from '../names.js';
 import { Link } from '../router.js';
-import { SECTIONS } from '../sections.js';
+import { sectionsFor } from '../sections.js';
 import { LoadFailed, Loading, PageHeading } from '../ui.js';
 
 /**
@@ -9,7 +9,9 @@ import { LoadFailed, Loading, PageHeading } from '../ui.js';
  * in each section, linked.
  */
 export function HomePage() {
-  const { person, workspace, waiting, uncounted, recount } = useSignedIn();
+  const signedIn = useSignedIn();
+  const { person, workspace, waiting, uncounted, recount } = signedIn;
+  const sections = sectionsFor(signedIn);
   const due = (waiting ?? []).filter((w) => w.count > 0);
   return (
     <>
@@ -36,11 +38,11 @@ export function HomePage() {
         ) : null}
       </section>
       {/* Once the counts are in: the list above grows then, and would push this panel down under a finger or a pointer. */}
-      {SECTIONS.length > 0 && waiting !== null ? (
+      {sections.length > 0 && waiting !== null ? (
         <nav aria-labelledby="everything" class="panel">
           <h2 id="everything">Everything here</h2>
           <ul>
-            {SECTIONS.map((section) => (
+            {sections.map((section) => (
               <li key={section.path}>
                 <Link href={section.path}>{section.label}</Link>
               </li>
