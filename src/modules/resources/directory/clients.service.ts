@@ -252,15 +252,7 @@ function applyChanges(work: UnitOfWork, caller: Caller, previous: Client, next: 
 
   const client: Client = { ...previous, ...next, companyId: next.companyIds[0], updatedAt: isoAt(caller.actor.at) };
   repo.updateClient(work, caller.access, client, previous);
-  if (Object.keys(changed).length > 0) {
-    recordAudit(work, caller.actor, {
-      eventType: 'clientUpdated',
-      description: `Client ${previous.email} updated`,
-      context: { clientId: previous.id },
-      previousAttributes: changed,
-      subject: clientSubject(client),
-    });
-  }
+  recordClientUpdated(work, caller.actor, previous, client, changed);
   if (fieldsChanged) {
     recordAudit(work, caller.actor, {
       eventType: 'clientCustomFieldsUpdated',
@@ -394,14 +386,24 @@ export async function changeOwnClientProfile(
 
   const client: Client = { ...previous, ...next, updatedAt: Object.keys(changed).length > 0 ? isoAt(caller.actor.at) : previous.updatedAt };
   repo.updateClientProfile(work, caller.access, client, emailNotifications);
-  if (Object.keys(changed).length > 0) {
-    recordAudit(work, caller.actor, {
-      eventType: 'clientUpdated',
-      description: `Client ${previous.email} updated`,
-      context: { clientId: previous.id },
-      previousAttributes: changed,
-      subject: clientSubject(client),
-    });
-  }
+  recordClientUpdated(work, caller.actor, previous, client, changed);
   return { client, emailNotifications };
+}
+
+/** clientUpdated with the fields' previous values, when any changed (an update through the API, or the person's own profile). */
+function recordClientUpdated(
+  work: UnitOfWork,
+  actor: Caller['actor'],
+  previous: Client,
+  client: Client,
+  changed: Record<string, unknown>,
+): void {
+  if (Object.keys(changed).length === 0) return;
+  recordAudit(work, actor, {
+    eventType: 'clientUpdated',
+    description: `Client ${previous.email} updated`,
+    context: { clientId: previous.id },
+    previousAttributes: changed,
+    subject: clientSubject(client),
+  });
 }
