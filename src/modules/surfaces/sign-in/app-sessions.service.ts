@@ -1,14 +1,14 @@
 import type { Database } from '../../../db/database.js';
 import { unitOfWork } from '../../../db/unit-of-work.js';
-import { type Caller, type Origin, systemCaller, workspaceAccess } from '../../../lib/caller.js';
+import { type Caller, type Origin, workspaceAccess } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { errors } from '../../../lib/errors.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
 import { createSession, findActiveApiKey, verifyApiKey } from '../../resources/credentials/index.js';
 import { getInstall } from '../../resources/installs/index.js';
-import { findClock } from '../../resources/workspaces/index.js';
 import type { ActiveSession } from './sign-in.service.js';
 import * as repo from './sign-in.repository.js';
+import { personCaller } from './sign-in.people.js';
 
 /**
  * The operator gives the portal an installed app's key, so that signed-in people opening the app get the session
@@ -47,28 +47,9 @@ export async function openApp(
   settings: { lifetimeSeconds: number; baseUrl: string; at: number; origin: Origin },
 ) {
   const { person } = session;
-  const clock = await findClock(database.db, person.workspaceId);
-  if (!clock) throw errors.notFound('Workspace');
-  const at = settings.at + clock.offsetMs; // the workspace's time, as every API request of the workspace is
-  const system = systemCaller(person.workspaceId, at);
+  // What the person sees through the API: a client its own companies' published installs (installs.repository).
+  const caller = await personCaller(database.db, person, settings.origin, settings.at);
   const client = person.type === 'client';
-  const caller: Caller = {
-    ...system,
-    // What the person sees through the API: a client its own companies' published installs (installs.repository).
-    access: client
-      ? { workspaceId: person.workspaceId, companyIds: person.companyId ? [person.companyId] : [], clientId: person.id }
-      : system.access,
-    actor: {
-      ...system.actor,
-      source: 'web',
-      actorId: person.id,
-      actorType: client ? 'clientUser' : 'internalUser',
-      actorRole: person.role,
-      companyId: person.companyId,
-      ip: settings.origin.ip,
-      userAgent: settings.origin.userAgent,
-    },
-  };
   await getInstall(database, caller, installId); // 404 for another workspace's, an unknown or (for a client) a draft install
   const access = workspaceAccess(person.workspaceId);
   const key = await repo.findAppKey(database.db, access, installId);
@@ -77,7 +58,10 @@ export async function openApp(
     throw errors.conflict('This app cannot be opened from the portal yet: the operator has not given it an app key.');
   const who = client ? { clientId: person.id, companyId: person.companyId ?? undefined } : { internalUserId: person.id };
   // The mint reads the person as the system does (a client's other companies too); the actor stays the person.
-  const minter: Caller = { ...caller, access: system.access };
-  const signInSession = { id: session.id, expiresAt: Date.parse(session.expiresAt) + clock.offsetMs };
+  const minter: Caller = { ...caller, access: workspaceAccess(person.workspaceId) };
+  const signInSession = {
+    id: session.id,
+    expiresAt: Date.parse(session.expiresAt) + (caller.actor.at - settings.at) /* the workspace clock's offset */,
+  };
   return createSession(database, minter, { apiKey: box.open(key.sealedKey), ...who }, { ...settings, signInSession });
 }
