@@ -9,6 +9,7 @@ import { TasksPage, tasksWaiting } from './pages/tasks.js';
 import { BillingPage, billingWaiting } from './pages/billing.js';
 import { messagesWaiting } from './messaging.js';
 import { MessagesPage } from './pages/messages.js';
+import { TeamPage } from './staff/team.js';
 
 /** What waits for the signed-in person in a section: a count, and the same in words ("2 open invoices"). */
 export interface Waiting {
@@ -49,4 +50,5 @@ export const SECTIONS: Section[] = [
   { path: '/contracts', label: 'Contracts', Page: ContractsPage, waiting: contractsWaiting },
   { path: '/apps', label: 'Apps', Page: AppsPage },
   { path: '/notifications', label: 'Notifications', Page: NotificationsPage, waiting: notificationsWaiting },
+  { path: '/team', label: 'Team', Page: TeamPage, audience: 'admins' },
 ];
