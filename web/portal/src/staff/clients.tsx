@@ -78,7 +78,13 @@ function ClientList() {
       ) : null}
       <Pager list={list} label="Clients" />
       <Status>{create.done}</Status>
-      <NewClient action={create} created={list.first} />
+      <NewClient
+        action={create}
+        created={() => {
+          list.first();
+          list.reload();
+        }}
+      />
     </>
   );
 }
