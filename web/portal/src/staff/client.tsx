@@ -70,7 +70,7 @@ function ClientDetails({ client, reload }: { client: Client; reload: () => void 
       <p>
         <Link href="/clients">All clients</Link>
       </p>
-      <dl class="client-details">
+      <dl class="facts">
         <dt>E-mail</dt>
         <dd>{client.email}</dd>
         <dt>Status</dt>
