@@ -204,7 +204,7 @@ for (const backend of BACKENDS) {
     test('search and inbox: clients and companies written before are found by their terms; channels get their activity key', async (t) => {
       const database = openDatabase(await freshDatabaseUrl(t, backend));
       t.after(() => database.close());
-      await migrateUpTo(database, '2026-11-28-30-message-sequence');
+      await migrateUpTo(database, '2026-11-29-42-workspace-logos');
       // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration, not as typed today
       const db = database.db as Kysely<any>;
       const at = (second: number) => `2026-01-01T00:00:0${second}.000Z`;

@@ -200,6 +200,7 @@ test('with PORTAL_ADMIN_TOKEN the admin routes are documented with the admin tok
       '/admin/workspaces/{workspaceId}/invoices/{invoiceId}/void',
       '/admin/workspaces/{workspaceId}/keys',
       '/admin/workspaces/{workspaceId}/keys/{keyId}',
+      '/admin/workspaces/{workspaceId}/logo',
       '/admin/workspaces/{workspaceId}/outbox',
       '/admin/workspaces/{workspaceId}/prices',
       '/admin/workspaces/{workspaceId}/products',

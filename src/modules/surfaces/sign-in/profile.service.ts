@@ -3,7 +3,7 @@ import type { Database } from '../../../db/database.js';
 import { unitOfWork } from '../../../db/unit-of-work.js';
 import { type Caller, workspaceAccess } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
-import { ApiError, type FieldProblem, errors } from '../../../lib/errors.js';
+import { type FieldProblem, errors } from '../../../lib/errors.js';
 import { type ImageType, MAX_IMAGE_BYTES, sniffImage } from '../../../lib/images.js';
 import type { Profile, ProfileUpdate } from './profile.schemas.js';
 import * as repo from './profile.repository.js';
@@ -80,12 +80,9 @@ function imageType(bytes: Buffer, declared: string): ImageType {
   const type = sniffImage(bytes);
   if (type) return type;
   if (!IMAGE_TYPES.includes(declared))
-    throw new ApiError(
-      415,
-      'unsupported_media_type',
-      `A picture must be a PNG, JPEG, WebP or GIF image (got ${declared || 'no Content-Type'}).`,
-      [{ path: 'body', message: 'is not a PNG, JPEG, WebP or GIF image' }],
-    );
+    throw errors.unsupportedMediaType(`A picture must be a PNG, JPEG, WebP or GIF image (got ${declared || 'no Content-Type'}).`, [
+      { path: 'body', message: 'is not a PNG, JPEG, WebP or GIF image' },
+    ]);
   throw errors.invalidField('body', `is not a PNG, JPEG, WebP or GIF image (its bytes are not those of ${declared})`);
 }
 
