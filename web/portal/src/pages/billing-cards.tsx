@@ -1,20 +1,9 @@
+import { once, useOnceKey } from '../../../kit/once.js';
 import { DataTable, ListState, RowButton } from '../../../kit/list.js';
 import { latest, useLoad } from '../../../kit/ui.js';
 import { ok, v1 } from '../api.js';
 import { ErrorMessage, PageHeading, Status, useAction } from '../ui.js';
-import {
-  BillingNav,
-  type Card,
-  CardFields,
-  cardName,
-  cardOf,
-  expired,
-  expiry,
-  formatDay,
-  once,
-  useIsClient,
-  useOnceKey,
-} from './billing-parts.js';
+import { BillingNav, type Card, CardFields, cardName, cardOf, expired, expiry, formatDay, useIsClient } from './billing-parts.js';
 
 /**
  * The cards on file: the person's own and their companies' (what the API shows a client), each removable, and a form

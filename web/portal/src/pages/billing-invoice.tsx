@@ -1,3 +1,4 @@
+import { once, useOnceKey } from '../../../kit/once.js';
 import { useState } from 'preact/hooks';
 import { DataTable } from '../../../kit/list.js';
 import { type Loaded, useLoad } from '../../../kit/ui.js';
@@ -22,9 +23,7 @@ import {
   formatDay,
   formatMoney,
   invoiceTitle,
-  once,
   useIsClient,
-  useOnceKey,
 } from './billing-parts.js';
 
 /** One invoice: what it bills, its PDF, paying it (when open), and its payments: the receipt, declined attempts. */

@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import type { Item } from '../../../kit/api.js';
 import { CreatePanel, DataTable, FilterForm, ListState, Pager, useListQuery } from '../../../kit/list.js';
+import { newKey } from '../../../kit/once.js';
 import { match } from '../../../kit/router.js';
 import { ok, v1 } from '../api.js';
 import { useNames } from '../names.js';
@@ -32,9 +33,6 @@ export function ClientsPage({ path }: { path: string }) {
   if (path !== '/clients') return <NotFoundPage />;
   return <ClientList />;
 }
-
-/** A random Idempotency-Key for a create (getRandomValues: randomUUID needs a secure context). */
-const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /** Every non-empty filter as a query parameter (an empty `q` filters nothing, and is not sent). */
 const given = (value: string) => value || undefined;

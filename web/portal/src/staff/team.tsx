@@ -3,7 +3,7 @@ import type { Item } from '../../../kit/api.js';
 import { ListState, Pager, usePaged } from '../../../kit/list.js';
 import { Field, Status, confirmed, latest, text, useAction, useLoad } from '../../../kit/ui.js';
 import { ok, v1 } from '../api.js';
-import { once, useOnceKey } from '../pages/billing-parts.js';
+import { once, useOnceKey } from '../../../kit/once.js';
 import { NotFoundPage } from '../pages/not-found.js';
 import { useSignedIn } from '../signed-in.js';
 import { ErrorMessage, PageHeading } from '../ui.js';
