@@ -260,6 +260,18 @@ async function clientTabs(backend: (typeof BACKENDS)[number], shots: boolean) {
     if (shots) await checkPage(v, 'staff-client-tabs-tasks-320');
     const text = (await page.locator('main').textContent()) ?? '';
     assert.ok(!text.includes('Ada') && !text.includes('Northwind'), text);
+    // A client with nothing yet: each tab says so.
+    const cy = await ws.call<{ id: string }>('POST', '/v1/clients', {
+      givenName: 'Cy',
+      familyName: 'Young',
+      email: 'cy@contoso.test',
+      companyId: bob.companyId,
+    });
+    await page.goto(`${ws.pages}/clients/${cy.id}?tab=contracts`);
+    await (await shownPanel(page, 'Contracts')).getByText('No contract sent to Cy Young yet.').waitFor();
+    await page.getByRole('tab', { name: 'Contracts' }).focus();
+    await page.keyboard.press('Home');
+    await (await shownPanel(page, 'Messages')).getByText('Cy Young is in no conversation yet.').waitFor();
     assertSameOrigin(portal, v);
     await v.context.close();
   } finally {
