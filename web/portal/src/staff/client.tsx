@@ -7,6 +7,7 @@ import { useNames } from '../names.js';
 import { Link } from '../router.js';
 import { useSignedIn } from '../signed-in.js';
 import { ErrorMessage, Field, LoadFailed, Loading, PageHeading, Status, Submit, useAction } from '../ui.js';
+import { ClientTabs } from './client-tabs.js';
 import { STATUS_WORDS } from './clients.js';
 
 type Client = Answer<'/v1/clients/{id}'>;
@@ -110,6 +111,7 @@ function ClientDetails({ client, reload }: { client: Client; reload: () => void 
           <Submit label={edit.busy ? 'Saving…' : 'Save the names'} busy={edit.busy} />
         </form>
       </section>
+      <ClientTabs client={client} />
     </>
   );
 }
