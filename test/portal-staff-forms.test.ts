@@ -275,7 +275,7 @@ async function staffForms(backend: (typeof BACKENDS)[number], shots: boolean) {
     await page.goto(`${ws.pages}/contracts/${contractId}`);
     await reach(v, shots, 'staff-contract-other-320', 'Contract not available');
     assert.ok(!((await page.locator('main').textContent()) ?? '').includes('Ada'), 'nothing of Ada’s');
-    const pdfAnswer = await page.request.get(`${portal.server.base}/v1/contracts/${contractId}/pdf`);
+    const pdfAnswer = await page.request.get(`${ws.pages}/v1/contracts/${contractId}/pdf`);
     assert.equal(pdfAnswer.status(), 404, 'nor its PDF');
     assertSameOrigin(portal, v);
     await v.context.close();

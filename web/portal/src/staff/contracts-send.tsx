@@ -1,13 +1,15 @@
 // Staff send a contract from a template (/contracts): one of the workspace's templates (`GET /v1/contract-templates`,
 // a page at a time), its variable fields filled in a form made from them (each beside the server's word about it),
 // and the client who signs it, found by a search (forms-recipients.tsx) in one of its companies: `POST /v1/contracts`
-// under one Idempotency-Key per request (a retry without an answer is answered once).
+// under one Idempotency-Key per request (a retry without an answer is answered once). A template's counts are left
+// out: the API counts every company's contracts, which a member of staff limited to some may not see.
 import { useRef, useState } from 'preact/hooks';
 import type { Item } from '../../../kit/api.js';
 import { ListState, Pager, usePaged } from '../../../kit/list.js';
 import { once, useOnceKey } from '../../../kit/once.js';
 import { ok, v1 } from '../api.js';
-import { ErrorMessage, Field, Status, Submit, useAction } from '../ui.js';
+import { Field, Status, Submit, useAction } from '../ui.js';
+import { FormProblem } from '../work.js';
 import { type Recipient, RecipientPicker, problemAt } from './forms-recipients.js';
 
 type Template = Item<'/v1/contract-templates'>;
@@ -49,7 +51,6 @@ export function SendContract({ onSent }: { onSent: () => void }) {
       );
       form.current?.reset();
       setChosen([]);
-      templates.reload();
       onSent();
       return `${template?.name ?? 'The contract'} was sent to ${recipient?.label ?? 'the client'}.`;
     });
@@ -73,12 +74,7 @@ export function SendContract({ onSent }: { onSent: () => void }) {
                     checked={template?.id === row.id}
                     onChange={() => setTemplate(row)}
                   />
-                  <span>
-                    {row.name}{' '}
-                    <span class="hint">
-                      ({row.requestsCount} sent, {row.submissionsCount} signed)
-                    </span>
-                  </span>
+                  <span>{row.name}</span>
                 </label>
               </li>
             ))}
@@ -100,7 +96,7 @@ export function SendContract({ onSent }: { onSent: () => void }) {
         problem={clientProblem}
       />
       <form ref={form} onSubmit={submit} noValidate class="stack" aria-label="Send the contract" key={template?.id ?? ''}>
-        <ErrorMessage error={action.error} focus />
+        <FormProblem error={action.error} names={variables.map(valueName)} form={form} />
         {template && variables.length > 0 ? (
           <fieldset>
             <legend>Details of “{template.name}”</legend>

@@ -1,6 +1,7 @@
 // Staff send a form (/forms): one of the workspace's forms (`GET /v1/forms`, a page at a time) asked of clients
 // found by a search (forms-recipients.tsx), each in one of its companies: `POST /v1/form-responses` with
-// clientCompanyIds, under one Idempotency-Key per request (a retry without an answer is answered once).
+// clientCompanyIds, under one Idempotency-Key per request (a retry without an answer is answered once). A form's
+// counts are left out: the API counts every company's responses, which a member of staff limited to some may not see.
 import { useState } from 'preact/hooks';
 import { ListState, Pager, usePaged } from '../../../kit/list.js';
 import { once, useOnceKey } from '../../../kit/once.js';
@@ -26,7 +27,6 @@ export function SendForm({ onSent }: { onSent: () => void }) {
         ok(v1.POST('/v1/form-responses', { params: { header: { 'idempotency-key': idempotencyKey } }, body })),
       );
       setChosen([]);
-      forms.reload();
       onSent();
       return `${name} was sent to ${chosen.length === 1 ? '1 client' : `${chosen.length} clients`}.`;
     });
@@ -50,12 +50,7 @@ export function SendForm({ onSent }: { onSent: () => void }) {
                     checked={formId === form.id}
                     onChange={() => setFormId(form.id)}
                   />
-                  <span>
-                    {form.name}{' '}
-                    <span class="hint">
-                      ({form.formResponseRequests} asked, {form.formResponseSubmissions} answered)
-                    </span>
-                  </span>
+                  <span>{form.name}</span>
                 </label>
               </li>
             ))}
