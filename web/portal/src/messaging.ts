@@ -52,9 +52,7 @@ const COUNTED_CHANNELS = 100;
 /** The navigation's badge and the home page's line: the conversations with messages not seen yet. */
 export async function messagesWaiting({ person }: SignedIn): Promise<Waiting> {
   // In the inbox's order: a person in more channels than are counted has those of the newest activity counted.
-  const channels = await ok(
-    v1.GET('/v1/message-channels', { params: { query: { limit: COUNTED_CHANNELS, orderBy: 'lastMessageDate' } } }),
-  );
+  const channels = await ok(v1.GET('/v1/message-channels', { params: { query: { limit: COUNTED_CHANNELS, orderBy: 'lastMessageDate' } } }));
   const seen = readSeen(person);
   const count = channels.data.filter((channel) => hasNew(channel, seen)).length;
   return { section: '/messages', count, says: `${count} conversation${count === 1 ? '' : 's'} with new messages` };

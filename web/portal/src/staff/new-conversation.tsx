@@ -112,15 +112,20 @@ export function NewConversation() {
         </fieldset>
         <Field label={kind === 'company' ? 'Find a company' : 'Find clients'} hint="A word of the name or the e-mail address">
           {(props) => (
-            <input {...props} type="search" value={q} maxLength={100} autoComplete="off" onInput={(event) => setQ(event.currentTarget.value)} />
+            <input
+              {...props}
+              type="search"
+              value={q}
+              maxLength={100}
+              autoComplete="off"
+              onInput={(event) => setQ(event.currentTarget.value)}
+            />
           )}
         </Field>
         {found.loading ? <p role="status">Looking for {what}…</p> : null}
         {found.error ? <ErrorMessage error={found.error} /> : null}
         <fieldset class="found">
-          <legend>
-            {kind === 'company' ? 'Company' : kind === 'group' ? `Clients (up to ${GROUP_MAX}, of one company)` : 'Client'}
-          </legend>
+          <legend>{kind === 'company' ? 'Company' : kind === 'group' ? `Clients (up to ${GROUP_MAX}, of one company)` : 'Client'}</legend>
           {nothing ? <p class="empty">No {kind === 'company' ? 'company' : 'client'} matches.</p> : null}
           <ul class="choices found-list">
             {kind === 'company'
@@ -149,14 +154,16 @@ export function NewConversation() {
                         onChange={(event) => toggle(c, event.currentTarget.checked)}
                       />{' '}
                       <span>
-                        {clientName(c)} <span class="muted">{c.email}</span>
+                        <span class="found-name">{clientName(c)}</span> <span class="muted">{c.email}</span>
                       </span>
                     </label>
                   </li>
                 ))}
           </ul>
           {kind === 'group' ? (
-            <p class="muted">{chosen.length === 0 ? 'No client chosen yet.' : `${chosen.length} client${chosen.length === 1 ? '' : 's'} chosen.`}</p>
+            <p class="muted">
+              {chosen.length === 0 ? 'No client chosen yet.' : `${chosen.length} client${chosen.length === 1 ? '' : 's'} chosen.`}
+            </p>
           ) : null}
         </fieldset>
         {choosing ? (
