@@ -5,11 +5,12 @@
 // with all of Contoso, then Bob writes, then Ada: the inbox lists Ada, Bob, Contoso (newest activity first; the
 // conversations' default order, newest created first, would be the reverse), the two with messages marked new. Fay,
 // an admin, at 1280 px: opens Ada's and replies (no longer new), starts one with Cy (found by the server's search)
-// and one with Northwind, replying in each, and one with a group of Ada and Cy. Ada, in her own browser at 320 px, writes: Fay's inbox moves Ada's
-// conversation to the top, marked new, and says so, without a reload. Lin, limited to Northwind, at 320 px sees
-// Northwind's conversations only, in activity order; finds no Contoso company to start one with; Bob's is not found.
-// Then two `portal serve` processes on one PostgreSQL database and Redis: Fay's inbox on one, Ada on the other, each
-// seeing the other's message live. Each on both backends (a `portal serve` each); screenshots and axe on the first.
+// and one with Northwind, replying in each, and one with a group of Ada and Cy. Ada, in her own browser at 320 px,
+// writes: Fay's inbox moves Ada's conversation to the top, marked new, and says so, without a reload. Lin, limited to
+// Northwind, at 320 px sees Northwind's conversations only, in activity order; finds no Contoso company to start one
+// with, starts one with Cy; Bob's is not found. Each on both backends (a `portal serve` each; screenshots and axe on
+// the first). Then (the PostgreSQL job) two `portal serve` processes on one PostgreSQL database and Redis: Fay's inbox
+// on one, Ada on the other, each seeing the other's message live.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -271,6 +272,15 @@ async function inbox(backend: (typeof BACKENDS)[number], shots: boolean) {
       await linPanel.getByText('No company matches.').waitFor();
       if (shots) await checkPage(l, 'staff-inbox-limited-search-320');
       assert.ok(!((await l.page.locator('main').textContent()) ?? '').includes('Bob'), 'nothing of Contoso’s');
+      // A member of staff (not an admin) may start one with a client of her company.
+      await linPanel.getByRole('radio', { name: 'A client' }).check();
+      await linPanel.getByLabel('Find clients').fill('cy');
+      await linPanel.getByRole('radio', { name: 'Cy Young cy@northwind.test' }).check();
+      await linPanel.getByRole('button', { name: 'Start the conversation' }).click();
+      await land(l, false, '', 'Cy Young');
+      await l.page.getByText('No messages yet: write the first one below.').waitFor();
+      const cyNow = await ws.call<{ data: unknown[] }>('GET', `/v1/message-channels?clientId=${cy.id}`);
+      assert.equal(cyNow.data.length, 2);
       await l.page.goto(`${ws.pages}/messages/${withBob.id}`);
       await land(l, shots, 'staff-inbox-limited-not-found-320', 'Conversation not found');
       assertSameOrigin(portal, l);
