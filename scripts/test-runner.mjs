@@ -27,6 +27,7 @@ const LONGEST = [
   'test/portal-staff-forms.test.ts',
   'test/portal-billing.test.ts',
   'test/portal-staff-client-tabs.test.ts',
+  'test/portal-staff-inbox.test.ts',
   'src/modules/resources/billing/catalog.test.ts',
   'src/modules/resources/email-outbox/email-outbox.test.ts',
   'src/modules/surfaces/sign-in/app-sessions.test.ts',
@@ -50,6 +51,7 @@ const SPLIT = {
   'test/portal-staff-forms.test.ts': 1,
   'test/portal-billing.test.ts': 1,
   'test/portal-staff-client-tabs.test.ts': 1,
+  'test/portal-staff-inbox.test.ts': 1,
 };
 
 /**
