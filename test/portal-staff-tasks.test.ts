@@ -114,7 +114,7 @@ async function staffTasks(backend: (typeof BACKENDS)[number], shots: boolean) {
     assert.equal((await portal.http('GET', `/v1/task-templates/${scratch.id}`, { 'x-api-key': ws.apiKey })).status, 404);
 
     // A task from Onboarding, for Ada (found by a search), due on 15 December.
-    await page.getByRole('button', { name: 'New task from Onboarding' }).click();
+    await page.getByRole('button', { name: 'New task from it: Onboarding' }).click();
     const fromTemplate = page.getByRole('form', { name: 'New task from Onboarding' });
     await fromTemplate.getByLabel('Due date').fill('2026-12-15');
     await fromTemplate.getByLabel('Who').selectOption({ label: 'A client' });
@@ -230,7 +230,7 @@ async function staffTasks(backend: (typeof BACKENDS)[number], shots: boolean) {
     await land(lin, shots, 'staff-task-other-320', 'Task not available');
     await lin.page.goto(`${ws.pages}/tasks/templates`);
     await land(lin, shots, 'staff-task-templates-320', 'Task templates');
-    await lin.page.getByRole('button', { name: 'New task from Onboarding' }).waitFor();
+    await lin.page.getByRole('button', { name: 'New task from it: Onboarding' }).waitFor();
     assert.equal(await lin.page.getByRole('button', { name: 'Edit: Onboarding' }).count(), 0);
     assert.equal(await lin.page.getByRole('region', { name: 'New template' }).count(), 0);
     const refused = await lin.page.evaluate(async (url) => {

@@ -117,7 +117,7 @@ export function TaskTemplatesPage() {
                   <button
                     type="button"
                     onClick={() => setOpen({ id: template.id, form: 'task' })}
-                    aria-label={`New task from ${template.name}`}
+                    aria-label={`New task from it: ${template.name}`}
                   >
                     New task from it
                   </button>
