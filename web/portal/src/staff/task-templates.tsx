@@ -95,7 +95,10 @@ export function TaskTemplatesPage() {
                 <ErrorMessage error={make.error} />
                 <p>
                   A task named <strong>{template.name}</strong>
-                  {template.subTaskTemplates.length > 0 ? `, with its ${template.subTaskTemplates.length} steps` : ''}.
+                  {template.subTaskTemplates.length === 0
+                    ? ''
+                    : `, with its ${template.subTaskTemplates.length === 1 ? 'step' : `${template.subTaskTemplates.length} steps`}`}
+                  .
                 </p>
                 <Field label="Due date" name="dueDate" error={make.error}>
                   {(props) => <input {...props} type="date" />}
