@@ -252,7 +252,13 @@ for (const backend of BACKENDS) {
       assert.equal(made.statusCode, 200, made.body);
       const template = made.json();
       assert.deepEqual(
-        [template.object, template.name, template.description, template.createdDate, template.subTaskTemplates.map((s: any) => s.name)],
+        [
+          template.object,
+          template.name,
+          template.description,
+          template.createdDate,
+          template.subTaskTemplates.map((s: { name: string }) => s.name),
+        ],
         ['taskTemplate', 'Onboarding', '', AT, ['W-9']],
       );
       assert.deepEqual((await w.call('GET', `/v1/task-templates/${template.id}`)).json(), template);
