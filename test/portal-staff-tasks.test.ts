@@ -46,6 +46,17 @@ async function tabTo(page: Page, label: string) {
   assert.fail(`the keyboard reaches “${label}”`);
 }
 
+/** The focus is on the task's card, in the column whose heading has this id. */
+const focusedIn = (page: Page, taskId: string, column: string) =>
+  page.waitForFunction(
+    ([id, heading]) => {
+      const card = document.activeElement as HTMLElement | null;
+      return card?.dataset.taskId === id && card.closest('section')?.getAttribute('aria-labelledby') === heading;
+    },
+    [taskId, column],
+    { timeout: WAIT_MS },
+  );
+
 const cardNames = (page: Page, column: string) =>
   page.getByRole('region', { name: column, exact: true }).locator('.task-name').allTextContents();
 
@@ -144,13 +155,13 @@ async function staffTasks(backend: (typeof BACKENDS)[number], shots: boolean) {
     await tabTo(page, 'Move to In progress: Onboarding');
     await page.keyboard.press('Enter');
     await page.getByRole('status').getByText('“Onboarding” moved to In progress.').waitFor();
-    await page.waitForFunction((id) => document.activeElement?.id === `task-${id}`, taskId, { timeout: WAIT_MS });
+    await focusedIn(page, taskId, 'column-inProgress');
     assert.deepEqual(await cardNames(page, 'In progress'), ['Onboarding']);
     assert.equal((await ws.call<Task>('GET', `/v1/tasks/${taskId}`)).status, 'inProgress');
     await tabTo(page, 'Move to Done: Onboarding');
     await page.keyboard.press('Space');
     await page.getByRole('status').getByText('“Onboarding” moved to Done.').waitFor();
-    await page.waitForFunction((id) => document.activeElement?.id === `task-${id}`, taskId, { timeout: WAIT_MS });
+    await focusedIn(page, taskId, 'column-completed');
     assert.deepEqual(await cardNames(page, 'Done'), ['Onboarding']);
     assert.deepEqual(await cardNames(page, 'In progress'), []);
     assert.equal((await ws.call<Task>('GET', `/v1/tasks/${taskId}`)).status, 'completed');

@@ -168,6 +168,7 @@ function TaskColumn({
   );
   const [editing, setEditing] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const section = useRef<HTMLElement>(null);
   const tasks = list.data?.data ?? [];
   const name = useNames(
     person,
@@ -178,12 +179,13 @@ function TaskColumn({
   useEffect(() => {
     const read = list.data as (Page<Task> & { round: number }) | undefined;
     if (!focus || list.loading || read?.round !== focus.round) return;
-    const card = document.getElementById(`task-${focus.id}`);
+    // Looked for in this column only: the column it left may still show it until it reads its page again.
+    const card = section.current?.querySelector<HTMLElement>(`[data-task-id="${CSS.escape(focus.id)}"]`);
     (card ?? heading.current)?.focus();
     focused();
   }, [focus, list.loading, list.data]);
   return (
-    <section class="task-column" aria-labelledby={id}>
+    <section class="task-column" aria-labelledby={id} ref={section}>
       <h2 id={id} ref={heading} tabIndex={-1}>
         {STATUS_WORDS[status]}
       </h2>
@@ -193,7 +195,7 @@ function TaskColumn({
       {tasks.length > 0 ? (
         <ul class="task-cards">
           {tasks.map((task) => (
-            <li key={task.id} id={`task-${task.id}`} tabIndex={-1} class="task-card" aria-label={task.name}>
+            <li key={task.id} data-task-id={task.id} tabIndex={-1} class="task-card" aria-label={task.name}>
               {editing === task.id ? (
                 <EditTask
                   task={task}
