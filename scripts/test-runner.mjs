@@ -25,6 +25,7 @@ const LONGEST = [
   'test/portal-browser.test.ts',
   'test/portal-staff-view.test.ts',
   'test/portal-staff-forms.test.ts',
+  'test/portal-staff-tasks.test.ts',
   'test/portal-billing.test.ts',
   'test/portal-staff-client-tabs.test.ts',
   'test/portal-staff-inbox.test.ts',
@@ -52,6 +53,7 @@ const SPLIT = {
   'test/portal-billing.test.ts': 1,
   'test/portal-staff-client-tabs.test.ts': 1,
   'test/portal-staff-inbox.test.ts': 1,
+  'test/portal-staff-tasks.test.ts': 1,
 };
 
 /**

@@ -1657,11 +1657,15 @@ export interface paths {
         };
         /**
          * List task templates, newest first
-         * @description Templates are made on the admin surface (or with `portal task-templates create`).
+         * @description Templates are made here by an admin (or a key, a token), on the admin surface, or with `portal task-templates create`.
          */
         get: operations["listTaskTemplates"];
         put?: never;
-        post?: never;
+        /**
+         * Create a task template, with up to 20 subtask templates
+         * @description Keys, bearer tokens and admins; staff get a 403, client sessions a 404. No event. name: one line, 255 characters at most; description: 10000 characters at most.
+         */
+        post: operations["createTaskTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1682,10 +1686,18 @@ export interface paths {
         get: operations["retrieveTaskTemplate"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a task template
+         * @description The tasks made from it stay, without a templateId. Keys, bearer tokens and admins; staff get a 403. No event.
+         */
+        delete: operations["deleteTaskTemplate"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a task template
+         * @description Changes the fields given; subTaskTemplates given replace the old ones (new ids). The tasks already made from it keep what they copied. Keys, bearer tokens and admins; staff get a 403. No event. name: one line, 255 characters at most; description: 10000 characters at most.
+         */
+        patch: operations["updateTaskTemplate"];
         trace?: never;
     };
     "/v1/notes": {
@@ -17347,6 +17359,175 @@ export interface operations {
             };
         };
     };
+    createTaskTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: its first answer (status and body, 5xx included) is kept 24 hours for this key and the credential that sent it (an API key; one bearer token; a session: its end user through that app key), and a retry by the same credential with the same key and request gets it again with `Idempotent-Replayed: true`. Keys are per credential: another caller using the same key has its own, and never gets this answer. The answer is stored sealed (AES-256-GCM) under a key derived from the credential's secret, which the service does not keep, so an answer that carries a secret (a bearer token, an `inviteUrl`) can be read back by its own caller only. The same key with another request is a 422; a retry while the first still runs is a 409. A request refused by authentication, limits, permissions or validation keeps nothing. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1–255 characters; one line, not only white space; no control characters other than tab, and no lone surrogates */
+                    name: string;
+                    /** @description at most 10000 characters; no control characters other than tab, line feed and carriage return, and no lone surrogates */
+                    description?: string;
+                    /** @description at most 20: each becomes a subtask of a task made from the template */
+                    subTaskTemplates?: {
+                        /** @description 1–255 characters; one line, not only white space; no control characters other than tab, and no lone surrogates */
+                        name: string;
+                        /** @description at most 10000 characters; no control characters other than tab, line feed and carriage return, and no lone surrogates */
+                        description?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        object: "taskTemplate";
+                        name: string;
+                        description: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        createdDate: string;
+                        subTaskTemplates: {
+                            /**
+                             * Format: uuid
+                             * @description UUID v4
+                             */
+                            id: string;
+                            /** @enum {string} */
+                            object: "taskTemplate";
+                            name: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC with milliseconds
+                             */
+                            createdDate: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing object, or the first request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request (method, URL or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Burst limit (`rate_limit_exceeded`, with Retry-After) or daily quota (`{"error":"quota limit reached"}`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["QuotaExceeded"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or limit state unavailable; with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     retrieveTaskTemplate: {
         parameters: {
             query?: never;
@@ -17419,6 +17600,257 @@ export interface operations {
             };
             /** @description No such route or object in this workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Burst limit (`rate_limit_exceeded`, with Retry-After) or daily quota (`{"error":"quota limit reached"}`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["QuotaExceeded"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or limit state unavailable; with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTaskTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description object id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        object: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Burst limit (`rate_limit_exceeded`, with Retry-After) or daily quota (`{"error":"quota limit reached"}`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["QuotaExceeded"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or limit state unavailable; with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTaskTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description object id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1–255 characters; one line, not only white space; no control characters other than tab, and no lone surrogates */
+                    name?: string;
+                    /** @description at most 10000 characters; no control characters other than tab, line feed and carriage return, and no lone surrogates */
+                    description?: string;
+                    /** @description replaces the subtask templates (at most 20); [] removes them */
+                    subTaskTemplates?: {
+                        /** @description 1–255 characters; one line, not only white space; no control characters other than tab, and no lone surrogates */
+                        name: string;
+                        /** @description at most 10000 characters; no control characters other than tab, line feed and carriage return, and no lone surrogates */
+                        description?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        object: "taskTemplate";
+                        name: string;
+                        description: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        createdDate: string;
+                        subTaskTemplates: {
+                            /**
+                             * Format: uuid
+                             * @description UUID v4
+                             */
+                            id: string;
+                            /** @enum {string} */
+                            object: "taskTemplate";
+                            name: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC with milliseconds
+                             */
+                            createdDate: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing object */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -239,6 +239,22 @@ export function insertTemplate(work: UnitOfWork, access: Access, template: TaskT
   );
 }
 
+/** Writes a template's name, description and subtask templates (its id and creation stay). */
+export function updateTemplate(work: UnitOfWork, access: Access, template: TaskTemplate): void {
+  work.write(
+    work.db
+      .updateTable('task_templates')
+      .set({ name: template.name, description: template.description, sub_task_templates: JSON.stringify(template.subTaskTemplates) })
+      .where('workspace_id', '=', access.workspaceId)
+      .where('id', '=', template.id),
+  );
+}
+
+/** Deletes a template; the tasks made from it stay, their templateId cleared (the foreign key's `set null`). */
+export function deleteTemplate(work: UnitOfWork, access: Access, id: string): void {
+  work.write(work.db.deleteFrom('task_templates').where('workspace_id', '=', access.workspaceId).where('id', '=', id));
+}
+
 /** The tasks assigned to a removed internal user stay, unassigned (modules/workflows/staff). */
 export function unassignTasksOf(work: UnitOfWork, access: Access, internalUserId: string, at: string): void {
   work.write(

@@ -22,6 +22,7 @@ import {
   TaskTemplate,
   TaskTemplateCreate,
   TaskTemplateListQuery,
+  TaskTemplateUpdate,
   TaskUpdate,
 } from './tasks.schemas.js';
 import * as service from './tasks.service.js';
@@ -32,6 +33,8 @@ const CLIENT_READS: RoutePolicy = { clientSession: 'read' };
 const CLIENT_COMPLETES: RoutePolicy = { clientSession: 'write' };
 /** Templates are the staff's: a client session is answered as if they were absent. */
 const STAFF_ONLY: RoutePolicy = { clientSession: 'none' };
+/** Templates are the workspace's: made, changed and deleted by admins (and keys, tokens); staff get 403. */
+const ADMINS_ONLY: RoutePolicy = { clientSession: 'none', staff: false };
 const tags = ['tasks'];
 
 const VISIBILITY =
@@ -143,7 +146,8 @@ export default async function taskRoutes(fastify: FastifyInstance) {
         tags,
         operationId: 'listTaskTemplates',
         summary: 'List task templates, newest first',
-        description: 'Templates are made on the admin surface (or with `portal task-templates create`).',
+        description:
+          'Templates are made here by an admin (or a key, a token), on the admin surface, or with `portal task-templates create`.',
         querystring: TaskTemplateListQuery,
         response: { 200: Page(TaskTemplate), ...READ_ERRORS },
       },
@@ -164,6 +168,54 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => service.getTaskTemplate(database, request.caller, request.params.id),
+  );
+  app.post(
+    '/task-templates',
+    {
+      config: { policy: ADMINS_ONLY },
+      schema: {
+        tags,
+        operationId: 'createTaskTemplate',
+        summary: `Create a task template, with up to ${SUB_TASK_TEMPLATES_MAX} subtask templates`,
+        description: `Keys, bearer tokens and admins; staff get a 403, client sessions a 404. No event. ${LIMITS}`,
+        body: TaskTemplateCreate,
+        response: { 200: TaskTemplate, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.createTaskTemplate(database, request.caller, request.body),
+  );
+  app.patch(
+    '/task-templates/:id',
+    {
+      config: { policy: ADMINS_ONLY },
+      schema: {
+        tags,
+        operationId: 'updateTaskTemplate',
+        summary: 'Update a task template',
+        description:
+          'Changes the fields given; subTaskTemplates given replace the old ones (new ids). The tasks already made from it keep ' +
+          `what they copied. Keys, bearer tokens and admins; staff get a 403. No event. ${LIMITS}`,
+        params: IdParams,
+        body: TaskTemplateUpdate,
+        response: { 200: TaskTemplate, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.updateTaskTemplate(database, request.caller, request.params.id, request.body),
+  );
+  app.delete(
+    '/task-templates/:id',
+    {
+      config: { policy: ADMINS_ONLY },
+      schema: {
+        tags,
+        operationId: 'deleteTaskTemplate',
+        summary: 'Delete a task template',
+        description: 'The tasks made from it stay, without a templateId. Keys, bearer tokens and admins; staff get a 403. No event.',
+        params: IdParams,
+        response: { 200: DeletedBody, ...DELETE_ERRORS },
+      },
+    },
+    async (request) => service.deleteTaskTemplate(database, request.caller, request.params.id),
   );
 }
 

@@ -151,5 +151,20 @@ export const TaskTemplateCreate = Type.Object(
 );
 export type TaskTemplateCreate = Static<typeof TaskTemplateCreate>;
 
+export const TaskTemplateUpdate = Type.Object(
+  {
+    name: Type.Optional(TaskName),
+    description: Type.Optional(TaskDescription),
+    subTaskTemplates: Type.Optional(
+      Type.Array(Type.Object(TemplateFields, { additionalProperties: false }), {
+        maxItems: SUB_TASK_TEMPLATES_MAX,
+        description: `replaces the subtask templates (at most ${SUB_TASK_TEMPLATES_MAX}); [] removes them`,
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1, title: 'TaskTemplateUpdate' },
+);
+export type TaskTemplateUpdate = Static<typeof TaskTemplateUpdate>;
+
 export const TaskTemplateListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 export type TaskTemplateListQuery = Static<typeof TaskTemplateListQuery>;

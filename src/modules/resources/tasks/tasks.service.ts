@@ -9,7 +9,7 @@ import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
 import { resolveMembers } from '../directory/index.js';
 import { findInternalUser } from '../internal-users/index.js';
 import * as repo from './tasks.repository.js';
-import type { Task, TaskCreate, TaskTemplate, TaskTemplateCreate, TaskUpdate } from './tasks.schemas.js';
+import type { Task, TaskCreate, TaskTemplate, TaskTemplateCreate, TaskTemplateUpdate, TaskUpdate } from './tasks.schemas.js';
 
 export const listTasks = listAs(repo.listTasks);
 export const listTaskTemplates = listAs(repo.listTemplates);
@@ -360,14 +360,56 @@ export async function createTaskTemplate(database: Database, caller: Caller, inp
     name: input.name,
     description: input.description ?? '',
     createdDate: at,
-    subTaskTemplates: (input.subTaskTemplates ?? []).map((sub) => ({
-      id: randomUUID(),
-      object: 'taskTemplate',
-      name: sub.name,
-      description: sub.description ?? '',
-      createdDate: at,
-    })),
+    subTaskTemplates: subTemplatesOf(input.subTaskTemplates ?? [], at),
   };
   await unitOfWork(database, async (work) => repo.insertTemplate(work, caller.access, template));
   return template;
+}
+
+/** Subtask templates as given, each a new id made now. */
+function subTemplatesOf(given: { name: string; description?: string }[], at: string): TaskTemplate['subTaskTemplates'] {
+  return given.map((sub) => ({
+    id: randomUUID(),
+    object: 'taskTemplate',
+    name: sub.name,
+    description: sub.description ?? '',
+    createdDate: at,
+  }));
+}
+
+/**
+ * Changes a template's name, description or subtask templates (those given replace the old ones, new ids); the tasks
+ * already made from it keep what they copied. Admins, keys and tokens (the route's policy); no event (as on create).
+ */
+export async function updateTaskTemplate(database: Database, caller: Caller, id: string, input: TaskTemplateUpdate): Promise<TaskTemplate> {
+  return unitOfWork(
+    database,
+    async (work) => {
+      const previous = orNotFound(await repo.findTemplate(work.db, caller.access, id), 'Task template');
+      const template: TaskTemplate = {
+        ...previous,
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.description === undefined ? {} : { description: input.description }),
+        ...(input.subTaskTemplates === undefined
+          ? {}
+          : { subTaskTemplates: subTemplatesOf(input.subTaskTemplates, isoAt(caller.actor.at)) }),
+      };
+      repo.updateTemplate(work, caller.access, template);
+      return template;
+    },
+    { transaction: true },
+  );
+}
+
+/** Deletes a template; the tasks made from it stay, without a templateId. */
+export async function deleteTaskTemplate(database: Database, caller: Caller, id: string) {
+  return unitOfWork(
+    database,
+    async (work) => {
+      const template = orNotFound(await repo.findTemplate(work.db, caller.access, id), 'Task template');
+      repo.deleteTemplate(work, caller.access, template.id);
+      return { id: template.id, object: 'taskTemplate', deleted: true as const };
+    },
+    { transaction: true },
+  );
 }

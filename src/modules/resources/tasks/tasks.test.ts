@@ -237,6 +237,69 @@ for (const backend of BACKENDS) {
       assertProblems(bad, ['body.subTaskTemplates']);
     });
 
+    test('templates on /v1: an admin (or a key) creates, changes and deletes one; staff get 403, a client session 404; tasks made from it stay', async (t) => {
+      const w = await world(t, backend);
+      const admin = await createTestInternalUser(w.h, w.ws.workspaceId, {
+        email: 'boss@acme.test',
+        givenName: 'Bo',
+        familyName: 'Ss',
+        role: 'admin',
+      });
+      const adminSession = await sessionKeyFor(w.h, w.ws.workspaceId, { apiKey: w.app.apiKey, internalUserId: admin.id });
+      const staffSession = await sessionKeyFor(w.h, w.ws.workspaceId, { apiKey: w.app.apiKey, internalUserId: w.user.id });
+      const clientSession = await sessionKeyFor(w.h, w.ws.workspaceId, { apiKey: w.app.apiKey, clientId: w.ada.id });
+      const made = await w.call('POST', '/v1/task-templates', { name: 'Onboarding', subTaskTemplates: [{ name: 'W-9' }] }, adminSession);
+      assert.equal(made.statusCode, 200, made.body);
+      const template = made.json();
+      assert.deepEqual(
+        [
+          template.object,
+          template.name,
+          template.description,
+          template.createdDate,
+          template.subTaskTemplates.map((s: { name: string }) => s.name),
+        ],
+        ['taskTemplate', 'Onboarding', '', AT, ['W-9']],
+      );
+      assert.deepEqual((await w.call('GET', `/v1/task-templates/${template.id}`)).json(), template);
+      const task = await w.create({ templateId: template.id, clientId: w.ada.id });
+
+      const changed = await w.call(
+        'PATCH',
+        `/v1/task-templates/${template.id}`,
+        { description: 'New client', subTaskTemplates: [] },
+        adminSession,
+      );
+      assert.equal(changed.statusCode, 200, changed.body);
+      assert.deepEqual(changed.json(), { ...template, description: 'New client', subTaskTemplates: [] });
+      assert.deepEqual((await w.call('GET', `/v1/task-templates/${template.id}`)).json(), changed.json());
+      const renamed = await w.call('PATCH', `/v1/task-templates/${template.id}`, { name: 'Welcome' });
+      assert.equal(renamed.json().name, 'Welcome');
+      assertProblems(await w.call('PATCH', `/v1/task-templates/${template.id}`, { name: '' }), ['body.name']);
+      assertProblems(await w.call('POST', '/v1/task-templates', { description: 'no name' }), ['body.name']);
+      assert.equal((await w.call('PATCH', `/v1/task-templates/${w.ada.id}`, { name: 'X' })).statusCode, 404);
+
+      for (const [method, url, body] of [
+        ['POST', '/v1/task-templates', { name: 'Mine' }],
+        ['PATCH', `/v1/task-templates/${template.id}`, { name: 'Mine' }],
+        ['DELETE', `/v1/task-templates/${template.id}`, undefined],
+      ] as const) {
+        const staff = await w.call(method, url, body, staffSession);
+        assert.deepEqual([staff.statusCode, staff.json().code], [403, 'forbidden'], `staff: ${method} ${url}`);
+        const client = await w.call(method, url, body, clientSession);
+        assert.deepEqual([client.statusCode, client.json().code], [404, 'not_found'], `client: ${method} ${url}`);
+      }
+      assert.equal((await w.call('GET', '/v1/task-templates', undefined, staffSession)).json().data.length, 1, 'staff read templates');
+
+      const deleted = await w.call('DELETE', `/v1/task-templates/${template.id}`, undefined, adminSession);
+      assert.deepEqual(deleted.json(), { id: template.id, object: 'taskTemplate', deleted: true });
+      assert.equal((await w.call('GET', `/v1/task-templates/${template.id}`)).statusCode, 404);
+      assert.equal((await w.call('DELETE', `/v1/task-templates/${template.id}`)).statusCode, 404);
+      const kept = (await w.call('GET', `/v1/tasks/${task.id}`)).json();
+      assert.deepEqual([kept.name, 'templateId' in kept], ['Onboarding', false]);
+      assert.deepEqual((await w.call('GET', '/v1/task-templates')).json(), { data: [] });
+    });
+
     test('a client session sees the tasks of itself, its company as a whole, or that it views; it creates and deletes none (403)', async (t) => {
       const w = await world(t, backend);
       const mine = await w.create({ name: 'Mine', clientId: w.ada.id });

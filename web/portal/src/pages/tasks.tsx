@@ -1,5 +1,6 @@
 // The Tasks section (/tasks, /tasks/<id>): the tasks the API shows the person (a client: those assigned to it or its
 // company, and those it follows), filtered by status; a task's page with its steps; marking one done and reopening it.
+// An internal user's /tasks is the task board, and /tasks/templates the templates (staff/task-board.tsx, task-templates.tsx).
 import { useState } from 'preact/hooks';
 import type { Item } from '../../../kit/api.js';
 import { DataTable, FilterForm, ListState, Pager, useListQuery, usePaged } from '../../../kit/list.js';
@@ -13,6 +14,8 @@ import type { Waiting } from '../sections.js';
 import { ErrorMessage, Field, LoadFailed, Loading, PageHeading, Status, useAction } from '../ui.js';
 import { counted, everyItem, formatDue, formatWhen } from '../work.js';
 import { NotFoundPage } from './not-found.js';
+import { TaskBoard } from '../staff/task-board.js';
+import { TaskTemplatesPage } from '../staff/task-templates.js';
 
 type Task = Item<'/v1/tasks'>;
 type TaskStatus = Task['status'];
@@ -21,6 +24,10 @@ const STATUS_WORDS: Record<TaskStatus, string> = { todo: 'To do', inProgress: 'I
 const STATUSES = Object.keys(STATUS_WORDS) as TaskStatus[];
 
 export function TasksPage({ path }: { path: string }) {
+  // Staff: the board and the templates (staff/task-*.tsx); a task's own page is the same for everyone.
+  const { staff } = useSignedIn();
+  if (staff && path === '/tasks') return <TaskBoard />;
+  if (staff && path === '/tasks/templates') return <TaskTemplatesPage />;
   const one = match('/tasks/:id', path);
   if (one) return <TaskPage id={one.id} />;
   if (path !== '/tasks') return <NotFoundPage />;
