@@ -8,6 +8,8 @@ import { Link } from '../router.js';
 import { useSignedIn } from '../signed-in.js';
 import { ErrorMessage, Field, LoadFailed, Loading, PageHeading, Status, Submit, useAction } from '../ui.js';
 import { STATUS_WORDS } from './clients.js';
+import { CustomFieldsPanel } from './custom-fields.js';
+import { NotesPanel } from './notes.js';
 
 type Client = Answer<'/v1/clients/{id}'>;
 
@@ -110,6 +112,16 @@ function ClientDetails({ client, reload }: { client: Client; reload: () => void 
           <Submit label={edit.busy ? 'Saving…' : 'Save the names'} busy={edit.busy} />
         </form>
       </section>
+      <CustomFieldsPanel
+        entityType="client"
+        values={client.customFields}
+        version={client.updatedAt}
+        save={async (customFields) => {
+          await ok(v1.PATCH('/v1/clients/{id}', { params: { path: { id: client.id } }, body: { customFields } }));
+          reload();
+        }}
+      />
+      <NotesPanel entityType="client" entityId={client.id} />
     </>
   );
 }
