@@ -21,7 +21,7 @@ export interface PortalServer {
   server: Server;
   browser: Browser;
   /** The server's DATABASE_URL (for `portal …` commands on its database: custom fields are made only by the CLI). */
-  databaseUrl: string;
+  databaseUrl?: string;
   /** A JSON request to the server (a workspace key in `headers`, or the admin token). */
   http: <T>(method: string, path: string, headers: Record<string, string>, body?: unknown) => Promise<{ status: number; body: T }>;
   close: () => Promise<void>;

@@ -38,7 +38,9 @@ async function definitionsOf(entityType: Entity): Promise<CustomField[]> {
   return fields;
 }
 
-const INPUT_TYPES: Partial<Record<CustomField['type'], { type: 'text' | 'email' | 'url' | 'tel'; inputMode?: 'decimal'; autocomplete?: string }>> = {
+const INPUT_TYPES: Partial<
+  Record<CustomField['type'], { type: 'text' | 'email' | 'url' | 'tel'; inputMode?: 'decimal'; autocomplete?: string }>
+> = {
   text: { type: 'text' },
   number: { type: 'text', inputMode: 'decimal' },
   email: { type: 'email', autocomplete: 'off' },
@@ -100,7 +102,9 @@ export function CustomFieldsPanel({
       <h2 id={headingId}>Custom fields</h2>
       {fields.loading && !fields.data ? <Loading>Loading the custom fields…</Loading> : null}
       {fields.error ? <LoadFailed error={fields.error} retry={fields.reload} codes /> : null}
-      {fields.data && list.length === 0 ? <p class="empty">The workspace has no custom fields for {entityType === 'client' ? 'clients' : 'companies'}.</p> : null}
+      {fields.data && list.length === 0 ? (
+        <p class="empty">The workspace has no custom fields for {entityType === 'client' ? 'clients' : 'companies'}.</p>
+      ) : null}
       {list.length > 0 ? (
         <>
           <ErrorMessage error={edit.error} focus codes />

@@ -63,7 +63,12 @@ export function NotesPanel({ entityType, entityId }: { entityType: Entity; entit
       await ok(
         v1.POST('/v1/notes', {
           params: { header: { 'idempotency-key': addKey } },
-          body: { entityType, entityId, title: String(data.get('title') ?? '').trim(), ...(content.trim() ? { content: textToHtml(content) } : {}) },
+          body: {
+            entityType,
+            entityId,
+            title: String(data.get('title') ?? '').trim(),
+            ...(content.trim() ? { content: textToHtml(content) } : {}),
+          },
         }),
       );
       setAddKey(newKey());
@@ -112,10 +117,21 @@ export function NotesPanel({ entityType, entityId }: { entityType: Entity; entit
                   </p>
                   {note.content ? <p class="note-content">{htmlToText(note.content)}</p> : null}
                   <div class="actions">
-                    <button type="button" class="secondary" aria-label={`Edit the note “${note.title}”`} onClick={() => setEditing(note.id)}>
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={`Edit the note “${note.title}”`}
+                      onClick={() => setEditing(note.id)}
+                    >
                       Edit
                     </button>
-                    <button type="button" class="danger" aria-label={`Delete the note “${note.title}”`} disabled={change.busy} onClick={() => remove(note)}>
+                    <button
+                      type="button"
+                      class="danger"
+                      aria-label={`Delete the note “${note.title}”`}
+                      disabled={change.busy}
+                      onClick={() => remove(note)}
+                    >
                       Delete
                     </button>
                   </div>
@@ -141,7 +157,17 @@ export function NotesPanel({ entityType, entityId }: { entityType: Entity; entit
   );
 }
 
-function EditNote({ note, action, close, saved }: { note: Note; action: ReturnType<typeof useAction>; close: () => void; saved: () => void }) {
+function EditNote({
+  note,
+  action,
+  close,
+  saved,
+}: {
+  note: Note;
+  action: ReturnType<typeof useAction>;
+  close: () => void;
+  saved: () => void;
+}) {
   const submit = (event: Event) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget as HTMLFormElement);
