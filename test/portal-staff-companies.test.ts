@@ -71,7 +71,7 @@ async function land(v: Visit, shots: boolean, name: string, title: string) {
 }
 
 /** In a Notes panel: add a note, edit it, delete it (after the confirmation), each checked through the API. */
-async function notesJourney(v: Visit, ws: Workspace, entity: string, entityId: string, title: string) {
+async function notesJourney(v: Visit, ws: Workspace, entity: string, entityId: string, title: string, shot?: string) {
   const { page } = v;
   const panel = page.getByRole('region', { name: 'Notes' });
   const notesOf = async () =>
@@ -88,6 +88,7 @@ async function notesJourney(v: Visit, ws: Workspace, entity: string, entityId: s
     (await notesOf()).map(({ title, content }) => ({ title, content })),
     [{ title, content: '<p>Wants the &lt;b&gt;annual&lt;/b&gt; plan.<br>Call after 10.</p>' }],
   );
+  if (shot) await checkPage(v, shot);
 
   await note.getByRole('button', { name: `Edit the note “${title}”` }).click();
   const edit = panel.getByRole('form', { name: `Edit the note “${title}”` });
@@ -231,8 +232,7 @@ async function companiesJourney(backend: (typeof BACKENDS)[number], shots: boole
     });
     assert.equal(await tagGroup.getByLabel('VIP').isChecked(), true);
     assert.equal(await fields.getByLabel('Tier').inputValue(), '');
-    await notesJourney(full, ws, 'client', carl.id, 'Prefers e-mail');
-    if (shots) await checkPage(full, 'staff-client-notes-1280');
+    await notesJourney(full, ws, 'client', carl.id, 'Prefers e-mail', shots ? 'staff-client-notes-1280' : undefined);
 
     // A search, on the server: "fab" finds Fabrikam Ltd alone.
     await fp.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Companies' }).click();

@@ -48,6 +48,10 @@ const INPUT_TYPES: Partial<
   phoneNumber: { type: 'tel', autocomplete: 'off' },
 };
 
+/** Whether the server refused some custom field's value (its word is then shown beside that field). */
+const fieldProblems = (error: unknown) =>
+  error instanceof ApiError && Object.keys(error.fields).some((name) => name.startsWith('customFields.'));
+
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** Each field's value from the form, as `customFields` takes it ("" or [] clears one; an empty address is null). */
@@ -107,7 +111,12 @@ export function CustomFieldsPanel({
       ) : null}
       {list.length > 0 ? (
         <>
-          <ErrorMessage error={edit.error} focus codes />
+          {/* A value refused: the server's word is beside its field; the alert says where to look. */}
+          <ErrorMessage
+            error={fieldProblems(edit.error) ? 'Nothing was saved: see what is wrong beside each field marked.' : edit.error}
+            focus
+            codes
+          />
           <Status>{edit.done}</Status>
           {/* noValidate: the server checks each value, and says what is wrong beside the field. */}
           <form class="custom-fields" onSubmit={submit} noValidate key={version}>
@@ -131,7 +140,7 @@ function CustomFieldControl({ field, value, error }: { field: CustomField; value
         <ul class="choices">
           {(field.options ?? []).map((option) => (
             <li key={option.id}>
-              <label>
+              <label class="choice">
                 <input type="checkbox" name={name} value={option.id} defaultChecked={chosen.has(option.id) || chosen.has(option.key)} />{' '}
                 {option.label}
               </label>
@@ -191,7 +200,7 @@ function Group({
   const problem = error instanceof ApiError ? error.fields[name] : undefined;
   const described = [hint ? `${id}-hint` : '', problem ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <fieldset class="field custom-group" aria-describedby={described || undefined}>
+    <fieldset class="field" aria-describedby={described || undefined}>
       <legend>{legend}</legend>
       {hint ? (
         <small id={`${id}-hint`} class="hint">
