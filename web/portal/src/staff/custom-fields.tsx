@@ -35,7 +35,8 @@ async function definitionsOf(entityType: Entity): Promise<CustomField[]> {
     nextToken = answer.nextToken || undefined;
     if (!nextToken) break;
   }
-  return fields;
+  // The API lists the newest first; a form reads best in the order the fields were made.
+  return fields.reverse();
 }
 
 const INPUT_TYPES: Partial<
