@@ -24,8 +24,11 @@ const LONGEST = [
   'src/modules/resources/files/files.test.ts',
   'test/portal-browser.test.ts',
   'test/portal-staff-view.test.ts',
+  'test/portal-staff-forms.test.ts',
   'test/portal-staff-companies.test.ts',
   'test/portal-billing.test.ts',
+  'test/portal-staff-client-tabs.test.ts',
+  'test/portal-staff-inbox.test.ts',
   'src/modules/resources/billing/catalog.test.ts',
   'src/modules/resources/email-outbox/email-outbox.test.ts',
   'src/modules/surfaces/sign-in/app-sessions.test.ts',
@@ -46,8 +49,11 @@ const SPLIT = {
   'test/paging.test.ts': 1,
   // Browser journeys that run on both backends (a `portal serve` process on each): one job each, side by side.
   'test/portal-staff-view.test.ts': 1,
+  'test/portal-staff-forms.test.ts': 1,
   'test/portal-staff-companies.test.ts': 1,
   'test/portal-billing.test.ts': 1,
+  'test/portal-staff-client-tabs.test.ts': 1,
+  'test/portal-staff-inbox.test.ts': 1,
 };
 
 /**

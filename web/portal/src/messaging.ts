@@ -51,7 +51,8 @@ const COUNTED_CHANNELS = 100;
 
 /** The navigation's badge and the home page's line: the conversations with messages not seen yet. */
 export async function messagesWaiting({ person }: SignedIn): Promise<Waiting> {
-  const channels = await ok(v1.GET('/v1/message-channels', { params: { query: { limit: COUNTED_CHANNELS } } }));
+  // In the inbox's order: a person in more channels than are counted has those of the newest activity counted.
+  const channels = await ok(v1.GET('/v1/message-channels', { params: { query: { limit: COUNTED_CHANNELS, orderBy: 'lastMessageDate' } } }));
   const seen = readSeen(person);
   const count = channels.data.filter((channel) => hasNew(channel, seen)).length;
   return { section: '/messages', count, says: `${count} conversation${count === 1 ? '' : 's'} with new messages` };
@@ -64,7 +65,9 @@ export function channelNamesWanted(channel: Channel, person: Person): NameWanted
   const company: NameWanted = ['company', channel.companyId];
   if (person.type === 'client') return channel.membershipType === 'individual' ? [] : [company];
   if (channel.membershipType === 'company') return [company];
-  return membersOf(channel).map((id): NameWanted => ['client', id]);
+  const clients = membersOf(channel).map((id): NameWanted => ['client', id]);
+  // A group is named by its clients, and said to be of its company.
+  return channel.membershipType === 'group' ? [...clients, company] : clients;
 }
 
 const membersOf = (channel: Channel) => channel.memberIds ?? (channel.clientId ? [channel.clientId] : []);
@@ -85,8 +88,8 @@ export function conversationName(channel: Channel, person: Person, workspaceName
   return members.map((m) => m ?? 'a client no longer listed').join(', ') || 'Nobody';
 }
 
-/** Who is in it, in a line under the name. */
-export function membersLine(channel: Channel, person: Person, workspaceName: string): string {
+/** Who is in it, in a line under the name (staff read a group's company by name, when `name` is given). */
+export function membersLine(channel: Channel, person: Person, workspaceName: string, name?: Names): string {
   const clients = membersOf(channel).length;
   const client = person.type === 'client';
   if (channel.membershipType === 'company')
@@ -95,7 +98,13 @@ export function membersLine(channel: Channel, person: Person, workspaceName: str
   const others = clients - 1;
   return client
     ? `You, ${others} other client${others === 1 ? '' : 's'} and ${workspaceName}`
-    : `A group of ${clients} client${clients === 1 ? '' : 's'}, and staff`;
+    : `A group of ${clients} client${clients === 1 ? '' : 's'}${ofCompany(channel, name)}, and staff`;
+}
+
+/** " of Northwind" when the company's name is known; nothing otherwise. */
+function ofCompany(channel: Channel, name: Names | undefined): string {
+  const company = name?.('company', channel.companyId);
+  return company ? ` of ${company}` : '';
 }
 
 /** The sender names a thread needs: staff may read clients and internal users; a client only itself. */

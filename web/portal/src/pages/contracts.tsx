@@ -13,6 +13,7 @@ import { BASE, Link } from '../router.js';
 import type { Waiting } from '../sections.js';
 import { Done, Field, LoadFailed, Loading, PageHeading, Submit, useAction } from '../ui.js';
 import { FormProblem, counted, everyItem, formatDay, formatWhen } from '../work.js';
+import { SendContract } from '../staff/contracts-send.js';
 import { NotFoundPage } from './not-found.js';
 
 type Contract = Item<'/v1/contracts'>;
@@ -36,40 +37,53 @@ const STATUS_WORDS: Record<ContractStatus, string> = { pending: 'To sign', signe
 const pdfUrl = (contract: Contract) => `${BASE}/v1/contracts/${encodeURIComponent(contract.id)}/pdf`;
 
 function ContractLists() {
-  const { person, workspace } = useSignedIn();
+  const { person, workspace, staff } = useSignedIn();
   const client = person.type === 'client';
+  // Staff send contracts: the lists read again after each.
+  const [round, setRound] = useState(0);
   return (
     <>
       <PageHeading title="Contracts" context={workspace.name} />
       <p>{client ? 'The contracts we have sent you: those to sign, and those you have signed.' : 'The contracts sent to clients.'}</p>
-      <ContractList status="pending" title={client ? 'To sign' : 'Waiting for a signature'} empty="No contract waits for a signature." />
-      <ContractList status="signed" title="Signed" empty="No contract signed yet." />
+      <ContractList
+        status="pending"
+        title={client ? 'To sign' : 'Waiting for a signature'}
+        empty="No contract waits for a signature."
+        round={round}
+      />
+      <ContractList status="signed" title="Signed" empty="No contract signed yet." round={round} />
+      {staff ? <SendContract onSent={() => setRound((n) => n + 1)} /> : null}
     </>
   );
 }
 
-function ContractList({ status, title, empty }: { status: ContractStatus; title: string; empty: string }) {
+function ContractList({ status, title, empty, round }: { status: ContractStatus; title: string; empty: string; round: number }) {
   const { person } = useSignedIn();
-  const list = usePaged((nextToken) => ok(v1.GET('/v1/contracts', { params: { query: { status, limit: 25, nextToken } } })), [status]);
+  const list = usePaged(
+    (nextToken) => ok(v1.GET('/v1/contracts', { params: { query: { status, limit: 25, nextToken } } })),
+    [status, round],
+  );
   const rows = list.data?.data ?? [];
   // Staff see whom each was sent to; a client, only its own.
   const staff = person.type !== 'client';
   const name = useNames(person, staff ? rows.flatMap(partyWanted) : []);
   const id = `contracts-${status}`;
   const when = status === 'pending' ? 'Sent on' : 'Signed on';
+  // Staff read who signed: the client it was sent to (only that client signs it).
+  const whom = status === 'pending' ? 'Client' : 'Signed by';
   return (
     <section aria-labelledby={id} class="panel">
       <h2 id={id}>{title}</h2>
       <ListState list={list} what="contracts" empty={empty} />
       {rows.length > 0 ? (
-        <DataTable caption={`${title}, newest first`} columns={staff ? ['Contract', 'Client', when] : ['Contract', when]}>
+        <DataTable caption={`${title}, newest first`} columns={staff ? ['Contract', whom, when] : ['Contract', when]}>
           {rows.map((contract) => (
             <tr key={contract.id}>
               <td data-label="Contract" class="break">
                 <Link href={`/contracts/${encodeURIComponent(contract.id)}`}>{contract.name}</Link>
               </td>
               {staff ? (
-                <td data-label="Client" class="break">
+                <td data-label={whom} class="break">
                   {partyName(contract, name)}
                 </td>
               ) : null}
@@ -142,6 +156,12 @@ function ContractDetails({
         <dd>{formatWhen(contract.shareDate)}</dd>
         {contract.submissionDate ? (
           <>
+            {person.type === 'client' ? null : (
+              <>
+                <dt>Signed by</dt>
+                <dd>{partyName(contract, name)}</dd>
+              </>
+            )}
             <dt>Signed</dt>
             <dd>{formatWhen(contract.submissionDate)}</dd>
           </>

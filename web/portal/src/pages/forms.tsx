@@ -12,6 +12,7 @@ import { Link } from '../router.js';
 import type { Waiting } from '../sections.js';
 import { Done, Field, LoadFailed, Loading, PageHeading, Submit, useAction } from '../ui.js';
 import { FormProblem, counted, everyItem, formatDay, formatWhen } from '../work.js';
+import { SendForm } from '../staff/forms-send.js';
 import { NotFoundPage } from './not-found.js';
 
 type FormResponse = Item<'/v1/form-responses'>;
@@ -30,8 +31,10 @@ const answers = (person: Person, response: FormResponse) =>
   response.status === 'pending' && person.type === 'client' && response.clientId === person.id;
 
 function ResponseLists() {
-  const { person, workspace } = useSignedIn();
+  const { person, workspace, staff } = useSignedIn();
   const client = person.type === 'client';
+  // Staff send forms: the lists read again after each.
+  const [round, setRound] = useState(0);
   return (
     <>
       <PageHeading title="Forms" context={workspace.name} />
@@ -42,19 +45,25 @@ function ResponseLists() {
         status="pending"
         title={client ? 'To fill in' : 'Waiting for answers'}
         empty={client ? 'Nothing to fill in.' : 'No form waits for an answer.'}
+        round={round}
       />
       <ResponseList
         status="completed"
         title={client ? 'Sent' : 'Answered'}
         empty={client ? 'You have not sent a form yet.' : 'No form answered yet.'}
+        round={round}
       />
+      {staff ? <SendForm onSent={() => setRound((n) => n + 1)} /> : null}
     </>
   );
 }
 
-function ResponseList({ status, title, empty }: { status: ResponseStatus; title: string; empty: string }) {
+function ResponseList({ status, title, empty, round }: { status: ResponseStatus; title: string; empty: string; round: number }) {
   const { person } = useSignedIn();
-  const list = usePaged((nextToken) => ok(v1.GET('/v1/form-responses', { params: { query: { status, limit: 25, nextToken } } })), [status]);
+  const list = usePaged(
+    (nextToken) => ok(v1.GET('/v1/form-responses', { params: { query: { status, limit: 25, nextToken } } })),
+    [status, round],
+  );
   const rows = list.data?.data ?? [];
   // Staff see whom each was asked of; a client, only its own.
   const staff = person.type !== 'client';
@@ -127,6 +136,10 @@ function AskedOf({ response }: { response: FormResponse }) {
       <dd>{partyName(response, name)}</dd>
       <dt>Asked on</dt>
       <dd>{formatWhen(response.createdAt)}</dd>
+      <dt>Status</dt>
+      <dd>
+        <span class={`badge badge-${response.status}`}>{response.status === 'pending' ? 'Waiting for answers' : 'Answered'}</span>
+      </dd>
     </dl>
   );
 }

@@ -21,6 +21,7 @@ import { useNames } from '../names.js';
 import { Link } from '../router.js';
 import { useLoad } from '../../../kit/ui.js';
 import { ErrorMessage, Field, LoadFailed, Loading, PageHeading, Submit, text, useAction } from '../ui.js';
+import { NewConversation } from '../staff/new-conversation.js';
 import { NotFoundPage } from './not-found.js';
 
 /** Conversations a page of the list shows (the API's order: the newest channel first). */
@@ -38,20 +39,38 @@ export function MessagesPage({ path }: { path: string }) {
   return <NotFoundPage />;
 }
 
+/**
+ * The person's conversations. A client's: newest created first, as always. Staff's is the inbox: every channel the
+ * API lets them see, newest activity first (`orderBy=lastMessageDate`), a message arriving on the stream moving its
+ * conversation to the top and marking it new; and "New conversation" below.
+ */
 function ConversationsPage() {
-  const { person, workspace } = useSignedIn();
+  const { person, workspace, staff } = useSignedIn();
+  const inbox = staff !== null;
   const list = usePaged(
-    (nextToken) => ok(v1.GET('/v1/message-channels', { params: { query: { limit: CHANNELS_PER_PAGE, nextToken } } })),
+    (nextToken) =>
+      ok(
+        v1.GET('/v1/message-channels', {
+          params: { query: { limit: CHANNELS_PER_PAGE, nextToken, ...(inbox ? { orderBy: 'lastMessageDate' as const } : {}) } },
+        }),
+      ),
     [],
   );
   // A channel's newest message as the stream told it since the page was read.
   const [newest, setNewest] = useState<Record<string, string>>({});
-  const channels = (list.data?.data ?? []).map((channel) => {
+  const listed = (list.data?.data ?? []).map((channel) => {
     const at = newest[channel.id];
     return at !== undefined && !(channel.lastMessageDate !== undefined && channel.lastMessageDate >= at)
-      ? { ...channel, lastMessageDate: at }
-      : channel;
+      ? { ...channel, lastMessageDate: at, moved: true }
+      : { ...channel, moved: false };
   });
+  // The inbox: what the stream brought since the page was read goes to the top, newest first; the rest in the API's order.
+  const channels = inbox
+    ? [
+        ...listed.filter((c) => c.moved).sort((a, b) => (b.lastMessageDate ?? '').localeCompare(a.lastMessageDate ?? '')),
+        ...listed.filter((c) => !c.moved),
+      ]
+    : listed;
   const name = useNames(
     person,
     channels.flatMap((channel) => channelNamesWanted(channel, person)),
@@ -62,7 +81,7 @@ function ConversationsPage() {
     (message) => {
       const channel = channels.find((c) => c.id === message.channelId);
       if (!channel) {
-        // A channel not on this page (or new): read the page again; it may be there now.
+        // A channel not on this page (or new): read the page again; it may be there now (the inbox's first page: at the top).
         list.reload();
         if (message.senderId !== person.id) say('A new message arrived in another conversation.');
         return;
@@ -102,7 +121,7 @@ function ConversationsPage() {
                   ) : null}
                 </Link>
                 <span class="conversation-about">
-                  {membersLine(channel, person, workspace.name)} ·{' '}
+                  {membersLine(channel, person, workspace.name, name)} ·{' '}
                   {channel.lastMessageDate ? (
                     <>
                       last message <time dateTime={channel.lastMessageDate}>{formatWhen(channel.lastMessageDate)}</time>
@@ -119,6 +138,7 @@ function ConversationsPage() {
       <Pager list={list} label="Conversations" />
       <LiveNote live={live} />
       <Announcer said={said} />
+      {inbox ? <NewConversation /> : null}
     </>
   );
 }
@@ -286,7 +306,7 @@ function ThreadPage({ channelId }: { channelId: string }) {
         <Link href="/messages">All conversations</Link>
       </p>
       {/* Its line held while the channel loads: the thread below does not move down when it comes. */}
-      <p class="conversation-about">{channel.data ? membersLine(channel.data, person, workspace.name) : '\u00a0'}</p>
+      <p class="conversation-about">{channel.data ? membersLine(channel.data, person, workspace.name, name) : '\u00a0'}</p>
       {channelFailed ? (
         notFound ? (
           <ErrorMessage error={channel.error} />

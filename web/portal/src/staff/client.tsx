@@ -7,6 +7,7 @@ import { useNames } from '../names.js';
 import { Link } from '../router.js';
 import { useSignedIn } from '../signed-in.js';
 import { ErrorMessage, Field, LoadFailed, Loading, PageHeading, Status, Submit, useAction } from '../ui.js';
+import { ClientTabs } from './client-tabs.js';
 import { STATUS_WORDS } from './clients.js';
 import { CustomFieldsPanel } from './custom-fields.js';
 import { NotesPanel } from './notes.js';
@@ -122,6 +123,7 @@ function ClientDetails({ client, reload }: { client: Client; reload: () => void 
         }}
       />
       <NotesPanel entityType="client" entityId={client.id} />
+      <ClientTabs client={client} />
     </>
   );
 }
