@@ -26,6 +26,7 @@ const LONGEST = [
   'test/portal-staff-view.test.ts',
   'test/portal-staff-forms.test.ts',
   'test/portal-staff-tasks.test.ts',
+  'test/portal-staff-companies.test.ts',
   'test/portal-billing.test.ts',
   'test/portal-staff-client-tabs.test.ts',
   'test/portal-staff-inbox.test.ts',
@@ -50,6 +51,7 @@ const SPLIT = {
   // Browser journeys that run on both backends (a `portal serve` process on each): one job each, side by side.
   'test/portal-staff-view.test.ts': 1,
   'test/portal-staff-forms.test.ts': 1,
+  'test/portal-staff-companies.test.ts': 1,
   'test/portal-billing.test.ts': 1,
   'test/portal-staff-client-tabs.test.ts': 1,
   'test/portal-staff-inbox.test.ts': 1,

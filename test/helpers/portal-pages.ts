@@ -20,6 +20,8 @@ export const PASSWORD = 'correct horse battery staple';
 export interface PortalServer {
   server: Server;
   browser: Browser;
+  /** The server's DATABASE_URL (for `portal …` commands on its database: custom fields are made only by the CLI). */
+  databaseUrl?: string;
   /** A JSON request to the server (a workspace key in `headers`, or the admin token). */
   http: <T>(method: string, path: string, headers: Record<string, string>, body?: unknown) => Promise<{ status: number; body: T }>;
   close: () => Promise<void>;
@@ -56,6 +58,7 @@ export async function startPortal({ backend = 'sqlite', env = {} }: PortalOption
   return {
     server,
     browser,
+    databaseUrl: database.url,
     http: (method, path, headers, body) => jsonRequest(server.base, method, path, headers, body),
     async close() {
       await browser.close();

@@ -11,6 +11,7 @@ import { messagesWaiting } from './messaging.js';
 import { MessagesPage } from './pages/messages.js';
 import { TeamPage } from './staff/team.js';
 import { ClientsPage } from './staff/clients.js';
+import { CompaniesPage } from './staff/companies.js';
 
 /** What waits for the signed-in person in a section: a count, and the same in words ("2 open invoices"). */
 export interface Waiting {
@@ -44,6 +45,7 @@ export function sectionsFor(signedIn: Pick<SignedIn, 'staff'>): Section[] {
 /** The sections, in the navigation's order. */
 export const SECTIONS: Section[] = [
   { path: '/clients', label: 'Clients', Page: ClientsPage, audience: 'staff' },
+  { path: '/companies', label: 'Companies', Page: CompaniesPage, audience: 'staff' },
   { path: '/messages', label: 'Messages', Page: MessagesPage, waiting: messagesWaiting },
   { path: '/files', label: 'Files', Page: FilesPage },
   { path: '/billing', label: 'Billing', Page: BillingPage, waiting: billingWaiting },

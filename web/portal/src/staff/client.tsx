@@ -9,6 +9,8 @@ import { useSignedIn } from '../signed-in.js';
 import { ErrorMessage, Field, LoadFailed, Loading, PageHeading, Status, Submit, useAction } from '../ui.js';
 import { ClientTabs } from './client-tabs.js';
 import { STATUS_WORDS } from './clients.js';
+import { CustomFieldsPanel } from './custom-fields.js';
+import { NotesPanel } from './notes.js';
 
 type Client = Answer<'/v1/clients/{id}'>;
 
@@ -111,6 +113,16 @@ function ClientDetails({ client, reload }: { client: Client; reload: () => void 
           <Submit label={edit.busy ? 'Saving…' : 'Save the names'} busy={edit.busy} />
         </form>
       </section>
+      <CustomFieldsPanel
+        entityType="client"
+        values={client.customFields}
+        version={client.updatedAt}
+        save={async (customFields) => {
+          await ok(v1.PATCH('/v1/clients/{id}', { params: { path: { id: client.id } }, body: { customFields } }));
+          reload();
+        }}
+      />
+      <NotesPanel entityType="client" entityId={client.id} />
       <ClientTabs client={client} />
     </>
   );
