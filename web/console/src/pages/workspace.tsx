@@ -1,0 +1,73 @@
+import { ok, v1Api } from '../api.js';
+import { CreatePanel, Field, PageHeading, Status, useAction } from '../ui.js';
+import { useWorkspaceName } from '../workspace-layout.js';
+
+/** The staff's pages in the workspace's portal, as its navigation names them (web/portal/src/sections.ts). */
+const STAFF_PAGES: [string, string][] = [
+  ['/clients', 'Clients: list, search, add and invite the clients they may see, edit their names'],
+  ['/team', 'Team (admins): invite internal users, change their role and companies, remove them'],
+  ['/messages', 'Messages, Files, Billing, Tasks, Forms, Contracts, Apps: those of the clients they may see'],
+];
+
+/**
+ * A workspace's first page: what the console does for it (the sections beside), and where its staff work: the
+ * workspace's portal, signed in as staff. The operator invites an admin there (a new workspace's first), who runs
+ * the team from the portal's Team page.
+ */
+export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
+  const portal = `/portal/${encodeURIComponent(workspaceId)}`;
+  const invite = useAction();
+  return (
+    <>
+      <PageHeading title="Overview" context={useWorkspaceName()} />
+      <p>
+        The console does the operator’s work on this workspace: its keys, installs, webhooks, e-mail outbox, branding, QA principals, import
+        and export, and the audit log.
+      </p>
+      <section class="panel" aria-labelledby="staff-work">
+        <h2 id="staff-work">Where staff work</h2>
+        <p>
+          The workspace’s staff (its internal users) work in its portal, signed in with “I am staff” at{' '}
+          <a href={`${portal}/sign-in`} class="mono">
+            {portal}/sign-in
+          </a>
+          . Their pages there:
+        </p>
+        <ul>
+          {STAFF_PAGES.map(([path, what]) => (
+            <li key={path}>
+              <a href={portal + path} class="mono">
+                {portal + path}
+              </a>{' '}
+              {what}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <Status>{invite.done}</Status>
+      <CreatePanel
+        id="invite-admin"
+        title="Invite an admin"
+        submitLabel="Invite admin"
+        action={invite}
+        create={async (data) => {
+          const body = {
+            givenName: String(data.get('givenName') ?? '').trim(),
+            familyName: String(data.get('familyName') ?? '').trim(),
+            email: String(data.get('email') ?? '').trim(),
+            role: 'admin' as const,
+          };
+          const made = await ok(v1Api(workspaceId).POST('/v1/internal-users', { params: { query: { sendInvite: true } }, body }));
+          return `${made.givenName} ${made.familyName} was invited as an admin: an e-mail to ${made.email} lets them choose a password.`;
+        }}
+      >
+        <p class="hint wide">
+          A new workspace’s first admin, who then runs the team from the portal’s Team page. The invite waits in the E-mail outbox.
+        </p>
+        <Field label="Given name">{(props) => <input {...props} name="givenName" required maxLength={100} autoComplete="off" />}</Field>
+        <Field label="Family name">{(props) => <input {...props} name="familyName" required maxLength={100} autoComplete="off" />}</Field>
+        <Field label="Email">{(props) => <input {...props} name="email" type="email" required autoComplete="off" />}</Field>
+      </CreatePanel>
+    </>
+  );
+}
