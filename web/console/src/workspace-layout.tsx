@@ -46,7 +46,10 @@ export function WorkspaceLayout({ workspaceId, path, children }: { workspaceId: 
           <ul>
             {SECTIONS.map(([section, label]) => (
               <li key={section}>
-                <Link href={base + section} current={section === '' ? path === '' || path === '/' : path === section || path.startsWith(`${section}/`)}>
+                <Link
+                  href={base + section}
+                  current={section === '' ? path === '' || path === '/' : path === section || path.startsWith(`${section}/`)}
+                >
                   {label}
                 </Link>
               </li>
