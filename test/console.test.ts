@@ -540,10 +540,10 @@ test('audit log: filter by event type, by actor and by time', { timeout: TEST_MS
 });
 
 // Rule (issue 45: "the operator console keeps only what an operator does across workspaces, and says where staff
-// work"): a workspace's first page names its portal's staff sign-in and staff pages, and invites an admin (a new
-// workspace's first). Rule (issue 42, point 13): without SMTP_URL (this server has none) the outbox page is local
-// development's inbox: that invite's text, its link one click away.
-test('workspace overview: where staff work (the portal), an admin invited; the e-mail outbox shows the invite and its link', {
+// work"): a workspace's first page names its portal's staff sign-in and staff pages, invites an admin (a new
+// workspace's first) and requires TOTP of staff. Rule (issue 42, point 13): without SMTP_URL (this server has none)
+// the outbox page is local development's inbox: that invite's text, its link one click away.
+test('workspace overview: where staff work (the portal), an admin invited, staff sign-in with TOTP; the outbox shows the invite and its link', {
   timeout: TEST_MS,
 }, async (t) => {
   const ws = await workspace('Outbox Co');
@@ -581,6 +581,14 @@ test('workspace overview: where staff work (the portal), an admin invited; the e
     [['lin@example.com', 'admin']],
   );
   await checkPage(c, 'workspace');
+
+  // Staff sign-in: a TOTP code required of staff (no portal page sets it).
+  const signInSettings = region(page, 'Staff sign-in');
+  await signInSettings.getByLabel(/Require a TOTP code/).check();
+  await signInSettings.getByRole('button', { name: 'Save staff sign-in' }).click();
+  await page.getByRole('status').filter({ hasText: 'Staff now sign in with a TOTP code.' }).waitFor();
+  const listed = await ok(admin<{ data: { id: string; staffMfaRequired: boolean }[] }>('GET', '/workspaces?limit=1000'));
+  assert.equal(listed.data.find((w) => w.id === ws.id)?.staffMfaRequired, true);
 
   await nav.getByRole('link', { name: 'E-mail outbox' }).click();
   await heading(page, 'E-mail outbox');

@@ -1,5 +1,5 @@
-import { ok, v1Api } from '../api.js';
-import { CreatePanel, Field, PageHeading, Status, useAction } from '../ui.js';
+import { admin, adminApi, ok, path, v1Api } from '../api.js';
+import { CreatePanel, ErrorMessage, Field, PageHeading, Status, latest, useAction, useLoad } from '../ui.js';
 import { useWorkspaceName } from '../workspace-layout.js';
 
 /** The staff's pages in the workspace's portal, as its navigation names them (web/portal/src/sections.ts). */
@@ -12,11 +12,24 @@ const STAFF_PAGES: [string, string][] = [
 /**
  * A workspace's first page: what the console does for it (the sections beside), and where its staff work: the
  * workspace's portal, signed in as staff. The operator invites an admin there (a new workspace's first), who runs
- * the team from the portal's Team page.
+ * the team from the portal's Team page; and whether staff must sign in with a TOTP code (no portal page sets it).
  */
 export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
   const portal = `/portal/${encodeURIComponent(workspaceId)}`;
   const invite = useAction();
+  const mfa = useAction();
+  // The admin surface has no GET of one workspace: its setting comes from the list, as the navigation reads it.
+  const workspaces = useLoad(() => ok(adminApi.GET('/admin/workspaces', { params: { query: { limit: 1000 } } })), []);
+  const workspace = workspaces.data?.data.find((w) => w.id === workspaceId);
+  const saveMfa = (event: Event) => {
+    event.preventDefault();
+    const staffMfaRequired = (event.currentTarget as HTMLFormElement).elements.namedItem('staffMfaRequired') as HTMLInputElement;
+    void mfa.run(async () => {
+      await admin.patch(path`/workspaces/${workspaceId}`, { staffMfaRequired: staffMfaRequired.checked });
+      workspaces.reload();
+      return staffMfaRequired.checked ? 'Staff now sign in with a TOTP code.' : 'A TOTP code is now optional for staff.';
+    });
+  };
   return (
     <>
       <PageHeading title="Overview" context={useWorkspaceName()} />
@@ -44,7 +57,24 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
           ))}
         </ul>
       </section>
-      <Status>{invite.done}</Status>
+      <Status>{latest(invite, mfa)}</Status>
+      <section class="panel" aria-labelledby="staff-sign-in">
+        <h2 id="staff-sign-in">Staff sign-in</h2>
+        <ErrorMessage error={workspaces.error ?? mfa.error} />
+        {workspace ? (
+          <form onSubmit={saveMfa} key={String(workspace.staffMfaRequired)}>
+            <label class="choice">
+              <input type="checkbox" name="staffMfaRequired" defaultChecked={workspace.staffMfaRequired} /> Require a TOTP code of every
+              member of staff (those without one set it up at their next sign-in)
+            </label>
+            <div class="actions staff-mfa">
+              <button type="submit" disabled={mfa.busy}>
+                {mfa.busy ? 'Saving…' : 'Save staff sign-in'}
+              </button>
+            </div>
+          </form>
+        ) : null}
+      </section>
       <CreatePanel
         id="invite-admin"
         title="Invite an admin"
@@ -62,7 +92,8 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
         }}
       >
         <p class="hint wide">
-          A new workspace’s first admin, who then runs the team from the portal’s Team page. The invite waits in the E-mail outbox.
+          A new workspace’s first admin, who then runs the team from the portal’s Team page. Without SMTP_URL the invite waits in the E-mail
+          outbox.
         </p>
         <Field label="Given name">{(props) => <input {...props} name="givenName" required maxLength={100} autoComplete="off" />}</Field>
         <Field label="Family name">{(props) => <input {...props} name="familyName" required maxLength={100} autoComplete="off" />}</Field>
