@@ -566,8 +566,12 @@ test('workspace overview: where staff work (the portal), an admin invited, staff
   const staff = region(page, 'Where staff work');
   const signIn = staff.getByRole('link', { name: `/portal/${ws.id}/sign-in` });
   assert.equal(await signIn.getAttribute('href'), `/portal/${ws.id}/sign-in`);
-  await staff.getByRole('link', { name: `/portal/${ws.id}/clients` }).waitFor();
-  await staff.getByRole('link', { name: `/portal/${ws.id}/team` }).waitFor();
+  for (const [name, href] of [
+    ['Clients', 'clients'],
+    ['Team', 'team'],
+  ]) {
+    assert.equal(await staff.getByRole('link', { name, exact: true }).getAttribute('href'), `/portal/${ws.id}/${href}`);
+  }
 
   const invite = region(page, 'Invite an admin');
   await invite.getByLabel('Given name').fill('Lin');
@@ -589,6 +593,10 @@ test('workspace overview: where staff work (the portal), an admin invited, staff
   await page.getByRole('status').filter({ hasText: 'Staff now sign in with a TOTP code.' }).waitFor();
   const listed = await ok(admin<{ data: { id: string; staffMfaRequired: boolean }[] }>('GET', '/workspaces?limit=1000'));
   assert.equal(listed.data.find((w) => w.id === ws.id)?.staffMfaRequired, true);
+  await page.setViewportSize({ width: 320, height: 800 });
+  assert.equal(await scrollsSideways(page), false, 'the overview at 320 px: the portal addresses wrap');
+  await screenshot(page, 'workspace-320');
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await nav.getByRole('link', { name: 'E-mail outbox' }).click();
   await heading(page, 'E-mail outbox');

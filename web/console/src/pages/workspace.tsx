@@ -3,10 +3,10 @@ import { CreatePanel, ErrorMessage, Field, PageHeading, Status, latest, useActio
 import { useWorkspaceName } from '../workspace-layout.js';
 
 /** The staff's pages in the workspace's portal, as its navigation names them (web/portal/src/sections.ts). */
-const STAFF_PAGES: [string, string][] = [
-  ['/clients', 'Clients: list, search, add and invite the clients they may see, edit their names'],
-  ['/team', 'Team (admins): invite internal users, change their role and companies, remove them'],
-  ['/messages', 'Messages, Files, Billing, Tasks, Forms, Contracts, Apps: those of the clients they may see'],
+const STAFF_PAGES: [string, string, string][] = [
+  ['/clients', 'Clients', 'list, search, add and invite the clients they may see; edit their names'],
+  ['/team', 'Team', 'admins only: invite internal users, change their role and companies, remove them'],
+  ['/messages', 'Messages', 'and Files, Billing, Tasks, Forms, Contracts, Apps: those of the clients they may see'],
 ];
 
 /**
@@ -47,12 +47,9 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
           . Their pages there:
         </p>
         <ul>
-          {STAFF_PAGES.map(([path, what]) => (
+          {STAFF_PAGES.map(([path, label, what]) => (
             <li key={path}>
-              <a href={portal + path} class="mono">
-                {portal + path}
-              </a>{' '}
-              {what}
+              <a href={portal + path}>{label}</a>: {what}
             </li>
           ))}
         </ul>
