@@ -30,6 +30,8 @@ const LONGEST = [
   'test/portal-billing.test.ts',
   'test/portal-staff-client-tabs.test.ts',
   'test/portal-staff-inbox.test.ts',
+  'test/portal-staff-clients.test.ts',
+  'test/portal-staff-team.test.ts',
   'src/modules/resources/billing/catalog.test.ts',
   'src/modules/resources/email-outbox/email-outbox.test.ts',
   'src/modules/surfaces/sign-in/app-sessions.test.ts',
@@ -56,6 +58,8 @@ const SPLIT = {
   'test/portal-staff-client-tabs.test.ts': 1,
   'test/portal-staff-inbox.test.ts': 1,
   'test/portal-staff-tasks.test.ts': 1,
+  'test/portal-staff-clients.test.ts': 1,
+  'test/portal-staff-team.test.ts': 1,
 };
 
 /**

@@ -32,7 +32,7 @@ async function consoleApp(t: { after: (fn: () => unknown) => void }, files: Reco
 
 test('index.html for /console and every client-side route, revalidated each time, with the CSP and no framing', async (t) => {
   const app = await consoleApp(t, { 'index.html': INDEX, 'assets/index-AbCd1234.js': 'console.log(1)' });
-  for (const url of ['/console', '/console/', '/console/workspaces/42/clients', '/console/sign-in']) {
+  for (const url of ['/console', '/console/', '/console/workspaces/42/keys', '/console/sign-in']) {
     const answer = await app.inject(url);
     assert.equal(answer.statusCode, 200, url);
     assert.equal(answer.body, INDEX, url);
@@ -130,7 +130,7 @@ test('without PORTAL_ADMIN_TOKEN, /console and the paths below it are 404s whose
     subscriptionPollMs: false,
   });
   t.after(() => app.close());
-  for (const url of ['/console', '/console/', '/console/workspaces/42/clients', '/console/assets/index-AbCd1234.js']) {
+  for (const url of ['/console', '/console/', '/console/workspaces/42/keys', '/console/assets/index-AbCd1234.js']) {
     const answer = await app.inject(url);
     assert.equal(answer.statusCode, 404, url);
     assert.equal(

@@ -4,11 +4,12 @@
 // fixes its family name in place, and finds it by a search; a client without a company is a field error beside the
 // company for Lin. Lin, limited to Northwind, sees Northwind's clients only, in the list and in a search, and a
 // Contoso client's page is not found for her. At 320 px (Lin) and 1280 px (Fay), axe-clean, nothing from another
-// origin. SQLite only: the pages read the API, whose rules are tested on both backends.
+// origin. On both backends (one portal server each); pictured and axe-checked on the first.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { WAIT_MS } from './helpers/browser.js';
+import { BACKENDS, type Backend } from './helpers/harness.js';
 import {
   ADMIN_TOKEN,
   arrived,
@@ -17,6 +18,7 @@ import {
   newWorkspace,
   signedInStaff,
   startPortal,
+  reached,
   visit,
 } from './helpers/portal-pages.js';
 
@@ -25,8 +27,17 @@ const rowsOf = (table: Locator) =>
     .locator('tbody tr')
     .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim()).join(' | ')));
 
-test('staff list, search, add and invite the clients they may see', { timeout: 180_000 }, async () => {
-  const portal = await startPortal({ backend: 'sqlite' });
+for (const [at, backend] of BACKENDS.entries()) {
+  test(`staff list, search, add and invite the clients they may see (${backend})`, { timeout: 180_000 }, () =>
+    staffClients(backend, at === 0),
+  );
+}
+
+/** `shots`: screenshots and axe on each page (`arrived`, `checkPage`), on the first backend; on the second, the rule alone. */
+async function staffClients(backend: Backend, shots: boolean) {
+  const look = shots ? arrived : reached;
+  const check = shots ? checkPage : async () => {};
+  const portal = await startPortal({ backend });
   try {
     const ws = await newWorkspace(portal, 'Acme');
     const north = await ws.call<{ id: string }>('POST', '/v1/companies', { name: 'Northwind' });
@@ -44,7 +55,7 @@ test('staff list, search, add and invite the clients they may see', { timeout: 1
     await signedInStaff(portal, ws, full, { email: 'fay@acme.test', givenName: 'Fay', familyName: 'Full', role: 'admin' });
     const fp = full.page;
     await fp.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Clients' }).click();
-    await arrived(full, 'staff-clients-1280', 'Clients');
+    await look(full, 'staff-clients-1280', 'Clients');
     const table = fp.getByRole('table', { name: 'Clients, newest first' });
     await table.getByText('Contoso', { exact: true }).waitFor({ timeout: WAIT_MS });
     await table.getByText('Northwind', { exact: true }).waitFor({ timeout: WAIT_MS });
@@ -77,7 +88,7 @@ test('staff list, search, add and invite the clients they may see', { timeout: 1
 
     // Her page: invite her (the e-mail queued), then fix her family name in place.
     await table.getByRole('link', { name: 'Grace Hoper' }).click();
-    await arrived(full, 'staff-client-1280', 'Grace Hoper');
+    await look(full, 'staff-client-1280', 'Grace Hoper');
     await fp.getByRole('listitem').getByText('Northwind', { exact: true }).waitFor();
     await fp.getByRole('button', { name: 'Invite', exact: true }).click();
     await fp.getByRole('status').getByText('The invite was e-mailed to grace@northwind.test.').waitFor();
@@ -97,7 +108,7 @@ test('staff list, search, add and invite the clients they may see', { timeout: 1
 
     // A search, on the server: "hop" finds Grace only.
     await fp.getByRole('link', { name: 'All clients' }).click();
-    await arrived(full, 'staff-clients-back-1280', 'Clients');
+    await look(full, 'staff-clients-back-1280', 'Clients');
     await fp.getByLabel('Search by name or e-mail').fill('hop');
     await fp.getByRole('button', { name: 'Search', exact: true }).click();
     await fp.getByRole('button', { name: 'Clear the search' }).waitFor();
@@ -120,7 +131,7 @@ test('staff list, search, add and invite the clients they may see', { timeout: 1
     });
     const { page } = v;
     await page.goto(`${ws.pages}/clients`);
-    await arrived(v, 'staff-clients-320', 'Clients');
+    await look(v, 'staff-clients-320', 'Clients');
     const linTable = page.getByRole('table', { name: 'Clients, newest first' });
     await linTable.getByText('Northwind', { exact: true }).first().waitFor();
     assert.deepEqual(await rowsOf(linTable), [
@@ -142,14 +153,14 @@ test('staff list, search, add and invite the clients they may see', { timeout: 1
     await page.waitForFunction(() => document.querySelector('select[aria-invalid="true"]') !== null);
     assert.equal(await company.getAttribute('aria-invalid'), 'true');
     await linPanel.getByText('Is required: you may only add clients to your companies.').waitFor();
-    await checkPage(v, 'staff-clients-error-320');
+    await check(v, 'staff-clients-error-320');
 
     // Contoso's client is not found for her.
     await page.goto(`${ws.pages}/clients/${bob.id}`);
-    await arrived(v, 'staff-client-other-320', 'Client not found');
+    await look(v, 'staff-client-other-320', 'Client not found');
     assertSameOrigin(portal, v);
     await v.context.close();
   } finally {
     await portal.close();
   }
-});
+}

@@ -1,10 +1,11 @@
 // Rule (issue 45, point 5: "Team (admins only)"): an admin signed in to the portal finds the workspace's internal
 // users on /team, invites a member of staff limited to one company (the invite e-mail is queued), changes its role
 // and removes it; a member of staff (not an admin) has no Team link and /team is not found; a removed member's open
-// tab is signed out on its next request. SQLite, one browser; axe-clean at 320 and 1280 px.
+// tab is signed out on its next request. On both backends, one browser each; axe-clean at 320 and 1280 px (the first).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WAIT_MS } from './helpers/browser.js';
+import { BACKENDS, type Backend } from './helpers/harness.js';
 import {
   ADMIN_TOKEN,
   arrived,
@@ -13,11 +14,21 @@ import {
   newWorkspace,
   signedInStaff,
   startPortal,
+  reached,
   visit,
 } from './helpers/portal-pages.js';
 
-test('an admin invites, changes and removes members of the team; staff have no team page', { timeout: 180_000 }, async () => {
-  const portal = await startPortal({ backend: 'sqlite' });
+for (const [at, backend] of BACKENDS.entries()) {
+  test(`an admin invites, changes and removes members of the team; staff have no team page (${backend})`, { timeout: 180_000 }, () =>
+    staffTeam(backend, at === 0),
+  );
+}
+
+/** `shots`: screenshots and axe on each page (`arrived`, `checkPage`), on the first backend; on the second, the rule alone. */
+async function staffTeam(backend: Backend, shots: boolean) {
+  const look = shots ? arrived : reached;
+  const check = shots ? checkPage : async () => {};
+  const portal = await startPortal({ backend });
   try {
     const ws = await newWorkspace(portal, 'Acme');
     const north = await ws.call<{ id: string }>('POST', '/v1/companies', { name: 'Northwind' });
@@ -39,7 +50,7 @@ test('an admin invites, changes and removes members of the team; staff have no t
     // Ann (admin) opens the team: herself and Rae.
     const { page } = v;
     await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Team' }).click();
-    await arrived(v, 'staff-team-320', 'Team');
+    await look(v, 'staff-team-320', 'Team');
     const team = page.locator('ul.team');
     await team.getByText('Rae Staff').waitFor();
     assert.deepEqual((await team.locator('li > div:first-child strong').allTextContents()).sort(), ['Ann Admin', 'Rae Staff']);
@@ -72,7 +83,7 @@ test('an admin invites, changes and removes members of the team; staff have no t
     assert.equal(mail[0]?.subject, 'You are invited to Acme');
     assert.match(mail[0]?.text ?? '', /reset-password/);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await checkPage(v, 'staff-team-1280');
+    await check(v, 'staff-team-1280');
     await page.setViewportSize({ width: 320, height: 800 });
 
     // She makes Sam an admin.
@@ -105,4 +116,4 @@ test('an admin invites, changes and removes members of the team; staff have no t
   } finally {
     await portal.close();
   }
-});
+}

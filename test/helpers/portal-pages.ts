@@ -126,6 +126,17 @@ export async function arrived(v: Visit, name: string, title: string) {
   await checkPage(v, name);
 }
 
+/**
+ * The page whose h1 is `title` is open, its heading focused: what `arrived` checks first, without its screenshot and axe
+ * (a journey's second backend, where they would only repeat the first's). Its arguments are `arrived`'s.
+ */
+export async function reached(v: Visit, _name: string, title: string) {
+  await v.page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ timeout: WAIT_MS });
+  await v.page.waitForFunction((text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text, title, {
+    timeout: WAIT_MS,
+  });
+}
+
 /** The checks of `arrived` for a page already open (after a change on it): screenshot, axe, no problem. */
 export async function checkPage(v: Visit, name: string) {
   mkdirSync(ARTIFACTS, { recursive: true });

@@ -2,26 +2,17 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type Session, onSessionLost, session } from './api.js';
 import { AuditLogPage } from './pages/audit-log.js';
-import { BillingPage } from './pages/billing.js';
 import { BrandingPage } from './pages/branding.js';
-import { ClientsPage } from './pages/clients.js';
-import { CompaniesPage } from './pages/companies.js';
-import { ContractsPage } from './pages/contracts.js';
 import { CsvPage } from './pages/csv.js';
-import { ChannelFilesPage, FileChannelsPage } from './pages/files.js';
-import { FormsPage } from './pages/forms.js';
 import { InstallsPage } from './pages/installs.js';
-import { InternalUsersPage } from './pages/internal-users.js';
 import { KeysPage } from './pages/keys.js';
-import { ChannelMessagesPage, MessageChannelsPage } from './pages/messages.js';
 import { NotFoundPage } from './pages/not-found.js';
-import { NotesPage } from './pages/notes.js';
 import { NotificationSettingsPage } from './pages/notification-settings.js';
 import { OutboxPage } from './pages/outbox.js';
 import { QaPage } from './pages/qa.js';
 import { SignInPage } from './pages/sign-in.js';
-import { TasksPage } from './pages/tasks.js';
 import { WebhooksPage } from './pages/webhooks.js';
+import { WorkspacePage } from './pages/workspace.js';
 import { WorkspacesPage } from './pages/workspaces.js';
 import { Link, match, navigate, usePath } from './router.js';
 import { ErrorMessage, formatDate, messageOf } from './ui.js';
@@ -31,24 +22,13 @@ type SessionState = { kind: 'checking' } | { kind: 'signedOut'; reason?: string 
 
 /** Pages of one workspace: path under /workspaces/:workspaceId, the component. */
 const WORKSPACE_PAGES: [string, (props: { workspaceId: string; params: Record<string, string> }) => ComponentChildren][] = [
+  ['', WorkspacePage],
   ['/keys', KeysPage],
-  ['/internal-users', InternalUsersPage],
-  ['/clients', ClientsPage],
-  ['/companies', CompaniesPage],
   ['/installs', InstallsPage],
   ['/installs/:installId/notification-settings', NotificationSettingsPage],
-  ['/messages', MessageChannelsPage],
-  ['/messages/:channelId', ChannelMessagesPage],
-  ['/tasks', TasksPage],
-  ['/notes', NotesPage],
-  ['/files', FileChannelsPage],
-  ['/files/:channelId', ChannelFilesPage],
-  ['/forms', FormsPage],
-  ['/contracts', ContractsPage],
   ['/audit-log', AuditLogPage],
   ['/webhooks', WebhooksPage],
   ['/outbox', OutboxPage],
-  ['/billing', BillingPage],
   ['/csv', CsvPage],
   ['/qa', QaPage],
   ['/branding', BrandingPage],
@@ -151,7 +131,6 @@ function Routes({ path }: { path: string }) {
       return <NotFound />;
     }
     const rest = workspace[2] ?? '';
-    if (rest === '' || rest === '/') return <Redirect to={`/workspaces/${encodeURIComponent(workspaceId)}/clients`} />;
     for (const [pattern, Page] of WORKSPACE_PAGES) {
       const params = match(pattern, rest);
       if (params) {
@@ -164,11 +143,6 @@ function Routes({ path }: { path: string }) {
     }
   }
   return <NotFound />;
-}
-
-function Redirect({ to }: { to: string }) {
-  useEffect(() => navigate(to, { replace: true }), [to]);
-  return null;
 }
 
 function NotFound() {

@@ -14,7 +14,6 @@ export {
   ListState,
   Pager,
   RowButton,
-  SearchForm,
   useListQuery,
   usePaged,
 } from '../../kit/list.js';
@@ -34,8 +33,6 @@ export function formatDate(value: string | null | undefined): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : dateTime.format(date);
 }
-
-export { formatMoney } from '../../kit/format.js';
 
 export const formatNumber = (n: number) => new Intl.NumberFormat().format(n);
 

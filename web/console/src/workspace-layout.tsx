@@ -5,26 +5,17 @@ import { adminApi, ok } from './api.js';
 import { Link } from './router.js';
 import { useLoad } from './ui.js';
 
-/** The sections of a workspace, in the order of its navigation. */
+/** The sections of a workspace, in the order of its navigation: the operator's work (staff work in the portal: the overview says where). */
 const SECTIONS: [string, string][] = [
-  ['/clients', 'Clients'],
-  ['/companies', 'Companies'],
-  ['/internal-users', 'Internal users'],
+  ['', 'Overview'],
   ['/keys', 'API keys'],
   ['/installs', 'Installs'],
-  ['/messages', 'Messages'],
-  ['/tasks', 'Tasks'],
-  ['/notes', 'Notes'],
-  ['/files', 'Files'],
-  ['/forms', 'Forms'],
-  ['/contracts', 'Contracts'],
-  ['/audit-log', 'Audit log'],
   ['/webhooks', 'Webhooks'],
   ['/outbox', 'E-mail outbox'],
-  ['/billing', 'Invoices & subscriptions'],
-  ['/csv', 'Import & export'],
-  ['/qa', 'QA'],
   ['/branding', 'Branding'],
+  ['/qa', 'QA'],
+  ['/csv', 'Import & export'],
+  ['/audit-log', 'Audit log'],
 ];
 
 const WorkspaceName = createContext<string>('');
@@ -55,7 +46,10 @@ export function WorkspaceLayout({ workspaceId, path, children }: { workspaceId: 
           <ul>
             {SECTIONS.map(([section, label]) => (
               <li key={section}>
-                <Link href={base + section} current={path === section || path.startsWith(`${section}/`)}>
+                <Link
+                  href={base + section}
+                  current={section === '' ? path === '' || path === '/' : path === section || path.startsWith(`${section}/`)}
+                >
                   {label}
                 </Link>
               </li>

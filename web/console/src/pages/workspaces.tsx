@@ -97,7 +97,7 @@ export function WorkspacesPage() {
             ) : (
               <tr key={workspace.id}>
                 <td data-label="Name">
-                  <Link href={`/workspaces/${encodeURIComponent(workspace.id)}/clients`}>{workspace.name}</Link>
+                  <Link href={`/workspaces/${encodeURIComponent(workspace.id)}`}>{workspace.name}</Link>
                   <div class="mono small">{workspace.id}</div>
                 </td>
                 <td data-label="Usage today (UTC)">

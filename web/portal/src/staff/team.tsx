@@ -47,51 +47,54 @@ function Team() {
       <PageHeading title="Team" />
       <Status>{latest(remove, said)}</Status>
       <ErrorMessage focus error={remove.error} />
-      <ListState list={list} what="the team" empty="The team has nobody yet." />
-      {list.data && list.data.data.length > 0 ? (
-        <ul class="team">
-          {list.data.data.map((m) => (
-            <li key={m.id}>
-              <div>
-                <strong>{nameOf(m)}</strong> <span class="muted">{m.email}</span>
-              </div>
-              <div>
-                {m.role === 'admin' ? 'Admin' : 'Staff'} · {sayCompanies(companiesOf(m))}
-              </div>
-              {m.id === person.id ? (
-                <p class="muted">You (another admin changes your access).</p>
-              ) : editing === m.id ? (
-                <EditMember
-                  member={m}
-                  close={(message) => {
-                    setEditing(null);
-                    if (message) {
-                      setSaid({ done: message, doneAt: performance.now() });
-                      list.reload();
-                    }
-                  }}
-                />
-              ) : (
-                <div class="actions">
-                  <button type="button" class="secondary" onClick={() => setEditing(m.id)} aria-label={`Change ${nameOf(m)}`}>
-                    Change
-                  </button>
-                  <button
-                    type="button"
-                    class="danger"
-                    disabled={remove.busy}
-                    onClick={() => removeMember(m)}
-                    aria-label={`Remove ${nameOf(m)}`}
-                  >
-                    Remove
-                  </button>
+      <section class="panel" aria-labelledby="team-members">
+        <h2 id="team-members">Members</h2>
+        <ListState list={list} what="the team" empty="The team has nobody yet." />
+        {list.data && list.data.data.length > 0 ? (
+          <ul class="team">
+            {list.data.data.map((m) => (
+              <li key={m.id}>
+                <div>
+                  <strong>{nameOf(m)}</strong> <span class="muted">{m.email}</span>
                 </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <Pager list={list} label="Team" />
+                <div>
+                  {m.role === 'admin' ? 'Admin' : 'Staff'} · {sayCompanies(companiesOf(m))}
+                </div>
+                {m.id === person.id ? (
+                  <p class="muted">You (another admin changes your access).</p>
+                ) : editing === m.id ? (
+                  <EditMember
+                    member={m}
+                    close={(message) => {
+                      setEditing(null);
+                      if (message) {
+                        setSaid({ done: message, doneAt: performance.now() });
+                        list.reload();
+                      }
+                    }}
+                  />
+                ) : (
+                  <div class="actions">
+                    <button type="button" class="secondary" onClick={() => setEditing(m.id)} aria-label={`Change ${nameOf(m)}`}>
+                      Change
+                    </button>
+                    <button
+                      type="button"
+                      class="danger"
+                      disabled={remove.busy}
+                      onClick={() => removeMember(m)}
+                      aria-label={`Remove ${nameOf(m)}`}
+                    >
+                      Remove
+                    </button>
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <Pager list={list} label="Team" />
+      </section>
       <Invite
         invited={(message) => {
           setSaid({ done: message, doneAt: performance.now() });
@@ -192,26 +195,28 @@ function Invite({ invited }: { invited: (message: string) => void }) {
     });
   };
   return (
-    <form class="invite" onSubmit={submit}>
-      <h2>Invite staff</h2>
+    <section class="panel" aria-labelledby="team-invite">
+      <h2 id="team-invite">Invite staff</h2>
       <ErrorMessage focus error={action.error} />
-      <Field label="Given name" name="givenName" error={action.error}>
-        {(props) => <input {...props} required autoComplete="off" />}
-      </Field>
-      <Field label="Family name" name="familyName" error={action.error}>
-        {(props) => <input {...props} required autoComplete="off" />}
-      </Field>
-      <Field label="E-mail" name="email" error={action.error}>
-        {(props) => <input {...props} type="email" required autoComplete="off" />}
-      </Field>
-      <RoleField value={role} onChange={setRole} error={action.error} />
-      <CompanyPicker value={companies} onChange={setCompanies} error={action.error} />
-      <div class="actions">
-        <button type="submit" disabled={action.busy}>
-          {action.busy ? 'Inviting…' : 'Invite staff'}
-        </button>
-      </div>
-    </form>
+      <form class="inline-form invite" onSubmit={submit}>
+        <Field label="Given name" name="givenName" error={action.error}>
+          {(props) => <input {...props} required autoComplete="off" />}
+        </Field>
+        <Field label="Family name" name="familyName" error={action.error}>
+          {(props) => <input {...props} required autoComplete="off" />}
+        </Field>
+        <Field label="E-mail" name="email" error={action.error}>
+          {(props) => <input {...props} type="email" required autoComplete="off" />}
+        </Field>
+        <RoleField value={role} onChange={setRole} error={action.error} />
+        <CompanyPicker value={companies} onChange={setCompanies} error={action.error} />
+        <div class="actions">
+          <button type="submit" disabled={action.busy}>
+            {action.busy ? 'Inviting…' : 'Invite staff'}
+          </button>
+        </div>
+      </form>
+    </section>
   );
 }
 
@@ -228,7 +233,7 @@ function EditMember({ member, close }: { member: Member; close: (message: string
     });
   };
   return (
-    <form class="edit-member" onSubmit={submit} aria-label={`Change ${nameOf(member)}`}>
+    <form class="inline-form edit-member" onSubmit={submit} aria-label={`Change ${nameOf(member)}`}>
       <ErrorMessage focus error={action.error} />
       <RoleField value={role} onChange={setRole} error={action.error} />
       <CompanyPicker value={companies} onChange={setCompanies} error={action.error} />
