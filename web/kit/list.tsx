@@ -268,7 +268,7 @@ export function CreatePanel({
 }
 
 /** A list's search form: `onSearch` gets the form's data; `buttons` follow the submit button. */
-function SearchForm({
+export function SearchForm({
   label,
   submitLabel,
   onSearch,

@@ -18,7 +18,7 @@ export interface Recipient {
   label: string;
 }
 
-export const recipientKey = (r: { clientId: string; companyId: string }) => `${r.clientId}/${r.companyId}`;
+const recipientKey = (r: { clientId: string; companyId: string }) => `${r.clientId}/${r.companyId}`;
 
 const fullName = (client: Client) => `${client.givenName} ${client.familyName}`.trim() || client.email;
 

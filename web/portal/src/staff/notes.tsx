@@ -18,7 +18,7 @@ type Entity = Note['entityType'];
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Typed text as HTML: a paragraph per blank-line-separated block, a line break per line. */
-export function textToHtml(text: string): string {
+function textToHtml(text: string): string {
   return text
     .trim()
     .split(/\n\s*\n/)
@@ -28,7 +28,7 @@ export function textToHtml(text: string): string {
 }
 
 /** A note's HTML as text (DOMParser makes an inert document: nothing in it runs or loads), its paragraphs and breaks kept. */
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   const body = new DOMParser().parseFromString(html, 'text/html').body;
   for (const br of Array.from(body.querySelectorAll('br'))) br.replaceWith('\n');
   const blocks = Array.from(body.querySelectorAll('p, div, li, h1, h2, h3, h4, h5, h6'));

@@ -18,12 +18,12 @@ import { type Assignee, AssigneeChooser, assigneeOf } from './task-assignee.js';
 type Task = Item<'/v1/tasks'>;
 type TaskStatus = Task['status'];
 
-export const STATUS_WORDS: Record<TaskStatus, string> = { todo: 'To do', inProgress: 'In progress', completed: 'Done' };
+const STATUS_WORDS: Record<TaskStatus, string> = { todo: 'To do', inProgress: 'In progress', completed: 'Done' };
 const STATUSES = Object.keys(STATUS_WORDS) as TaskStatus[];
 const COLUMN_PAGE = 20;
 
 /** Whether the API lets this member of staff change (move, edit, delete) the task. */
-export function mayChange({ person, staff }: SignedIn, task: Task): boolean {
+function mayChange({ person, staff }: SignedIn, task: Task): boolean {
   if (staff?.role === 'admin' && staff.companyIds === null) return true;
   return (
     task.internalUserId === undefined ||
@@ -38,7 +38,7 @@ function wantedFor(person: Person, task: Task): NameWanted[] {
   return task.companyId ? [['company', task.companyId]] : [];
 }
 
-export function assigneeName(person: Person, task: Task, name: Names): string {
+function assigneeName(person: Person, task: Task, name: Names): string {
   const say = (found: string | null | undefined, gone: string) => (found === undefined ? '…' : found === null ? gone : found);
   if (task.internalUserId === person.id) return 'You';
   if (task.internalUserId) return say(name('internalUser', task.internalUserId), 'Another member of staff');
