@@ -25,6 +25,7 @@ const LONGEST = [
   'test/portal-browser.test.ts',
   'test/portal-staff-view.test.ts',
   'test/portal-billing.test.ts',
+  'test/portal-staff-billing.test.ts',
   'src/modules/resources/billing/catalog.test.ts',
   'src/modules/resources/email-outbox/email-outbox.test.ts',
   'src/modules/surfaces/sign-in/app-sessions.test.ts',
@@ -46,6 +47,7 @@ const SPLIT = {
   // Browser journeys that run on both backends (a `portal serve` process on each): one job each, side by side.
   'test/portal-staff-view.test.ts': 1,
   'test/portal-billing.test.ts': 1,
+  'test/portal-staff-billing.test.ts': 1,
 };
 
 /**
