@@ -117,7 +117,7 @@ export function PartyPicker({ error }: { error: unknown }) {
       <Field label="Bill to" name="clientId" error={partyError}>
         {(props) => (
           <select {...props} name="party" required>
-            <option value="">{found ? 'Choose whom to bill' : 'Find a client or company first'}</option>
+            <option value="">{found ? 'Choose whom to bill' : 'Find one first'}</option>
             {found && found.clients.length > 0 ? (
               <optgroup label="Clients">
                 {found.clients.map((client) => (
@@ -192,7 +192,7 @@ export function NewSubscription({ started }: { started: () => void }) {
         <Field label="Bill" name="lineItems.0.priceId" error={action.error}>
           {(props) => (
             <select {...props} name="from" required>
-              <option value="">Choose a price or a template</option>
+              <option value="">Choose a price or template</option>
               {recurring.length > 0 ? (
                 <optgroup label="Recurring prices">
                   {recurring.map((price) => (

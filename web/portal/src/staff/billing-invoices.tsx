@@ -97,7 +97,7 @@ export function NewInvoicePage() {
             <Field label="Price" name={`lineItems.${at}.priceId`} error={action.error}>
               {(props) => (
                 <select {...props} name={`line-${line}-price`}>
-                  <option value="">An amount of its own (below)</option>
+                  <option value="">None: the amount below</option>
                   {prices.map((price) => (
                     <option key={price.id} value={price.id}>
                       {catalog.data?.label(price)}
