@@ -219,7 +219,7 @@ async function billingDesk(portal: PortalServer, shots: boolean) {
     .getByText(/^The subscription was started/)
     .waitFor();
   const subscriptions = fp.getByRole('table', { name: 'Subscriptions, newest first' });
-  await subscriptions.getByText('Northwind', { exact: true }).waitFor();
+  await subscriptions.getByText('Northwind (the company)', { exact: true }).waitFor();
   await assertReads(subscriptions.locator('tbody'), 'Support plan', 'Northwind', '$49.00 every month', 'Active');
   const [subscription] = (
     await ws.call<{ data: { id: string; status: string; companyId: string; clientId?: string }[] }>('GET', '/v1/subscriptions')

@@ -41,13 +41,16 @@ const fieldProblem = (path: string, message: string) =>
  * `createDraft` and an Idempotency-Key), then its page, where it is previewed and sent.
  */
 export function NewInvoicePage() {
-  const admin = useBillingAdmin();
+  // Staff with the `staff` role (and clients) may not create invoices: the page is not theirs.
+  return useBillingAdmin() ? <NewInvoice /> : <NotFoundPage />;
+}
+
+function NewInvoice() {
   const catalog = useCatalog();
   const [lines, setLines] = useState<number[]>([0]);
   const [nextLine, setNextLine] = useState(1);
   const action = useAction();
   const key = useOnceKey();
-  if (!admin) return <NotFoundPage />;
   const prices = catalog.data?.prices ?? [];
 
   const submit = (event: Event) => {
