@@ -180,7 +180,14 @@ export function NewSubscription({ started }: { started: () => void }) {
       );
       form.reset();
       started();
-      return `The subscription was started: next invoice ${formatDay(subscription.nextBillingDate)}.`;
+      const what =
+        subscription.lineItems
+          .map((line) => line.description)
+          .filter(Boolean)
+          .join(', ') || 'the subscription';
+      return subscription.status === 'notStarted'
+        ? `${what} starts ${formatDay(subscription.nextBillingDate)}.`
+        : `${what} was started: its first invoice is made now.`;
     });
   };
   return (
