@@ -225,6 +225,8 @@ async function billingDesk(portal: PortalServer, shots: boolean) {
   await check(fay, 'staff-billing-subscription-1280');
   await subscriptions.getByRole('button', { name: 'Cancel the subscription to Support plan' }).click();
   await fp.getByRole('status').getByText('The subscription to Support plan was cancelled.').waitFor();
+  // The list is read again (it shows the last answer meanwhile).
+  await subscriptions.getByText('Cancelled', { exact: true }).waitFor();
   await assertReads(subscriptions.locator('tbody'), 'Support plan', 'Cancelled', 'None');
   assert.equal((await ws.call<{ status: string }>('GET', `/v1/subscriptions/${subscription?.id}`)).status, 'cancelled');
 
