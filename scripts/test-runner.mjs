@@ -32,6 +32,7 @@ const LONGEST = [
   'test/portal-staff-inbox.test.ts',
   'test/portal-staff-clients.test.ts',
   'test/portal-staff-team.test.ts',
+  'test/portal-staff-billing.test.ts',
   'src/modules/resources/billing/catalog.test.ts',
   'src/modules/resources/email-outbox/email-outbox.test.ts',
   'src/modules/surfaces/sign-in/app-sessions.test.ts',
@@ -60,6 +61,7 @@ const SPLIT = {
   'test/portal-staff-tasks.test.ts': 1,
   'test/portal-staff-clients.test.ts': 1,
   'test/portal-staff-team.test.ts': 1,
+  'test/portal-staff-billing.test.ts': 1,
 };
 
 /**

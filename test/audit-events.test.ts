@@ -385,6 +385,18 @@ const OPERATIONS: Record<string, { before?: (w: World) => Promise<void>; run: (w
     },
     run: ({ h, ws, state }) => adminCall(h, `/admin/workspaces/${ws.workspaceId}/invoices/${state.invoice}/void`),
   },
+  '`POST /v1/invoices/{id}/mark-paid` (an open invoice)': {
+    before: async (w) => {
+      w.state.invoice = await invoiceOf(w);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', `/v1/invoices/${state.invoice}/mark-paid`),
+  },
+  '`POST /v1/invoices/{id}/void` (a draft or open invoice)': {
+    before: async (w) => {
+      w.state.invoice = await invoiceOf(w);
+    },
+    run: ({ h, ws, state }) => call(h, ws.apiKey, 'POST', `/v1/invoices/${state.invoice}/void`),
+  },
   '`PATCH /v1/invoices/{id}` (a draft)': {
     before: async (w) => {
       w.state.invoice = await invoiceOf(w, { createDraft: true });

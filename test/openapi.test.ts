@@ -54,6 +54,8 @@ test('GET /openapi.json: OpenAPI 3.1 listing every route with its error response
     '/v1/invoices',
     '/v1/invoices/{id}',
     '/v1/invoices/{id}/finalize',
+    '/v1/invoices/{id}/mark-paid',
+    '/v1/invoices/{id}/void',
     '/v1/invoices/{id}/pdf',
     '/v1/payments',
     '/v1/payment-methods',

@@ -1256,7 +1256,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a draft invoice for good: invoiceDeleted; an issued invoice is a 409 (void it instead)
-         * @description Not in the SDK. A draft only: an issued invoice is a 409 (void it on the admin surface instead). An internal user with the staff role and a client session get a 403.
+         * @description Not in the SDK. A draft only: an issued invoice is a 409 (void it instead: `POST /v1/invoices/{id}/void`). An internal user with the staff role and a client session get a 403.
          */
         delete: operations["deleteInvoice"];
         options?: never;
@@ -1302,6 +1302,46 @@ export interface paths {
          * @description The draft takes the workspace’s next number now (drafts have none, so deleted drafts leave no gaps); sentDate is now and dueDate now + daysUntilDue.
          */
         post: operations["finalizeInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/mark-paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an open invoice paid, for a payment made outside this service: invoicePaid and paymentSucceeded
+         * @description Not in the SDK (Stripe’s `paid_out_of_band`; the billing fields’ `paidManually`). Records a `manual` payment of the total, in one transaction with the invoice locked: marked twice at once, it is paid once (the other is a 409). A draft, paid or void invoice is a 409. Automatic charges stop; a past-due subscription of it is active again. An internal user with the staff role and a client session get a 403. As `POST /admin/workspaces/{id}/invoices/{invoiceId}/pay`.
+         */
+        post: operations["markInvoicePaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a draft or open invoice: invoiceVoided; a paid or void one is a 409
+         * @description Not in the SDK (Stripe’s `POST /v1/invoices/{id}/void`). A voided invoice is no longer due and is never charged. An internal user with the staff role and a client session get a 403. As `POST /admin/workspaces/{id}/invoices/{invoiceId}/void`.
+         */
+        post: operations["voidInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -13326,6 +13366,430 @@ export interface operations {
         };
     };
     finalizeInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: its first answer (status and body, 5xx included) is kept 24 hours for this key and the credential that sent it (an API key; one bearer token; a session: its end user through that app key), and a retry by the same credential with the same key and request gets it again with `Idempotent-Replayed: true`. Keys are per credential: another caller using the same key has its own, and never gets this answer. The answer is stored sealed (AES-256-GCM) under a key derived from the credential's secret, which the service does not keep, so an answer that carries a secret (a bearer token, an `inviteUrl`) can be read back by its own caller only. The same key with another request is a 422; a retry while the first still runs is a 409. A request refused by authentication, limits, permissions or validation keeps nothing. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description object id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        object: "invoice";
+                        /** @description per workspace, sequential from 0001, no gaps; taken when the invoice is finalised (absent on a draft) */
+                        number?: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "open" | "paid" | "void";
+                        /** @description the client billed; absent when the company is */
+                        clientId?: string;
+                        /** @description the same as clientId */
+                        clientUserId?: string;
+                        /** @description the client, else the company */
+                        recipientId: string;
+                        companyId: string;
+                        memo: string;
+                        currency: string;
+                        taxPercentage: number;
+                        lineItems: {
+                            /** @description unit amount, cents */
+                            amount: number;
+                            description: string;
+                            quantity: number;
+                            /** @description amount × quantity, rounded half up to a cent */
+                            total: number;
+                            priceId?: string;
+                            productId?: string;
+                        }[];
+                        daysUntilDue: number;
+                        /** @enum {unknown} */
+                        collectionMethod: "sendInvoice" | "chargeAutomatically";
+                        paymentMethodPreferences: {
+                            /** @enum {unknown} */
+                            type: "creditCard" | "bankAccount";
+                            feePaidByClient: boolean;
+                        }[];
+                        allowPaymentViaCC: boolean;
+                        allowPaymentViaACH: boolean;
+                        absorbTransactionFees: boolean;
+                        /** @description cents: the sum of the lines */
+                        subtotal: number;
+                        /** @description cents: subtotal × taxPercentage / 100, rounded half up */
+                        taxAmount: number;
+                        /** @description cents: subtotal + taxAmount */
+                        total: number;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        dueDate: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        sentDate?: string;
+                        /** @enum {unknown} */
+                        billingReason: "manual" | "subscriptionCycle";
+                        /** @description the subscription that billed it, if one did */
+                        subscriptionId?: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        paymentSuccessDate?: string;
+                        /** @description cents refunded so far; absent until a refund succeeds */
+                        amountRefunded?: number;
+                        /** @description charges attempted so far (automatic collection, or a client paying); absent before the first */
+                        attemptCount?: number;
+                        /**
+                         * Format: date-time
+                         * @description automatic collection: when the next charge is attempted (after a failure: 1, 3, then 5 days later)
+                         */
+                        nextPaymentAttempt?: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing object, or the first request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request (method, URL or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Burst limit (`rate_limit_exceeded`, with Retry-After) or daily quota (`{"error":"quota limit reached"}`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["QuotaExceeded"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or limit state unavailable; with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    markInvoicePaid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: its first answer (status and body, 5xx included) is kept 24 hours for this key and the credential that sent it (an API key; one bearer token; a session: its end user through that app key), and a retry by the same credential with the same key and request gets it again with `Idempotent-Replayed: true`. Keys are per credential: another caller using the same key has its own, and never gets this answer. The answer is stored sealed (AES-256-GCM) under a key derived from the credential's secret, which the service does not keep, so an answer that carries a secret (a bearer token, an `inviteUrl`) can be read back by its own caller only. The same key with another request is a 422; a retry while the first still runs is a 409. A request refused by authentication, limits, permissions or validation keeps nothing. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description object id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID v4
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        object: "invoice";
+                        /** @description per workspace, sequential from 0001, no gaps; taken when the invoice is finalised (absent on a draft) */
+                        number?: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "open" | "paid" | "void";
+                        /** @description the client billed; absent when the company is */
+                        clientId?: string;
+                        /** @description the same as clientId */
+                        clientUserId?: string;
+                        /** @description the client, else the company */
+                        recipientId: string;
+                        companyId: string;
+                        memo: string;
+                        currency: string;
+                        taxPercentage: number;
+                        lineItems: {
+                            /** @description unit amount, cents */
+                            amount: number;
+                            description: string;
+                            quantity: number;
+                            /** @description amount × quantity, rounded half up to a cent */
+                            total: number;
+                            priceId?: string;
+                            productId?: string;
+                        }[];
+                        daysUntilDue: number;
+                        /** @enum {unknown} */
+                        collectionMethod: "sendInvoice" | "chargeAutomatically";
+                        paymentMethodPreferences: {
+                            /** @enum {unknown} */
+                            type: "creditCard" | "bankAccount";
+                            feePaidByClient: boolean;
+                        }[];
+                        allowPaymentViaCC: boolean;
+                        allowPaymentViaACH: boolean;
+                        absorbTransactionFees: boolean;
+                        /** @description cents: the sum of the lines */
+                        subtotal: number;
+                        /** @description cents: subtotal × taxPercentage / 100, rounded half up */
+                        taxAmount: number;
+                        /** @description cents: subtotal + taxAmount */
+                        total: number;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        dueDate: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        sentDate?: string;
+                        /** @enum {unknown} */
+                        billingReason: "manual" | "subscriptionCycle";
+                        /** @description the subscription that billed it, if one did */
+                        subscriptionId?: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        paymentSuccessDate?: string;
+                        /** @description cents refunded so far; absent until a refund succeeds */
+                        amountRefunded?: number;
+                        /** @description charges attempted so far (automatic collection, or a client paying); absent before the first */
+                        attemptCount?: number;
+                        /**
+                         * Format: date-time
+                         * @description automatic collection: when the next charge is attempted (after a failure: 1, 3, then 5 days later)
+                         */
+                        nextPaymentAttempt?: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON, wrong types or failed rules; `data` lists each failing `{path, message}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route or object in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with an existing object, or the first request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request (method, URL or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Burst limit (`rate_limit_exceeded`, with Retry-After) or daily quota (`{"error":"quota limit reached"}`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["QuotaExceeded"];
+                };
+            };
+            /** @description Internal error; `data.requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or limit state unavailable; with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    voidInvoice: {
         parameters: {
             query?: never;
             header?: {

@@ -129,6 +129,42 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
     },
     async (request) => service.finalizeInvoice(database, request.caller, request.params.id),
   );
+  app.post(
+    '/invoices/:id/mark-paid',
+    {
+      config: { policy: ADMINS_CREATE },
+      schema: {
+        tags,
+        operationId: 'markInvoicePaid',
+        summary: 'Mark an open invoice paid, for a payment made outside this service: invoicePaid and paymentSucceeded',
+        description:
+          'Not in the SDK (Stripe’s `paid_out_of_band`; the billing fields’ `paidManually`). Records a `manual` payment of the total, ' +
+          'in one transaction with the invoice locked: marked twice at once, it is paid once (the other is a 409). A draft, paid or void ' +
+          'invoice is a 409. Automatic charges stop; a past-due subscription of it is active again. An internal user with the staff role ' +
+          'and a client session get a 403. As `POST /admin/workspaces/{id}/invoices/{invoiceId}/pay`.',
+        params: IdParams,
+        response: { 200: Invoice, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => (await service.markPaid(database, request.caller, request.params.id)).invoice,
+  );
+  app.post(
+    '/invoices/:id/void',
+    {
+      config: { policy: ADMINS_CREATE },
+      schema: {
+        tags,
+        operationId: 'voidInvoice',
+        summary: 'Void a draft or open invoice: invoiceVoided; a paid or void one is a 409',
+        description:
+          'Not in the SDK (Stripe’s `POST /v1/invoices/{id}/void`). A voided invoice is no longer due and is never charged. An internal ' +
+          'user with the staff role and a client session get a 403. As `POST /admin/workspaces/{id}/invoices/{invoiceId}/void`.',
+        params: IdParams,
+        response: { 200: Invoice, ...WRITE_ERRORS },
+      },
+    },
+    async (request) => service.voidInvoice(database, request.caller, request.params.id),
+  );
   app.delete(
     '/invoices/:id',
     {
@@ -138,7 +174,7 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
         operationId: 'deleteInvoice',
         summary: 'Delete a draft invoice for good: invoiceDeleted; an issued invoice is a 409 (void it instead)',
         description:
-          'Not in the SDK. A draft only: an issued invoice is a 409 (void it on the admin surface instead). An internal user with the ' +
+          'Not in the SDK. A draft only: an issued invoice is a 409 (void it instead: `POST /v1/invoices/{id}/void`). An internal user with the ' +
           'staff role and a client session get a 403.',
         params: IdParams,
         response: { 200: DeletedBody, ...WRITE_ERRORS },

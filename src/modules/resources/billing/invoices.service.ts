@@ -234,7 +234,8 @@ export async function markPaid(database: Database, caller: Caller, id: string): 
   return unitOfWork(
     database,
     async (work) => {
-      const stored = orNotFound(await repo.findInvoice(work.db, caller.access, id), 'Invoice');
+      // Locked while it is read (PostgreSQL: FOR UPDATE): a concurrent mark waits, then finds it paid (409), so it is paid once.
+      const stored = orNotFound(await repo.findInvoiceForUpdate(work, caller.access, id), 'Invoice');
       const { status } = stored.invoice;
       if (status !== 'open') throw errors.conflict(`Only an open invoice can be paid; this one is ${status}.`);
       const at = isoAt(caller.actor.at);
@@ -257,7 +258,7 @@ export async function voidInvoice(database: Database, caller: Caller, id: string
   return unitOfWork(
     database,
     async (work) => {
-      const stored = orNotFound(await repo.findInvoice(work.db, caller.access, id), 'Invoice');
+      const stored = orNotFound(await repo.findInvoiceForUpdate(work, caller.access, id), 'Invoice');
       const { status } = stored.invoice;
       if (status === 'paid') throw errors.conflict('A paid invoice cannot be voided.');
       if (status === 'void') throw errors.conflict('This invoice is already void.');

@@ -228,6 +228,55 @@ for (const backend of BACKENDS) {
       assert.equal((await audit('invoiceCreated')).length, 2);
     });
 
+    test('mark paid and void on /v1 (keys and admins; staff and clients 403): marked paid twice at once, paid once', async (t) => {
+      const { h, ws, app, client, company, create, audit } = await world(t, backend);
+      const open = async () => (await create({ clientId: client.id, lineItems: [{ amount: 2500, quantity: 2 }], daysUntilDue: 7 })).json();
+      const act = (key: string, id: string, action: 'mark-paid' | 'void') =>
+        h.as(key, { method: 'POST', url: `/v1/invoices/${id}/${action}` });
+      const admin = await createTestInternalUser(h, ws.workspaceId, { email: 'a@a.test', givenName: 'A', familyName: 'D', role: 'admin' });
+      const adminKey = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: admin.id });
+      const staff = await createTestInternalUser(h, ws.workspaceId, { email: 's@a.test', givenName: 'S', familyName: 'T', role: 'staff' });
+      const staffKey = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, internalUserId: staff.id });
+      const clientKey = await sessionKeyFor(h, ws.workspaceId, { apiKey: app.apiKey, clientId: client.id });
+
+      const first = await open();
+      for (const key of [staffKey, clientKey]) {
+        assert.deepEqual([(await act(key, first.id, 'mark-paid')).statusCode, (await act(key, first.id, 'void')).statusCode], [403, 403]);
+      }
+      // Two marks at once: one pays (a manual payment of the total), the other finds it paid.
+      const both = await Promise.all([act(adminKey, first.id, 'mark-paid'), act(ws.apiKey, first.id, 'mark-paid')]);
+      assert.deepEqual(both.map((r) => r.statusCode).sort(), [200, 409], both.map((r) => r.body).join(' '));
+      const paid = both.find((r) => r.statusCode === 200)?.json();
+      assert.deepEqual([paid.status, paid.paymentSuccessDate], ['paid', AT]);
+      const payments = (await h.as(ws.apiKey, { method: 'GET', url: `/v1/payments?invoiceId=${first.id}` })).json().data;
+      assert.deepEqual(
+        payments.map((p: Record<string, unknown>) => [p.status, p.amount, p.paymentMethod]),
+        [['succeeded', 5000, 'manual']],
+      );
+      assert.equal((await audit('invoicePaid')).length, 1);
+      const voidPaid = await act(adminKey, first.id, 'void');
+      assert.deepEqual([voidPaid.statusCode, voidPaid.json().message], [409, 'A paid invoice cannot be voided.']);
+
+      // Void: an open invoice (twice at once: one voids it), then neither paid nor voided again.
+      const second = await open();
+      const voids = await Promise.all([act(adminKey, second.id, 'void'), act(adminKey, second.id, 'void')]);
+      assert.deepEqual(voids.map((r) => r.statusCode).sort(), [200, 409]);
+      assert.equal(voids.find((r) => r.statusCode === 200)?.json().status, 'void');
+      assert.deepEqual(
+        (await audit('invoiceVoided')).map((e: { ref: string }) => e.ref),
+        [second.id],
+      );
+      assert.equal((await act(adminKey, second.id, 'mark-paid')).statusCode, 409, 'a void invoice cannot be paid');
+      const draft = (
+        await create({ companyId: company.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1, createDraft: true })
+      ).json();
+      assert.equal((await act(adminKey, draft.id, 'mark-paid')).statusCode, 409, 'a draft cannot be paid');
+      assert.equal((await act(adminKey, draft.id, 'void')).json().status, 'void');
+      assert.equal((await act(adminKey, '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b', 'void')).statusCode, 404);
+      const other = await h.workspace('Other');
+      assert.equal((await act(other.apiKey, (await open()).id, 'mark-paid')).statusCode, 404, 'another workspace’s invoice');
+    });
+
     test('a draft’s lifecycle (invoiceUpdated, invoiceInitiated, invoiceDeleted): edited, finalised with the next number, deleted without a gap', async (t) => {
       const { h, ws, client, company, create, audit } = await world(t, backend);
       const call = (method: 'PATCH' | 'POST' | 'DELETE', url: string, payload?: object) =>

@@ -25,6 +25,8 @@ import {
   invoiceTitle,
   useIsClient,
 } from './billing-parts.js';
+import { useBillingAdmin } from '../staff/billing-desk.js';
+import { InvoiceDesk } from '../staff/billing-invoices.js';
 
 /** One invoice: what it bills, its PDF, paying it (when open), and its payments: the receipt, declined attempts. */
 export function InvoicePage({ id }: { id: string }) {
@@ -32,6 +34,7 @@ export function InvoicePage({ id }: { id: string }) {
   const payments = useLoad(() => ok(v1.GET('/v1/payments', { params: { query: { invoiceId: id, limit: 100 } } })), [id]);
   const [paidNow, setPaidNow] = useState(false);
   const client = useIsClient();
+  const admin = useBillingAdmin();
   const path = `/billing/invoices/${id}`;
 
   if (!invoice.data) {
@@ -69,6 +72,7 @@ export function InvoicePage({ id }: { id: string }) {
         </Done>
       ) : null}
       <Summary invoice={current} />
+      {admin ? <InvoiceDesk invoice={current} payments={payments} changed={() => settled(false)} /> : null}
       <Items invoice={current} />
       {current.status !== 'open' ? null : client ? <PayPanel invoice={current} settled={settled} /> : <p>Open: its client pays it here.</p>}
       <Payments invoice={current} payments={payments} />

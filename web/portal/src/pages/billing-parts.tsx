@@ -62,6 +62,9 @@ const STATUS_WORDS: Record<string, string> = {
   unpaid: 'Unpaid',
   cancelled: 'Cancelled',
   ended: 'Ended',
+  refunded: 'Refunded',
+  refundFailed: 'Failed',
+  pending: 'Pending',
 };
 
 export function StatusBadge({ status }: { status: string }) {

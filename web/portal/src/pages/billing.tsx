@@ -4,7 +4,8 @@ import { Link } from '../router.js';
 import { partyName, partyWanted, useNames } from '../names.js';
 import { type SignedIn, useSignedIn } from '../signed-in.js';
 import type { Waiting } from '../sections.js';
-import { Field, PageHeading } from '../ui.js';
+import { ErrorMessage, Field, PageHeading, Status, useAction } from '../ui.js';
+import { useState } from 'preact/hooks';
 import { DataTable, FilterForm, ListState, Pager, useListQuery, usePaged } from '../../../kit/list.js';
 import { CardsPage } from './billing-cards.js';
 import { InvoicePage } from './billing-invoice.js';
@@ -21,6 +22,8 @@ import {
 } from './billing-parts.js';
 import { PaymentsPage } from './billing-payments.js';
 import { NotFoundPage } from './not-found.js';
+import { CancelSubscription, NewSubscription, TestClockPanel, useBillingAdmin } from '../staff/billing-desk.js';
+import { NewInvoicePage } from '../staff/billing-invoices.js';
 
 /** What waits in billing for a client: the open invoices ("2 open invoices"); nothing for staff (they do not pay them). */
 export async function billingWaiting(signedIn: SignedIn): Promise<Waiting> {
@@ -33,6 +36,7 @@ export function BillingPage({ path }: { path: string }) {
   if (path === '/billing') return <OverviewPage path={path} />;
   if (path === '/billing/payments') return <PaymentsPage path={path} />;
   if (path === '/billing/cards') return <CardsPage path={path} />;
+  if (path === '/billing/new-invoice') return <NewInvoicePage />;
   const invoice = match('/billing/invoices/:id', path);
   if (invoice) return <InvoicePage id={invoice.id} />;
   return <NotFoundPage />;
@@ -40,13 +44,25 @@ export function BillingPage({ path }: { path: string }) {
 
 function OverviewPage({ path }: { path: string }) {
   const client = useIsClient();
+  const admin = useBillingAdmin();
+  // A subscription started (its first invoice made) or the test clock moved: both lists read again.
+  const [round, setRound] = useState(0);
+  const changed = () => setRound((n) => n + 1);
   return (
     <>
       <PageHeading title="Billing" />
       <BillingNav path={path} />
-      {client ? null : <p>The invoices of the clients you serve, drafts included. Clients pay them here; you read them.</p>}
-      <Invoices statuses={client ? STATUSES : [...STATUSES, ['draft', 'Draft']]} />
-      <Subscriptions />
+      {client ? null : admin ? (
+        <p>
+          The invoices of the clients you serve, drafts included. <Link href="/billing/new-invoice">New invoice</Link>
+        </p>
+      ) : (
+        <p>The invoices of the clients you serve, drafts included. Clients pay them here; you read them.</p>
+      )}
+      <Invoices statuses={client ? STATUSES : [...STATUSES, ['draft', 'Draft']]} round={round} />
+      <Subscriptions round={round} changed={changed} />
+      {admin ? <NewSubscription started={changed} /> : null}
+      {client ? null : <TestClockPanel advanced={changed} />}
     </>
   );
 }
@@ -62,7 +78,7 @@ const STATUSES: [string, string][] = [
 /** Whether an open invoice is past its due date. */
 const overdue = (invoice: Invoice) => invoice.status === 'open' && Date.parse(invoice.dueDate) < Date.now();
 
-function Invoices({ statuses }: { statuses: [string, string][] }) {
+function Invoices({ statuses, round }: { statuses: [string, string][]; round: number }) {
   const { person } = useSignedIn();
   const staff = person.type !== 'client';
   const query = useListQuery(
@@ -73,7 +89,7 @@ function Invoices({ statuses }: { statuses: [string, string][] }) {
           params: { query: { limit: 25, nextToken, ...(filters.status ? { status: filters.status as Invoice['status'] } : {}) } },
         }),
       ),
-    [],
+    [round],
   );
   const { filters, list } = query;
   const rows = list.data?.data ?? [];
@@ -154,14 +170,23 @@ function every(subscription: Subscription): string {
   return subscription.intervalCount === 1 ? `every ${one}` : `every ${subscription.intervalCount} ${many}`;
 }
 
+/** What a subscription is for: its lines' descriptions. */
+const subscriptionName = (subscription: Subscription) =>
+  subscription.lineItems
+    .map((line) => line.description)
+    .filter(Boolean)
+    .join(', ') || 'Subscription';
+
 /** Whether the subscription bills again (its next period is due: it has not been cancelled or ended). */
 const billsAgain = (subscription: Subscription) =>
   ['active', 'notStarted', 'pastDue'].includes(subscription.status) && subscription.nextBillingDate;
 
-function Subscriptions() {
+function Subscriptions({ round, changed }: { round: number; changed: () => void }) {
   const { person } = useSignedIn();
   const staff = person.type !== 'client';
-  const list = usePaged((nextToken) => ok(v1.GET('/v1/subscriptions', { params: { query: { limit: 25, nextToken } } })), []);
+  const admin = useBillingAdmin();
+  const cancel = useAction();
+  const list = usePaged((nextToken) => ok(v1.GET('/v1/subscriptions', { params: { query: { limit: 25, nextToken } } })), [round]);
   const rows = list.data?.data ?? [];
   const name = useNames(person, staff ? rows.flatMap(partyWanted) : []);
   // Whose card an automatic charge takes: the reader's own, or (read by staff) the client's.
@@ -170,19 +195,17 @@ function Subscriptions() {
     <section aria-labelledby="subscriptions">
       <h2 id="subscriptions">Subscriptions</h2>
       <ListState list={list} empty="No subscriptions." what="subscriptions" />
+      <ErrorMessage error={cancel.error} focus codes />
+      <Status>{cancel.done}</Status>
       {rows.length > 0 ? (
         <DataTable
           caption="Subscriptions, newest first"
           columns={staff ? ['For', 'Billed to', 'Amount', 'Status', 'Next charge'] : ['For', 'Amount', 'Status', 'Next charge']}
+          actions={admin}
         >
           {rows.map((subscription) => (
             <tr key={subscription.id}>
-              <td data-label="For">
-                {subscription.lineItems
-                  .map((line) => line.description)
-                  .filter(Boolean)
-                  .join(', ') || 'Subscription'}
-              </td>
+              <td data-label="For">{subscriptionName(subscription)}</td>
               {staff ? (
                 <td data-label="Billed to" class="break">
                   {partyName(subscription, name)}
@@ -207,6 +230,13 @@ function Subscriptions() {
                   'None'
                 )}
               </td>
+              {admin ? (
+                <td>
+                  {subscription.status === 'active' || subscription.status === 'notStarted' ? (
+                    <CancelSubscription id={subscription.id} what={subscriptionName(subscription)} action={cancel} cancelled={changed} />
+                  ) : null}
+                </td>
+              ) : null}
             </tr>
           ))}
         </DataTable>
