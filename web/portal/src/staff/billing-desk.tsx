@@ -24,7 +24,7 @@ export function useBillingAdmin(): boolean {
 const given = (value: string) => value.trim() || undefined;
 
 /** "every month", "every 3 months" */
-export function everyInterval(interval: string | undefined, count = 1): string {
+function everyInterval(interval: string | undefined, count = 1): string {
   const words: Record<string, [string, string]> = {
     day: ['day', 'days'],
     week: ['week', 'weeks'],

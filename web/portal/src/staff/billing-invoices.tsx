@@ -24,7 +24,7 @@ import { NotFoundPage } from '../pages/not-found.js';
 import { PartyPicker, partyBody, useBillingAdmin, useCatalog } from './billing-desk.js';
 
 /** "150", "150.5", "1,234.50" as cents; undefined when it is no amount. */
-export function toCents(text: string): number | undefined {
+function toCents(text: string): number | undefined {
   const plain = text.trim().replace(/,/g, '');
   const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(plain);
   if (!m) return undefined;
