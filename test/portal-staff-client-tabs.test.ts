@@ -14,8 +14,6 @@ import type { Locator, Page } from 'playwright-core';
 import { WAIT_MS } from './helpers/browser.js';
 import { BACKENDS } from './helpers/harness.js';
 import {
-  ADMIN_TOKEN,
-  type PortalServer,
   type Visit,
   arrived,
   assertSameOrigin,
@@ -25,70 +23,7 @@ import {
   startPortal,
   visit,
 } from './helpers/portal-pages.js';
-
-type Workspace = Awaited<ReturnType<typeof newWorkspace>>;
-
-/** One client's things, each made with the workspace's key. */
-interface ClientWorld {
-  companyId: string;
-  clientId: string;
-  name: string;
-  channelId: string;
-  fileChannelId: string;
-  invoiceId: string;
-  taskId: string;
-  formResponseId: string;
-  contractId: string;
-}
-
-async function adminCall<T>(portal: PortalServer, ws: Workspace, method: string, path: string, body?: unknown): Promise<T> {
-  const answer = await portal.http<T>(
-    method,
-    `/admin/workspaces/${ws.workspaceId}${path}`,
-    { authorization: `Bearer ${ADMIN_TOKEN}` },
-    body,
-  );
-  assert.ok(answer.status >= 200 && answer.status < 300, `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body;
-}
-
-async function clientWorld(
-  ws: Workspace,
-  shared: { formId: string; templateId: string },
-  company: string,
-  person: { givenName: string; familyName: string; email: string },
-): Promise<ClientWorld> {
-  const companyId = (await ws.call<{ id: string }>('POST', '/v1/companies', { name: company })).id;
-  const clientId = (await ws.call<{ id: string }>('POST', '/v1/clients', { ...person, companyId })).id;
-  const channel = await ws.call<{ id: string }>('POST', '/v1/message-channels', { membershipType: 'individual', clientId });
-  await ws.call('POST', '/v1/messages', { channelId: channel.id, senderId: clientId, text: `Hello from ${company}.` });
-  const files = await ws.call<{ id: string }>('POST', '/v1/channels/files', { membershipType: 'individual', clientId });
-  const file = await ws.call<{ uploadUrl: string }>('POST', '/v1/files/file', { channelId: files.id, path: `${company} brief.txt` });
-  const uploaded = await fetch(file.uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: `${company}'s brief` });
-  assert.equal(uploaded.status, 200, await uploaded.text());
-  const invoice = await ws.call<{ id: string }>('POST', '/v1/invoices', {
-    clientId,
-    lineItems: [{ amount: 12_000, quantity: 1, description: `${company} retainer` }],
-    daysUntilDue: 14,
-  });
-  const task = await ws.call<{ id: string }>('POST', '/v1/tasks', { name: `${company}: send the W-9`, clientId });
-  const response = await ws.call<{ id: string }>('POST', '/v1/form-responses', {
-    formId: shared.formId,
-    clientCompanyIds: [{ clientId, companyId }],
-  });
-  const contract = await ws.call<{ id: string }>('POST', '/v1/contracts', { contractTemplateId: shared.templateId, clientId });
-  return {
-    companyId,
-    clientId,
-    name: `${person.givenName} ${person.familyName}`,
-    channelId: channel.id,
-    fileChannelId: files.id,
-    invoiceId: invoice.id,
-    taskId: task.id,
-    formResponseId: response.id,
-    contractId: contract.id,
-  };
-}
+import { clientWorld } from './helpers/client-world.js';
 
 /** The text of a table's rows, each row's cells joined by " | ". */
 const rowsOf = (table: Locator) =>
@@ -124,11 +59,11 @@ async function clientTabs(backend: (typeof BACKENDS)[number], shots: boolean) {
   const portal = await startPortal({ backend, env: { RATE_LIMIT_WRITE_CAPACITY: '100' } });
   try {
     const ws = await newWorkspace(portal, 'Acme');
-    const form = await adminCall<{ id: string }>(portal, ws, 'POST', '/forms', {
+    const form = await ws.admin<{ id: string }>('POST', '/forms', {
       name: 'Onboarding questionnaire',
       formFields: [{ title: 'Legal name', type: 'shortAnswer', isRequired: true }],
     });
-    const template = await adminCall<{ id: string }>(portal, ws, 'POST', '/contract-templates', {
+    const template = await ws.admin<{ id: string }>('POST', '/contract-templates', {
       name: 'Services agreement',
       fileUrl: 'https://documents.example/services-agreement.pdf',
       fields: [{ id: 'signature', type: 'signature', inputType: 'client', label: 'Your signature' }],
@@ -159,9 +94,9 @@ async function clientTabs(backend: (typeof BACKENDS)[number], shots: boolean) {
     assert.deepEqual(await linksOf(panel), [`/messages/${ada.channelId}`]);
     // Only the tab shown was read: its list, filtered for Ada by the server.
     // (The navigation counts what waits for Fay herself: those reads name no client.)
-    const asked = (what: string) => full.requests.filter((url) => url.includes(`/v1/${what}?`) && url.includes(ada.clientId));
+    const asked = (what: string) => full.requests.filter((url) => url.includes(`/v1/${what}?`) && url.includes(ada.client.id));
     assert.ok(
-      asked('message-channels').some((url) => url.includes(`memberId=${ada.clientId}`)),
+      asked('message-channels').some((url) => url.includes(`memberId=${ada.client.id}`)),
       full.requests.join('\n'),
     );
     for (const what of ['invoices', 'tasks', 'form-responses', 'contracts', 'channels/files'])
@@ -183,7 +118,7 @@ async function clientTabs(backend: (typeof BACKENDS)[number], shots: boolean) {
     const [invoiceRow] = await rowsOf(invoices);
     assert.match(invoiceRow ?? '', /^Invoice 0001 \| \$120\.00 \| Open \| .+$/);
     assert.deepEqual(await linksOf(panel), [`/billing/invoices/${ada.invoiceId}`]);
-    assert.ok(asked('invoices').every((url) => url.includes(`clientId=${ada.clientId}`)) && asked('invoices').length > 0);
+    assert.ok(asked('invoices').every((url) => url.includes(`clientId=${ada.client.id}`)) && asked('invoices').length > 0);
 
     await fp.keyboard.press('ArrowRight');
     panel = await shownPanel(fp, 'Tasks');
@@ -241,13 +176,13 @@ async function clientTabs(backend: (typeof BACKENDS)[number], shots: boolean) {
       email: 'lin@acme.test',
       givenName: 'Lin',
       familyName: 'Limited',
-      companyAccessList: [bob.companyId],
+      companyAccessList: [bob.company.id],
     });
     const { page } = v;
-    await page.goto(`${ws.pages}/clients/${ada.clientId}?tab=invoices`);
+    await page.goto(`${ws.pages}/clients/${ada.client.id}?tab=invoices`);
     await open(v, 'staff-client-tabs-other-320', 'Client not found');
     assert.equal(await page.getByRole('tablist').count(), 0);
-    await page.goto(`${ws.pages}/clients/${bob.clientId}?tab=invoices`);
+    await page.goto(`${ws.pages}/clients/${bob.client.id}?tab=invoices`);
     panel = await shownPanel(page, 'Invoices');
     await panel.getByRole('link', { name: 'Invoice 0002' }).waitFor();
     await open(v, 'staff-client-tabs-320', 'Bob Brown');
@@ -265,7 +200,7 @@ async function clientTabs(backend: (typeof BACKENDS)[number], shots: boolean) {
       givenName: 'Cy',
       familyName: 'Young',
       email: 'cy@contoso.test',
-      companyId: bob.companyId,
+      companyId: bob.company.id,
     });
     await page.goto(`${ws.pages}/clients/${cy.id}?tab=contracts`);
     await (await shownPanel(page, 'Contracts')).getByText('No contract sent to Cy Young yet.').waitFor();

@@ -12,19 +12,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Locator } from 'playwright-core';
-import { WAIT_MS } from './helpers/browser.js';
 import { oneJson, portal as portalCli } from './helpers/cli.js';
 import { BACKENDS } from './helpers/harness.js';
 import {
   type PortalServer,
   type Visit,
-  arrived,
   assertSameOrigin,
   checkPage,
   newWorkspace,
   signedInStaff,
   startPortal,
   visit,
+  land,
 } from './helpers/portal-pages.js';
 
 type Workspace = Awaited<ReturnType<typeof newWorkspace>>;
@@ -56,18 +55,6 @@ async function customField(portal: PortalServer, ws: Workspace, entity: string, 
   );
   assert.equal(made.code, 0, made.stderr);
   return oneJson(made.stdout) as { id: string; options?: { id: string; label: string }[] };
-}
-
-/**
- * The page whose h1 is `title` is open, its heading focused; on the first backend also its screenshot and axe's
- * checks (`arrived`), which the second would only repeat.
- */
-async function land(v: Visit, shots: boolean, name: string, title: string) {
-  if (shots) return arrived(v, name, title);
-  await v.page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ timeout: WAIT_MS });
-  await v.page.waitForFunction((text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text, title, {
-    timeout: WAIT_MS,
-  });
 }
 
 /** In a Notes panel: add a note, edit it, delete it (after the confirmation), each checked through the API. */

@@ -10,13 +10,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Locator } from 'playwright-core';
-import { WAIT_MS } from './helpers/browser.js';
 import { BACKENDS } from './helpers/harness.js';
 import {
-  ADMIN_TOKEN,
-  type PortalServer,
-  type Visit,
-  arrived,
   assertSameOrigin,
   checkPage,
   newWorkspace,
@@ -24,21 +19,8 @@ import {
   signedInStaff,
   startPortal,
   visit,
+  land,
 } from './helpers/portal-pages.js';
-
-type Workspace = Awaited<ReturnType<typeof newWorkspace>>;
-
-/** A call on the admin surface (forms and contract templates are made there). */
-async function adminCall<T>(portal: PortalServer, ws: Workspace, method: string, path: string, body?: unknown): Promise<T> {
-  const answer = await portal.http<T>(
-    method,
-    `/admin/workspaces/${ws.workspaceId}${path}`,
-    { authorization: `Bearer ${ADMIN_TOKEN}` },
-    body,
-  );
-  assert.ok(answer.status >= 200 && answer.status < 300, `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body;
-}
 
 /** The text of a table's rows, each row's cells joined by " | ". */
 const rowsOf = (table: Locator) =>
@@ -58,12 +40,6 @@ for (const [at, backend] of BACKENDS.entries()) {
   );
 }
 
-/** The page whose h1 is `title` is open: checked and pictured on the first backend (`shots`), else its heading alone. */
-async function reach(v: Visit, shots: boolean, name: string, title: string) {
-  if (shots) return arrived(v, name, title);
-  await v.page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ timeout: WAIT_MS });
-}
-
 async function staffForms(backend: (typeof BACKENDS)[number], shots: boolean) {
   const portal = await startPortal({ backend });
   try {
@@ -71,7 +47,7 @@ async function staffForms(backend: (typeof BACKENDS)[number], shots: boolean) {
     const north = await ws.call<{ id: string }>('POST', '/v1/companies', { name: 'Northwind' });
     const contoso = await ws.call<{ id: string }>('POST', '/v1/companies', { name: 'Contoso' });
     await ws.call('POST', '/v1/clients', { givenName: 'Bob', familyName: 'Brown', email: 'bob@contoso.test', companyId: contoso.id });
-    const form = await adminCall<{ id: string; formFieldIds: string[] }>(portal, ws, 'POST', '/forms', {
+    const form = await ws.admin<{ id: string; formFieldIds: string[] }>('POST', '/forms', {
       name: 'Onboarding questionnaire',
       formFields: [
         { title: 'Legal name', type: 'shortAnswer', isRequired: true },
@@ -79,7 +55,7 @@ async function staffForms(backend: (typeof BACKENDS)[number], shots: boolean) {
         { title: 'Anything else', type: 'longAnswer' },
       ],
     });
-    const template = await adminCall<{ id: string }>(portal, ws, 'POST', '/contract-templates', {
+    const template = await ws.admin<{ id: string }>('POST', '/contract-templates', {
       name: 'Services agreement',
       fields: [
         { id: 'fee', type: 'text', inputType: 'variable', label: 'Monthly fee' },
@@ -102,7 +78,7 @@ async function staffForms(backend: (typeof BACKENDS)[number], shots: boolean) {
 
     // Fay sends the form to Ada, found by a search.
     await fp.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Forms' }).click();
-    await reach(full, shots, 'staff-forms-1280', 'Forms');
+    await land(full, shots, 'staff-forms-1280', 'Forms');
     const sendForm = fp.getByRole('region', { name: 'Send a form' });
     await sendForm.getByRole('radio', { name: /^Onboarding questionnaire/ }).check();
     await sendForm.getByLabel('Find a client by name or e-mail').fill('ada');
@@ -154,7 +130,7 @@ async function staffForms(backend: (typeof BACKENDS)[number], shots: boolean) {
     const answered = fp.getByRole('table', { name: 'Answered, newest first' });
     await answered.getByText('Ada Lovelace').waitFor();
     await answered.getByRole('link', { name: 'Onboarding questionnaire' }).click();
-    await reach(full, shots, 'staff-form-response-1280', 'Onboarding questionnaire');
+    await land(full, shots, 'staff-form-response-1280', 'Onboarding questionnaire');
     await fp.locator('dl.facts').first().getByText('Ada Lovelace').waitFor();
     const facts = await factsOf(fp.locator('dl.facts').first());
     assert.deepEqual(
@@ -181,7 +157,7 @@ async function staffForms(backend: (typeof BACKENDS)[number], shots: boolean) {
 
     // Fay sends the services agreement to Ada: first without its fee (the server's word beside it), then with it.
     await fp.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Contracts' }).click();
-    await reach(full, shots, 'staff-contracts-1280', 'Contracts');
+    await land(full, shots, 'staff-contracts-1280', 'Contracts');
     const sendContract = fp.getByRole('region', { name: 'Send a contract' });
     await sendContract.getByRole('radio', { name: /^Services agreement/ }).check();
     await sendContract.getByLabel('Find a client by name or e-mail').fill('lovelace');
@@ -224,7 +200,7 @@ async function staffForms(backend: (typeof BACKENDS)[number], shots: boolean) {
     const signed = fp.getByRole('table', { name: 'Signed, newest first' });
     await signed.getByText('Ada Lovelace').waitFor();
     await signed.getByRole('link', { name: 'Services agreement' }).click();
-    await reach(full, shots, 'staff-contract-1280', 'Services agreement');
+    await land(full, shots, 'staff-contract-1280', 'Services agreement');
     await fp.locator('dl.facts').first().getByText('Ada Lovelace').first().waitFor();
     const contractFacts = new Map(await factsOf(fp.locator('dl.facts').first()));
     assert.equal(contractFacts.get('Sent to'), 'Ada Lovelace');
@@ -257,7 +233,7 @@ async function staffForms(backend: (typeof BACKENDS)[number], shots: boolean) {
     });
     const { page } = v;
     await page.goto(`${ws.pages}/forms`);
-    await reach(v, shots, 'staff-forms-limited-320', 'Forms');
+    await land(v, shots, 'staff-forms-limited-320', 'Forms');
     await page.getByText('No form waits for an answer.').waitFor();
     await page.getByText('No form answered yet.').waitFor();
     const linSend = page.getByRole('region', { name: 'Send a form' });
@@ -267,13 +243,13 @@ async function staffForms(backend: (typeof BACKENDS)[number], shots: boolean) {
     await linSend.getByRole('button', { name: 'Find', exact: true }).click();
     await linSend.getByText('No client matches the search.').waitFor();
     await page.goto(`${ws.pages}/forms/${responseId}`);
-    await reach(v, shots, 'staff-form-other-320', 'Form not available');
+    await land(v, shots, 'staff-form-other-320', 'Form not available');
     await page.goto(`${ws.pages}/contracts`);
-    await reach(v, shots, 'staff-contracts-limited-320', 'Contracts');
+    await land(v, shots, 'staff-contracts-limited-320', 'Contracts');
     await page.getByText('No contract waits for a signature.').waitFor();
     await page.getByText('No contract signed yet.').waitFor();
     await page.goto(`${ws.pages}/contracts/${contractId}`);
-    await reach(v, shots, 'staff-contract-other-320', 'Contract not available');
+    await land(v, shots, 'staff-contract-other-320', 'Contract not available');
     assert.ok(!((await page.locator('main').textContent()) ?? '').includes('Ada'), 'nothing of Ada’s');
     const pdfAnswer = await page.request.get(`${ws.pages}/v1/contracts/${contractId}/pdf`);
     assert.equal(pdfAnswer.status(), 404, 'nor its PDF');

@@ -24,7 +24,6 @@ import {
   ADMIN_TOKEN,
   type PortalServer,
   type Visit,
-  arrived,
   assertSameOrigin,
   checkPage,
   newWorkspace,
@@ -32,6 +31,7 @@ import {
   signedInStaff,
   startPortal,
   visit,
+  land,
 } from './helpers/portal-pages.js';
 import { freePort, jsonRequest, serve, stop } from './helpers/server.js';
 
@@ -79,15 +79,6 @@ async function send(v: Visit, words: string) {
 async function messagesIn(ws: Awaited<ReturnType<typeof newWorkspace>>, channelId: string) {
   const page = await ws.call<{ data: { senderId: string; text: string }[] }>('GET', `/v1/messages?channelId=${channelId}`);
   return page.data.map((m) => [m.senderId, m.text]);
-}
-
-/** The page whose h1 is `title` is open: `arrived`'s checks and screenshot when `shots`, else its heading focused. */
-async function land(v: Visit, shots: boolean, name: string, title: string) {
-  if (shots) return arrived(v, name, title);
-  await v.page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ timeout: WAIT_MS });
-  await v.page.waitForFunction((text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text, title, {
-    timeout: WAIT_MS,
-  });
 }
 
 for (const [at, backend] of BACKENDS.entries()) {

@@ -13,8 +13,6 @@ import type { Page } from 'playwright-core';
 import { WAIT_MS } from './helpers/browser.js';
 import { BACKENDS } from './helpers/harness.js';
 import {
-  type Visit,
-  arrived,
   assertSameOrigin,
   checkPage,
   newWorkspace,
@@ -22,19 +20,11 @@ import {
   signedInStaff,
   startPortal,
   visit,
+  land,
 } from './helpers/portal-pages.js';
 
 for (const [at, backend] of BACKENDS.entries()) {
   test(`staff run the task board and the task templates (${backend})`, { timeout: 240_000 }, () => staffTasks(backend, at === 0));
-}
-
-/** The page whose h1 is `title` is open, its heading focused; with `shots`, `arrived`'s screenshot and axe too. */
-async function land(v: Visit, shots: boolean, name: string, title: string) {
-  if (shots) return arrived(v, name, title);
-  await v.page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ timeout: WAIT_MS });
-  await v.page.waitForFunction((text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text, title, {
-    timeout: WAIT_MS,
-  });
 }
 
 /** Tab (forward) until the focused control's accessible label is `label`, then nothing else: at most 80 presses. */

@@ -15,8 +15,6 @@ import type { Locator } from 'playwright-core';
 import { WAIT_MS } from './helpers/browser.js';
 import { BACKENDS } from './helpers/harness.js';
 import {
-  ADMIN_TOKEN,
-  type PortalServer,
   type Visit,
   arrived,
   assertSameOrigin,
@@ -26,73 +24,7 @@ import {
   startPortal,
   visit,
 } from './helpers/portal-pages.js';
-
-type Workspace = Awaited<ReturnType<typeof newWorkspace>>;
-
-/** What the workspace's key makes for one client of one company: each item's name says whose it is. */
-interface ClientWorld {
-  company: { id: string; name: string };
-  client: { id: string; name: string };
-  invoiceId: string;
-  taskId: string;
-  formResponseId: string;
-  contractId: string;
-  channelId: string;
-}
-
-/** A call on the admin surface (forms, contract templates and installs are made there). */
-async function adminCall<T>(portal: PortalServer, ws: Workspace, method: string, path: string, body?: unknown): Promise<T> {
-  const answer = await portal.http<T>(
-    method,
-    `/admin/workspaces/${ws.workspaceId}${path}`,
-    { authorization: `Bearer ${ADMIN_TOKEN}` },
-    body,
-  );
-  assert.ok(answer.status >= 200 && answer.status < 300, `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body;
-}
-
-/** One company, its client and the client's things, in every section. */
-async function clientWorld(
-  ws: Workspace,
-  shared: { formId: string; templateId: string; reportsId: string },
-  company: string,
-  person: { givenName: string; familyName: string; email: string },
-): Promise<ClientWorld> {
-  const companyId = (await ws.call<{ id: string }>('POST', '/v1/companies', { name: company })).id;
-  const clientId = (await ws.call<{ id: string }>('POST', '/v1/clients', { ...person, companyId })).id;
-  const channel = await ws.call<{ id: string }>('POST', '/v1/message-channels', { membershipType: 'individual', clientId });
-  await ws.call('POST', '/v1/messages', { channelId: channel.id, senderId: clientId, text: `Hello from ${company}.` });
-  const files = await ws.call<{ id: string }>('POST', '/v1/channels/files', { membershipType: 'individual', clientId });
-  const file = await ws.call<{ uploadUrl: string }>('POST', '/v1/files/file', { channelId: files.id, path: `${company} brief.txt` });
-  const uploaded = await fetch(file.uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: `${company}'s brief` });
-  assert.equal(uploaded.status, 200, await uploaded.text());
-  const invoice = await ws.call<{ id: string }>('POST', '/v1/invoices', {
-    clientId,
-    lineItems: [{ amount: 12_000, quantity: 1, description: `${company} retainer` }],
-    daysUntilDue: 14,
-  });
-  const task = await ws.call<{ id: string }>('POST', '/v1/tasks', { name: `${company}: send the W-9`, clientId });
-  const response = await ws.call<{ id: string }>('POST', '/v1/form-responses', {
-    formId: shared.formId,
-    clientCompanyIds: [{ clientId, companyId }],
-  });
-  const contract = await ws.call<{ id: string }>('POST', '/v1/contracts', { contractTemplateId: shared.templateId, clientId });
-  await ws.call('POST', `/v1/installs/${shared.reportsId}/connections`, {
-    type: 'link',
-    content: `https://${company.toLowerCase()}.reports.example/`,
-    companyId,
-  });
-  return {
-    company: { id: companyId, name: company },
-    client: { id: clientId, name: `${person.givenName} ${person.familyName}` },
-    invoiceId: invoice.id,
-    taskId: task.id,
-    formResponseId: response.id,
-    contractId: contract.id,
-    channelId: channel.id,
-  };
-}
+import { type ClientWorld, clientWorld } from './helpers/client-world.js';
 
 /** The text of a table's rows, each row's cells joined by " | " (a phone's cards and a laptop's rows alike). */
 const rowsOf = (table: Locator) =>
@@ -132,16 +64,16 @@ async function staffView(backend: (typeof BACKENDS)[number], shots: boolean) {
   const portal = await startPortal({ backend, env: { RATE_LIMIT_WRITE_CAPACITY: '100' } });
   try {
     const ws = await newWorkspace(portal, 'Acme');
-    const form = await adminCall<{ id: string }>(portal, ws, 'POST', '/forms', {
+    const form = await ws.admin<{ id: string }>('POST', '/forms', {
       name: 'Onboarding questionnaire',
       formFields: [{ title: 'Legal name', type: 'shortAnswer', isRequired: true }],
     });
-    const template = await adminCall<{ id: string }>(portal, ws, 'POST', '/contract-templates', {
+    const template = await ws.admin<{ id: string }>('POST', '/contract-templates', {
       name: 'Services agreement',
       fileUrl: 'https://documents.example/services-agreement.pdf',
       fields: [{ id: 'signature', type: 'signature', inputType: 'client', label: 'Your signature' }],
     });
-    const reports = await adminCall<{ id: string }>(portal, ws, 'POST', '/installs', { type: 'manual', name: 'Reports' });
+    const reports = await ws.admin<{ id: string }>('POST', '/installs', { type: 'manual', name: 'Reports' });
     const shared = { formId: form.id, templateId: template.id, reportsId: reports.id };
     const north = await clientWorld(ws, shared, 'Northwind', {
       givenName: 'Ada',

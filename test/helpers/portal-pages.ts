@@ -85,7 +85,18 @@ export async function newWorkspace(portal: PortalServer, name = 'Acme') {
     assert.ok(answer.status >= 200 && answer.status < 300, `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body;
   };
-  return { workspaceId, apiKey, pages: `${portal.server.base}/portal/${workspaceId}`, call };
+  /** A call on the admin surface for this workspace (forms, contract templates, installs are made there). */
+  const admin = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> => {
+    const answer = await portal.http<T>(
+      method,
+      `/admin/workspaces/${workspaceId}${path}`,
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+      body,
+    );
+    assert.ok(answer.status >= 200 && answer.status < 300, `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  return { workspaceId, apiKey, pages: `${portal.server.base}/portal/${workspaceId}`, call, admin };
 }
 
 /** One browser tab and what it saw: every request's URL, page errors and CSP violations. */
@@ -135,6 +146,11 @@ export async function reached(v: Visit, _name: string, title: string) {
   await v.page.waitForFunction((text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text, title, {
     timeout: WAIT_MS,
   });
+}
+
+/** A journey's arrival on a page: `arrived` (screenshot and axe) on its first backend (`shots`), else `reached`. */
+export function land(v: Visit, shots: boolean, name: string, title: string) {
+  return shots ? arrived(v, name, title) : reached(v, name, title);
 }
 
 /** The checks of `arrived` for a page already open (after a change on it): screenshot, axe, no problem. */
