@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Page } from './api.js';
-import { type Action, ErrorMessage, LoadFailed, type Loaded, Loading, useLoad } from './ui.js';
+import { type Action, type ControlProps, ErrorMessage, LoadFailed, type Loaded, Loading, useLoad } from './ui.js';
 import './list.css';
 
 // Lists: a page at a time, their filters, their table (cards on a phone), their row actions and inline forms.
@@ -264,6 +264,43 @@ export function CreatePanel({
         </div>
       </form>
     </section>
+  );
+}
+
+/**
+ * A search box inside another form (a picker's "Find a company"): Enter or **Find** runs `onFind` without submitting
+ * the form around it. The control of a `Field` (`props`).
+ */
+export function FindInput({
+  props,
+  value,
+  onValue,
+  onFind,
+}: {
+  props: ControlProps;
+  value: string;
+  onValue: (value: string) => void;
+  onFind: () => void;
+}) {
+  return (
+    <span class="find-input">
+      <input
+        {...props}
+        type="search"
+        value={value}
+        maxLength={100}
+        onInput={(event) => onValue(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            onFind();
+          }
+        }}
+      />
+      <button type="button" class="secondary" onClick={onFind}>
+        Find
+      </button>
+    </span>
   );
 }
 

@@ -2,6 +2,7 @@
 // admin role do in billing (staff with the `staff` role get 403 on every change, and clients 404 on the catalog),
 // offered only to them. Here: who to bill (a client or a company, found by a server-side search), the catalog's
 // prices, subscriptions started and cancelled, and a sandbox's test clock. Invoices: billing-invoices.tsx.
+import { FindInput } from '../../../kit/list.js';
 import { useState } from 'preact/hooks';
 import type { Item } from '../../../kit/api.js';
 import { once, useOnceKey } from '../../../kit/once.js';
@@ -91,26 +92,7 @@ export function PartyPicker({ error }: { error: unknown }) {
   return (
     <>
       <Field label="Find a client or company" hint="A word of the name or e-mail, then Find">
-        {(props) => (
-          <span class="find-company">
-            <input
-              {...props}
-              type="search"
-              value={q}
-              maxLength={100}
-              onInput={(event) => setQ(event.currentTarget.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter') {
-                  event.preventDefault();
-                  void find();
-                }
-              }}
-            />
-            <button type="button" class="secondary" onClick={() => void find()}>
-              Find
-            </button>
-          </span>
-        )}
+        {(props) => <FindInput props={props} value={q} onValue={setQ} onFind={() => void find()} />}
       </Field>
       {failed ? <p role="alert">The clients could not be searched: try Find again.</p> : null}
       {none ? <p role="status">Nothing matches: try another word.</p> : null}

@@ -3,7 +3,7 @@
 // in a company found by search; a client's page (client.tsx). A client signed in finds no such page.
 import { useState } from 'preact/hooks';
 import type { Item } from '../../../kit/api.js';
-import { CreatePanel, DataTable, FilterForm, ListState, Pager, useListQuery } from '../../../kit/list.js';
+import { CreatePanel, DataTable, FilterForm, ListState, Pager, useListQuery, FindInput } from '../../../kit/list.js';
 import { newKey } from '../../../kit/once.js';
 import { match } from '../../../kit/router.js';
 import { ok, v1 } from '../api.js';
@@ -128,26 +128,7 @@ function NewClient({ action, created }: { action: ReturnType<typeof useAction>; 
         {(props) => <input {...props} type="email" required autocomplete="off" />}
       </Field>
       <Field label="Find a company" hint="A word of its name, then Find">
-        {(props) => (
-          <span class="find-company">
-            <input
-              {...props}
-              type="search"
-              value={companyQ}
-              maxLength={100}
-              onInput={(event) => setCompanyQ(event.currentTarget.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter') {
-                  event.preventDefault();
-                  void findCompanies();
-                }
-              }}
-            />
-            <button type="button" class="secondary" onClick={() => void findCompanies()}>
-              Find
-            </button>
-          </span>
-        )}
+        {(props) => <FindInput props={props} value={companyQ} onValue={setCompanyQ} onFind={() => void findCompanies()} />}
       </Field>
       {found ? <p role="alert">The companies could not be read: try Find again.</p> : null}
       <Field label="Company" name="companyId" error={action.error}>

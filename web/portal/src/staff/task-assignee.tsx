@@ -1,6 +1,7 @@
 // Who a task is for, as the staff's task pages choose it (task-board.tsx, task-templates.tsx): no one, the person
 // themself, a member of staff (the team's list, a page at a time), a client or a company (found by a search on the
 // server). The chooser's controls are form fields (`assigneeKind`, `assigneeId`): a form reads them with `assigneeOf`.
+import { FindInput } from '../../../kit/list.js';
 import { useState } from 'preact/hooks';
 import { ok, v1 } from '../api.js';
 import { ErrorMessage, Field } from '../ui.js';
@@ -100,26 +101,7 @@ export function AssigneeChooser({ legend, none, error }: { legend: string; none:
       </Field>
       {searched ? (
         <Field label={`Find a ${kind}`} hint="A word of the name, then Find">
-          {(props) => (
-            <span class="find-company">
-              <input
-                {...props}
-                type="search"
-                value={q}
-                maxLength={100}
-                onInput={(event) => setQ(event.currentTarget.value)}
-                onKeyDown={(event) => {
-                  if (event.key === 'Enter') {
-                    event.preventDefault();
-                    void load(kind, q.trim());
-                  }
-                }}
-              />
-              <button type="button" class="secondary" onClick={() => void load(kind, q.trim())}>
-                Find
-              </button>
-            </span>
-          )}
+          {(props) => <FindInput props={props} value={q} onValue={setQ} onFind={() => void load(kind, q.trim())} />}
         </Field>
       ) : null}
       {kind === 'client' || kind === 'company' || kind === 'internalUser' ? (
