@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { type Child, freePort, startChild, stopChild, waitForHttp } from './children.js';
 
@@ -188,13 +189,16 @@ interface Page {
   name: string;
   /** Under /portal/{workspaceId}. */
   path: string;
+  /** Whose session the page is read with: the client's (Ada) or the member of staff's (Grace, an admin). */
+  as: 'client' | 'staff';
 }
 
 /**
- * A sandbox workspace with a client signed in (its session cookie), and something on each page: a conversation,
- * tasks, an open invoice, a contract to sign. Returns the workspace, the cookie and the pages to record.
+ * A sandbox workspace with a client and a member of staff signed in (their session cookies), and something on each
+ * page: a conversation, tasks, an open invoice, a contract to sign. Returns the workspace, the cookies and the pages to
+ * record: the client's, and the staff's (the clients, a client, the inbox, the task board).
  */
-async function signedInPortal(base: string): Promise<{ workspaceId: string; cookie: string; pages: Page[] }> {
+async function signedInPortal(base: string): Promise<{ workspaceId: string; cookies: Record<Page['as'], string>; pages: Page[] }> {
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   const { workspaceId, apiKey } = (
     await call<{ workspaceId: string; apiKey: string }>(base, 'POST', '/admin/workspaces', admin, { name: 'Acme', sandbox: true })
@@ -274,14 +278,41 @@ async function signedInPortal(base: string): Promise<{ workspaceId: string; cook
 
   return {
     workspaceId,
-    cookie,
+    cookies: { client: cookie, staff: await staffCookie(base, workspaceId, 'grace@acme.test') },
     pages: [
-      { name: 'home', path: '/' },
-      { name: 'messages', path: '/messages' },
-      { name: 'conversation', path: `/messages/${channel.id}` },
-      { name: 'invoice', path: `/billing/invoices/${invoice.id}` },
+      { name: 'home', path: '/', as: 'client' },
+      { name: 'messages', path: '/messages', as: 'client' },
+      { name: 'conversation', path: `/messages/${channel.id}`, as: 'client' },
+      { name: 'invoice', path: `/billing/invoices/${invoice.id}`, as: 'client' },
+      { name: 'staff-clients', path: '/clients', as: 'staff' },
+      { name: 'staff-client', path: `/clients/${client.id}`, as: 'staff' },
+      { name: 'staff-inbox', path: '/messages', as: 'staff' },
+      { name: 'staff-tasks', path: '/tasks', as: 'staff' },
     ],
   };
+}
+
+/**
+ * The member of staff signs in as the sign-in page's link does: a link requested, read from the outbox (the server has
+ * no SMTP_URL), redeemed; its session cookie.
+ */
+async function staffCookie(base: string, workspaceId: string, email: string): Promise<string> {
+  const browserish = { 'x-portal-request': '1', origin: base };
+  await call(base, 'POST', `/portal/${workspaceId}/api/sign-in/link`, browserish, { email, userType: 'internalUser' });
+  let token: string | undefined;
+  for (let attempt = 0; attempt < 100 && !token; attempt++) {
+    const outbox = await call<{ data: { to: string; text?: string }[] }>(base, 'GET', `/admin/workspaces/${workspaceId}/outbox`, {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+    });
+    const text = outbox.body.data.find((mail) => mail.to === email && mail.text?.includes('/magic-link#'))?.text;
+    token = text ? /\/magic-link#(\S+)/.exec(text)?.[1] : undefined;
+    if (!token) await sleep(100);
+  }
+  if (!token) throw new Error(`no sign-in link was e-mailed to ${email}`);
+  const redeemed = await call(base, 'POST', `/portal/${workspaceId}/api/sign-in/link/redeem`, browserish, { token });
+  const session = redeemed.headers.getSetCookie().find((cookie) => cookie.startsWith('portal_session='));
+  if (!session) throw new Error('the sign-in link set no portal_session cookie');
+  return session.split(';')[0];
 }
 
 const METRICS = {
@@ -422,10 +453,12 @@ async function main(options: Options): Promise<number> {
     },
   });
   await waitForHttp(server, `${base}/healthz`, (status) => status === 200, SERVER_START_MS);
-  const { workspaceId, cookie, pages } = await signedInPortal(base);
+  const { workspaceId, cookies, pages } = await signedInPortal(base);
   // The session rides on every request Lighthouse's browser makes (a file, not the command line: it is a credential).
-  const headersFile = join(tempDir, 'headers.json');
-  await writeFile(headersFile, JSON.stringify({ Cookie: cookie }), { mode: 0o600 });
+  const headersFiles = { client: join(tempDir, 'headers-client.json'), staff: join(tempDir, 'headers-staff.json') };
+  for (const as of ['client', 'staff'] as const) {
+    await writeFile(headersFiles[as], JSON.stringify({ Cookie: cookies[as] }), { mode: 0o600 });
+  }
 
   await rm(RESULTS, { recursive: true, force: true });
   await mkdir(RESULTS, { recursive: true });
@@ -434,6 +467,7 @@ async function main(options: Options): Promise<number> {
   const measured: { page: Page; report: Report }[] = [];
   for (const page of pages) {
     const reports: Report[] = [];
+    const headersFile = headersFiles[page.as];
     for (let n = 1; n <= options.runs; n++) {
       const output = join(RESULTS, `${page.name}-${n}.json`);
       const url = `${base}/portal/${workspaceId}${page.path}`;
