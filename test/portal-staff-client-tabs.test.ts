@@ -86,6 +86,7 @@ async function clientTabs(backend: (typeof BACKENDS)[number], shots: boolean) {
     await fp.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Clients' }).click();
     await fp.getByRole('table', { name: 'Clients, newest first' }).getByRole('link', { name: 'Ada Lovelace' }).click();
     const tablist = fp.getByRole('tablist', { name: 'The client’s things' });
+    await tablist.getByRole('tab', { name: 'Contracts' }).waitFor({ timeout: WAIT_MS });
     assert.deepEqual(await tablist.getByRole('tab').allTextContents(), ['Messages', 'Files', 'Invoices', 'Tasks', 'Forms', 'Contracts']);
     let panel = await shownPanel(fp, 'Messages');
     await panel.getByRole('link', { name: 'Ada Lovelace' }).waitFor();

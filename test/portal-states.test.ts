@@ -117,7 +117,7 @@ test('each section page shows its loading state, then its error state with Try a
   // Home: what waits is being counted (the frame shows the page once 1.5 s have passed without the counts).
   let held = await holding(page);
   await page.reload();
-  await arrived(v, 'home-loading-320', 'Home');
+  await arrived(v, 'home-loading-320', 'Home', { loading: true });
   await loadingSaid(v, 'Looking…').waitFor();
   assert.ok(held.count() > 0, 'the counts are held');
   await held.release();
@@ -145,7 +145,7 @@ test('each section page shows its loading state, then its error state with Try a
     held = await holding(page);
     await nav.getByRole('link', { name: section.link }).click();
     await loadingSaid(v, section.loading).first().waitFor();
-    await arrived(v, `${section.path}-loading-320`, section.title);
+    await arrived(v, `${section.path}-loading-320`, section.title, { loading: true });
     assert.ok(await loadingSaid(v, section.loading).first().isVisible(), `${section.path}: still loading when pictured`);
     await held.release();
     await page.getByText(section.empty).first().waitFor();

@@ -123,16 +123,14 @@ export async function visit(portal: PortalServer, width = 320): Promise<Visit> {
 }
 
 /**
- * The page whose h1 is `title` is open: its heading has the focus (moved there on every route change), nothing
- * scrolls sideways, axe finds no WCAG A/AA violation, no page error; a screenshot `portal-<name>.png`.
+ * The page whose h1 is `title` is open: its heading has the focus (moved there on every route change), nothing is
+ * still loading (unless `loading`: the page pictured while its reads are held), nothing scrolls sideways, axe finds no WCAG A/AA violation, no page error; a screenshot `portal-<name>.png`.
  */
-export async function arrived(v: Visit, name: string, title: string) {
+export async function arrived(v: Visit, name: string, title: string, { loading = false } = {}) {
   const heading = v.page.getByRole('heading', { level: 1, name: title, exact: true });
   await heading.waitFor({ timeout: WAIT_MS });
   assert.equal(await v.page.locator('h1').count(), 1, `${name}: one h1`);
-  await v.page.waitForFunction((text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text, title, {
-    timeout: WAIT_MS,
-  });
+  await headingFocused(v, title, loading);
   assert.equal(await scrollsSideways(v.page), false, `${name}: no sideways scrolling`);
   await checkPage(v, name);
 }
@@ -143,9 +141,22 @@ export async function arrived(v: Visit, name: string, title: string) {
  */
 export async function reached(v: Visit, _name: string, title: string) {
   await v.page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ timeout: WAIT_MS });
-  await v.page.waitForFunction((text) => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === text, title, {
-    timeout: WAIT_MS,
-  });
+  await headingFocused(v, title);
+}
+
+/**
+ * The page's heading `title` has the focus and nothing on the page is still loading (the kit's `Loading`, class
+ * `loading`): what a person waits for before reading the page, so no journey reads a list before its rows come.
+ */
+async function headingFocused(v: Visit, title: string, loading = false) {
+  await v.page.waitForFunction(
+    ([text, loading]) =>
+      document.activeElement?.tagName === 'H1' &&
+      document.activeElement.textContent === text &&
+      (loading || !document.querySelector('.loading')),
+    [title, loading] as const,
+    { timeout: WAIT_MS },
+  );
 }
 
 /** A journey's arrival on a page: `arrived` (screenshot and axe) on its first backend (`shots`), else `reached`. */
