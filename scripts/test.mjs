@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: every *.test.ts under src/ and test/, through tsx and node:test. The API suites are
-// parametrised by backend: SQLite always, PostgreSQL when it answers. Without PostgreSQL the run says
-// so plainly; PORTAL_TEST_REQUIRE_POSTGRES=1 (set by CI) turns that skip into a failure. Likewise Redis
-// (the shared limit store's tests) and PORTAL_TEST_REQUIRE_REDIS=1.
+// `npm test`: every *.test.ts under src/ and test/, bundled by esbuild (scripts/test-runner.mjs) and run by
+// node:test. The API suites are parametrised by backend: SQLite always, PostgreSQL when it answers. Without
+// PostgreSQL the run says so plainly; PORTAL_TEST_REQUIRE_POSTGRES=1 (set by CI) turns that skip into a failure.
+// Likewise Redis (the shared limit store's tests) and PORTAL_TEST_REQUIRE_REDIS=1.
 // PORTAL_TEST_SQLITE_ONLY=1 runs SQLite alone on purpose (.ci/run's bounded runs on the newer Node runtimes).
 // PORTAL_TEST_CONCURRENCY=N runs N test files at once (default 1); how: scripts/test-runner.mjs.
 import { spawnSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { plan, report, runJobs } from './test-runner.mjs';
+import { bundleTests, plan, report, runJobs } from './test-runner.mjs';
 
 const pgUrl = process.env.PORTAL_TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const requirePostgres = process.env.PORTAL_TEST_REQUIRE_POSTGRES === '1';
@@ -110,6 +110,7 @@ if (browserTests.length > 0 && !existsSync(chromium)) {
 // The CLI and server tests run `bin/portal.js`, which starts faster from a fresh dist/.
 const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
+await bundleTests(files);
 
 const concurrency = Math.max(1, Number(process.env.PORTAL_TEST_CONCURRENCY || 1));
 const jobs = plan(files, env.PORTAL_TEST_POSTGRES_URL !== undefined);

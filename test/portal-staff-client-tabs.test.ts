@@ -22,14 +22,9 @@ import {
   signedInStaff,
   startPortal,
   visit,
+  rowsOf,
 } from './helpers/portal-pages.js';
 import { clientWorld } from './helpers/client-world.js';
-
-/** The text of a table's rows, each row's cells joined by " | ". */
-const rowsOf = (table: Locator) =>
-  table
-    .locator('tbody tr')
-    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim()).join(' | ')));
 
 /** The in-app paths the links of `where` lead to (after /portal/{workspaceId}). */
 const linksOf = (where: Locator) =>

@@ -7,7 +7,6 @@
 // origin. On both backends (one portal server each); pictured and axe-checked on the first.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Locator } from 'playwright-core';
 import { WAIT_MS } from './helpers/browser.js';
 import { BACKENDS, type Backend } from './helpers/harness.js';
 import {
@@ -20,12 +19,8 @@ import {
   startPortal,
   reached,
   visit,
+  rowsOf,
 } from './helpers/portal-pages.js';
-
-const rowsOf = (table: Locator) =>
-  table
-    .locator('tbody tr')
-    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim()).join(' | ')));
 
 for (const [at, backend] of BACKENDS.entries()) {
   test(`staff list, search, add and invite the clients they may see (${backend})`, { timeout: 180_000 }, () =>

@@ -20,13 +20,8 @@ import {
   startPortal,
   visit,
   land,
+  rowsOf,
 } from './helpers/portal-pages.js';
-
-/** The text of a table's rows, each row's cells joined by " | ". */
-const rowsOf = (table: Locator) =>
-  table
-    .locator('tbody tr')
-    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim()).join(' | ')));
 
 /** A description list's terms and their descriptions, in order. */
 const factsOf = (list: Locator) =>

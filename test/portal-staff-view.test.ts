@@ -23,14 +23,9 @@ import {
   signedInStaff,
   startPortal,
   visit,
+  rowsOf,
 } from './helpers/portal-pages.js';
 import { type ClientWorld, clientWorld } from './helpers/client-world.js';
-
-/** The text of a table's rows, each row's cells joined by " | " (a phone's cards and a laptop's rows alike). */
-const rowsOf = (table: Locator) =>
-  table
-    .locator('tbody tr')
-    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim()).join(' | ')));
 
 /** A task board column's cards: name | due date · assignee | whether it may be moved (its buttons) or is read-only. */
 const cardsOf = (column: Locator) =>

@@ -1,5 +1,5 @@
 // Rule (issue 44: every page has its empty, loading and error states): each signed-in section page of the portal
-// (home and the eight sections), read by a client in Chromium, (1) while its API requests are held: its loading
+// (home and the eight sections) read by a client, and each staff section read by an admin, in Chromium: (1) while its API requests are held: its loading
 // state is shown and announced (a status region), the page's heading focused, axe-clean; released, the page shows
 // what the API answered (here, each section empty: its empty state); (2) when the API fails, answering 500 or not
 // answering at all (the network fails): the page says so in an alert with **Try again**, axe-clean; the API back,
@@ -17,6 +17,7 @@ import {
   assertSameOrigin,
   newWorkspace,
   signedInClient,
+  signedInStaff,
   startPortal,
   visit,
 } from './helpers/portal-pages.js';
@@ -181,5 +182,77 @@ test('each section page shows its loading state, then its error state with Try a
   await page.unroute('**/portal/*/api/session', session);
   await page.getByRole('alert').getByRole('button', { name: 'Try again' }).click();
   await arrived(v, 'frame-again-320', 'Notifications');
+  assertSameOrigin(portal, v);
+});
+
+/** The staff's sections (an admin's navigation): each page's heading is its link's name. */
+const STAFF_SECTIONS = ['Clients', 'Companies', 'Messages', 'Files', 'Billing', 'Tasks', 'Forms', 'Contracts', 'Apps', 'Team'];
+
+/** What the staff inbox says when its event stream is lost (the failing API fails the stream too). */
+const STREAM_LOST = /New messages no longer appear by themselves/;
+
+/** The page's loading states (the kit's `Loading`, class `loading`) and its alerts, each with Try again. */
+const loadingStates = (page: Page) => page.locator('.loading');
+
+test('each staff section page shows its loading state, then its error state with Try again, which reads it again', {
+  timeout: 180_000,
+}, async (t) => {
+  const ws = await newWorkspace(portal, 'Acme');
+  const v = await visit(portal, 320);
+  t.after(() => v.context.close());
+  const { page } = v;
+  await signedInStaff(portal, ws, v, { email: 'fay@acme.test', givenName: 'Fay', familyName: 'Full', role: 'admin' });
+  const nav = page.getByRole('navigation', { name: 'Portal' });
+  assert.deepEqual(
+    (await nav.getByRole('link').allTextContents())
+      .map((name) => name.replace(/\s*\(.*$/, '').trim())
+      .filter((name) => !['Notifications', 'Account'].includes(name)),
+    STAFF_SECTIONS,
+    'the sections an admin sees (Notifications and Account are the client test’s)',
+  );
+  const home = async () => {
+    await page.getByRole('banner').getByRole('link', { name: 'Acme' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Home', exact: true }).waitFor();
+  };
+  for (const [at, title] of STAFF_SECTIONS.entries()) {
+    const how = at % 2 === 0 ? '500' : 'network';
+    const name = `staff-${title.toLowerCase()}`;
+    // Loading: the page's requests held; its status said, the heading focused; then the page as the API answers.
+    const held = await holding(page);
+    await nav.getByRole('link', { name: new RegExp(`^${title}`) }).click();
+    await loadingStates(page).first().waitFor({ timeout: WAIT_MS });
+    await arrived(v, `${name}-loading-320`, title, { loading: true });
+    assert.equal(
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Loading/ })
+        .first()
+        .isVisible(),
+      true,
+      `${title}: loading said`,
+    );
+    await held.release();
+    await page.waitForFunction(() => !document.querySelector('.loading'), null, { timeout: WAIT_MS });
+    assert.equal(await page.getByRole('alert').count(), 0, `${title}: loaded, no alert`);
+
+    // The API failing (a 500, or no answer): each read that failed is an alert with Try again; the API back, it reads again.
+    await home();
+    const failure = await failing(page, how);
+    await nav.getByRole('link', { name: new RegExp(`^${title}`) }).click();
+    const alerts = page.getByRole('alert');
+    await alerts.first().waitFor({ timeout: WAIT_MS });
+    await page.waitForFunction(() => !document.querySelector('.loading'), null, { timeout: WAIT_MS });
+    await arrived(v, `${name}-error-320`, title);
+    // Each alert says what failed (Messages: its live updates stopped too); each failed read has Try again.
+    const said = new RegExp(`${SAID[how].source}|${STREAM_LOST.source}`);
+    for (const alert of await alerts.all()) assert.match((await alert.textContent()) ?? '', said, `${title}: the alert says what failed`);
+    const tryAgain = page.getByRole('button', { name: 'Try again' });
+    assert.ok((await tryAgain.count()) > 0, `${title}: Try again`);
+    await failure.restore();
+    for (const button of (await tryAgain.all()).reverse()) await button.click();
+    await page.waitForFunction(() => !document.querySelector('.loading'), null, { timeout: WAIT_MS });
+    assert.equal(await tryAgain.count(), 0, `${title}: read again`);
+    await home();
+  }
   assertSameOrigin(portal, v);
 });

@@ -101,9 +101,9 @@ let postgresTemplate: Promise<string> | undefined;
  * shares it and a changed migration makes another; made under an advisory lock, once per machine, and kept.
  */
 async function migratedTemplate(): Promise<string> {
-  const dir = new URL('../../src/db/migrations/', import.meta.url);
+  const dir = join('src', 'db', 'migrations'); // from the repository, where tests run (the bundled tests too)
   const source = createHash('sha256');
-  for (const file of readdirSync(dir).sort()) source.update(file).update(readFileSync(new URL(file, dir)));
+  for (const file of readdirSync(dir).sort()) source.update(file).update(readFileSync(join(dir, file)));
   const name = `portal_test_template_${source.digest('hex').slice(0, 16)}`;
   await onPostgres(async (client) => {
     await client.query('select pg_advisory_lock(hashtext($1))', [name]);

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { ARTIFACTS, WAIT_MS, assertAccessible, ensureBuilt, launchBrowser, scrollsSideways } from './browser.js';
 import type { Backend } from './harness.js';
 import { type Server, freePort, jsonRequest, serve, stop } from './server.js';
@@ -233,4 +233,15 @@ export async function signedInStaff(
   await v.page.getByRole('button', { name: 'Sign in' }).click();
   await v.page.getByRole('heading', { level: 1, name: 'Home', exact: true }).waitFor({ timeout: WAIT_MS });
   return user.body.id;
+}
+
+/**
+ * A table's rows, each row's cells joined by " | ", once nothing on the page is loading (a list shows its last answer
+ * while it reads the next: the kit says so in a status, class `loading`).
+ */
+export async function rowsOf(table: Locator): Promise<string[]> {
+  await table.page().waitForFunction(() => !document.querySelector('.loading'), null, { timeout: WAIT_MS });
+  return table
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim()).join(' | ')));
 }

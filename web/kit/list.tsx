@@ -121,13 +121,29 @@ export function FilterForm({
   );
 }
 
-/** A table's state line: loading (a status), the error (an alert, with Try again), or that there is nothing. */
+/**
+ * A table's state line: loading (a status; while the last answer is still shown, a status said but not shown), the
+ * error (an alert, with Try again), or that there is nothing.
+ */
 export function ListState({ list, empty, what }: { list: Loaded<{ data: unknown[] }>; empty: string; what: string }) {
   // Loading first: after Try again, the failure gives way to the read under way.
   if (list.loading && !list.data) return <Loading>Loading {what}…</Loading>;
-  if (list.error) return <LoadFailed error={list.error} retry={list.reload} codes />;
-  if (list.data && list.data.data.length === 0) return <p class="empty">{empty}</p>;
-  return null;
+  const rereading = list.loading ? <Loading quiet>Loading {what}…</Loading> : null;
+  if (list.error)
+    return (
+      <>
+        {rereading}
+        <LoadFailed error={list.error} retry={list.reload} codes />
+      </>
+    );
+  if (list.data && list.data.data.length === 0)
+    return (
+      <>
+        {rereading}
+        <p class="empty">{empty}</p>
+      </>
+    );
+  return rereading;
 }
 
 /** A list's table: every list names itself with a hidden caption and leaves its row buttons' column unlabelled. */

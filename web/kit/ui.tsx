@@ -68,11 +68,11 @@ export function ErrorMessage({
 
 /**
  * That something is on its way, said once to a screen reader (a status region: polite, announced as it appears) and
- * shown where it will be.
+ * shown where it will be; `quiet`: said only (what is shown stays until the answer replaces it).
  */
-export function Loading({ children }: { children: ComponentChildren }) {
+export function Loading({ children, quiet = false }: { children: ComponentChildren; quiet?: boolean }) {
   return (
-    <p role="status" class="loading">
+    <p role="status" class={quiet ? 'loading visually-hidden' : 'loading'}>
       {children}
     </p>
   );

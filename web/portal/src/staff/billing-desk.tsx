@@ -9,7 +9,7 @@ import { once, useOnceKey } from '../../../kit/once.js';
 import { type Action, useLoad } from '../../../kit/ui.js';
 import { ApiError, ok, v1 } from '../api.js';
 import { useSignedIn } from '../signed-in.js';
-import { ErrorMessage, Field, Status, useAction } from '../ui.js';
+import { ErrorMessage, Field, LoadFailed, Status, useAction } from '../ui.js';
 import { formatDay, formatMoney } from '../pages/billing-parts.js';
 
 export type Price = Item<'/v1/prices'>;
@@ -175,7 +175,17 @@ export function NewSubscription({ started }: { started: () => void }) {
   return (
     <section class="panel" aria-labelledby="new-subscription">
       <h2 id="new-subscription">Start a subscription</h2>
-      <ErrorMessage error={action.error ?? catalog.error ?? templates.error} focus codes />
+      <ErrorMessage error={action.error} focus codes />
+      {catalog.error || templates.error ? (
+        <LoadFailed
+          error={catalog.error ?? templates.error}
+          retry={() => {
+            if (catalog.error) catalog.reload();
+            if (templates.error) templates.reload();
+          }}
+          codes
+        />
+      ) : null}
       <form class="inline-form" onSubmit={submit}>
         <PartyPicker error={action.error} />
         <Field label="Bill" name="lineItems.0.priceId" error={action.error}>
@@ -266,7 +276,7 @@ export function TestClockPanel({ advanced }: { advanced: () => void }) {
   const admin = useBillingAdmin();
   const action = useAction();
   if (clock.data === null) return null;
-  if (!clock.data) return clock.error ? <ErrorMessage error={clock.error} /> : null;
+  if (!clock.data) return clock.error ? <LoadFailed error={clock.error} retry={clock.reload} codes /> : null;
   const submit = (event: Event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;

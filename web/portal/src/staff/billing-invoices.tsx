@@ -8,7 +8,7 @@ import { once, useOnceKey } from '../../../kit/once.js';
 import { type Loaded, useLoad } from '../../../kit/ui.js';
 import { ApiError, ok, v1 } from '../api.js';
 import { BASE, Link, navigate } from '../router.js';
-import { ErrorMessage, Field, PageHeading, Status, useAction } from '../ui.js';
+import { ErrorMessage, Field, LoadFailed, PageHeading, Status, useAction } from '../ui.js';
 import {
   BillingNav,
   Fact,
@@ -91,7 +91,8 @@ function NewInvoice() {
       <PageHeading title="New invoice" context="Billing" />
       <BillingNav path="/billing/new-invoice" />
       <p>It is made as a draft: preview it, then finalise and send it from its page.</p>
-      <ErrorMessage error={action.error ?? catalog.error} focus codes />
+      <ErrorMessage error={action.error} focus codes />
+      {catalog.error ? <LoadFailed error={catalog.error} retry={catalog.reload} codes /> : null}
       <form class="stack new-invoice" onSubmit={submit} noValidate>
         <PartyPicker error={action.error} />
         {lines.map((line, at) => (
