@@ -59,6 +59,11 @@ export interface Database {
 /** How a database is opened: PostgreSQL's pool size per process (DATABASE_POOL_MAX). */
 export interface OpenOptions {
   poolMax?: number;
+  /**
+   * SQLite in memory: the database starts as this image of a database file (in rollback-journal mode) instead of
+   * empty. The tests' harness starts every in-memory database from one migrated image instead of migrating each.
+   */
+  image?: Buffer;
 }
 
 interface PoolStats {

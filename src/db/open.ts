@@ -10,7 +10,7 @@ export const databaseOf = (db: Kysely<DB>): Database | undefined => databases.ge
 
 /** `sqlite:<path>` (`sqlite::memory:`) or a `postgres://` URL. */
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
-  const database = url.startsWith('sqlite:') ? openSqlite(url) : openPostgres(url, options);
+  const database = url.startsWith('sqlite:') ? openSqlite(url, options) : openPostgres(url, options);
   databases.set(database.db, database);
   return database;
 }

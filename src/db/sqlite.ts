@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, Kysely, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
-import { type Database, type PendingBatch, type Statement, batchInTransaction } from './database.js';
+import { type Database, type OpenOptions, type PendingBatch, type Statement, batchInTransaction } from './database.js';
 import type { DB } from './schema.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 
@@ -147,10 +147,11 @@ const WAL_FILE_LIMIT = 64 * 1024 * 1024;
 /** The main connection's page cache, KiB. */
 const PAGE_CACHE_KIB = 4096;
 
-export function openSqlite(url: string): Database {
+export function openSqlite(url: string, { image }: OpenOptions = {}): Database {
   const path = url.slice('sqlite:'.length) || ':memory:';
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const raw = new SqliteDatabase(path);
+  if (image && path !== ':memory:') throw new Error('an image opens an in-memory database only');
+  const raw = new SqliteDatabase(image ?? path);
   raw.pragma('busy_timeout = 5000'); // first: switching a new file to WAL waits for another process's lock too
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
