@@ -8,7 +8,9 @@ import {
   populatedWorkspace,
   sessionKeyFor,
 } from '../../../../test/helpers/factories.js';
+import { listening } from '../../../../test/helpers/event-stream.js';
 import { BACKENDS, NOON } from '../../../../test/helpers/harness.js';
+import { jsonRequest } from '../../../../test/helpers/server.js';
 import { assertProblems } from '../../../../test/helpers/problems.js';
 import { auditReader, moduleHarness } from '../../../../test/helpers/world.js';
 
@@ -228,7 +230,7 @@ for (const backend of BACKENDS) {
       assert.equal((await audit('invoiceCreated')).length, 2);
     });
 
-    test('mark paid and void on /v1 (keys and admins; staff and clients 403): marked paid twice at once, paid once', async (t) => {
+    test('mark paid and void on /v1 (keys and admins; staff and clients 403): twenty at once over sockets, one wins', async (t) => {
       const { h, ws, app, client, company, create, audit } = await world(t, backend);
       const open = async () => (await create({ clientId: client.id, lineItems: [{ amount: 2500, quantity: 2 }], daysUntilDue: 7 })).json();
       const act = (key: string, id: string, action: 'mark-paid' | 'void') =>
@@ -243,11 +245,19 @@ for (const backend of BACKENDS) {
       for (const key of [staffKey, clientKey]) {
         assert.deepEqual([(await act(key, first.id, 'mark-paid')).statusCode, (await act(key, first.id, 'void')).statusCode], [403, 403]);
       }
-      // Two marks at once: one pays (a manual payment of the total), the other finds it paid.
-      const both = await Promise.all([act(adminKey, first.id, 'mark-paid'), act(ws.apiKey, first.id, 'mark-paid')]);
-      assert.deepEqual(both.map((r) => r.statusCode).sort(), [200, 409], both.map((r) => r.body).join(' '));
-      const paid = both.find((r) => r.statusCode === 200)?.json();
-      assert.deepEqual([paid.status, paid.paymentSuccessDate], ['paid', AT]);
+      // Twenty marks at once over real sockets, by the admin's session and the key: one pays (a manual payment of the
+      // total), the others find it paid.
+      const base = await listening(h.app);
+      const over = (key: string, id: string, action: 'mark-paid' | 'void') =>
+        jsonRequest<{ status: string; paymentSuccessDate?: string; message?: string }>(base, 'POST', `/v1/invoices/${id}/${action}`, {
+          'x-api-key': key,
+        });
+      const marks = await Promise.all(Array.from({ length: 20 }, (_, i) => over(i % 2 ? adminKey : ws.apiKey, first.id, 'mark-paid')));
+      assert.deepEqual(marks.map((r) => r.status).sort(), [200, ...Array(19).fill(409)], JSON.stringify(marks.map((r) => r.body)));
+      const paid = marks.find((r) => r.status === 200)?.body;
+      assert.deepEqual([paid?.status, paid?.paymentSuccessDate], ['paid', AT]);
+      for (const refused of marks.filter((r) => r.status === 409))
+        assert.equal(refused.body.message, 'Only an open invoice can be paid; this one is paid.');
       const payments = (await h.as(ws.apiKey, { method: 'GET', url: `/v1/payments?invoiceId=${first.id}` })).json().data;
       assert.deepEqual(
         payments.map((p: Record<string, unknown>) => [p.status, p.amount, p.paymentMethod]),
@@ -257,15 +267,24 @@ for (const backend of BACKENDS) {
       const voidPaid = await act(adminKey, first.id, 'void');
       assert.deepEqual([voidPaid.statusCode, voidPaid.json().message], [409, 'A paid invoice cannot be voided.']);
 
-      // Void: an open invoice (twice at once: one voids it), then neither paid nor voided again.
+      // Void: an open invoice, twenty times at once (one voids it); then ten marks and ten voids of another at once:
+      // one of them wins, and the invoice is either paid once or void, never both.
       const second = await open();
-      const voids = await Promise.all([act(adminKey, second.id, 'void'), act(adminKey, second.id, 'void')]);
-      assert.deepEqual(voids.map((r) => r.statusCode).sort(), [200, 409]);
-      assert.equal(voids.find((r) => r.statusCode === 200)?.json().status, 'void');
+      const voids = await Promise.all(Array.from({ length: 20 }, () => over(adminKey, second.id, 'void')));
+      assert.deepEqual(voids.map((r) => r.status).sort(), [200, ...Array(19).fill(409)]);
+      assert.equal(voids.find((r) => r.status === 200)?.body.status, 'void');
       assert.deepEqual(
         (await audit('invoiceVoided')).map((e: { ref: string }) => e.ref),
         [second.id],
       );
+      const third = await open();
+      const race = await Promise.all(Array.from({ length: 20 }, (_, i) => over(adminKey, third.id, i % 2 ? 'void' : 'mark-paid')));
+      const won = race.filter((r) => r.status === 200);
+      assert.deepEqual([won.length, race.filter((r) => r.status === 409).length], [1, 19]);
+      const after = (await h.as(ws.apiKey, { method: 'GET', url: `/v1/invoices/${third.id}` })).json();
+      assert.equal(after.status, won[0].body.status);
+      const thirdPayments = (await h.as(ws.apiKey, { method: 'GET', url: `/v1/payments?invoiceId=${third.id}` })).json().data;
+      assert.equal(thirdPayments.length, after.status === 'paid' ? 1 : 0, 'a void invoice has no payment; a paid one, one');
       assert.equal((await act(adminKey, second.id, 'mark-paid')).statusCode, 409, 'a void invoice cannot be paid');
       const draft = (
         await create({ companyId: company.id, lineItems: [{ amount: 1, quantity: 1 }], daysUntilDue: 1, createDraft: true })
