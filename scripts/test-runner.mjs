@@ -15,10 +15,8 @@ const LONGEST = [
   'test/webhook-crash.test.ts',
   'test/console.test.ts',
   'test/fuzz.test.ts',
-  'test/audit-events.test.ts',
   'test/client-csv.test.ts',
   'test/cli.test.ts',
-  'test/paging-plans.test.ts',
   'src/modules/resources/webhooks/webhooks.test.ts',
   'test/sign-in-bursts.test.ts',
   'src/modules/resources/tasks/tasks.test.ts',
@@ -44,28 +42,25 @@ const LONGEST = [
 ];
 
 /**
- * The longest files run as several jobs when PostgreSQL is on: one per backend (PORTAL_TEST_BACKEND; each of these
- * files' tests loops over BACKENDS), and the table-driven audit events test in parts too (PORTAL_TEST_PART `k/n`,
- * read by `inThisPart` of test/helpers/harness.ts).
+ * The longest files run as one job per backend when PostgreSQL is on (PORTAL_TEST_BACKEND; each of these files' tests
+ * loops over BACKENDS), side by side.
  */
-const SPLIT = {
-  'test/audit-events.test.ts': 1,
-  'src/modules/resources/files/files.test.ts': 1,
-  'test/paging-plans.test.ts': 1,
-  'test/fuzz.test.ts': 1,
-  'test/paging.test.ts': 1,
-  // Browser journeys that run on both backends (a `portal serve` process on each): one job each, side by side.
-  'test/portal-staff-view.test.ts': 1,
-  'test/portal-staff-forms.test.ts': 1,
-  'test/portal-staff-companies.test.ts': 1,
-  'test/portal-billing.test.ts': 1,
-  'test/portal-staff-client-tabs.test.ts': 1,
-  'test/portal-staff-inbox.test.ts': 1,
-  'test/portal-staff-tasks.test.ts': 1,
-  'test/portal-staff-clients.test.ts': 1,
-  'test/portal-staff-team.test.ts': 1,
-  'test/portal-staff-billing.test.ts': 1,
-};
+const BY_BACKEND = new Set([
+  'src/modules/resources/files/files.test.ts',
+  'test/fuzz.test.ts',
+  'test/paging.test.ts',
+  // Browser journeys that run on both backends (a `portal serve` process on each).
+  'test/portal-staff-view.test.ts',
+  'test/portal-staff-forms.test.ts',
+  'test/portal-staff-companies.test.ts',
+  'test/portal-billing.test.ts',
+  'test/portal-staff-client-tabs.test.ts',
+  'test/portal-staff-inbox.test.ts',
+  'test/portal-staff-tasks.test.ts',
+  'test/portal-staff-clients.test.ts',
+  'test/portal-staff-team.test.ts',
+  'test/portal-staff-billing.test.ts',
+]);
 
 /**
  * Files that measure what load does to the service (the acknowledged writes of a killed server, several
@@ -88,16 +83,8 @@ export function plan(files, postgres) {
   return ordered.flatMap((file) => {
     const path = file.replaceAll('\\', '/');
     const alone = ALONE.has(path);
-    const parts = SPLIT[path];
-    if (!postgres || parts === undefined) return [{ file, name: file, env: {}, alone }];
-    return ['postgres', 'sqlite'].flatMap((backend) =>
-      Array.from({ length: parts }, (_, at) => ({
-        file,
-        name: `${file} [${backend}${parts > 1 ? ` ${at + 1}/${parts}` : ''}]`,
-        env: { PORTAL_TEST_BACKEND: backend, PORTAL_TEST_PART: `${at + 1}/${parts}` },
-        alone,
-      })),
-    );
+    if (!postgres || !BY_BACKEND.has(path)) return [{ file, name: file, env: {}, alone }];
+    return ['postgres', 'sqlite'].map((backend) => ({ file, name: `${file} [${backend}]`, env: { PORTAL_TEST_BACKEND: backend }, alone }));
   });
 }
 

@@ -30,15 +30,6 @@ export const BACKENDS: Backend[] = (postgresUrl ? (['sqlite', 'postgres'] as con
   (backend) => !process.env.PORTAL_TEST_BACKEND || backend === process.env.PORTAL_TEST_BACKEND,
 );
 
-/**
- * Whether the `index`-th of a file's generated tests is in this job's part (PORTAL_TEST_PART `k/n`: the runner splits
- * its longest table-driven file into n jobs per backend); every test is in some part, once.
- */
-export function inThisPart(index: number): boolean {
-  const [k, n] = (process.env.PORTAL_TEST_PART ?? '1/1').split('/').map(Number);
-  return index % n === k - 1;
-}
-
 /** A fresh, empty database (not migrated): in-memory SQLite, or its own PostgreSQL schema dropped after the test. */
 export async function freshDatabaseUrl(t: TestContext, backend: Backend, opts: { sqliteFile?: boolean } = {}): Promise<string> {
   if (backend === 'sqlite') {
@@ -89,6 +80,8 @@ export async function migratedDatabase(backend: Backend): Promise<{ url: string;
   const name = `t_${randomBytes(6).toString('hex')}`;
   await onPostgres(async (client) => {
     await client.query(`create database ${name} template ${template}`);
+    // Its commits do not wait for the WAL's flush to disk: a test database need not outlive a crash of the machine
+    // (a killed server's acknowledged writes are still PostgreSQL's), and every write of a test is faster.
     await client.query(`alter database ${name} set synchronous_commit = off`);
   });
   return {
@@ -112,14 +105,7 @@ function migratedSqliteImage(): Promise<Buffer> {
     const dir = mkdtempSync(join(tmpdir(), 'portal-image-'));
     try {
       const file = join(dir, 'migrated.db');
-      const database = openDatabase(`sqlite:${file}`);
-      try {
-        await migrateToLatest(database);
-        await database.db.deleteFrom('server_secrets').execute();
-        await database.db.deleteFrom('server_settings').where('name', '=', 'database-id').execute();
-      } finally {
-        await database.close();
-      }
+      await migrateBare(`sqlite:${file}`);
       const image = readFileSync(file);
       image[18] = 1;
       image[19] = 1;
@@ -148,17 +134,22 @@ async function migratedTemplate(): Promise<string> {
     const building = `${name}_building`;
     await client.query(`drop database if exists ${building} with (force)`);
     await client.query(`create database ${building}`);
-    const database = openDatabase(databaseUrlOf(building));
-    try {
-      await migrateToLatest(database);
-      await database.db.deleteFrom('server_secrets').execute();
-      await database.db.deleteFrom('server_settings').where('name', '=', 'database-id').execute();
-    } finally {
-      await database.close();
-    }
+    await migrateBare(databaseUrlOf(building));
     await client.query(`alter database ${building} rename to ${name}`);
   });
   return name;
+}
+
+/** Every migration applied to the database at `url`, and nothing else: no server secrets, no database id. */
+async function migrateBare(url: string): Promise<void> {
+  const database = openDatabase(url);
+  try {
+    await migrateToLatest(database);
+    await database.db.deleteFrom('server_secrets').execute();
+    await database.db.deleteFrom('server_settings').where('name', '=', 'database-id').execute();
+  } finally {
+    await database.close();
+  }
 }
 
 async function onPostgres<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
