@@ -99,8 +99,11 @@ const BUNDLED_TESTS = join('dist', 'test');
  */
 export async function bundleTests(files) {
   const { dependencies, devDependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
+  // Bundled in as well: the official SDK, whose ES modules import directories (`./codegen/api`), which Node's own
+  // resolver refuses (esbuild, like tsx, resolves them); it imports nothing but `crypto`.
+  const bundled = new Set(['kysely', 'typebox', '@assembly-js/node-sdk']);
   const external = Object.keys({ ...dependencies, ...devDependencies })
-    .filter((name) => name !== 'kysely' && name !== 'typebox')
+    .filter((name) => !bundled.has(name))
     .flatMap((name) => [name, `${name}/*`]);
   await build({
     entryPoints: files,

@@ -26,6 +26,7 @@ import {
   signedInStaff,
   startPortal,
   visit,
+  reached,
 } from './helpers/portal-pages.js';
 
 type Invoice = { id: string; number?: string; status: string; total: number; subtotal: number; taxAmount: number; amountRefunded?: number };
@@ -56,9 +57,8 @@ for (const [at, backend] of BACKENDS.entries()) {
 }
 
 async function billingDesk(portal: PortalServer, shots: boolean) {
-  /** A page has opened: the full checks (picture, axe) on the first backend, its heading on the other. */
-  const land = (v: Visit, name: string, title: string) =>
-    shots ? arrived(v, name, title) : v.page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ timeout: WAIT_MS });
+  /** A page has opened: the full checks (picture, axe) on the first backend, the rule's on the other. */
+  const land = (v: Visit, name: string, title: string) => (shots ? arrived(v, name, title) : reached(v, name, title));
   const check = (v: Visit, name: string) => (shots ? checkPage(v, name) : Promise.resolve());
 
   const ws = await newWorkspace(portal, 'Acme');

@@ -15,7 +15,6 @@ import { WAIT_MS } from './helpers/browser.js';
 import { BACKENDS } from './helpers/harness.js';
 import {
   type Visit,
-  arrived,
   assertSameOrigin,
   checkPage,
   newWorkspace,
@@ -23,6 +22,7 @@ import {
   startPortal,
   visit,
   rowsOf,
+  land,
 } from './helpers/portal-pages.js';
 import { clientWorld } from './helpers/client-world.js';
 
@@ -66,13 +66,8 @@ async function clientTabs(backend: (typeof BACKENDS)[number], shots: boolean) {
     const shared = { formId: form.id, templateId: template.id };
     const ada = await clientWorld(ws, shared, 'Northwind', { givenName: 'Ada', familyName: 'Lovelace', email: 'ada@northwind.test' });
     const bob = await clientWorld(ws, shared, 'Contoso', { givenName: 'Bob', familyName: 'Brown', email: 'bob@contoso.test' });
-    /** A page open: pictured and axe-checked on the first backend; its heading focused on both. */
-    const open = async (v: Visit, name: string, title: string) => {
-      if (shots) await arrived(v, name, title);
-      else {
-        await v.page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ timeout: WAIT_MS });
-      }
-    };
+    /** A page open: pictured and axe-checked on the first backend; its heading focused and its reads done on both. */
+    const open = (v: Visit, name: string, title: string) => land(v, shots, name, title);
 
     // Fay, an admin, at 1280 px, opens Ada's page from the clients list: the Messages tab first, her conversation.
     const full = await visit(portal, 1280);
