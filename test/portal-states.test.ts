@@ -250,7 +250,12 @@ test('each staff section page shows its loading state, then its error state with
     assert.ok((await tryAgain.count()) > 0, `${title}: Try again`);
     await failure.restore();
     for (const button of (await tryAgain.all()).reverse()) await button.click();
-    await page.waitForFunction(() => !document.querySelector('.loading'), null, { timeout: WAIT_MS });
+    // Until every read is answered (a read just asked for may not show its loading state yet).
+    await page.waitForFunction(
+      () => !document.querySelector('.loading') && ![...document.querySelectorAll('button')].some((b) => b.textContent === 'Try again'),
+      null,
+      { timeout: WAIT_MS },
+    );
     assert.equal(await tryAgain.count(), 0, `${title}: read again`);
     await home();
   }

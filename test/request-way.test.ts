@@ -59,7 +59,7 @@ test('docs/ARCHITECTURE.md lists the hooks every kind of request passes, as the 
   const anonymous = lines.filter((line) => /anonymous|: ,|, ,/.test(line));
   assert.deepEqual(anonymous, [], 'every hook has a name');
   const expected = `\`\`\`\n${lines.join('\n')}\n\`\`\``;
-  const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'ARCHITECTURE.md'), 'utf8');
+  const doc = readFileSync(join('docs', 'ARCHITECTURE.md'), 'utf8');
   const block = /<!-- request-way: generated -->\n([\s\S]*?)\n<!-- \/request-way -->/.exec(doc)?.[1];
   assert.equal(block, expected, `paste into docs/ARCHITECTURE.md between the request-way markers:\n${expected}`);
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 
-const MODULES = join(import.meta.dirname, '..', 'src', 'modules');
+const MODULES = join('src', 'modules'); // from the repository, where the tests run (bundled too)
 
 /** The folders of src/modules/, one per kind of module (docs/ARCHITECTURE.md, "A module"), and how that paragraph names each. */
 const KINDS: Record<string, string> = {
@@ -109,7 +109,7 @@ test('every table is written by one module only', () => {
 });
 
 test('the folders of each kind under src/modules/ are the modules docs/ARCHITECTURE.md lists as that kind', () => {
-  const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'ARCHITECTURE.md'), 'utf8').replace(/\s+/g, ' ');
+  const doc = readFileSync(join('docs', 'ARCHITECTURE.md'), 'utf8').replace(/\s+/g, ' ');
   // The paragraph naming the four kinds, up to its sentence on the folders; each kind's sentences up to the next kind.
   const paragraph = /\*\*Resources\*\*.*?Each kind is a folder/.exec(doc)?.[0] ?? '';
   assert.ok(paragraph, 'docs/ARCHITECTURE.md has the paragraph of the four kinds');
