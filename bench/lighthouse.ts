@@ -1,4 +1,4 @@
-// `npm run bench:lighthouse [-- --runs N] [-- --desktop]`: Lighthouse's performance, accessibility and best-practices
+// `npm run bench:lighthouse [-- --runs N] [-- --desktop] [-- --page NAME]`: Lighthouse's performance, accessibility and best-practices
 // scores of the signed-in client portal's pages, against a budget (see bench/README.md). A recording, not a test:
 // Lighthouse is heavy and rarely run, so it is not in package.json: it is installed into bench/.tools (git-ignored)
 // the first time, and drives Debian's chromium.
@@ -48,10 +48,12 @@ const LIGHTHOUSE_RUN_MS = 3 * 60_000;
 /** Lighthouse's own bound on a page's load (its default is 45 s). */
 const MAX_WAIT_FOR_LOAD_MS = 45_000;
 
-const USAGE = `usage: npm run bench:lighthouse [-- --runs N] [-- --desktop]
+const USAGE = `usage: npm run bench:lighthouse [-- --runs N] [-- --desktop] [-- --page NAME ...]
 
   --runs N     Lighthouse runs per page (default 3): the median run by performance score is the one reported
   --desktop    Lighthouse's desktop preset instead of its default (a mobile device, simulated throttling)
+  --page NAME  only this page (home, messages, conversation, invoice, staff-clients, staff-client, staff-inbox,
+               staff-tasks); may be given more than once
 
 Lighthouse ${LIGHTHOUSE_MAJOR} is installed into bench/.tools on first use; chromium: ${CHROMIUM} (PORTAL_TEST_CHROMIUM names another).
 Reports: bench/results/lighthouse/. Exit 1 when any score is below ${BUDGET}.`;
@@ -61,14 +63,21 @@ class UsageError extends Error {}
 interface Options {
   runs: number;
   desktop: boolean;
+  /** The pages measured, by name (none: all). */
+  pages?: string[];
 }
 
 function parseOptions(argv: string[]): Options | 'help' {
-  let values: { runs?: string; desktop?: boolean; help?: boolean };
+  let values: { runs?: string; desktop?: boolean; page?: string[]; help?: boolean };
   try {
     values = parseArgs({
       args: argv,
-      options: { runs: { type: 'string' }, desktop: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        runs: { type: 'string' },
+        desktop: { type: 'boolean' },
+        page: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }).values;
@@ -78,7 +87,7 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (values.help) return 'help';
   const runs = values.runs === undefined ? 3 : /^\d+$/.test(values.runs) ? Number(values.runs) : Number.NaN;
   if (!Number.isInteger(runs) || runs < 1 || runs > 9) throw new UsageError(`--runs must be 1 to 9 (got "${values.runs}")`);
-  return { runs, desktop: values.desktop === true };
+  return { runs, desktop: values.desktop === true, pages: values.page };
 }
 
 function log(line: string) {
@@ -453,7 +462,10 @@ async function main(options: Options): Promise<number> {
     },
   });
   await waitForHttp(server, `${base}/healthz`, (status) => status === 200, SERVER_START_MS);
-  const { workspaceId, cookies, pages } = await signedInPortal(base);
+  const { workspaceId, cookies, pages: allPages } = await signedInPortal(base);
+  const unknown = options.pages?.filter((name) => !allPages.some((page) => page.name === name)) ?? [];
+  if (unknown.length > 0) throw new UsageError(`no page named ${unknown.join(', ')}`);
+  const pages = allPages.filter((page) => !options.pages || options.pages.includes(page.name));
   // The session rides on every request Lighthouse's browser makes (a file, not the command line: it is a credential).
   const headersFiles = { client: join(tempDir, 'headers-client.json'), staff: join(tempDir, 'headers-staff.json') };
   for (const as of ['client', 'staff'] as const) {
