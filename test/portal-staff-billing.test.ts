@@ -121,12 +121,15 @@ async function billingDesk(portal: PortalServer, shots: boolean) {
   );
   await assertReads(fp.locator('main'), 'Status Draft', 'Total $330.00', 'Consulting', '2', '$150.00', '$300.00', 'Tax (10%) $30.00');
 
-  // Its PDF, previewed through the portal's own path (the session's cookie reaches it).
+  // Its PDF, previewed (shown inline, in a new tab) through the portal's own path (the session's cookie reaches it).
   const preview = fp.getByRole('link', { name: 'Preview the PDF (opens in a new tab)' });
   const href = (await preview.getAttribute('href')) ?? '';
-  assert.equal(href, `/portal/${ws.workspaceId}/v1/invoices/${invoiceId}/pdf`);
+  assert.equal(href, `/portal/${ws.workspaceId}/v1/invoices/${invoiceId}/pdf?disposition=inline`);
   const pdf = await fp.request.get(href);
-  assert.deepEqual([pdf.status(), pdf.headers()['content-type']], [200, 'application/pdf']);
+  assert.deepEqual(
+    [pdf.status(), pdf.headers()['content-type'], pdf.headers()['content-disposition']],
+    [200, 'application/pdf', `inline; filename="draft-${invoiceId}.pdf"`],
+  );
   assert.equal((await pdf.body()).subarray(0, 5).toString(), '%PDF-');
 
   // Finalised and sent: its number, open.

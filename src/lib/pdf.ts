@@ -5,7 +5,7 @@
  * standard fonts (no font file to ship), which know the Windows-1252 characters: any other is drawn as "?".
  */
 import type { Readable } from 'node:stream';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 
 /** Who a document comes from: the workspace's name, its colour (#rrggbb), and its logo (a PNG or a JPEG: what pdfkit reads). */
 export interface Brand {
@@ -251,12 +251,25 @@ export interface PdfDocument {
   stream: Readable;
 }
 
-/** The headers of a document's answer: a PDF to save (an attachment), never cached. */
-export function pdfHeaders(document: PdfDocument): Record<string, string> {
+/** How a document is answered: `?disposition=inline` shows it in the browser's own viewer (a preview). */
+export const PdfQuery = Type.Object(
+  {
+    disposition: Type.Optional(
+      Type.Enum(['attachment', 'inline'], {
+        description: 'attachment (the default): saved under its file name; inline: shown by the browser, a preview.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PdfQuery = Static<typeof PdfQuery>;
+
+/** The headers of a document's answer: a PDF to save (an attachment) or to show (inline), never cached. */
+export function pdfHeaders(document: PdfDocument, disposition: PdfQuery['disposition'] = 'attachment'): Record<string, string> {
   const ascii = document.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return {
     'content-type': 'application/pdf',
-    'content-disposition': `attachment; filename="${ascii}"`,
+    'content-disposition': `${disposition}; filename="${ascii}"`,
     'cache-control': 'private, no-store',
     'x-content-type-options': 'nosniff',
   };

@@ -22,8 +22,13 @@ export function pdfAnswerText(res: LightMyRequestResponse, fileName: string): st
   assert.equal(res.headers['content-type'], 'application/pdf');
   assert.equal(res.headers['content-disposition'], `attachment; filename="${fileName}"`);
   assert.equal(res.headers['cache-control'], 'private, no-store');
-  assert.equal(res.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
-  const read = spawnSync(PDFTOTEXT, ['-layout', '-enc', 'UTF-8', '-', '-'], { input: res.rawPayload, encoding: 'utf8' });
+  return pdfText(res.rawPayload);
+}
+
+/** A PDF's text as pdftotext reads it, white space runs as one space. */
+export function pdfText(pdf: Buffer): string {
+  assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+  const read = spawnSync(PDFTOTEXT, ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf, encoding: 'utf8' });
   assert.equal(read.status, 0, read.stderr);
   return read.stdout.replace(/\s+/g, ' ').trim();
 }

@@ -1277,7 +1277,7 @@ export interface paths {
         };
         /**
          * Download an invoice as a PDF: invoiceDownloaded
-         * @description Not in the SDK. The invoice as a document (application/pdf, an attachment named `<number>.pdf`; a draft `draft-<id>.pdf`): the workspace’s name in its brand colour, the client or company billed, the lines, tax, total, amount paid, amount due (nothing on a void invoice), status and dates; amounts as `$1,234.50` (the currency’s code where its symbol cannot be drawn). Who may read the invoice may download it: A client session sees only the invoices sent to it (its own and its companies’): a draft is staff’s until it is finalised, so a draft (or a draft voided unsent) is a 404 by id and absent from lists, and `status=draft` is an empty page.
+         * @description Not in the SDK. The invoice as a document (application/pdf, an attachment named `<number>.pdf`; a draft `draft-<id>.pdf`; inline with `?disposition=inline`, for a preview): the workspace’s name in its brand colour, the client or company billed, the lines, tax, total, amount paid, amount due (nothing on a void invoice), status and dates; amounts as `$1,234.50` (the currency’s code where its symbol cannot be drawn). Who may read the invoice may download it: A client session sees only the invoices sent to it (its own and its companies’): a draft is staff’s until it is finalised, so a draft (or a draft voided unsent) is a 404 by id and absent from lists, and `status=draft` is an empty page.
          */
         get: operations["downloadInvoicePdf"];
         put?: never;
@@ -2242,7 +2242,7 @@ export interface paths {
         };
         /**
          * Download a signed contract as a PDF: contractDownloaded
-         * @description Not in the SDK. The signed contract as a document (application/pdf, an attachment named `<name>-<id>.pdf`): the template’s fields with the values the sender and the signer gave, the signer, the time of signing, and the contract’s audit trail (its entries in the audit log, oldest first, at most 500, times in UTC). A contract not signed yet is a 409 (its document is the signed one). Who may read the contract may download it: A client session sees the contracts sent to it; an internal user limited to some companies sees those sent in its companies.
+         * @description Not in the SDK. The signed contract as a document (application/pdf, an attachment named `<name>-<id>.pdf`; inline with `?disposition=inline`, for a preview): the template’s fields with the values the sender and the signer gave, the signer, the time of signing, and the contract’s audit trail (its entries in the audit log, oldest first, at most 500, times in UTC). A contract not signed yet is a 409 (its document is the signed one). Who may read the contract may download it: A client session sees the contracts sent to it; an internal user limited to some companies sees those sent in its companies.
          */
         get: operations["downloadContractPdf"];
         put?: never;
@@ -13290,7 +13290,10 @@ export interface operations {
     };
     downloadInvoicePdf: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description attachment (the default): saved under its file name; inline: shown by the browser, a preview. */
+                disposition?: "attachment" | "inline";
+            };
             header?: never;
             path: {
                 /** @description object id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */
@@ -22631,7 +22634,10 @@ export interface operations {
     };
     downloadContractPdf: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description attachment (the default): saved under its file name; inline: shown by the browser, a preview. */
+                disposition?: "attachment" | "inline";
+            };
             header?: never;
             path: {
                 /** @description object id: a UUID as answered (lower case); any other string is a 404, as an unknown id, except a 400 for one no id can be (a NUL character, over 100 characters, a percent escape that is not UTF-8) */

@@ -5,7 +5,8 @@ import { describe, test } from 'node:test';
 import { adminRequest, limitedUserSession, populatedWorkspace } from '../../../../test/helpers/factories.js';
 import { BACKENDS } from '../../../../test/helpers/harness.js';
 import { GIF_1x1, JPEG_40x20, WEBP_40x20, logoPng } from '../../../../test/helpers/images.js';
-import { PDFTOTEXT_MISSING, pdfAnswerText, pdfImages } from '../../../../test/helpers/pdf.js';
+import { PDFTOTEXT_MISSING, pdfAnswerText, pdfImages, pdfText } from '../../../../test/helpers/pdf.js';
+import { assertProblems } from '../../../../test/helpers/problems.js';
 import { acmeAndBeta, moduleHarness, okJson } from '../../../../test/helpers/world.js';
 
 async function world(t: Parameters<typeof moduleHarness>[0], backend: (typeof BACKENDS)[number]) {
@@ -23,7 +24,7 @@ async function world(t: Parameters<typeof moduleHarness>[0], backend: (typeof BA
       memo: 'Thank you for your business',
     }),
   );
-  const pdf = (id: string, key = w.ws.apiKey) => h.as(key, { method: 'GET', url: `/v1/invoices/${id}/pdf` });
+  const pdf = (id: string, key = w.ws.apiKey, query = '') => h.as(key, { method: 'GET', url: `/v1/invoices/${id}/pdf${query}` });
   return { ...w, invoice, pdf };
 }
 
@@ -138,6 +139,27 @@ for (const backend of BACKENDS) {
       assert.ok(text.includes('Draft invoice') && text.includes('Status Draft'), text);
       const adaKey = await session({ clientId: ada.id });
       assert.equal((await pdf(draft.id, adaKey)).statusCode, 404);
+    });
+
+    test('a preview: ?disposition=inline is the same document shown, not saved; another value is a 400 naming it', async (t) => {
+      const { invoice, pdf } = await world(t, backend);
+      const saved = await pdf(invoice.id, undefined, '?disposition=attachment');
+      assert.equal(saved.headers['content-disposition'], 'attachment; filename="0001.pdf"');
+      const shown = await pdf(invoice.id, undefined, '?disposition=inline');
+      assert.equal(shown.statusCode, 200, shown.body);
+      assert.deepEqual(
+        [
+          shown.headers['content-type'],
+          shown.headers['content-disposition'],
+          shown.headers['cache-control'],
+          shown.headers['x-content-type-options'],
+        ],
+        ['application/pdf', 'inline; filename="0001.pdf"', 'private, no-store', 'nosniff'],
+      );
+      assert.equal(pdfText(shown.rawPayload), pdfText(saved.rawPayload));
+      assertProblems(await pdf(invoice.id, undefined, '?disposition=open'), [
+        { path: 'query.disposition', message: 'must be one of: attachment, inline' },
+      ]);
     });
 
     test('who may download: the key, the invoice’s client, staff of its company; others get a 404', async (t) => {

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { PdfResponse, pdfHeaders } from '../../../lib/pdf.js';
+import { PdfQuery, PdfResponse, pdfHeaders } from '../../../lib/pdf.js';
 import type { RoutePolicy } from '../../../lib/policy.js';
 import { ADMIN_WRITE_ERRORS, adminDoc, DeletedBody, IdParams, Page, READ_ERRORS, WRITE_ERRORS } from '../../../lib/schemas.js';
 import {
@@ -82,17 +82,19 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
         operationId: 'downloadInvoicePdf',
         summary: 'Download an invoice as a PDF: invoiceDownloaded',
         description:
-          'Not in the SDK. The invoice as a document (application/pdf, an attachment named `<number>.pdf`; a draft `draft-<id>.pdf`): ' +
+          'Not in the SDK. The invoice as a document (application/pdf, an attachment named `<number>.pdf`; a draft `draft-<id>.pdf`; ' +
+          'inline with `?disposition=inline`, for a preview): ' +
           'the workspace’s name in its brand colour, the client or company billed, the lines, tax, total, amount paid, amount due ' +
           '(nothing on a void invoice), status and dates; amounts as `$1,234.50` (the currency’s code where its symbol cannot be drawn). ' +
           `Who may read the invoice may download it: ${CLIENTS_SEE_SENT}`,
         params: IdParams,
+        querystring: PdfQuery,
         response: { 200: PdfResponse('the invoice, as a PDF'), ...READ_ERRORS },
       },
     },
     async (request, reply) => {
       const document = await service.invoiceDocument(database, request.caller, request.params.id);
-      return reply.headers(pdfHeaders(document)).send(document.stream);
+      return reply.headers(pdfHeaders(document, request.query.disposition)).send(document.stream);
     },
   );
   app.patch(

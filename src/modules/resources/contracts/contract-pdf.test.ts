@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { adminRequest, limitedUserSession, populatedWorkspace } from '../../../../test/helpers/factories.js';
 import { BACKENDS, type Backend } from '../../../../test/helpers/harness.js';
 import { JPEG_40x20 } from '../../../../test/helpers/images.js';
-import { PDFTOTEXT_MISSING, pdfAnswerText, pdfImages } from '../../../../test/helpers/pdf.js';
+import { PDFTOTEXT_MISSING, pdfAnswerText, pdfImages, pdfText } from '../../../../test/helpers/pdf.js';
 import { acmeAndBeta, moduleHarness, okJson } from '../../../../test/helpers/world.js';
 
 const FIELDS = [
@@ -29,7 +29,7 @@ async function world(t: Parameters<typeof moduleHarness>[0], backend: Backend) {
   const adaKey = await w.session({ clientId: w.ada.id });
   const sign = () =>
     w.call('POST', `/v1/contracts/${contract.id}/sign`, { values: { sig: 'Ada Lovelace', signedOn: '2026-11-28' } }, adaKey);
-  const pdf = (key = w.ws.apiKey) => w.h.as(key, { method: 'GET', url: `/v1/contracts/${contract.id}/pdf` });
+  const pdf = (key = w.ws.apiKey, query = '') => w.h.as(key, { method: 'GET', url: `/v1/contracts/${contract.id}/pdf${query}` });
   return { ...w, contract, adaKey, sign, pdf, fileName: `Mutual-NDA-${contract.id}.pdf` };
 }
 
@@ -82,6 +82,11 @@ for (const backend of BACKENDS) {
       // The first download is in the next one's trail.
       const again = pdfAnswerText(await pdf(), fileName);
       assert.ok(again.includes('contractDownloaded'), again);
+
+      // A preview (?disposition=inline): the same document, shown rather than saved.
+      const shown = await pdf(undefined, '?disposition=inline');
+      assert.deepEqual([shown.statusCode, shown.headers['content-disposition']], [200, `inline; filename="${fileName}"`]);
+      assert.ok(pdfText(shown.rawPayload).includes('Mutual NDA'));
     });
 
     // Rule (issue 44, point 1): the workspace's logo beside its name in the band, as on invoices.

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { PdfResponse, pdfHeaders } from '../../../lib/pdf.js';
+import { PdfQuery, PdfResponse, pdfHeaders } from '../../../lib/pdf.js';
 import type { RoutePolicy } from '../../../lib/policy.js';
 import {
   ADMIN_WRITE_ERRORS,
@@ -128,17 +128,19 @@ export default async function contractRoutes(fastify: FastifyInstance) {
         operationId: 'downloadContractPdf',
         summary: 'Download a signed contract as a PDF: contractDownloaded',
         description:
-          'Not in the SDK. The signed contract as a document (application/pdf, an attachment named `<name>-<id>.pdf`): the ' +
+          'Not in the SDK. The signed contract as a document (application/pdf, an attachment named `<name>-<id>.pdf`; inline ' +
+          'with `?disposition=inline`, for a preview): the ' +
           'template’s fields with the values the sender and the signer gave, the signer, the time of signing, and the contract’s ' +
           'audit trail (its entries in the audit log, oldest first, at most 500, times in UTC). A contract not signed yet is a 409 ' +
           `(its document is the signed one). Who may read the contract may download it: ${SEES}`,
         params: IdParams,
+        querystring: PdfQuery,
         response: { 200: PdfResponse('the signed contract, as a PDF'), ...READ_ERRORS, ...errorResponses(409) },
       },
     },
     async (request, reply) => {
       const document = await service.contractDocument(database, request.caller, request.params.id);
-      return reply.headers(pdfHeaders(document)).send(document.stream);
+      return reply.headers(pdfHeaders(document, request.query.disposition)).send(document.stream);
     },
   );
   app.post(

@@ -204,7 +204,7 @@ export function InvoiceDesk({
       <ErrorMessage error={action.error} focus codes />
       <p>
         {/* Same origin: the API's own PDF, reached with the session's cookie. */}
-        <a href={`${BASE}/v1/invoices/${encodeURIComponent(id)}/pdf`} target="_blank" rel="noopener">
+        <a href={`${BASE}/v1/invoices/${encodeURIComponent(id)}/pdf?disposition=inline`} target="_blank" rel="noopener">
           Preview the PDF<span class="visually-hidden"> (opens in a new tab)</span>
         </a>
       </p>
