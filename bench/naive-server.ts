@@ -1,15 +1,19 @@
-// The naive server: what a straightforward Fastify + better-sqlite3 program serving the same client
+// The naive server: what a straightforward Fastify + better-sqlite3 (or + pg) program serving the same client
 // routes costs, to hold the real server against. API keys in a Map, one prepared statement per request,
 // no limits, no quota, no audit, no unit of work. Same response schemas as the real server (imported
 // from src/), so the same serializer writes the same bytes. Configured by env:
 //   PORT, HOST, LOG_LEVEL (default warn: no per-request logs),
-//   NAIVE_DATABASE   path of the SQLite file (the bench hands it a copy of the seeded database),
+//   NAIVE_DATABASE   path of the SQLite file (the bench hands it a copy of the seeded database), or
+//   NAIVE_DATABASE_URL  a PostgreSQL URL, `?schema=` naming the schema of its tables (`npm run bench -- --postgres`
+//                    hands it a copy of the seeded clients, companies and workspaces, with their indexes and keys),
 //   NAIVE_API_KEYS   JSON object: API key → workspace id (the bench's keys; this server cannot check secrets).
 // Routes: GET /v1/clients/:id, GET /v1/clients?limit=&nextToken=, POST /v1/clients (one row in clients).
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import pg from 'pg';
 import { Type } from 'typebox';
+import { postgresConnection } from '../src/db/postgres.js';
 import { fallbackColorFor } from '../src/lib/fallback-color.js';
 import { Page, PageQuery } from '../src/lib/schemas.js';
 import { Client, ClientCreate } from '../src/modules/resources/directory/clients.schemas.js';
@@ -21,13 +25,6 @@ function required(name: string): string {
 }
 
 const keys = new Map<string, string>(Object.entries(JSON.parse(required('NAIVE_API_KEYS')) as Record<string, string>));
-
-const db = new Database(required('NAIVE_DATABASE'));
-// The real server's durability and integrity settings, so a write costs the same fsync policy and checks.
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
-db.pragma('foreign_keys = ON');
-db.pragma('busy_timeout = 5000');
 
 interface ClientRow {
   id: string;
@@ -47,20 +44,72 @@ interface ClientRow {
   updated_at: string;
 }
 
-const byId = db.prepare<[string, string], ClientRow>('select * from clients where workspace_id = ? and id = ?');
-const firstPage = db.prepare<[string, number], ClientRow>(
-  'select * from clients where workspace_id = ? order by created_at desc, id desc limit ?',
-);
-// Row-value keyset: SQLite walks the (workspace_id, created_at, id) index from the cursor on.
-const pageAfter = db.prepare<[string, string, string, number], ClientRow>(
-  'select * from clients where workspace_id = ? and (created_at, id) < (?, ?) order by created_at desc, id desc limit ?',
-);
-const insert = db.prepare(
-  `insert into clients (id, workspace_id, email, email_key, given_name, family_name, company_id, company_ids, status,
+/** The four statements, on either database. */
+interface Store {
+  byId(workspaceId: string, id: string): Promise<ClientRow | undefined>;
+  firstPage(workspaceId: string, limit: number): Promise<ClientRow[]>;
+  pageAfter(workspaceId: string, createdAt: string, id: string, limit: number): Promise<ClientRow[]>;
+  insert(row: [string, string, string, string, string, string, string, string, string, string]): Promise<void>;
+  close(): Promise<void>;
+}
+
+const SELECT_BY_ID = 'select * from clients where workspace_id = ? and id = ?';
+const SELECT_FIRST = 'select * from clients where workspace_id = ? order by created_at desc, id desc limit ?';
+// Row-value keyset: the database walks the (workspace_id, created_at, id) index from the cursor on.
+const SELECT_AFTER = 'select * from clients where workspace_id = ? and (created_at, id) < (?, ?) order by created_at desc, id desc limit ?';
+const INSERT = `insert into clients (id, workspace_id, email, email_key, given_name, family_name, company_id, company_ids, status,
      creation_method, avatar_image_url, first_login_date, last_login_date, invited_by, invite_token_hash, custom_fields,
      created_at, updated_at)
-   values (?, ?, ?, ?, ?, ?, ?, ?, 'notInvited', 'internalUser', null, null, null, null, null, '{}', ?, ?)`,
-);
+   values (?, ?, ?, ?, ?, ?, ?, ?, 'notInvited', 'internalUser', null, null, null, null, null, '{}', ?, ?)`;
+
+function sqliteStore(path: string): Store {
+  const db = new Database(path);
+  // The real server's durability and integrity settings, so a write costs the same fsync policy and checks.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const byId = db.prepare<[string, string], ClientRow>(SELECT_BY_ID);
+  const firstPage = db.prepare<[string, number], ClientRow>(SELECT_FIRST);
+  const pageAfter = db.prepare<[string, string, string, number], ClientRow>(SELECT_AFTER);
+  const insert = db.prepare(INSERT);
+  return {
+    byId: async (workspaceId, id) => byId.get(workspaceId, id),
+    firstPage: async (workspaceId, limit) => firstPage.all(workspaceId, limit),
+    pageAfter: async (workspaceId, createdAt, id, limit) => pageAfter.all(workspaceId, createdAt, id, limit),
+    insert: async (row) => void insert.run(...row),
+    close: async () => void db.close(),
+  };
+}
+
+/** A pool as large as the real server's (its default), each statement prepared once per connection (named). */
+function postgresStore(url: string): Store {
+  const { connectionString, schema } = postgresConnection(url);
+  const pool = new pg.Pool({ connectionString, max: 10, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+  const numbered = (text: string) => {
+    let n = 0;
+    return text.replace(/\?/g, () => `$${++n}`);
+  };
+  const query = (name: string, text: string) => {
+    const statement = numbered(text);
+    return async (values: unknown[]) => (await pool.query<ClientRow>({ name, text: statement, values })).rows;
+  };
+  const [byId, firstPage, pageAfter, insert] = [
+    query('naive_by_id', SELECT_BY_ID),
+    query('naive_first', SELECT_FIRST),
+    query('naive_after', SELECT_AFTER),
+    query('naive_insert', INSERT),
+  ];
+  return {
+    byId: async (workspaceId, id) => (await byId([workspaceId, id]))[0],
+    firstPage: (workspaceId, limit) => firstPage([workspaceId, limit]),
+    pageAfter: (workspaceId, createdAt, id, limit) => pageAfter([workspaceId, createdAt, id, limit]),
+    insert: async (row) => void (await insert(row)),
+    close: () => pool.end(),
+  };
+}
+
+const store = process.env.NAIVE_DATABASE_URL ? postgresStore(process.env.NAIVE_DATABASE_URL) : sqliteStore(required('NAIVE_DATABASE'));
 
 function toClient(row: ClientRow) {
   return {
@@ -123,7 +172,7 @@ app.get<{ Params: { id: string } }>(
   async (request, reply) => {
     const workspaceId = workspaceOf(request, reply);
     if (workspaceId === undefined) return reply;
-    const row = byId.get(workspaceId, request.params.id);
+    const row = await store.byId(workspaceId, request.params.id);
     return row ? toClient(row) : error(reply, 404, 'not_found', 'Client not found.');
   },
 );
@@ -137,11 +186,11 @@ app.get<{ Querystring: { limit: number; nextToken?: string } }>(
     const { limit, nextToken } = request.query;
     let rows: ClientRow[];
     if (nextToken === undefined) {
-      rows = firstPage.all(workspaceId, limit + 1);
+      rows = await store.firstPage(workspaceId, limit + 1);
     } else {
       const cursor = decodeToken(nextToken);
       if (!cursor) return error(reply, 400, 'bad_request', 'nextToken is not a page token of this list.');
-      rows = pageAfter.all(workspaceId, cursor.c, cursor.i, limit + 1);
+      rows = await store.pageAfter(workspaceId, cursor.c, cursor.i, limit + 1);
     }
     if (rows.length <= limit) return { data: rows.map(toClient) };
     rows.length = limit;
@@ -161,7 +210,7 @@ app.post<{ Body: { email: string; givenName: string; familyName: string; company
     const id = randomUUID();
     const at = new Date().toISOString();
     // One row; a taken email or an unknown company is a constraint error (500 here: naive).
-    insert.run(id, workspaceId, email, email.toLowerCase(), givenName, familyName, companyId, companyId, at, at);
+    await store.insert([id, workspaceId, email, email.toLowerCase(), givenName, familyName, companyId, companyId, at, at]);
     return toClient({
       id,
       email,
@@ -184,10 +233,7 @@ app.post<{ Body: { email: string; givenName: string; familyName: string; company
 
 const shutdown = () =>
   void app.close().then(
-    () => {
-      db.close();
-      process.exit(0);
-    },
+    () => store.close().then(() => process.exit(0)),
     () => process.exit(1),
   );
 process.once('SIGTERM', shutdown);

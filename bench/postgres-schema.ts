@@ -7,13 +7,34 @@ export const BENCH_POSTGRES_URL = process.env.BENCH_POSTGRES_URL || 'postgres://
 /** The DATABASE_URL of the service for `schema` (the service creates its tables there). */
 export const postgresSchemaUrl = (schema: string) => `${BENCH_POSTGRES_URL}?schema=${schema}`;
 
-/** One statement on its own connection (create or drop a schema). */
-export async function onPostgres(statement: string): Promise<void> {
+/** Statements on one connection of their own, one after the other (create or drop a schema, copy tables). */
+export async function onPostgres(...statements: string[]): Promise<void> {
   const client = new pg.Client({ connectionString: BENCH_POSTGRES_URL });
   await client.connect();
   try {
-    await client.query(statement);
+    for (const statement of statements) await client.query(statement);
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The naive server's copy of the seeded directory (`to`, a new schema): workspaces, companies and clients with their
+ * rows, indexes and the foreign keys a client's insert checks, as the SQLite copy has them.
+ */
+export function copyClientTables(from: string, to: string): Promise<void> {
+  const copy = (table: string) => [
+    `create table ${to}.${table} (like ${from}.${table} including all)`,
+    `insert into ${to}.${table} select * from ${from}.${table}`,
+  ];
+  return onPostgres(
+    `create schema ${to}`,
+    ...copy('workspaces'),
+    ...copy('companies'),
+    ...copy('clients'),
+    `alter table ${to}.companies add foreign key (workspace_id) references ${to}.workspaces (id) on delete cascade`,
+    `alter table ${to}.clients add foreign key (workspace_id) references ${to}.workspaces (id) on delete cascade`,
+    `alter table ${to}.clients add foreign key (company_id) references ${to}.companies (id)`,
+    `analyze ${to}.workspaces, ${to}.companies, ${to}.clients`,
+  );
 }

@@ -1,6 +1,6 @@
 // `npm run bench [-- --clients N] [-- --limiter] [-- --postgres]`: the real server against a bare Fastify
 // route and a naive Fastify + better-sqlite3 server, in interleaved rounds, servers and load generator
-// pinned to different CPUs (see bench/README.md). --postgres: the real server on PostgreSQL, no naive one.
+// pinned to different CPUs (see bench/README.md). --postgres: the real server on PostgreSQL, the naive one on a copy.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { type Child, freePort, planPinning, readMemory, resetPeakRss, startChild, stopChild, waitForHttp } from './children.js';
 import { CONTRACT_HEADER_VARIANTS, formatContractHeaders, formatLimiter, limiterVariants, measureLimiter } from './limiter.js';
 import { type LoadSettings, type Measured, type RequestSpec, bodyMaker, measure } from './load.js';
-import { onPostgres, postgresSchemaUrl } from './postgres-schema.js';
+import { copyClientTables, onPostgres, postgresSchemaUrl } from './postgres-schema.js';
 import {
   type BenchResults,
   type RoundSample,
@@ -59,8 +59,8 @@ const USAGE = `usage: npm run bench [-- --clients N] [-- --limiter] [-- --postgr
   --clients N   seed N clients (${MIN_CLIENTS}..${MAX_CLIENTS}) and run the directory reads only:
                 the point read, the first page of 100 and the page of 100 at 90% depth
   --limiter     also measure the limiter's cost (limits off, in-process; Redis with BENCH_REDIS_URL)
-  --postgres    the server on PostgreSQL (a schema of its own in BENCH_POSTGRES_URL, dropped after);
-                no naive server (it is SQLite-only): bare and server only, results in latest-postgres.json
+  --postgres    the server on PostgreSQL (a schema of its own in BENCH_POSTGRES_URL, dropped after), the naive
+                server on a copy of its seeded clients (another schema); results in latest-postgres.json
   -h, --help    this text
 env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_ONLY (a scenario key part),
      BENCH_PROFILE (a directory: the server's CPU profile),
@@ -121,15 +121,15 @@ function envInt(name: string, fallback: number, min: number): number {
 const children = new Set<Child>();
 const track = (child: Child, running: boolean) => void (running ? children.add(child) : children.delete(child));
 let tempDir: string | undefined;
-let postgresSchema: string | undefined;
+/** The schemas this run made (the server's, the naive server's), dropped at its end. */
+const postgresSchemas: string[] = [];
 
 async function cleanup(): Promise<void> {
   await Promise.all([...children].map(stopChild));
   children.clear();
   if (tempDir) await rm(tempDir, { recursive: true, force: true });
   tempDir = undefined;
-  if (postgresSchema) await onPostgres(`drop schema if exists ${postgresSchema} cascade`);
-  postgresSchema = undefined;
+  for (const schema of postgresSchemas.splice(0)) await onPostgres(`drop schema if exists ${schema} cascade`);
 }
 
 const startedAtMs = Date.now();
@@ -240,7 +240,7 @@ async function main(options: Options): Promise<number> {
   if (!onSqlite) {
     const schema = `bench_${process.pid}`;
     await onPostgres(`create schema ${schema}`);
-    postgresSchema = schema;
+    postgresSchemas.push(schema);
     databaseUrl = postgresSchemaUrl(schema);
   }
   // Limits on, but roomy enough never to refuse the load generator: their cost is measured, not their effect.
@@ -271,10 +271,17 @@ async function main(options: Options): Promise<number> {
     writes = { ...workspace, companyIds, messageChannelIds, senderId };
   }
   // The naive server gets a copy (taken now, before anything writes): neither server's writes reach the other.
+  let naiveDatabase: Record<string, string>;
   if (onSqlite) {
     const wal = await stat(`${dbPath}-wal`).catch(() => null);
     if (wal && wal.size > 0) throw new Error('bench: the seeded database still has a WAL after its checkpoint');
     await copyFile(dbPath, naiveDbPath);
+    naiveDatabase = { NAIVE_DATABASE: naiveDbPath };
+  } else {
+    const naiveSchema = `bench_naive_${process.pid}`;
+    postgresSchemas.push(naiveSchema);
+    await copyClientTables(postgresSchemas[0], naiveSchema);
+    naiveDatabase = { NAIVE_DATABASE_URL: postgresSchemaUrl(naiveSchema) };
   }
 
   const serverPort = await freePort();
@@ -287,7 +294,7 @@ async function main(options: Options): Promise<number> {
   track(server, true);
   const urls: Partial<Record<RunningTarget, string>> = { server: serverUrl };
   const processes: Partial<Record<RunningTarget, Child>> = { server };
-  if (onSqlite) {
+  {
     const naivePort = await freePort();
     const naiveKeys = { [reads.apiKey]: reads.workspaceId, ...(writes ? { [writes.apiKey]: writes.workspaceId } : {}) };
     const naive = startChild('naive server', [...PROFILE_ARGS, '--import', 'tsx', 'bench/naive-server.ts'], {
@@ -297,7 +304,7 @@ async function main(options: Options): Promise<number> {
         PORT: String(naivePort),
         HOST: '127.0.0.1',
         LOG_LEVEL,
-        NAIVE_DATABASE: naiveDbPath,
+        ...naiveDatabase,
         NAIVE_API_KEYS: JSON.stringify(naiveKeys),
       },
       cpu: pinning.serverCpu,
@@ -319,7 +326,6 @@ async function main(options: Options): Promise<number> {
 
   const ctx: BenchContext = {
     clients: options.clients,
-    naive: onSqlite,
     reads,
     clientIds: seeded.clientIds,
     messageChannelId: seeded.messageChannelIds[0],
@@ -349,8 +355,7 @@ async function main(options: Options): Promise<number> {
     }
     let naiveRequest: RequestSpec | undefined;
     let naiveSample: Sample | undefined;
-    const withNaive = scenario.naive && ctx.naive;
-    if (withNaive) {
+    if (scenario.naive) {
       naiveRequest = scenario.request(ctx, 'naive');
       naiveSample = await send(urlOf('naive'), naiveRequest, 1);
       if (naiveSample.status !== scenario.expectedStatus || naiveSample.bytes !== serverSample.bytes) {
@@ -367,7 +372,7 @@ async function main(options: Options): Promise<number> {
     prepared.push({
       scenario,
       name,
-      kinds: TARGET_ORDER.filter((kind) => kind !== 'naive' || withNaive),
+      kinds: TARGET_ORDER.filter((kind) => kind !== 'naive' || scenario.naive),
       requests: { server: serverRequest, ...(naiveRequest ? { naive: naiveRequest } : {}) },
       samples: { server: serverSample, ...(naiveSample ? { naive: naiveSample } : {}) },
       rounds: { bare: [], naive: [], server: [] },

@@ -28,8 +28,6 @@ export interface Sample {
 export interface BenchContext {
   /** Clients seeded in `reads` before the servers started. */
   readonly clients: number;
-  /** Whether the naive server runs (SQLite runs only): a scenario's setup asks it nothing otherwise. */
-  readonly naive: boolean;
   /** The workspace holding the seeded clients: every read scenario uses it. */
   readonly reads: Workspace;
   /** A sample of the seeded client ids (every hundredth or so). */
@@ -201,7 +199,7 @@ export const SCENARIOS: readonly Scenario[] = [
     async setup(ctx) {
       // Each server signs its own tokens: each gets the token it issued, for the same position.
       ctx.state.deepTokenServer = await deepToken(ctx, 'server');
-      if (ctx.naive) ctx.state.deepTokenNaive = await deepToken(ctx, 'naive');
+      ctx.state.deepTokenNaive = await deepToken(ctx, 'naive');
     },
     request: (ctx, target) => {
       const token = ctx.state[target === 'server' ? 'deepTokenServer' : 'deepTokenNaive'] as string;

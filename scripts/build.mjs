@@ -7,31 +7,18 @@
 // Then bundles the admin console (web/console, Preact) with Vite into dist/console, which the server
 // serves at /console (src/plugins/console.ts), and the portal's pages (web/portal, likewise; both on the shared web/kit) into dist/portal,
 // served at /portal/{workspaceId}/ (src/plugins/portal-pages.ts).
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleForNode } from './node-bundle.mjs';
 
-/** Bundled in: many small ES modules each, of which the server uses a part. */
-const BUNDLED = new Set(['kysely', 'typebox']);
-const { dependencies, devDependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
-const external = Object.keys({ ...dependencies, ...devDependencies })
-  .filter((name) => !BUNDLED.has(name))
-  .flatMap((name) => [name, `${name}/*`]);
 rmSync('dist', { recursive: true, force: true });
-await build({
+await bundleForNode({
   entryPoints: ['src/cli/main.ts'],
   // Chunks beside main.js: two levels below the repository, as every src/ file is (plugins/console.ts finds
   // dist/console from there).
   outdir: join('dist', 'cli'),
-  bundle: true,
-  splitting: true,
-  chunkNames: '[name]-[hash]',
-  external,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: 'linked',
-  logLevel: 'warning',
+  // Bundled in: many small ES modules each, of which the server uses a part.
+  bundled: ['kysely', 'typebox'],
 });
 
 // Vite is a dev dependency: an install without them (npm ci --omit=dev) still builds and runs the

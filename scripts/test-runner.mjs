@@ -1,11 +1,10 @@
-// How `npm test` runs its files (scripts/test.mjs): each file (or half of one) is a job, its own
-// `node --test` process; N jobs run at once (PORTAL_TEST_CONCURRENCY), the longest first, and each
+// How `npm test` runs its files (scripts/test.mjs): each file (or one backend of one) is a job, its own
+// `node` process running the file's bundle; N jobs run at once (PORTAL_TEST_CONCURRENCY), the longest first, and each
 // job's output is printed whole when it ends, so concurrent files never interleave. The budget and how to
 // keep it: docs/contributing.md (Test time).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleForNode } from './node-bundle.mjs';
 
 /**
  * The files that take longest (a CI run, 2 cores, two at a time), in that order: started first, so no long file
@@ -103,26 +102,13 @@ const BUNDLED_TESTS = join('dist', 'test');
  * Type-checking is `npm run typecheck`.
  */
 export async function bundleTests(files) {
-  const { dependencies, devDependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
-  // Bundled in as well: the official SDK, whose ES modules import directories (`./codegen/api`), which Node's own
-  // resolver refuses (esbuild, like tsx, resolves them); it imports nothing but `crypto`.
-  const bundled = new Set(['kysely', 'typebox', '@assembly-js/node-sdk']);
-  const external = Object.keys({ ...dependencies, ...devDependencies })
-    .filter((name) => !bundled.has(name))
-    .flatMap((name) => [name, `${name}/*`]);
-  await build({
+  await bundleForNode({
     entryPoints: files,
     outdir: BUNDLED_TESTS,
     outbase: '.',
-    bundle: true,
-    splitting: true,
-    chunkNames: '[name]-[hash]',
-    external,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: 'linked',
-    logLevel: 'warning',
+    // Bundled in as well: the official SDK, whose ES modules import directories (`./codegen/api`), which Node's own
+    // resolver refuses (esbuild, like tsx, resolves them); it imports nothing but `crypto`.
+    bundled: ['kysely', 'typebox', '@assembly-js/node-sdk'],
   });
 }
 

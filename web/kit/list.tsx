@@ -128,22 +128,16 @@ export function FilterForm({
 export function ListState({ list, empty, what }: { list: Loaded<{ data: unknown[] }>; empty: string; what: string }) {
   // Loading first: after Try again, the failure gives way to the read under way.
   if (list.loading && !list.data) return <Loading>Loading {what}…</Loading>;
-  const rereading = list.loading ? <Loading quiet>Loading {what}…</Loading> : null;
-  if (list.error)
-    return (
-      <>
-        {rereading}
+  return (
+    <>
+      {list.loading ? <Loading quiet>Loading {what}…</Loading> : null}
+      {list.error ? (
         <LoadFailed error={list.error} retry={list.reload} codes />
-      </>
-    );
-  if (list.data && list.data.data.length === 0)
-    return (
-      <>
-        {rereading}
+      ) : list.data?.data.length === 0 ? (
         <p class="empty">{empty}</p>
-      </>
-    );
-  return rereading;
+      ) : null}
+    </>
+  );
 }
 
 /** A list's table: every list names itself with a hidden caption and leaves its row buttons' column unlabelled. */
