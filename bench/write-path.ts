@@ -1,4 +1,4 @@
-// `node --import tsx bench/write-path.ts [--groups N]`: what each part of a client creation's commit costs
+// `node --import tsx bench/write-path.ts [--groups N] [--only a,b]`: what each part of a client creation's commit costs
 // SQLite, statement by statement and index by index (issue 22; bench/README.md, "The write path").
 // Captures the batches the real service writes for N × GROUP clients (createClient with a workspace key's
 // caller, as POST /v1/clients has), then replays them on a fresh copy of the database in group commits of
@@ -19,7 +19,7 @@ import { createWorkspace } from '../src/modules/resources/workspaces/index.js';
 /** Batches per group commit: what the server's group commit took per commit under the bench's load (36 measured). */
 const GROUP = 36;
 
-const { values } = parseArgs({ options: { groups: { type: 'string' } } });
+const { values } = parseArgs({ options: { groups: { type: 'string' }, only: { type: 'string' } } });
 const groups = Number(values.groups ?? 100);
 const dir = mkdtempSync(join(tmpdir(), 'portal-write-path-'));
 const template = join(dir, 'template.db');
@@ -92,6 +92,24 @@ interface Variant {
   readonly savepoints?: boolean;
   /** The batches with time-ordered ids. */
   readonly orderedIds?: boolean;
+  /** Tables rebuilt as WITHOUT ROWID (their primary key is the table's B-tree: one B-tree fewer a row). */
+  readonly withoutRowid?: readonly string[];
+}
+
+/** Rebuilds a table (of a table-level primary key) as WITHOUT ROWID, with its rows and indexes. */
+function rebuildWithoutRowid(raw: SqliteDatabase.Database, table: string) {
+  const objects = raw
+    .prepare<[string], { type: string; sql: string }>("select type, sql from sqlite_master where tbl_name = ? and sql is not null")
+    .all(table);
+  const create = objects.find((o) => o.type === 'table')?.sql;
+  if (!create) throw new Error(`write-path: no table ${table}`);
+  raw.pragma('foreign_keys = OFF');
+  raw.exec(`alter table "${table}" rename to "${table}_old"`);
+  raw.exec(`${create} without rowid`);
+  raw.exec(`insert into "${table}" select * from "${table}_old"`);
+  raw.exec(`drop table "${table}_old"`);
+  for (const index of objects.filter((o) => o.type === 'index')) raw.exec(index.sql);
+  raw.pragma('foreign_keys = ON');
 }
 
 const AUDIT_INDEXES = [
@@ -104,8 +122,8 @@ const AUDIT_INDEXES = [
   'audit_log_personal_data',
 ];
 const variants: Variant[] = [
-  { name: 'the whole batch, each in a savepoint (as the server)', savepoints: true },
-  { name: 'the whole batch (no savepoints)' },
+  { name: 'the whole batch, each in a savepoint (as the server runs a group again after a batch failed)', savepoints: true },
+  { name: 'the whole batch, no savepoints (as the server)' },
   { name: 'without the audit_log row', keep: (s) => tableOf(s) !== 'audit_log' },
   { name: 'without the client_companies row', keep: (s) => tableOf(s) !== 'client_companies' },
   { name: 'the clients row only', keep: (s) => tableOf(s) === 'clients' },
@@ -113,6 +131,8 @@ const variants: Variant[] = [
   ...AUDIT_INDEXES.map((index) => ({ name: `without ${index}`, drop: [index] })),
   { name: 'the whole batch, time-ordered ids', orderedIds: true },
   { name: 'the whole batch, time-ordered ids, without audit_log_scope_page', orderedIds: true, drop: ['audit_log_scope_page'] },
+  { name: 'without the client_search_terms rows', keep: (s) => tableOf(s) !== 'client_search_terms' },
+  { name: 'client_companies and client_search_terms WITHOUT ROWID', withoutRowid: ['client_companies', 'client_search_terms'] },
   { name: 'nothing (BEGIN and COMMIT of empty groups)', keep: () => false },
 ];
 
@@ -126,6 +146,7 @@ function measure(variant: Variant): number {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   for (const index of variant.drop ?? []) raw.exec(`drop index ${index}`);
+  for (const table of variant.withoutRowid ?? []) rebuildWithoutRowid(raw, table);
   const cache = new Map<string, SqliteDatabase.Statement>();
   const prepare = (text: string) => cache.get(text) ?? (cache.set(text, raw.prepare(text)), cache.get(text) as SqliteDatabase.Statement);
   const [begin, commit, savepoint, release] = ['BEGIN IMMEDIATE', 'COMMIT', 'SAVEPOINT batch', 'RELEASE batch'].map((t) => raw.prepare(t));
@@ -146,7 +167,9 @@ function measure(variant: Variant): number {
 
 const statementsPerBatch = captured[0].map(tableOf).join(', ');
 process.stdout.write(`${groups * GROUP} client creations (${statementsPerBatch}), in group commits of ${GROUP}:\n`);
-for (const variant of variants) {
+// --only a,b: the variants whose name contains a or b.
+const wanted = values.only?.split(',');
+for (const variant of variants.filter((v) => !wanted || wanted.some((part) => v.name.includes(part)))) {
   // The median of three runs, each on a fresh copy.
   const runs = [measure(variant), measure(variant), measure(variant)].sort((a, b) => a - b);
   process.stdout.write(`${runs[1].toFixed(1).padStart(7)} µs  ${variant.name}\n`);
