@@ -27,25 +27,29 @@ function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
 }
 
 /**
- * The prepared reads (`queryPrepared`: every list page and point read), their rows built here: better-sqlite3 builds
- * each row as a dictionary, property by property (about 5 µs a row of 20 columns); read as an array of values and made
- * an object by a literal of the statement's own columns, a row costs about a third of that, and the rows share one
- * shape, so what reads them reads faster too. A statement that returns no rows is run as it is.
+ * Reads, their rows built here (the prepared reads of `queryPrepared`, every list page and point read, and Kysely's
+ * own, through `forKysely`): better-sqlite3 builds each row as a dictionary, property by property (about 5 µs a row
+ * of 20 columns); read as an array of values and made an object by a literal of the statement's own columns, a row
+ * costs about a third of that, and the rows share one shape, so what reads them reads faster too. Only for statements
+ * that return rows. A statement whose rows come back with another number of columns (its table changed under it:
+ * SQLite prepares it again) has its columns read again.
  */
-function withRowReaders(statements: ReturnType<typeof withStatementCache>, raw: SqliteDatabase.Database, max = 500) {
+function withRowReaders(raw: SqliteDatabase.Database, max = 500) {
   const cache = new Map<string, (values: readonly unknown[]) => unknown[]>();
   return (text: string): ((values: readonly unknown[]) => unknown[]) => {
     let read = cache.get(text);
     if (read === undefined) {
-      const statement = raw.prepare(text);
-      if (statement.reader) {
-        const rowOf = rowMaker(statement.columns().map((column) => column.name));
-        statement.raw(true);
-        read = (values) => (statement.all(...values) as unknown[][]).map(rowOf);
-      } else {
-        const asItIs = statements.prepare(text);
-        read = (values) => asItIs.all(...values);
-      }
+      const statement = raw.prepare(text).raw(true);
+      let columns = statement.columns().map((column) => column.name);
+      let rowOf = rowMaker(columns);
+      read = (values) => {
+        const rows = statement.all(...values) as unknown[][];
+        if (rows.length > 0 && rows[0].length !== columns.length) {
+          columns = statement.columns().map((column) => column.name);
+          rowOf = rowMaker(columns);
+        }
+        return rows.map(rowOf);
+      };
       if (cache.size >= max) cache.delete(cache.keys().next().value as string);
       cache.set(text, read);
     }
@@ -59,8 +63,31 @@ function withRowReaders(statements: ReturnType<typeof withStatementCache>, raw: 
  * wins, as in better-sqlite3's own rows.
  */
 function rowMaker(columns: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
-  const fields = columns.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ');
+  // "__proto__" as a plain key would set the prototype; computed, it is a key like any other.
+  const key = (name: string) => (name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name));
+  const fields = columns.map((name, i) => `${key(name)}: v[${i}]`).join(', ');
   return new Function('v', `return { ${fields} };`) as (values: readonly unknown[]) => Record<string, unknown>;
+}
+
+/** The statements as Kysely's driver takes them, its reads' rows made by `readerOf` (withRowReaders). */
+function forKysely(
+  statements: ReturnType<typeof withStatementCache>,
+  readerOf: ReturnType<typeof withRowReaders>,
+): SqliteDialectConfig['database'] {
+  return {
+    close: statements.close,
+    prepare(text: string) {
+      const statement = statements.prepare(text);
+      if (!statement.reader) return statement;
+      const read = readerOf(text);
+      return {
+        reader: true,
+        all: (parameters) => read(parameters),
+        run: (parameters) => statement.run(...parameters),
+        iterate: (parameters) => statement.iterate(...parameters),
+      };
+    },
+  };
 }
 
 /** Kysely's SQLite driver, counting who holds the one connection (a transaction holds it throughout). */
@@ -209,8 +236,8 @@ export function openSqlite(url: string, { image }: OpenOptions = {}): Database {
   const totalChanges = raw.prepare('select total_changes()').pluck();
   const checkpointer = path === ':memory:' ? undefined : startCheckpointer(path, () => totalChanges.get() as number);
   const statements = withStatementCache(raw);
-  const readerOf = withRowReaders(statements, raw);
-  const dialect = new TrackedSqliteDialect({ database: statements });
+  const readerOf = withRowReaders(raw);
+  const dialect = new TrackedSqliteDialect({ database: forKysely(statements, readerOf) });
   const db = new Kysely<DB>({ dialect });
   return {
     db,
