@@ -99,7 +99,7 @@ interface Variant {
 /** Rebuilds a table (of a table-level primary key) as WITHOUT ROWID, with its rows and indexes. */
 function rebuildWithoutRowid(raw: SqliteDatabase.Database, table: string) {
   const objects = raw
-    .prepare<[string], { type: string; sql: string }>("select type, sql from sqlite_master where tbl_name = ? and sql is not null")
+    .prepare<[string], { type: string; sql: string }>('select type, sql from sqlite_master where tbl_name = ? and sql is not null')
     .all(table);
   const create = objects.find((o) => o.type === 'table')?.sql;
   if (!create) throw new Error(`write-path: no table ${table}`);
