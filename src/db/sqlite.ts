@@ -30,7 +30,7 @@ function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
  * Reads, their rows built here (the prepared reads of `queryPrepared`, every list page and point read, and Kysely's
  * own, through `forKysely`): better-sqlite3 builds each row as a dictionary, property by property (about 5 µs a row
  * of 20 columns); read as an array of values and made an object by a literal of the statement's own columns, a row
- * costs about a third of that, and the rows share one shape, so what reads them reads faster too. Only for statements
+ * costs less than half of that, and the rows share one shape, so what reads them reads faster too. Only for statements
  * that return rows. A statement whose rows come back with another number of columns (its table changed under it:
  * SQLite prepares it again) has its columns read again.
  */
