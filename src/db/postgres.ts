@@ -153,7 +153,12 @@ export function openPostgres(url: string, options: OpenOptions = {}): Database {
   let reportPoolError = (error: Error): void => {
     process.stderr.write(`portal: database: an idle pooled connection failed: ${error.message}\n`);
   };
-  pool.on('error', (error) => reportPoolError(error));
+  pool.on('error', (error) => {
+    // pg-pool hangs the failed client on its error: logged whole, it would print the connection's cancel key, its
+    // parameters and its statements. The error is reported without it.
+    Reflect.deleteProperty(error, 'client');
+    reportPoolError(error);
+  });
   // A connection lost while checked out (a query in flight: a background loop's, a request's) fails that query, which
   // its caller handles; the client's own 'error' event has no listener then (the pool listens only while it is idle),
   // and an unheard 'error' would end the process. Heard here, it is already reported through the failed query.
