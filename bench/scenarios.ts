@@ -124,8 +124,8 @@ async function deepToken(ctx: BenchContext, target: RunningTarget): Promise<stri
 
 /** The files uploaded and downloaded: 64 KiB of ASCII, so the bare route can send the sampled text as the same bytes. */
 const FILE_CONTENT = randomBytes(48 * 1024).toString('base64');
-/** Uploads a second the server could take (1,251 measured on the 2-core machine, bench/README.md); past them, 409s show as unexpected. */
-const UPLOADS_PER_SECOND = 1800;
+/** Uploads a second the server could take (1,960 measured on the 2-core machine once content of 128 KiB or less was written whole, bench/README.md); past them, 409s show as unexpected. */
+const UPLOADS_PER_SECOND = 3000;
 
 /** A JSON call to the server with the writes workspace's key; the parsed answer (it must be a 200). */
 async function writeCall(ctx: BenchContext, method: string, path: string, body?: object): Promise<Record<string, string>> {

@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import type { FileStore } from './file-store.js';
+import { asStream, type FileStore } from './file-store.js';
 import type { ArchiveEntry } from './file-batch.service.js';
 
 /**
@@ -34,7 +34,7 @@ export async function zipStream(store: FileStore, entries: readonly ArchiveEntry
       store.get(storageKey).then(
         (found) => {
           if (!found) return fail(new Error(`the content of ${entry.path} is missing from the store`));
-          current = found.stream;
+          current = asStream(found.body);
           current.once('error', fail);
           done(null, current);
         },

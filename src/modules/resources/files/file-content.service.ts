@@ -45,7 +45,8 @@ export async function downloadUrl(
 }
 
 export interface Content {
-  stream: Readable;
+  /** The bytes, or a stream of them (as the store gave them). */
+  body: Readable | Buffer;
   size: number;
   contentType: string;
   name: string;

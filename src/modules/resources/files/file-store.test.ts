@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { FILE_STORES, fileStoreEnv } from '../../../../test/helpers/s3.js';
 import { loadConfig } from '../../../config.js';
 import { ApiError } from '../../../lib/errors.js';
-import { type Area, type FileStore, LocalFileStore } from './file-store.js';
+import { type Area, asStream, type FileStore, LocalFileStore, SMALL_BYTES } from './file-store.js';
 import { S3FileStore } from './s3-file-store.js';
 
 const WS = '0b6f7d0e-1c2a-4b3c-8d4e-5f6a7b8c9d0e';
@@ -24,7 +24,7 @@ async function read(store: FileStore, k: string): Promise<Buffer | undefined> {
   const found = await store.get(k);
   if (!found) return undefined;
   const parts: Buffer[] = [];
-  for await (const part of found.stream) parts.push(part as Buffer);
+  for await (const part of asStream(found.body)) parts.push(part as Buffer);
   return Buffer.concat(parts);
 }
 
@@ -82,6 +82,37 @@ for (const kind of FILE_STORES) {
       );
       assert.deepEqual(await keys(store), []);
       assert.equal(await store.get(key(4)), undefined);
+    });
+
+    test('at the local store’s whole-read size: bytes up to it, a stream past it; a source failing in either leaves nothing', async (t) => {
+      const { store } = await open(t);
+      const sizes = [SMALL_BYTES - 1, SMALL_BYTES, SMALL_BYTES + 1, 3 * SMALL_BYTES + 7];
+      for (const [n, size] of sizes.entries()) {
+        assert.deepEqual(await store.put(key(10 + n), chunks(size, 1000), 10 * SMALL_BYTES), { size });
+        const expected: Buffer[] = [];
+        for await (const part of chunks(size, 1000)) expected.push(part);
+        const found = await store.get(key(10 + n));
+        assert.equal(found?.size, size);
+        if (kind === 'local') assert.equal(Buffer.isBuffer(found?.body), size <= SMALL_BYTES, `${size} bytes read whole`);
+        assert.equal(sha((await read(store, key(10 + n))) as Buffer), sha(Buffer.concat(expected)));
+      }
+      for (const [n, size] of [SMALL_BYTES - 100, 2 * SMALL_BYTES].entries()) {
+        async function* failing() {
+          yield* chunks(size, 1000);
+          throw new Error('the client went away');
+        }
+        await assert.rejects(store.put(key(20 + n), failing(), 10 * SMALL_BYTES), /the client went away/);
+        assert.equal(await store.get(key(20 + n)), undefined);
+      }
+      await assert.rejects(
+        store.put(key(30), chunks(SMALL_BYTES, 1000), 5000),
+        (error) => error instanceof ApiError && error.statusCode === 413,
+      );
+      assert.deepEqual(
+        await keys(store),
+        sizes.map((_, n) => key(10 + n)),
+      );
+      assert.equal(await store.sweep(0), 0, 'no temporary file left behind');
     });
 
     test('only keys of the service’s shape', async (t) => {

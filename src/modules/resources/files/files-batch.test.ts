@@ -11,6 +11,7 @@ import { fromBufferPromise } from 'yauzl';
 import { auditEntries, limitedUserSession, populatedWorkspace, sessionKeyFor } from '../../../../test/helpers/factories.js';
 import { BACKENDS, type Harness, adminHarness } from '../../../../test/helpers/harness.js';
 import { FILE_STORES } from '../../../../test/helpers/s3.js';
+import { asStream } from './file-store.js';
 import { type Method, acmeAndBeta, okJson } from '../../../../test/helpers/world.js';
 
 const UNKNOWN = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
@@ -335,7 +336,7 @@ for (const backend of BACKENDS) {
             },
           });
           counted.on('close', () => open--);
-          return { size: found.size, stream: found.stream.pipe(counted) as Readable };
+          return { size: found.size, body: asStream(found.body).pipe(counted) as Readable };
         };
         t.after(() => {
           files.get = get;

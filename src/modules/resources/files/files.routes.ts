@@ -57,7 +57,7 @@ function sendContent(reply: FastifyReply, content: fileContent.Content) {
     .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(content.name)}`)
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
-    .send(content.stream);
+    .send(content.body);
 }
 
 export default async function fileRoutes(fastify: FastifyInstance) {

@@ -93,12 +93,12 @@ export class S3FileStore implements FileStore {
     return { size: counted.bytes };
   }
 
-  async get(key: string): Promise<{ size: number; stream: Readable } | undefined> {
+  async get(key: string): Promise<{ size: number; body: Readable | Buffer } | undefined> {
     const { s3, sdk } = await this.connect();
     for (const area of ['live', 'legacy'] as const) {
       try {
         const object = await s3.send(new sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key, area) }));
-        return { size: object.ContentLength ?? 0, stream: object.Body as Readable };
+        return { size: object.ContentLength ?? 0, body: object.Body as Readable };
       } catch (error) {
         if (!missing(error)) throw error;
       }
