@@ -1,4 +1,4 @@
-// Rule (issue 46, point 1): SQLite's reads build their rows from arrays of values (src/db/sqlite.ts, withRowReaders),
+// Rule (issue 46, point 1): SQLite's reads build their rows from arrays of values (src/db/sqlite.ts, rowReader),
 // and those rows are exactly better-sqlite3's own: the same keys in the same order, the same values, a later column of
 // the same name winning, any column name a plain key (quotes, spaces), on both ways a read goes (queryPrepared, and
 // Kysely's own queries). A column named "__proto__" is a key of its own (better-sqlite3 sets the row's prototype
@@ -44,4 +44,16 @@ test('rows read from arrays are better-sqlite3’s own rows, through queryPrepar
   assert.deepEqual(Object.keys(wider[0]), ['id', 'name', 'note', 'score', 'odd "name" here', '__proto__', 'extra']);
   const again = (await database.queryPrepared('rows_test_all', 'select * from t where id >= ?', [2])) as Record<string, unknown>[];
   assert.equal(again[0].extra, 'e');
+});
+
+test('one statement serves both ways: after a read built its rows from arrays, a write’s RETURNING row is an object', async (t) => {
+  const database = openSqlite('sqlite::memory:');
+  t.after(() => database.close());
+  await sql.raw('create table t (id integer primary key, name text)').execute(database.db);
+  const text = 'insert into t (name) values (?) returning id, name';
+  assert.deepEqual(await database.queryPrepared('rows_test_returning', text, ['Ada']), [{ id: 1, name: 'Ada' }]);
+  let returned: unknown;
+  await database.writeBatch([{ sql: text, parameters: ['Bob'], onRow: (row) => (returned = row) }]);
+  assert.deepEqual(returned, { id: 2, name: 'Bob' });
+  assert.deepEqual(await database.queryPrepared('rows_test_returning', text, ['Cy']), [{ id: 3, name: 'Cy' }]);
 });

@@ -8,52 +8,59 @@ import { startCheckpointer } from './sqlite-checkpointer.js';
 
 /**
  * better-sqlite3 compiles a statement on every `prepare`; Kysely calls `prepare` for each query.
- * Caching statements by SQL text makes every repeated query a prepared statement.
+ * Caching statements by SQL text makes every repeated query a prepared statement; a read's entry holds its row
+ * reader too (`rowReader`), so each text is prepared once.
  */
 function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
-  const cache = new Map<string, SqliteDatabase.Statement>();
+  const cache = new Map<string, { statement: SqliteDatabase.Statement; read?: RowReader }>();
+  const entryOf = (text: string) => {
+    let entry = cache.get(text);
+    if (entry === undefined) {
+      entry = { statement: raw.prepare(text) };
+      if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+      cache.set(text, entry);
+    }
+    return entry;
+  };
   return {
     close: () => raw.close(),
-    prepare(text: string) {
-      let statement = cache.get(text);
-      if (statement === undefined) {
-        statement = raw.prepare(text);
-        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-        cache.set(text, statement);
-      }
-      return statement;
+    prepare: (text: string) => entryOf(text).statement,
+    /** The rows of a statement that returns rows, built by `rowReader`. */
+    reader(text: string): RowReader {
+      const entry = entryOf(text);
+      entry.read ??= rowReader(entry.statement);
+      return entry.read;
     },
   };
 }
+
+type RowReader = (values: readonly unknown[]) => unknown[];
 
 /**
  * Reads, their rows built here (the prepared reads of `queryPrepared`, every list page and point read, and Kysely's
  * own, through `forKysely`): better-sqlite3 builds each row as a dictionary, property by property (about 5 µs a row
  * of 20 columns); read as an array of values and made an object by a literal of the statement's own columns, a row
- * costs less than half of that, and the rows share one shape, so what reads them reads faster too. Only for statements
- * that return rows. A statement whose rows come back with another number of columns (its table changed under it:
- * SQLite prepares it again) has its columns read again.
+ * costs less than half of that, and the rows share one shape, so what reads them reads faster too. The statement
+ * gives arrays only for this call (`raw` is a flag on it), so its other callers still get objects. A statement whose
+ * rows come back with another number of columns (its table changed under it: SQLite prepares it again) has its
+ * columns read again.
  */
-function withRowReaders(raw: SqliteDatabase.Database, max = 500) {
-  const cache = new Map<string, (values: readonly unknown[]) => unknown[]>();
-  return (text: string): ((values: readonly unknown[]) => unknown[]) => {
-    let read = cache.get(text);
-    if (read === undefined) {
-      const statement = raw.prepare(text).raw(true);
-      let columns = statement.columns().map((column) => column.name);
-      let rowOf = rowMaker(columns);
-      read = (values) => {
-        const rows = statement.all(...values) as unknown[][];
-        if (rows.length > 0 && rows[0].length !== columns.length) {
-          columns = statement.columns().map((column) => column.name);
-          rowOf = rowMaker(columns);
-        }
-        return rows.map(rowOf);
-      };
-      if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-      cache.set(text, read);
+function rowReader(statement: SqliteDatabase.Statement): RowReader {
+  let columns = statement.columns().map((column) => column.name);
+  let rowOf = rowMaker(columns);
+  return (values) => {
+    statement.raw(true);
+    let rows: unknown[][];
+    try {
+      rows = statement.all(...values) as unknown[][];
+    } finally {
+      statement.raw(false);
     }
-    return read;
+    if (rows.length > 0 && rows[0].length !== columns.length) {
+      columns = statement.columns().map((column) => column.name);
+      rowOf = rowMaker(columns);
+    }
+    return rows.map(rowOf);
   };
 }
 
@@ -69,17 +76,14 @@ function rowMaker(columns: readonly string[]): (values: readonly unknown[]) => R
   return new Function('v', `return { ${fields} };`) as (values: readonly unknown[]) => Record<string, unknown>;
 }
 
-/** The statements as Kysely's driver takes them, its reads' rows made by `readerOf` (withRowReaders). */
-function forKysely(
-  statements: ReturnType<typeof withStatementCache>,
-  readerOf: ReturnType<typeof withRowReaders>,
-): SqliteDialectConfig['database'] {
+/** The statements as Kysely's driver takes them, its reads' rows made by `rowReader`. */
+function forKysely(statements: ReturnType<typeof withStatementCache>): SqliteDialectConfig['database'] {
   return {
     close: statements.close,
     prepare(text: string) {
       const statement = statements.prepare(text);
       if (!statement.reader) return statement;
-      const read = readerOf(text);
+      const read = statements.reader(text);
       return {
         reader: true,
         all: (parameters) => read(parameters),
@@ -236,8 +240,7 @@ export function openSqlite(url: string, { image }: OpenOptions = {}): Database {
   const totalChanges = raw.prepare('select total_changes()').pluck();
   const checkpointer = path === ':memory:' ? undefined : startCheckpointer(path, () => totalChanges.get() as number);
   const statements = withStatementCache(raw);
-  const readerOf = withRowReaders(raw);
-  const dialect = new TrackedSqliteDialect({ database: forKysely(statements, readerOf) });
+  const dialect = new TrackedSqliteDialect({ database: forKysely(statements) });
   const db = new Kysely<DB>({ dialect });
   return {
     db,
@@ -253,7 +256,7 @@ export function openSqlite(url: string, { image }: OpenOptions = {}): Database {
     async queryPrepared(_name, text, values) {
       // Synchronous, so nothing can start a transaction meanwhile; while one is open, wait for it
       // like any other query (reading beside it would see its uncommitted rows).
-      if (dialect.driver.held === 0 && raw.open) return readerOf(text)(values);
+      if (dialect.driver.held === 0 && raw.open) return statements.reader(text)(values);
       return (await db.executeQuery(CompiledQuery.raw(text, [...values]))).rows;
     },
     writeBatch: groupCommit(raw, statements, dialect.driver, (queries) => batchInTransaction(db, queries)),
