@@ -5,12 +5,12 @@ import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Child, freePort, planPinning, readMemory, resetPeakRss, startChild, stopChild, waitForHttp } from './children.js';
 import { CONTRACT_HEADER_VARIANTS, formatContractHeaders, formatLimiter, limiterVariants, measureLimiter } from './limiter.js';
 import { type LoadSettings, type Measured, type RequestSpec, bodyMaker, measure } from './load.js';
 import { copyClientTables, onPostgres, postgresSchemaUrl } from './postgres-schema.js';
+import { CLI_TIMEOUT_MS, LOG_LEVEL, ROOMY_LIMITS, ROOT, SERVE_ARGS, createWorkspace, runNode } from './server-setup.js';
 import {
   type BenchResults,
   type RoundSample,
@@ -22,37 +22,25 @@ import {
   formatReport,
   summarize,
 } from './report.js';
-import { type BenchContext, type RunningTarget, SCENARIOS, type Sample, type Scenario, type Workspace } from './scenarios.js';
+import { type BenchContext, type RunningTarget, SCENARIOS, type Sample, type Scenario } from './scenarios.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where a run's JSON goes: one file per database, so a PostgreSQL run never replaces the SQLite one. */
 const RESULTS_FILE = {
   sqlite: join(ROOT, 'bench', 'results', 'latest.json'),
   postgres: join(ROOT, 'bench', 'results', 'latest-postgres.json'),
 };
-const LOG_LEVEL = 'warn'; // no per-request logs on any side: the bare route and the naive server have none
 const START_TIMEOUT_MS = 30_000;
 /** How long the started server is left alone before its resting RSS is read. */
 const IDLE_SETTLE_MS = 2_000;
 const REQUEST_TIMEOUT_MS = 60_000; // a setup request: a page of 1000 deep in 100,000 clients may be slow
-const CLI_TIMEOUT_MS = 30_000;
 const DEFAULT_CLIENTS = 10_000;
 const MIN_CLIENTS = 1_000; // the page at 90% depth should still be a page of 100
 const MAX_CLIENTS = 1_000_000;
 /** Each measured run numbers its POST bodies from its own block, so emails never repeat in a database. */
 const INDEX_BLOCK = 10_000_000;
 
-/** The server as `npm start` runs it (package.json: the V8 flag that keeps peak memory down). */
-const SERVE_ARGS = ['--max-semi-space-size=4', '--max-old-space-size=256', 'bin/portal.js', 'serve'];
 /** BENCH_PROFILE=<dir>: the real server and the naive one also write a V8 CPU profile there when they stop (bench/profile.ts reads one). */
 const PROFILE_ARGS = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-
-const ROOMY_LIMITS = {
-  RATE_LIMIT_GET_CAPACITY: '1000000000',
-  RATE_LIMIT_GET_REFILL: '1000000000',
-  RATE_LIMIT_WRITE_CAPACITY: '1000000000',
-  RATE_LIMIT_WRITE_REFILL: '1000000000',
-};
 
 const USAGE = `usage: npm run bench [-- --clients N] [-- --limiter] [-- --postgres]
   (no flag)     every scenario, on ${DEFAULT_CLIENTS} seeded clients
@@ -148,33 +136,6 @@ async function send(baseUrl: string, request: RequestSpec, index: number): Promi
   const buffer = Buffer.from(await response.arrayBuffer());
   const contentType = response.headers.get('content-type') ?? '';
   return { status: response.status, text: buffer.toString('utf8'), bytes: buffer.length, json: contentType.startsWith('application/json') };
-}
-
-/** `node <argv>` in the repository: its one JSON line on stdout, parsed. */
-function runNode(argv: string[], env: NodeJS.ProcessEnv, timeoutMs = CLI_TIMEOUT_MS): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, argv, { cwd: ROOT, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const lines = stdout.trim().split('\n').filter(Boolean);
-      if (error || lines.length !== 1) {
-        reject(new Error(`node ${argv.join(' ')} failed (${error?.message ?? `${lines.length} output lines`}):\n${stdout}${stderr}`));
-        return;
-      }
-      try {
-        resolve(JSON.parse(lines[0]));
-      } catch {
-        reject(new Error(`node ${argv.join(' ')} printed no JSON: ${stdout}`));
-      }
-    });
-  });
-}
-
-async function createWorkspace(name: string, env: NodeJS.ProcessEnv): Promise<Workspace> {
-  const output = await runNode(['bin/portal.js', 'workspaces', 'create', '--name', name, '--daily-quota', '100000000', '--json'], env);
-  const { workspaceId, apiKeyId, apiKey } = (output ?? {}) as Record<string, unknown>;
-  if (typeof workspaceId !== 'string' || typeof apiKeyId !== 'string' || typeof apiKey !== 'string') {
-    throw new Error(`unexpected output of portal workspaces create: ${JSON.stringify(output)}`);
-  }
-  return { workspaceId, apiKeyId, apiKey };
 }
 
 interface Seeded {

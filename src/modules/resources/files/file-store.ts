@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { close, closeSync, constants, createReadStream, createWriteStream, fstatSync, open, openSync, readSync, writev } from 'node:fs';
+import { close, closeSync, constants, createReadStream, fstatSync, open, openSync, readSync, writev } from 'node:fs';
 import { copyFile, link, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { errors } from '../../../lib/errors.js';
 
 /**
@@ -86,11 +85,16 @@ export function namespaceOf(databaseId: string): string {
 /**
  * The local store reads content of at most this many bytes whole, by synchronous calls (open, fstat, read, close):
  * from the page cache that takes a few microseconds, where each call through libuv's thread pool costs some 40 µs of
- * CPU (a download of 64 KiB made five). Larger content is streamed, so no read holds the event loop long. Writes stay
- * off the event loop (a writer the kernel throttles while its dirty pages are flushed would stop every request), but
- * content of at most this size is written whole, in one writev: an upload of 64 KiB makes four calls, not seven.
+ * CPU (a download of 64 KiB made five). Larger content is streamed, so no read holds the event loop long.
  */
 export const SMALL_BYTES = 128 * 1024;
+
+/**
+ * Writes stay off the event loop (a writer the kernel throttles while it flushes dirty pages would stop every
+ * request), in batches of this many bytes, one writev each: an upload of 64 KiB makes four thread-pool calls (open,
+ * writev, close, rename) where it made seven, two of them `mkdir`.
+ */
+const WRITE_BYTES = 1024 * 1024;
 
 // The callback API, wrapped: fs/promises's FileHandle costs more than the calls themselves at this size.
 const openAsync = (path: string, flags: string) =>
@@ -161,46 +165,38 @@ export class LocalFileStore implements FileStore {
 
   async put(key: string, source: AsyncIterable<Buffer>, limit: number): Promise<{ size: number }> {
     const target = this.pathOf(key);
-    const counted = { bytes: 0 };
-    const chunks = capped(limit, counted)(source)[Symbol.asyncIterator]();
-    // The first SMALL_BYTES are taken in; content that ends there is written at once (no stream).
-    const head: Buffer[] = [];
-    let whole = false;
-    while (counted.bytes <= SMALL_BYTES) {
-      const next = await chunks.next();
-      if (next.done) {
-        whole = true;
-        break;
-      }
-      head.push(next.value);
-    }
     const temporary = join(this.tmp, randomUUID());
+    const counted = { bytes: 0 };
     try {
-      if (whole) {
-        let fd: number;
-        try {
-          fd = await openAsync(temporary, 'wx');
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          await mkdir(this.tmp, { recursive: true });
-          fd = await openAsync(temporary, 'wx');
+      let fd: number;
+      try {
+        fd = await openAsync(temporary, 'wx');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await mkdir(this.tmp, { recursive: true }); // made when missing, not checked on every write
+        fd = await openAsync(temporary, 'wx');
+      }
+      // The chunks go out in batches of WRITE_BYTES, one writev each, the next batch taken in while one is written;
+      // content of at most that size is written once, at its end.
+      let writing: Promise<void> = Promise.resolve();
+      try {
+        let batch: Buffer[] = [];
+        let batchBytes = 0;
+        for await (const chunk of capped(limit, counted)(source)) {
+          batch.push(chunk);
+          batchBytes += chunk.length;
+          if (batchBytes < WRITE_BYTES && batch.length < 1024) continue;
+          await writing;
+          writing = writeAll(fd, batch);
+          writing.catch(() => {}); // heard when it is awaited, next batch or last
+          batch = [];
+          batchBytes = 0;
         }
-        try {
-          await writeAll(fd, head);
-        } finally {
-          await closeAsync(fd);
-        }
-      } else {
-        await mkdir(this.tmp, { recursive: true });
-        const rest = async function* () {
-          try {
-            yield* head;
-            for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
-          } finally {
-            await chunks.return?.(); // a write that failed lets go of the request's stream
-          }
-        };
-        await pipeline(rest, createWriteStream(temporary, { flags: 'wx' }));
+        await writing;
+        await writeAll(fd, batch);
+      } finally {
+        await writing.catch(() => {}); // a failed read waits for the write under way before the file is closed
+        await closeAsync(fd);
       }
       try {
         await rename(temporary, target);
