@@ -187,7 +187,7 @@ export class LocalFileStore implements FileStore {
         for await (const chunk of capped(limit, counted)(source)) {
           batch.push(chunk);
           batchBytes += chunk.length;
-          if (batchBytes < WRITE_BYTES && batch.length < 1024) continue;
+          if (batchBytes < WRITE_BYTES && batch.length < 1024) continue; // 1,024: the most buffers a writev takes (IOV_MAX)
           await writing;
           writing = writeAll(fd, batch);
           writing.catch(() => {}); // heard when it is awaited, next batch or last
