@@ -181,10 +181,24 @@ export async function runJobs(jobs, concurrency, env) {
   return results;
 }
 
-/** Prints the totals and the slowest jobs; the exit code (1 if any job failed). */
+/** What of a failed job's output is printed again at the end: its failing tests (or, if it crashed, its last lines). */
+const FAILURE_CHARS = 8_000;
+
+/** A failed job's failing tests, from the spec reporter's closing list; the output's end if it has none (a crash). */
+function failureOf(result) {
+  const at = result.output.lastIndexOf('✖ failing tests:');
+  const text = (at >= 0 ? result.output.slice(at) : result.output).trimEnd();
+  return text.length > FAILURE_CHARS ? `…${text.slice(-FAILURE_CHARS)}` : text;
+}
+
+/**
+ * Prints the failed jobs' failures again (the end of a long log is what a CI page keeps), the slowest jobs and the
+ * totals; the exit code (1 if any job failed).
+ */
 export function report(results) {
   const sum = (key) => results.reduce((total, r) => total + r[key], 0);
   const failed = results.filter((r) => !r.ok);
+  for (const r of failed) console.log(`\n=== failed: ${r.job.name}\n${failureOf(r)}`);
   console.log('\nSlowest jobs:');
   for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 12)) {
     console.log(`  ${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.job.name}`);

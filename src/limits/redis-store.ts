@@ -10,7 +10,7 @@ export class LimitStoreUnavailableError extends Error {
 }
 
 const CONNECT_TIMEOUT_MS = 1000;
-/** A limit operation takes microseconds; one slower than this means Redis is stalled, not busy. */
+/** A limit operation takes microseconds; one slower than this means Redis is stalled, not busy (withinTime). */
 const COMMAND_TIMEOUT_MS = 500;
 const RECONNECT_MAX_DELAY_MS = 1000;
 /** Kept beyond the full-refill time: after it an absent key (a full bucket) is the same bucket. */
@@ -129,7 +129,6 @@ export class RedisLimitStore implements LimitStore {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: CONNECT_TIMEOUT_MS,
-      commandTimeout: COMMAND_TIMEOUT_MS,
       retryStrategy: (times) => Math.min(times * 100, RECONNECT_MAX_DELAY_MS),
       // Commands issued in one event-loop turn (many concurrent requests) go out in one write.
       enableAutoPipelining: true,
@@ -232,9 +231,31 @@ export class RedisLimitStore implements LimitStore {
   private async call<T>(command: () => Promise<T>): Promise<T> {
     try {
       if (this.starting) await this.starting;
-      return await command();
+      return await withinTime(command());
     } catch (error) {
       throw new LimitStoreUnavailableError(error);
     }
   }
+}
+
+/**
+ * The answer, or a rejection once COMMAND_TIMEOUT_MS have passed without it. The timer's end waits for the event
+ * loop's next I/O turn before it counts: a process so busy that its own loop lagged past the timeout reads a reply
+ * that is already there first, and does not take its own lag for a stalled Redis (ioredis's commandTimeout did, and
+ * each process then counted quotas on its own).
+ */
+function withinTime<T>(answer: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => setImmediate(() => reject(new Error(`no answer in ${COMMAND_TIMEOUT_MS} ms`))), COMMAND_TIMEOUT_MS);
+    answer.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
