@@ -126,7 +126,7 @@ async function checkPage(c: Console, name: string, alsoTo?: string, fullPage = t
 }
 
 /** Polls `check` (bounded: `tries` × `everyMs`), running `between` (a Refresh click) before each new try. */
-async function until(what: string, check: () => Promise<boolean>, between: () => Promise<void>, tries = 40, everyMs = 250) {
+async function until(what: string, check: () => Promise<boolean>, between: () => Promise<void>, tries = WAIT_MS / 250, everyMs = 250) {
   for (let i = 0; i < tries; i++) {
     if (await check()) return;
     await sleep(everyMs);
