@@ -45,7 +45,9 @@ async function main(): Promise<void> {
   const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
   const pinning = planPinning();
   await new Promise<void>((resolve, reject) =>
-    execFile(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, timeout: CLI_TIMEOUT_MS }, (error) => (error ? reject(error) : resolve())),
+    execFile(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, timeout: CLI_TIMEOUT_MS }, (error) =>
+      error ? reject(error) : resolve(),
+    ),
   );
   const work = mkdtempSync(join(tmpdir(), 'portal-depth-bench-'));
   const schema = `bench_depth_${process.pid}`;
@@ -63,7 +65,9 @@ async function main(): Promise<void> {
     const { workspaceId, apiKey } = await createWorkspace('Depth bench', env);
     const seedArgs = ['--import', 'tsx', 'bench/seed-depth.ts', workspaceId, String(counts.messages), String(counts.files)];
     const seeded = (await runNode(seedArgs, env, SEED_TIMEOUT_MS)) as Seeded;
-    process.stderr.write(`depth bench: seeded ${counts.messages} + 10,000 messages, ${counts.files} + 10,000 files in ${seeded.seconds} s\n`);
+    process.stderr.write(
+      `depth bench: seeded ${counts.messages} + 10,000 messages, ${counts.files} + 10,000 files in ${seeded.seconds} s\n`,
+    );
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     server = startChild('server', SERVE_ARGS, { cwd: ROOT, env: { ...env, PORT: String(port) }, cpu: pinning.serverCpu });
@@ -81,7 +85,8 @@ async function main(): Promise<void> {
       for (let skipped = 0; skipped < depth; ) {
         const res = await fetch(`${base}${listPath(family, size, Math.min(HOP, depth - skipped), token)}`, { headers });
         const page = (await res.json()) as { data?: unknown[]; nextToken?: string };
-        if (res.status !== 200 || !page.data || !page.nextToken) throw new Error(`paging ${family} to depth: ${res.status} after ${skipped}`);
+        if (res.status !== 200 || !page.data || !page.nextToken)
+          throw new Error(`paging ${family} to depth: ${res.status} after ${skipped}`);
         skipped += page.data.length;
         token = page.nextToken;
       }
