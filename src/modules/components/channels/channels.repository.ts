@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { type Page, type PageRequest, type PageTokens, fetchPage, pageScope } from '../../../db/paging.js';
 import { preparedQuery } from '../../../db/prepared.js';
-import { joinIds, nonEmpty, objectFields, splitIds } from '../../../db/rows.js';
+import { joinIds, nonEmpty, splitIds } from '../../../db/rows.js';
 import type { DB, FileChannelsTable, MessageChannelsTable } from '../../../db/schema.js';
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import type { Access } from '../../../lib/caller.js';
@@ -26,22 +26,29 @@ const TABLES = {
 const channelsAs = (kind: ChannelKind) => `${TABLES[kind].channels} as c` as 'message_channels as c';
 const membersAs = (kind: ChannelKind) => `${TABLES[kind].members} as m` as 'message_channel_members as m';
 
-/** A channel as the API serves it: what a channel of its type does not have is left out, never null. */
+/**
+ * A channel as the API serves it: what a channel of its type does not have is left out, never null (assigned only when
+ * set: a spread object per optional field made each a slow object to build and to serialize, as files' did).
+ */
 function toChannel<K extends ChannelKind>(kind: K, row: ChannelRow<K>): Channel<K> {
   const memberIds = splitIds(row.member_ids);
   const entityId = row.membership_type === 'individual' ? row.client_id : row.membership_type === 'company' ? row.company_id : null;
   const lastMessageDate = kind === 'message' ? (row as MessageChannelsTable).last_message_date : null;
   const rootPermissions = kind === 'file' ? (row as FileChannelsTable).root_client_permissions : null;
-  return {
-    ...objectFields(row, TABLES[kind].object),
+  const channel: Record<string, unknown> = {
+    id: row.id,
+    object: TABLES[kind].object,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
     membershipType: row.membership_type,
-    ...(row.client_id !== null ? { clientId: row.client_id } : {}),
     companyId: row.company_id,
-    ...(entityId !== null ? { membershipEntityId: entityId } : {}),
-    ...(memberIds.length > 0 ? { memberIds } : {}),
-    ...(lastMessageDate !== null ? { lastMessageDate } : {}),
-    ...(rootPermissions !== null ? { clientPermissions: rootPermissions === 'read_write' ? 'read-write' : 'read-only' } : {}),
-  } as Channel<K>;
+  };
+  if (row.client_id !== null) channel.clientId = row.client_id;
+  if (entityId !== null) channel.membershipEntityId = entityId;
+  if (memberIds.length > 0) channel.memberIds = memberIds;
+  if (lastMessageDate !== null) channel.lastMessageDate = lastMessageDate;
+  if (rootPermissions !== null) channel.clientPermissions = rootPermissions === 'read_write' ? 'read-write' : 'read-only';
+  return channel as Channel<K>;
 }
 
 /** Channels a client belongs to: it is a member (individual, group), or the channel is one of its companies' (company). */
