@@ -24,6 +24,12 @@ const EXCEPTIONS = {
     'src/modules/resources/messages/messages.service.ts':
       'seeds channels and messages in bulk through the service; the messages module exports only its routes',
   },
+  'bench/seed-depth.ts': {
+    'src/modules/resources/messages/messages.service.ts':
+      'makes the deep channels through the service, as seed-clients.ts; the messages module exports only its routes',
+    'src/modules/resources/files/files.service.ts':
+      'makes the deep file channels through the service; the files module exports only its routes and stores',
+  },
 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
