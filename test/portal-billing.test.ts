@@ -200,6 +200,8 @@ async function payingJourney(wide: boolean) {
   assert.equal(payRequests.length, 1, 'one payment request');
   const [{ key, body }] = payRequests;
   assert.match(key ?? '', /^[0-9a-f]{32}$/, 'the payment carried an Idempotency-Key');
+  // The page reads the invoice and its payments again, each in its own request: the receipt comes with the second.
+  await main.getByRole('heading', { level: 2, name: 'Receipt' }).waitFor();
   await assertReads(
     main,
     'Status Paid',
