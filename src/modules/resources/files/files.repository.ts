@@ -45,10 +45,9 @@ export interface StoredFile {
 export const permissionsIn = (value: FileObject['clientPermissions']): ClientPermissionsIn =>
   value === 'read-only' ? 'read_only' : 'read_write';
 
-/** A file object as the API serves it: fields without a value left out. */
 /**
- * The object of a row: its fields assigned one by one, the optional ones only when set (a page maps 100 of them; spreading
- * a small object for each optional field cost about 6 µs a row, a sixth of a page of files).
+ * A file object as the API serves it: fields without a value left out, the others assigned one by one (a page maps 100;
+ * spreading a small object for each optional field cost about 6 µs a row, a sixth of a page of files).
  */
 function toFile(row: FilesTable): FileObject {
   const file: FileObject = {
