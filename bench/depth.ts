@@ -5,7 +5,6 @@
 // reached by paging with the list's largest limit). The server runs pinned to one CPU, the load on the other
 // (autocannon, 50 connections, 2 s warm-up + 5 s measured); the requests take turns, BENCH_ROUNDS times (3).
 // The goal: each page of the deep channel within 10 % of the same page of the 10,000-item one, by CPU per request.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { type Child, freePort, planPinning, startChild, stopChild, waitForHttp } from './children.js';
 import { type Measured, measure } from './load.js';
 import { onPostgres, postgresSchemaUrl } from './postgres-schema.js';
-import { CLI_TIMEOUT_MS, LOG_LEVEL, ROOMY_LIMITS, ROOT, SERVE_ARGS, createWorkspace, runNode } from './server-setup.js';
+import { LOG_LEVEL, ROOMY_LIMITS, ROOT, SERVE_ARGS, buildServer, createWorkspace, median, runNode } from './server-setup.js';
 
 const LOAD = { connections: 50, seconds: 5, warmupSeconds: 2 };
 const PAGE = 100;
@@ -34,8 +33,6 @@ interface Seeded {
   seconds: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
@@ -44,11 +41,7 @@ async function main(): Promise<void> {
   const counts: Record<Family, number> = { messages: Number(values.messages ?? 1_000_000), files: Number(values.files ?? 100_000) };
   const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
   const pinning = planPinning();
-  await new Promise<void>((resolve, reject) =>
-    execFile(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, timeout: CLI_TIMEOUT_MS }, (error) =>
-      error ? reject(error) : resolve(),
-    ),
-  );
+  await buildServer();
   const work = mkdtempSync(join(tmpdir(), 'portal-depth-bench-'));
   const schema = `bench_depth_${process.pid}`;
   let server: Child | undefined;

@@ -6,7 +6,7 @@
 // - 64 KiB: the main bench's load worker (autocannon, 50 connections, 2 s warm-up + 5 s measured): CPU per request.
 // - 100 MiB: one request at a time, six a turn, from this process: MB/s, and CPU per request.
 // The goals of issue 46: 64 KiB upload ≤ 3× and download ≤ 2× the bare route's CPU; 100 MiB ≥ 0.8 of its MB/s.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Child, freePort, planPinning, readCpuMs, startChild, stopChild, waitForHttp } from './children.js';
 import { type RequestSpec, measure } from './load.js';
-import { CLI_TIMEOUT_MS, LOG_LEVEL, ROOMY_LIMITS, ROOT, SERVE_ARGS, createWorkspace } from './server-setup.js';
+import { LOG_LEVEL, ROOMY_LIMITS, ROOT, SERVE_ARGS, buildServer, createWorkspace, median } from './server-setup.js';
 
 const MiB = 1024 * 1024;
 const SMALL = 64 * 1024;
@@ -69,8 +69,6 @@ async function oneAtATime(target: Child, call: () => Promise<void>): Promise<Tur
   return { cpuUsPerRequest: (cpuMs * 1000) / LARGE_REQUESTS, megabytesPerSecond: (LARGE * LARGE_REQUESTS) / MiB / seconds };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
-
 async function main(): Promise<void> {
   const { values } = parseArgs({ args: process.argv.slice(2), options: { s3: { type: 'boolean' } } });
   const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -78,11 +76,7 @@ async function main(): Promise<void> {
   // This process sends the large requests (and runs s3rver): on the load's CPU, every thread of it.
   if (pinning.loadCpu !== null) execFileSync('taskset', ['-a', '-p', '-c', pinning.loadCpu, String(process.pid)], { stdio: 'ignore' });
   // The server runs compiled, as `npm start` runs it.
-  await new Promise<void>((resolve, reject) =>
-    execFile(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, timeout: CLI_TIMEOUT_MS }, (error) =>
-      error ? reject(error) : resolve(),
-    ),
-  );
+  await buildServer();
   const work = mkdtempSync(join(tmpdir(), 'portal-file-bench-'));
   const children = new Set<Child>();
   const start = async (name: string, args: string[], env: NodeJS.ProcessEnv, url: string, healthy: (status: number) => boolean) => {

@@ -17,6 +17,18 @@ export const ROOMY_LIMITS = {
   RATE_LIMIT_WRITE_REFILL: '1000000000',
 };
 
+/** `node scripts/build.mjs`: the server compiled, as `npm start` runs it (bin/portal.js picks dist/ once it is fresh). */
+export function buildServer(): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, timeout: CLI_TIMEOUT_MS }, (error) =>
+      error ? reject(error) : resolve(),
+    ),
+  );
+}
+
+/** The middle value (the lower of the two middle ones for an even count): a figure of several rounds. */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
 /** `node <argv>` in the repository: its one JSON line on stdout, parsed. */
 export function runNode(argv: string[], env: NodeJS.ProcessEnv, timeoutMs = CLI_TIMEOUT_MS): Promise<unknown> {
   return new Promise((resolve, reject) => {
