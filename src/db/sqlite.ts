@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, Kysely, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
 import { type Database, type OpenOptions, type PendingBatch, type Statement, batchInTransaction } from './database.js';
+import { rowMaker } from './row-maker.js';
 import type { DB } from './schema.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 
@@ -39,8 +40,8 @@ type RowReader = (values: readonly unknown[]) => unknown[];
 /**
  * Reads, their rows built here (the prepared reads of `queryPrepared`, every list page and point read, and Kysely's
  * own, through `forKysely`): better-sqlite3 builds each row as a dictionary, property by property (about 5 µs a row
- * of 20 columns); read as an array of values and made an object by a literal of the statement's own columns, a row
- * costs less than half of that, and the rows share one shape, so what reads them reads faster too. The statement
+ * of 20 columns); read as an array of values and made an object by a literal of the statement's own columns
+ * (db/row-maker.ts), a row costs less than half of that. The statement
  * gives arrays only for this call (`raw` is a flag on it), so its other callers still get objects. A statement whose
  * rows come back with another number of columns (its table changed under it: SQLite prepares it again) has its
  * columns read again.
@@ -62,18 +63,6 @@ function rowReader(statement: SqliteDatabase.Statement): RowReader {
     }
     return rows.map(rowOf);
   };
-}
-
-/**
- * A function making an array of a row's values an object of these column names: an object literal, written once a
- * statement (each name quoted as a JSON string, so any name is a key and never code); a later column of the same name
- * wins, as in better-sqlite3's own rows.
- */
-function rowMaker(columns: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
-  // "__proto__" as a plain key would set the prototype; computed, it is a key like any other.
-  const key = (name: string) => (name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name));
-  const fields = columns.map((name, i) => `${key(name)}: v[${i}]`).join(', ');
-  return new Function('v', `return { ${fields} };`) as (values: readonly unknown[]) => Record<string, unknown>;
 }
 
 /** The statements as Kysely's driver takes them, its reads' rows made by `rowReader`. */
