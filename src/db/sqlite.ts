@@ -41,10 +41,9 @@ type RowReader = (values: readonly unknown[]) => unknown[];
  * Reads, their rows built here (the prepared reads of `queryPrepared`, every list page and point read, and Kysely's
  * own, through `forKysely`): better-sqlite3 builds each row as a dictionary, property by property (about 5 µs a row
  * of 20 columns); read as an array of values and made an object by a literal of the statement's own columns
- * (db/row-maker.ts), a row costs less than half of that. The statement
- * gives arrays only for this call (`raw` is a flag on it), so its other callers still get objects. A statement whose
- * rows come back with another number of columns (its table changed under it: SQLite prepares it again) has its
- * columns read again.
+ * (db/row-maker.ts), a row costs less than half of that. The statement gives arrays only for this call (`raw` is a
+ * flag on it), so its other callers still get objects. A statement whose rows come back with another number of columns
+ * (its table changed under it: SQLite prepares it again) has its columns read again.
  */
 function rowReader(statement: SqliteDatabase.Statement): RowReader {
   let columns = statement.columns().map((column) => column.name);
