@@ -1,7 +1,6 @@
 // `npm run bench [-- --clients N] [-- --limiter] [-- --postgres]`: the real server against a bare Fastify
 // route and a naive Fastify + better-sqlite3 server, in interleaved rounds, servers and load generator
 // pinned to different CPUs (see bench/README.md). --postgres: the real server on PostgreSQL, the naive one on a copy.
-import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +9,7 @@ import { type Child, freePort, planPinning, readMemory, resetPeakRss, startChild
 import { CONTRACT_HEADER_VARIANTS, formatContractHeaders, formatLimiter, limiterVariants, measureLimiter } from './limiter.js';
 import { type LoadSettings, type Measured, type RequestSpec, bodyMaker, measure } from './load.js';
 import { copyClientTables, onPostgres, postgresSchemaUrl } from './postgres-schema.js';
-import { CLI_TIMEOUT_MS, LOG_LEVEL, ROOMY_LIMITS, ROOT, SERVE_ARGS, createWorkspace, runNode } from './server-setup.js';
+import { LOG_LEVEL, ROOMY_LIMITS, ROOT, SERVE_ARGS, buildServer, createWorkspace, runNode } from './server-setup.js';
 import {
   type BenchResults,
   type RoundSample,
@@ -188,11 +187,7 @@ async function main(options: Options): Promise<number> {
   log(pinning.note);
 
   // The server runs compiled, as `npm start` runs it (bin/portal.js picks dist/ when it is fresh).
-  await new Promise<void>((resolve, reject) =>
-    execFile(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, timeout: CLI_TIMEOUT_MS }, (error) =>
-      error ? reject(error) : resolve(),
-    ),
-  );
+  await buildServer();
   tempDir = await mkdtemp(join(tmpdir(), 'portal-bench-'));
   const dbPath = join(tempDir, 'bench.db');
   const naiveDbPath = join(tempDir, 'naive.db');
