@@ -46,4 +46,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The server applies pending migrations on start; SIGTERM drains (SHUTDOWN_GRACE_MS) before closing.
-CMD ["node", "--max-semi-space-size=4", "--max-old-space-size=256", "bin/portal.js", "serve"]
+CMD ["node", "--max-semi-space-size=4", "--max-old-space-size=256", "--no-allocation-site-pretenuring", "bin/portal.js", "serve"]

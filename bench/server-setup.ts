@@ -7,7 +7,13 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const LOG_LEVEL = 'warn'; // no per-request logs on any side: the bare route and the naive server have none
 export const CLI_TIMEOUT_MS = 30_000;
 /** The server as `npm start` runs it: compiled (bin/portal.js picks dist/ when it is fresh), with its heap limits. */
-export const SERVE_ARGS = ['--max-semi-space-size=4', '--max-old-space-size=256', 'bin/portal.js', 'serve'];
+export const SERVE_ARGS = [
+  '--max-semi-space-size=4',
+  '--max-old-space-size=256',
+  '--no-allocation-site-pretenuring',
+  'bin/portal.js',
+  'serve',
+];
 
 /** Limits on, but roomy enough never to refuse the load generator: their cost is measured, not their effect. */
 export const ROOMY_LIMITS = {

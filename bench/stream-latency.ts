@@ -13,14 +13,12 @@ import { request } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { type Child, freePort, startChild, stopChild, waitForHttp, withTimeout } from './children.js';
 import { onPostgres, postgresSchemaUrl } from './postgres-schema.js';
+import { ROOT, SERVE_ARGS } from './server-setup.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SERVE_ARGS = ['--max-semi-space-size=4', '--max-old-space-size=256', 'bin/portal.js', 'serve'];
 const WARM_UP = 20;
 /** Every wait is bounded: an event that never comes stops the bench. */
 const EVENT_TIMEOUT_MS = 10_000;

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { SERVE_ARGS } from '../bench/server-setup.js';
 
 const read = (file: string) => readFileSync(file, 'utf8');
 
@@ -78,9 +79,10 @@ test('the Dockerfile: multi-stage, production dependencies by npm ci --omit=dev,
     [...runtime.matchAll(/^COPY (.+)$/gm)].map((m) => m[1]),
     ['--from=deps /app/node_modules ./node_modules', '--from=build /app/dist ./dist', 'package.json ./', 'bin ./bin'],
   );
-  // npm start's own flags are the image's.
+  // npm start's own flags are the image's, and the bench's (it measures the server as npm start runs it).
   const start = JSON.parse(read('package.json')).scripts.start as string;
   assert.equal(start, `node ${cmd.slice(1).join(' ')}`);
+  assert.equal(start, `node ${SERVE_ARGS.join(' ')}`);
 });
 
 test('deploy/grafana-dashboard.json charts every portal_ metric the server exports', () => {
