@@ -1,8 +1,9 @@
 // `npm run bench:files [-- --s3]`: what a file's content costs the server, measured from outside over real sockets:
 // PUT to a signed upload URL and GET /v1/files/{id}/download, of 64 KiB and of 100 MiB, on the local store (and with
 // --s3 on an S3-compatible bucket too: the s3rver the tests use, started here), each beside the bare stream routes
-// (bench/bare-stream.ts: a body streamed to a file, a file streamed to the reply, on the same paths). The server and
-// the bare routes run pinned to one CPU, the load on the other; the targets take turns, BENCH_ROUNDS times (3).
+// (bench/bare-stream.ts: a body streamed to the store, the stored content streamed to the reply, on the same paths:
+// a file on the local store, the AWS SDK's upload and download on S3). The server and the bare routes run pinned to
+// one CPU, the load on the other; the targets take turns, BENCH_ROUNDS times (3).
 // - 64 KiB: the main bench's load worker (autocannon, 50 connections, 2 s warm-up + 5 s measured): CPU per request.
 // - 100 MiB: one request at a time, six a turn, from this process: MB/s, and CPU per request.
 // The goals of issue 46: 64 KiB upload ≤ 3× and download ≤ 2× the bare route's CPU; 100 MiB ≥ 0.8 of its MB/s.
@@ -92,7 +93,10 @@ async function main(): Promise<void> {
   const closers: (() => Promise<unknown>)[] = [];
   const rows: string[] = [];
   try {
-    const stores: { name: string; env: Record<string, string> }[] = [{ name: 'local', env: {} }];
+    // Each store's server env, and its bare routes' (the same store with nothing around it).
+    const stores: { name: string; env: Record<string, string>; bareEnv: Record<string, string> }[] = [
+      { name: 'local', env: {}, bareEnv: {} },
+    ];
     if (values.s3) {
       const { default: S3rver } = await import('s3rver');
       const s3 = new S3rver({
@@ -104,16 +108,17 @@ async function main(): Promise<void> {
       });
       const { port } = await s3.run();
       closers.push(() => s3.close());
+      const s3Env = {
+        S3_ENDPOINT: `http://127.0.0.1:${port}`,
+        S3_FORCE_PATH_STYLE: '1',
+        S3_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'S3RVER',
+        AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      };
       stores.push({
         name: 'S3 (s3rver)',
-        env: {
-          FILES_STORE: 's3://bench/files',
-          S3_ENDPOINT: `http://127.0.0.1:${port}`,
-          S3_FORCE_PATH_STYLE: '1',
-          S3_REGION: 'us-east-1',
-          AWS_ACCESS_KEY_ID: 'S3RVER',
-          AWS_SECRET_ACCESS_KEY: 'S3RVER',
-        },
+        env: { FILES_STORE: 's3://bench/files', ...s3Env },
+        bareEnv: { BARE_S3_BUCKET: 'bench', ...s3Env },
       });
     }
     // The content: ASCII, so the load worker can send it as text (64 KiB), and the file the bare GET sends.
@@ -171,7 +176,7 @@ async function main(): Promise<void> {
         const bare = await start(
           'bare stream routes',
           ['--import', 'tsx', 'bench/bare-stream.ts'],
-          { ...process.env, PORT: String(barePort), BARE_DIR: bareDir, BARE_FILE: bareFile },
+          { ...process.env, PORT: String(barePort), BARE_DIR: bareDir, BARE_FILE: bareFile, ...store.bareEnv },
           `${bareUrl}/v1/files/x/download`,
           (s) => s === 200,
         );
