@@ -119,6 +119,16 @@ function textLength(row: object, columns: readonly string[]): number {
 }
 
 /** The page of the rows read (limit + 1 at most): its items, and a nextToken when more follow or the page's text budget is spent. */
+/**
+ * The pages pageOf made, whose items are the request's own: the served-pages plugin empties their `data` once serialized
+ * (why: src/plugins/served-pages.ts). A page a service builds otherwise, or shares, is left as it is.
+ */
+const madePages = new WeakSet<object>();
+
+/** Whether `payload` is a page made by pageOf (its items no one else holds). */
+export const isMadePage = (payload: unknown): payload is Page<unknown> =>
+  typeof payload === 'object' && payload !== null && madePages.has(payload);
+
 function pageOf<Row extends { created_at: string; id: string }, Item>(
   rows: Row[],
   limit: number,
@@ -134,11 +144,17 @@ function pageOf<Row extends { created_at: string; id: string }, Item>(
     length += textLength(rows[i], columns);
     if (length > PAGE_TEXT_BUDGET && i > 0) kept = i;
   }
-  if (rows.length <= kept) return { data: rows.map(toItem) };
+  const more = rows.length > kept;
   rows.length = kept;
   const last = rows[kept - 1];
-  const lastPosition = (last as unknown as Record<string, string>)[keysetOf(keyset).rowKey];
-  return { data: rows.map(toItem), nextToken: tokens.encode(scope, { createdAt: lastPosition, id: last.id }) };
+  const page: Page<Item> = { data: rows.map(toItem) };
+  if (more)
+    page.nextToken = tokens.encode(scope, { createdAt: (last as unknown as Record<string, string>)[keysetOf(keyset).rowKey], id: last.id });
+  // The rows emptied once mapped: the promise that brought them (made before a wait on PostgreSQL's pool, so often in
+  // the old generation) must not keep them alive (src/plugins/served-pages.ts).
+  rows.length = 0;
+  madePages.add(page);
+  return page;
 }
 
 /**
