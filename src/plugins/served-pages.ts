@@ -15,11 +15,11 @@ const SERVED_ITEMS = Symbol('servedItems');
 type ServingReply = FastifyReply & { [SERVED_ITEMS]?: unknown[] };
 
 export default fp(async function servedPages(app) {
-  app.addHook('preSerialization', function rememberItems(_request, reply: ServingReply, payload, done) {
+  app.addHook('preSerialization', function rememberPageItems(_request, reply: ServingReply, payload, done) {
     if (isMadePage(payload)) reply[SERVED_ITEMS] = payload.data;
     done(null, payload);
   });
-  app.addHook('onSend', function releaseItems(_request, reply: ServingReply, payload, done) {
+  app.addHook('onSend', function releasePageItems(_request, reply: ServingReply, payload, done) {
     const items = reply[SERVED_ITEMS];
     if (items !== undefined) {
       items.length = 0;
