@@ -118,7 +118,6 @@ function textLength(row: object, columns: readonly string[]): number {
   return length;
 }
 
-/** The page of the rows read (limit + 1 at most): its items, and a nextToken when more follow or the page's text budget is spent. */
 /**
  * The pages pageOf made, whose items are the request's own: the served-pages plugin empties their `data` once serialized
  * (why: src/plugins/served-pages.ts). A page a service builds otherwise, or shares, is left as it is.
@@ -129,6 +128,7 @@ const madePages = new WeakSet<object>();
 export const isMadePage = (payload: unknown): payload is Page<unknown> =>
   typeof payload === 'object' && payload !== null && madePages.has(payload);
 
+/** The page of the rows read (limit + 1 at most): its items, and a nextToken when more follow or the page's text budget is spent. */
 function pageOf<Row extends { created_at: string; id: string }, Item>(
   rows: Row[],
   limit: number,

@@ -7,7 +7,7 @@ import { isMadePage } from '../db/paging.js';
  * in flight for 10 connections) holds promises made before the wait, which V8 has often promoted to the old generation
  * by the time they resolve with the page. A dead old object that points at young ones keeps them alive through every
  * scavenge until the next mark-compact: the page's rows, items and strings were copied and then promoted, 800 KB a
- * scavenge, and the page of 100 cost 2.3 times the naive server's CPU (bench/README.md, 2026-11-30). Emptying the
+ * scavenge, and the page of 100 cost 2.4 times the naive server's CPU (bench/README.md, 2026-11-30). Emptying the
  * page's `data` once serialized leaves those promises pointing at an empty array. Only pages made by db/paging.ts's
  * pageOf are emptied: their items are the request's own.
  */
