@@ -5,13 +5,13 @@
 // `pg` (a pool of 10, the server's default; a named statement, rows as arrays) and serialize it, for `seconds`; it runs
 // under `--max-semi-space-size=<semi> --trace-gc-nvp`. Printed: the child's CPU µs per read, and over the last half of
 // its scavenges the average pause and the KB promoted per scavenge (what outlived two scavenges). The table lives in a
-// schema of its own (`bench_young_<pid>`), dropped at the end. BENCH_POSTGRES_URL as for `npm run bench -- --postgres`.
+// schema of its own (`bench_young_<pid>`), dropped at the end. BENCH_POSTGRES_URL as for `npm run bench -- --postgres` (bench/postgres-schema.ts).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { BENCH_POSTGRES_URL, onPostgres } from './postgres-schema.js';
 
-const url = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const { values } = parseArgs({
   options: {
     concurrency: { type: 'string', default: '10,20,30,50' },
@@ -27,7 +27,7 @@ const PAGE_SQL = (schema: string) => `select * from ${schema}.clients where work
 
 /** The child: `concurrency` loops reading pages until `seconds` have passed; prints its CPU µs per read. */
 async function readLoop(schema: string, concurrency: number, seconds: number): Promise<void> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: BENCH_POSTGRES_URL, max: 10 });
   const text = PAGE_SQL(schema);
   const end = Date.now() + seconds * 1000;
   let reads = 0;
@@ -59,11 +59,10 @@ function scavenges(trace: string): { count: number; pauseMs: number; promotedKb:
 
 async function main(): Promise<void> {
   const schema = `bench_young_${process.pid}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
   try {
-    await client.query(`create schema ${schema}`);
-    await client.query(`
+    await onPostgres(
+      `create schema ${schema}`,
+      `
       create table ${schema}.clients as select
         gen_random_uuid()::text as id, 'ws' as workspace_id,
         to_char(timestamp '2026-01-01' + i * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
@@ -74,9 +73,10 @@ async function main(): Promise<void> {
         'notInvited' as status, 'internalUser' as creation_method, null::text as first_login_date,
         null::text as last_login_date, null::text as invited_by, null::text as invite_token_hash,
         null::text as invite_expires_at, 'c' || i as activity_key
-      from generate_series(1, 10000) i`);
-    await client.query(`create index on ${schema}.clients (workspace_id, created_at, id)`);
-    await client.query(`analyze ${schema}.clients`);
+      from generate_series(1, 10000) i`,
+      `create index on ${schema}.clients (workspace_id, created_at, id)`,
+      `analyze ${schema}.clients`,
+    );
     const pin = spawnSync('taskset', ['-c', '0', 'true']).status === 0 ? ['taskset', '-c', '0'] : [];
     process.stdout.write('semi-space MB | reads in flight | CPU µs/read | scavenges | pause ms | promoted KB/scavenge\n');
     for (const semi of list(values.semi)) {
@@ -104,8 +104,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
+    await onPostgres(`drop schema if exists ${schema} cascade`);
   }
 }
 
