@@ -115,6 +115,20 @@ for (const kind of FILE_STORES) {
       assert.equal(await store.sweep(0), 0, 'no temporary file left behind');
     });
 
+    // S3's reads share one middleware chain per kind of command (s3-file-store.ts): concurrent reads must not mix.
+    test('concurrent reads and checks of different keys each answer for their own key', async (t) => {
+      const { store } = await open(t);
+      const contents = [1, 2, 3].map((n) => Buffer.alloc(1000 + n, n));
+      for (const [n, content] of contents.entries()) await store.put(key(40 + n), [content], 10_000);
+      const rounds = Array.from({ length: 40 }, (_, i) => i % 4); // keys 40, 41, 42 and 43 (absent), interleaved
+      const [reads, checks] = await Promise.all([
+        Promise.all(rounds.map((n) => read(store, key(40 + n)))),
+        Promise.all(rounds.map((n) => store.has(key(40 + n), 'live'))),
+      ]);
+      assert.deepEqual(reads, rounds.map((n) => contents[n]));
+      assert.deepEqual(checks, rounds.map((n) => n < 3));
+    });
+
     test('only keys of the service’s shape', async (t) => {
       const { store } = await open(t);
       for (const bad of ['../x', `${WS}/../../etc`, 'a/b', `${WS}`]) {

@@ -27,7 +27,7 @@ const missing = (error: unknown) => (error as S3Error).name === 'NoSuchKey' || s
  */
 export class S3FileStore implements FileStore {
   readonly namespace: string;
-  private client: Promise<{ s3: S3Client; sdk: typeof import('@aws-sdk/client-s3') }> | undefined;
+  private client: Promise<{ s3: S3Client; reads: S3Client; sdk: typeof import('@aws-sdk/client-s3') }> | undefined;
 
   constructor(
     private readonly settings: S3StoreSettings,
@@ -39,7 +39,7 @@ export class S3FileStore implements FileStore {
   private connect() {
     this.client ??= import('@aws-sdk/client-s3').then((sdk) => {
       const { endpoint, region, forcePathStyle, credentials } = this.settings;
-      const s3 = new sdk.S3Client({
+      const settings = {
         region,
         forcePathStyle,
         ...(endpoint ? { endpoint } : {}),
@@ -47,8 +47,14 @@ export class S3FileStore implements FileStore {
         // Checksums only where S3 requires them: most S3-compatible stores reject the newer default's trailers.
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
-      });
-      return { s3, sdk };
+      } as const;
+      const s3 = new sdk.S3Client(settings);
+      // Reads (GetObject, HeadObject) go through a client that builds each command's middleware chain once, not on
+      // every call: a download's chain, built while it waits on the store, was most of what a download kept past
+      // V8's young generation (bench/README.md, 2026-11-30). That client keeps the first command of each kind it
+      // sends, so it takes only reads, whose commands hold no body; it shares the first client's sockets.
+      const reads = new sdk.S3Client({ ...settings, cacheMiddleware: true, requestHandler: s3.config.requestHandler });
+      return { s3, reads, sdk };
     });
     return this.client;
   }
@@ -56,7 +62,11 @@ export class S3FileStore implements FileStore {
   async close(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    if (client) (await client).s3.destroy(); // its kept-alive connections
+    if (client) {
+      const { s3, reads } = await client;
+      reads.destroy();
+      s3.destroy(); // its kept-alive connections
+    }
   }
 
   /** The area's prefix of keys in the bucket. */
@@ -94,10 +104,10 @@ export class S3FileStore implements FileStore {
   }
 
   async get(key: string): Promise<{ size: number; body: Readable | Buffer } | undefined> {
-    const { s3, sdk } = await this.connect();
+    const { reads, sdk } = await this.connect();
     for (const area of ['live', 'legacy'] as const) {
       try {
-        const object = await s3.send(new sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key, area) }));
+        const object = await reads.send(new sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key, area) }));
         return { size: object.ContentLength ?? 0, body: object.Body as Readable };
       } catch (error) {
         if (!missing(error)) throw error;
@@ -107,9 +117,9 @@ export class S3FileStore implements FileStore {
   }
 
   async has(key: string, area: Area): Promise<boolean> {
-    const { s3, sdk } = await this.connect();
+    const { reads, sdk } = await this.connect();
     try {
-      await s3.send(new sdk.HeadObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key, area) }));
+      await reads.send(new sdk.HeadObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key, area) }));
       return true;
     } catch (error) {
       if (missing(error) || (error as S3Error).name === 'NotFound') return false;
