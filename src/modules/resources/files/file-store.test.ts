@@ -125,8 +125,9 @@ for (const kind of FILE_STORES) {
         Promise.all(rounds.map((n) => read(store, key(40 + n)))),
         Promise.all(rounds.map((n) => store.has(key(40 + n), 'live'))),
       ]);
-      assert.deepEqual(reads, rounds.map((n) => contents[n]));
-      assert.deepEqual(checks, rounds.map((n) => n < 3));
+      const [expectedReads, expectedChecks] = [rounds.map((n) => contents[n]), rounds.map((n) => n < 3)];
+      assert.deepEqual(reads, expectedReads);
+      assert.deepEqual(checks, expectedChecks);
     });
 
     test('only keys of the service’s shape', async (t) => {
