@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { isMadePage } from '../db/paging.js';
 
@@ -11,19 +10,24 @@ import { isMadePage } from '../db/paging.js';
  * page's `data` once serialized leaves those promises pointing at an empty array. Only pages made by db/paging.ts's
  * pageOf are emptied: their items are the request's own.
  */
-const SERVED_ITEMS = Symbol('servedItems');
-type ServingReply = FastifyReply & { [SERVED_ITEMS]?: unknown[] };
+declare module 'fastify' {
+  interface FastifyReply {
+    /** The items of the page this reply answers (a page pageOf made), until its bytes are made. */
+    servedItems: unknown[] | null;
+  }
+}
 
 export default fp(async function servedPages(app) {
-  app.addHook('preSerialization', function rememberPageItems(_request, reply: ServingReply, payload, done) {
-    if (isMadePage(payload)) reply[SERVED_ITEMS] = payload.data;
+  app.decorateReply('servedItems', null);
+  app.addHook('preSerialization', function rememberPageItems(_request, reply, payload, done) {
+    if (isMadePage(payload)) reply.servedItems = payload.data;
     done(null, payload);
   });
-  app.addHook('onSend', function releasePageItems(_request, reply: ServingReply, payload, done) {
-    const items = reply[SERVED_ITEMS];
-    if (items !== undefined) {
+  app.addHook('onSend', function releasePageItems(_request, reply, payload, done) {
+    const items = reply.servedItems;
+    if (items !== null) {
       items.length = 0;
-      reply[SERVED_ITEMS] = undefined;
+      reply.servedItems = null;
     }
     done(null, payload);
   });
