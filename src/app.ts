@@ -54,7 +54,6 @@ import idempotency from './plugins/idempotency.js';
 import metrics, { metricsOffRoutes } from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
 import requestGuards, { answerClientError, answerFrameworkError, parseQueryString } from './plugins/request-guards.js';
-import servedPages from './plugins/served-pages.js';
 import { installValidators, lazySerializers } from './plugins/validation.js';
 
 export interface BuildOptions extends ContextOptions {
@@ -184,7 +183,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(errorHandling, { bodyLimit: config.bodyLimit });
   await app.register(requestGuards);
-  await app.register(servedPages);
   await app.register(openapi);
   // Before the routes, so that its hook measures every one of them; behind the admin token, like /admin.
   if (config.adminToken || config.metricsPort !== undefined)

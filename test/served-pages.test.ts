@@ -1,4 +1,5 @@
-// A page's items are let go of once its bytes are made (src/plugins/served-pages.ts): a request that waited on
+// A page's items are let go of once its bytes are made (src/db/paging.ts releaseServedPage, called by the response
+// serializers of src/plugins/validation.ts): a request that waited on
 // PostgreSQL's pool resolves promises V8 has already promoted, and a dead old object pointing at the page kept all of
 // it alive through every scavenge (bench/README.md, 2026-11-30). The rule: a page made by pageOf is emptied after it is
 // serialized, and its answer is whole; any other payload, a shared array above all, is left as it was.
@@ -8,7 +9,7 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/open.js';
 import { type Page, PageTokens, fetchPage, isMadePage } from '../src/db/paging.js';
-import servedPages from '../src/plugins/served-pages.js';
+import { lazySerializers } from '../src/plugins/validation.js';
 
 test('a page made by pageOf is served whole, then emptied; a shared array in a payload is left as it was', async (t) => {
   const database = openDatabase('sqlite::memory:');
@@ -31,11 +32,15 @@ test('a page made by pageOf is served whole, then emptied; a shared array in a p
   const built = { data: shared };
   assert.equal(isMadePage(built), false);
 
-  const app = Fastify();
+  // The serializers the app builds (src/app.ts), and a response schema for each route, as every route has.
+  const app = Fastify({ schemaController: { compilersFactory: { buildSerializer: lazySerializers } } });
   t.after(() => app.close());
-  await app.register(servedPages);
-  app.get('/made', async () => made);
-  app.get('/shared', async () => built);
+  const Item = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } };
+  const schema = {
+    response: { 200: { type: 'object', properties: { data: { type: 'array', items: Item }, nextToken: { type: 'string' } } } },
+  };
+  app.get('/made', { schema }, async () => made);
+  app.get('/shared', { schema }, async () => built);
 
   const madeAnswer = await app.inject({ method: 'GET', url: '/made' });
   assert.equal(madeAnswer.statusCode, 200);

@@ -119,14 +119,24 @@ function textLength(row: object, columns: readonly string[]): number {
 }
 
 /**
- * The pages pageOf made, whose items are the request's own: the served-pages plugin empties their `data` once serialized
- * (why: src/plugins/served-pages.ts). A page a service builds otherwise, or shares, is left as it is.
+ * The pages pageOf made, whose items are the request's own: emptied once their bytes are made (`releaseServedPage`,
+ * called by the response serializers, plugins/validation.ts). A request that waits on the database (PostgreSQL's pool:
+ * 50 requests in flight for 10 connections) holds promises made before the wait, which V8 has often promoted to the
+ * old generation by the time they resolve with the page. A dead old object that points at young ones keeps them alive
+ * through every scavenge until the next mark-compact: the page's rows, items and strings were copied and then promoted,
+ * 800 KB a scavenge, and the page of 100 cost 2.4 times the naive server's CPU (bench/README.md, 2026-11-30). Emptied,
+ * the page leaves those promises pointing at an empty array. A page a service builds otherwise, or shares, is left as it is.
  */
 const madePages = new WeakSet<object>();
 
 /** Whether `payload` is a page made by pageOf (its items no one else holds). */
 export const isMadePage = (payload: unknown): payload is Page<unknown> =>
   typeof payload === 'object' && payload !== null && madePages.has(payload);
+
+/** A page pageOf made, emptied once serialized (why: madePages); any other payload is left as it is. */
+export function releaseServedPage(payload: unknown): void {
+  if (isMadePage(payload)) payload.data.length = 0;
+}
 
 /** The page of the rows read (limit + 1 at most): its items, and a nextToken when more follow or the page's text budget is spent. */
 function pageOf<Row extends { created_at: string; id: string }, Item>(
@@ -151,7 +161,7 @@ function pageOf<Row extends { created_at: string; id: string }, Item>(
   if (more)
     page.nextToken = tokens.encode(scope, { createdAt: (last as unknown as Record<string, string>)[keysetOf(keyset).rowKey], id: last.id });
   // The rows emptied once mapped: the promise that brought them (made before a wait on PostgreSQL's pool, so often in
-  // the old generation) must not keep them alive (src/plugins/served-pages.ts).
+  // the old generation) must not keep them alive (madePages).
   rows.length = 0;
   madePages.add(page);
   return page;

@@ -3,6 +3,7 @@ import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { releaseServedPage } from '../db/paging.js';
 import type { FieldProblem } from '../lib/errors.js';
 import { LOWER_CASE } from '../lib/schemas.js';
 import { problemsOf } from '../lib/schema-issues.js';
@@ -102,10 +103,21 @@ export function installValidators(app: FastifyInstance) {
 
 const buildSerializerFactory = SerializerSelector();
 
-/** Fastify's own serializer compiler (fast-json-stringify), each response schema compiled on its first use. */
+/**
+ * Fastify's own serializer compiler (fast-json-stringify), each response schema compiled on its first use. A page
+ * pageOf made is emptied once its bytes are made (db/paging.ts releaseServedPage): here, where every answer with a
+ * response schema is serialized, rather than in hooks every answer would run.
+ */
 export function lazySerializers(externalSchemas?: unknown, options?: Parameters<typeof buildSerializerFactory>[1]) {
   const compile = buildSerializerFactory(externalSchemas, options);
-  return (route: Parameters<typeof compile>[0]) => onFirstCall(() => compile(route));
+  return (route: Parameters<typeof compile>[0]) => {
+    const serialize = onFirstCall(() => compile(route));
+    return (data: unknown) => {
+      const json = serialize(data);
+      releaseServedPage(data);
+      return json;
+    };
+  };
 }
 
 const PART_PREFIX: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
