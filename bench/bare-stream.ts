@@ -20,7 +20,8 @@ const bucket = process.env.BARE_S3_BUCKET;
 if (bucket) {
   const { GetObjectCommand, PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
   const { Upload } = await import('@aws-sdk/lib-storage');
-  // As src/modules/resources/files/s3-file-store.ts makes its client and its uploads.
+  // With src/modules/resources/files/s3-file-store.ts's settings and uploads; one client of the SDK's defaults for both
+  // ways (the store's reads go through a client caching its middleware chains: the server's saving, not the anchor's).
   const s3 = new S3Client({
     region: process.env.S3_REGION,
     endpoint: process.env.S3_ENDPOINT,
