@@ -50,9 +50,9 @@ export class S3FileStore implements FileStore {
       } as const;
       const s3 = new sdk.S3Client(settings);
       // Reads (GetObject, HeadObject) go through a client that builds each command's middleware chain once, not on
-      // every call: a download's chain, built while it waits on the store, was most of what a download kept past
-      // V8's young generation (bench/README.md, 2026-11-30). That client keeps the first command of each kind it
-      // sends, so it takes only reads, whose commands hold no body; it shares the first client's sockets.
+      // every call: a download's chain, built while it waits on the store, was the largest single part of what
+      // downloads kept past V8's young generation (bench/README.md, 2026-11-30). That client keeps the first command
+      // of each kind it sends, so it takes only reads, whose commands hold no body; it shares the first client's sockets.
       const reads = new sdk.S3Client({ ...settings, cacheMiddleware: true, requestHandler: s3.config.requestHandler });
       return { s3, reads, sdk };
     });
