@@ -1,14 +1,18 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
 import { utimes } from 'node:fs/promises';
+import { createServer, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
 import { FILE_STORES, fileStoreEnv } from '../../../../test/helpers/s3.js';
 import { loadConfig } from '../../../config.js';
 import { ApiError } from '../../../lib/errors.js';
-import { type Area, asStream, type FileStore, LocalFileStore, SMALL_BYTES } from './file-store.js';
+import { type Area, asStream, type FileContent, type FileStore, LocalFileStore, SMALL_BYTES } from './file-store.js';
 import { S3FileStore } from './s3-file-store.js';
 
 const WS = '0b6f7d0e-1c2a-4b3c-8d4e-5f6a7b8c9d0e';
@@ -209,3 +213,131 @@ for (const kind of FILE_STORES) {
     });
   });
 }
+
+/**
+ * The local store's large content (FileContent): piped into an HTTP response it reads into two buffers it reuses, each
+ * only once the response has written it out; piped anywhere else, or read, each piece is its own buffer.
+ */
+describe('file store [local]: large content sent to a response', { timeout: 60_000 }, () => {
+  const MiB = 1024 * 1024;
+
+  async function stored(t: import('node:test').TestContext, contents: Buffer[]) {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-store-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const store = new LocalFileStore(dir, DATABASE);
+    for (const [n, content] of contents.entries())
+      await store.put(
+        key(n),
+        (async function* () {
+          yield content;
+        })(),
+        10 * MiB,
+      );
+    return { store, dir };
+  }
+
+  /** The content of `key(n)`, as the stream the store gives for large content. */
+  async function opened(store: LocalFileStore, n: number): Promise<{ size: number; body: FileContent }> {
+    const found = await store.get(key(n));
+    assert.ok(found && !Buffer.isBuffer(found.body), 'a stream');
+    return { size: found.size, body: found.body as FileContent };
+  }
+
+  /**
+   * A server piping the content of `key(n)` (n from the path) into each response, the way Fastify sends a stream; with
+   * `?shorten`, the file is cut to 1 MiB once opened.
+   */
+  async function serve(t: import('node:test').TestContext, store: LocalFileStore, served: FileContent[], dir = '') {
+    const server = createServer(async (request, response) => {
+      const url = new URL(request.url ?? '/', 'http://x');
+      const n = Number(url.pathname.slice(1));
+      const { size, body } = await opened(store, n);
+      if (url.searchParams.has('shorten')) truncateSync(join(dir, DATABASE, key(n)), MiB); // after it was opened
+      served.push(body);
+      body.on('error', () => response.destroy());
+      response.setHeader('content-length', size);
+      body.pipe(response);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    t.after(() => server.close());
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  /** The body of `url`, read in pieces with a pause after each of the first `pauses` (the server's writes then wait). */
+  function download(url: string, pauses = 0) {
+    return new Promise<Buffer>((resolve, reject) => {
+      get(url, (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => {
+          parts.push(part);
+          if (parts.length <= pauses) {
+            response.pause();
+            setTimeout(() => response.resume(), 20);
+          }
+        });
+        response.on('end', () => resolve(Buffer.concat(parts)));
+        response.on('error', reject);
+        response.on('aborted', () => reject(new Error('aborted')));
+      }).on('error', reject);
+    });
+  }
+
+  test('reused buffers: every byte arrives as stored, read slowly or not, eight downloads of two files at once; each file closed', async (t) => {
+    const contents = [randomBytes(8 * MiB + 5), randomBytes(MiB + 3)];
+    const { store } = await stored(t, contents);
+    const served: FileContent[] = [];
+    const base = await serve(t, store, served);
+    const got = await Promise.all(Array.from({ length: 8 }, (_, i) => download(`${base}/${i % 2}`, i < 4 ? 20 : 0)));
+    for (const [i, body] of got.entries()) assert.equal(sha(body), sha(contents[i % 2]), `download ${i}`);
+    assert.equal(served.length, 8);
+    for (const body of served) if (!body.closed) await once(body, 'close');
+    assert.deepEqual(
+      served.map((body) => [body.readableEnded, body.destroyed]),
+      served.map(() => [true, true]),
+      'ended, and its file closed',
+    );
+  });
+
+  test('a download its client leaves half-way closes the file; one whose file got shorter is cut off, never ended as whole', async (t) => {
+    const { store, dir } = await stored(t, [randomBytes(4 * MiB), randomBytes(2 * MiB), randomBytes(2 * MiB)]);
+    const served: FileContent[] = [];
+    const base = await serve(t, store, served, dir);
+    await new Promise<void>((resolve, reject) => {
+      const request = get(`${base}/0`, (response) => {
+        let received = 0;
+        response.on('data', (part: Buffer) => {
+          received += part.length;
+          if (received >= MiB) request.destroy();
+        });
+        response.on('error', () => {});
+      });
+      request.on('close', resolve);
+      request.on('error', (error) => (request.destroyed ? resolve() : reject(error)));
+    });
+    if (!served[0].closed) await once(served[0], 'close');
+    assert.deepEqual([served[0].readableEnded, served[0].destroyed], [false, true], 'not ended: destroyed, its file closed');
+
+    await assert.rejects(download(`${base}/1?shorten`), /aborted|socket hang up|ECONNRESET/);
+    if (!served[1].closed) await once(served[1], 'close');
+    assert.equal(served[1].destroyed, true);
+
+    const { body } = await opened(store, 2);
+    truncateSync(join(dir, DATABASE, key(2)), MiB); // shortened after it was opened, then read as a stream
+    await assert.rejects(async () => {
+      for await (const _ of body);
+    }, /ended before its size/);
+  });
+
+  test('piped into a stream that passes pieces on (not a response), each piece is its own buffer: every byte as stored', async (t) => {
+    const content = randomBytes(2 * MiB + 1);
+    const { store } = await stored(t, [content]);
+    const { body } = await opened(store, 0);
+    const through = new PassThrough({ highWaterMark: 4 * MiB }); // takes every piece before any is read
+    body.pipe(through);
+    await once(body, 'end');
+    const parts: Buffer[] = [];
+    for await (const part of through) parts.push(part as Buffer);
+    assert.equal(sha(Buffer.concat(parts)), sha(content));
+  });
+});

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -15,6 +16,7 @@ import {
 import { BACKENDS, type Harness, type HarnessOptions, adminHarness } from '../../../../test/helpers/harness.js';
 import { FILE_STORES } from '../../../../test/helpers/s3.js';
 import { sweepContent } from './content-sweep.js';
+import { SMALL_BYTES } from './file-store.js';
 import { acmeAndBeta, okJson } from '../../../../test/helpers/world.js';
 
 const UNKNOWN = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
@@ -222,6 +224,29 @@ for (const backend of BACKENDS) {
             ['linkCreated', link.id, w.acme.id],
           ],
         );
+      });
+
+      test('content past the local store’s whole-read size downloads byte for byte, directly and by signed URL', async (t) => {
+        const h = await harnessOf(t, backend);
+        const w = await world(h);
+        const content = randomBytes(3 * SMALL_BYTES + 11);
+        const file = await w.ok('POST', '/v1/files/file', { channelId: w.adas.id, path: 'big.bin' });
+        const put = await upload(h, file.uploadUrl, content, 'application/octet-stream');
+        assert.deepEqual([put.statusCode, put.json().size], [200, content.length], put.body);
+        const direct = await w.call('GET', `/v1/files/${file.id}/download`);
+        const { downloadUrl } = await w.ok('GET', `/v1/files/${file.id}/download-url`);
+        const signed = await h.app.inject({ method: 'GET', url: local(downloadUrl) });
+        for (const [how, res] of [
+          ['direct', direct],
+          ['signed', signed],
+        ] as const) {
+          assert.deepEqual(
+            [res.statusCode, res.headers['content-length'], res.headers['content-type']],
+            [200, String(content.length), 'application/octet-stream'],
+            how,
+          );
+          assert.ok(res.rawPayload.equals(content), `${how}: every byte as uploaded`);
+        }
       });
 
       test('paths: traversal, control characters, empty segments and missing folders are 400s naming body.path; a taken path a 409', async (t) => {
