@@ -24,6 +24,11 @@ async function* chunks(total: number, size = 64 * 1024): AsyncIterable<Buffer> {
   for (let sent = 0; sent < total; sent += size) yield Buffer.alloc(Math.min(size, total - sent), sent % 251);
 }
 
+/** The content as one piece. */
+async function* whole(content: Buffer): AsyncIterable<Buffer> {
+  yield content;
+}
+
 async function read(store: FileStore, k: string): Promise<Buffer | undefined> {
   const found = await store.get(k);
   if (!found) return undefined;
@@ -123,9 +128,6 @@ for (const kind of FILE_STORES) {
     test('concurrent reads and checks of different keys each answer for their own key', async (t) => {
       const { store } = await open(t);
       const contents = [1, 2, 3].map((n) => Buffer.alloc(1000 + n, n));
-      async function* whole(content: Buffer) {
-        yield content;
-      }
       for (const [n, content] of contents.entries()) await store.put(key(40 + n), whole(content), 10_000);
       const rounds = Array.from({ length: 40 }, (_, i) => i % 4); // keys 40, 41, 42 and 43 (absent), interleaved
       const [reads, checks] = await Promise.all([
@@ -225,14 +227,7 @@ describe('file store [local]: large content sent to a response', { timeout: 60_0
     const dir = mkdtempSync(join(tmpdir(), 'portal-store-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const store = new LocalFileStore(dir, DATABASE);
-    for (const [n, content] of contents.entries())
-      await store.put(
-        key(n),
-        (async function* () {
-          yield content;
-        })(),
-        10 * MiB,
-      );
+    for (const [n, content] of contents.entries()) await store.put(key(n), whole(content), 10 * MiB);
     return { store, dir };
   }
 
@@ -247,7 +242,7 @@ describe('file store [local]: large content sent to a response', { timeout: 60_0
    * A server piping the content of `key(n)` (n from the path) into each response, the way Fastify sends a stream; with
    * `?shorten`, the file is cut to 1 MiB once opened.
    */
-  async function serve(t: import('node:test').TestContext, store: LocalFileStore, served: FileContent[], dir = '') {
+  async function serve(t: import('node:test').TestContext, store: LocalFileStore, served: FileContent[], dir: string) {
     const server = createServer(async (request, response) => {
       const url = new URL(request.url ?? '/', 'http://x');
       const n = Number(url.pathname.slice(1));
@@ -285,9 +280,9 @@ describe('file store [local]: large content sent to a response', { timeout: 60_0
 
   test('reused buffers: every byte arrives as stored, read slowly or not, eight downloads of two files at once; each file closed', async (t) => {
     const contents = [randomBytes(8 * MiB + 5), randomBytes(MiB + 3)];
-    const { store } = await stored(t, contents);
+    const { store, dir } = await stored(t, contents);
     const served: FileContent[] = [];
-    const base = await serve(t, store, served);
+    const base = await serve(t, store, served, dir);
     const got = await Promise.all(Array.from({ length: 8 }, (_, i) => download(`${base}/${i % 2}`, i < 4 ? 20 : 0)));
     for (const [i, body] of got.entries()) assert.equal(sha(body), sha(contents[i % 2]), `download ${i}`);
     assert.equal(served.length, 8);
