@@ -5,6 +5,7 @@ import { seedDemo } from './modules/workflows/demo/index.js';
 import { createFirstWorkspace } from './modules/resources/workspaces/index.js';
 import { recordServerUrl } from './db/server-settings.js';
 import { isoAt } from './lib/clock.js';
+import { keepTickEntryShape } from './lib/tick-entry.js';
 
 /**
  * Where this server answers: PORTAL_URL when given, else the address and port it listens on (PORT=0: the one it
@@ -24,6 +25,7 @@ function ownUrl(app: FastifyInstance, config: Config): string {
  * the database.
  */
 export async function startServer(config: Config, options: { seedDemo?: boolean } = {}): Promise<FastifyInstance> {
+  keepTickEntryShape(); // first: before a full collection can drop the classes (see its comment)
   assertPublicUrl(config);
   const app = await buildApp(config);
   const created = await createFirstWorkspace(app.ctx.database, app.ctx.clock.now());
