@@ -195,14 +195,9 @@ function groupCommit(
     });
 }
 
-/**
- * A WAL this long (64 MiB of 4 KiB pages) is checkpointed by the commit that reaches it, and so starts over. A
- * checkpoint copies each page once however many of its frames the WAL holds; a client's creation dirties some ten
- * pages of random-id indexes, so at 16 MiB the event loop's checkpoints copied nearly every frame, a fifth of the
- * insert's CPU (bench/README.md, 2026-11-30, the WAL's length).
- */
-const WAL_RESTART_PAGES = 16_384;
-/** Bytes a WAL file is cut back to when it starts over (one a long reader kept from starting over grew past). */
+/** A WAL this long (16 MiB of 4 KiB pages) is checkpointed by the commit that reaches it, and so starts over. */
+const WAL_RESTART_PAGES = 4096;
+/** Bytes a WAL file is cut back to when it starts over. */
 const WAL_FILE_LIMIT = 64 * 1024 * 1024;
 
 /** The main connection's page cache, KiB. */
