@@ -205,7 +205,10 @@ async function companiesJourney(backend: (typeof BACKENDS)[number], shots: boole
     // Cleared in place: an emptied field is no longer set.
     await fields.getByLabel('Tier').fill('');
     await tagGroup.getByLabel('Late payer').uncheck();
+    // The last save's status still reads the same: wait for this save's answer, not for the text.
+    const saved = fields.page().waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/v1/clients/${carl.id}`));
     await fields.getByRole('button', { name: 'Save the custom fields' }).click();
+    assert.equal((await saved).status(), 200);
     await fields.getByRole('status').getByText('The custom fields were saved.').waitFor();
     const { tier: _tier, ...rest } = expected;
     assert.deepEqual((await ws.call<{ customFields: unknown }>('GET', `/v1/clients/${carl.id}`)).customFields, {
