@@ -190,6 +190,17 @@ async function companiesJourney(backend: (typeof BACKENDS)[number], shots: boole
     assert.deepEqual((await ws.call<{ customFields: unknown }>('GET', `/v1/clients/${carl.id}`)).customFields, {});
     if (shots) await checkPage(full, 'staff-client-fields-error-1280');
     await fields.getByLabel('Billing e-mail').fill('accounts@fabrikam.test');
+    // The page reads the client again after a save and builds the form anew from it. That read is held here until
+    // the next edits are made (or a second has passed): "saved" must show only once it has landed, or those edits
+    // would be lost to it (CI once lost one, when "saved" came first).
+    const clientRead = (url: URL) => url.pathname.endsWith(`/v1/clients/${carl.id}`);
+    let releaseRead = () => {};
+    const readHeld = new Promise<void>((resolve) => (releaseRead = resolve));
+    await fp.route(clientRead, async (route) => {
+      if (route.request().method() === 'GET') await Promise.race([readHeld, new Promise((resolve) => setTimeout(resolve, 1000))]);
+      await route.fallback();
+    });
+    const reread = fp.waitForResponse((r) => r.request().method() === 'GET' && clientRead(new URL(r.url())));
     await fields.getByRole('button', { name: 'Save the custom fields' }).click();
     await fields.getByRole('status').getByText('The custom fields were saved.').waitFor();
     const expected = {
@@ -205,6 +216,9 @@ async function companiesJourney(backend: (typeof BACKENDS)[number], shots: boole
     // Cleared in place: an emptied field is no longer set.
     await fields.getByLabel('Tier').fill('');
     await tagGroup.getByLabel('Late payer').uncheck();
+    releaseRead();
+    assert.equal((await reread).status(), 200);
+    await fp.unroute(clientRead);
     // The last save's status still reads the same: wait for this save's answer, not for the text.
     const saved = fields.page().waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/v1/clients/${carl.id}`));
     await fields.getByRole('button', { name: 'Save the custom fields' }).click();

@@ -222,25 +222,42 @@ export interface Loaded<T> {
   error: unknown;
   loading: boolean;
   reload: () => void;
+  /** Loads again, and settles once that load's answer (or error) is in the state. */
+  reloaded: () => Promise<void>;
 }
 
 /** Runs `load` now and whenever `deps` change; a stale answer never overwrites a newer one. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error: unknown; loading: boolean }>({ error: null, loading: true });
   const [round, setRound] = useState(0);
+  // Who waits for a reload: a form rebuilt from the answer must not take edits before it lands (they would be lost).
+  const waiting = useRef<(() => void)[]>([]);
   useEffect(() => {
     let current = true;
+    const settle = (next: { data?: T; error: unknown; loading: boolean }) => {
+      if (!current) return;
+      setState(next);
+      for (const resolve of waiting.current.splice(0)) resolve();
+    };
     setState((previous) => ({ ...previous, loading: true }));
     load().then(
-      (data) => current && setState({ data, error: null, loading: false }),
-      (error) => current && setState({ error, loading: false }),
+      (data) => settle({ data, error: null, loading: false }),
+      (error) => settle({ error, loading: false }),
     );
     return () => {
       current = false;
     };
   }, [...deps, round]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
-  return { data: state.data, error: state.error, loading: state.loading, reload };
+  const reloaded = useCallback(
+    () =>
+      new Promise<void>((resolve) => {
+        waiting.current.push(resolve);
+        reload();
+      }),
+    [reload],
+  );
+  return { data: state.data, error: state.error, loading: state.loading, reload, reloaded };
 }
 
 /** A form's submit button in its row of actions, disabled while the form's action runs (`busy`). */

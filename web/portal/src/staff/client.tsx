@@ -35,10 +35,10 @@ export function ClientPage({ id }: { id: string }) {
     );
   }
   if (!client.data) return <Loading>Loading the client…</Loading>;
-  return <ClientDetails client={client.data} reload={client.reload} />;
+  return <ClientDetails client={client.data} reloaded={client.reloaded} />;
 }
 
-function ClientDetails({ client, reload }: { client: Client; reload: () => void }) {
+function ClientDetails({ client, reloaded }: { client: Client; reloaded: () => Promise<void> }) {
   const { person } = useSignedIn();
   const name = useNames(
     person,
@@ -50,7 +50,7 @@ function ClientDetails({ client, reload }: { client: Client; reload: () => void 
   const sendInvite = () =>
     invite.run(async () => {
       await ok(v1.POST('/v1/clients/{id}/invite', { params: { path: { id: client.id } } }));
-      reload();
+      await reloaded();
       return `The invite was e-mailed to ${client.email}.`;
     });
   const save = (event: Event) => {
@@ -63,7 +63,7 @@ function ClientDetails({ client, reload }: { client: Client; reload: () => void 
           body: { givenName: String(data.get('givenName') ?? '').trim(), familyName: String(data.get('familyName') ?? '').trim() },
         }),
       );
-      reload();
+      await reloaded();
       return 'The names were saved.';
     });
   };
@@ -119,7 +119,7 @@ function ClientDetails({ client, reload }: { client: Client; reload: () => void 
         version={client.updatedAt}
         save={async (customFields) => {
           await ok(v1.PATCH('/v1/clients/{id}', { params: { path: { id: client.id } }, body: { customFields } }));
-          reload();
+          await reloaded();
         }}
       />
       <NotesPanel entityType="client" entityId={client.id} />

@@ -36,10 +36,10 @@ export function CompanyPage({ id }: { id: string }) {
     );
   }
   if (!company.data) return <Loading>Loading the company…</Loading>;
-  return <CompanyDetails company={company.data} reload={company.reload} />;
+  return <CompanyDetails company={company.data} reloaded={company.reloaded} />;
 }
 
-function CompanyDetails({ company, reload }: { company: Company; reload: () => void }) {
+function CompanyDetails({ company, reloaded }: { company: Company; reloaded: () => Promise<void> }) {
   const edit = useAction();
   const rename = (event: Event) => {
     event.preventDefault();
@@ -48,7 +48,7 @@ function CompanyDetails({ company, reload }: { company: Company; reload: () => v
       const saved = await ok(
         v1.PATCH('/v1/companies/{id}', { params: { path: { id: company.id } }, body: { name: String(data.get('name') ?? '').trim() } }),
       );
-      reload();
+      await reloaded();
       return `The company is now named ${saved.name}.`;
     });
   };
@@ -88,7 +88,7 @@ function CompanyDetails({ company, reload }: { company: Company; reload: () => v
         version={company.updatedAt}
         save={async (customFields) => {
           await ok(v1.PATCH('/v1/companies/{id}', { params: { path: { id: company.id } }, body: { customFields } }));
-          reload();
+          await reloaded();
         }}
       />
       <NotesPanel entityType="company" entityId={company.id} />

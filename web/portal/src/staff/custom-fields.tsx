@@ -77,7 +77,8 @@ function valuesOf(form: HTMLFormElement, fields: CustomField[], current: Values)
 
 /**
  * The custom fields panel: `values` the entity's `customFields`, `version` its updatedAt (the form is reset to
- * the saved values when it changes), `save` the PATCH of the values given (reloading the entity).
+ * the saved values when it changes), `save` the PATCH of the values given, settling once the entity is read again:
+ * "saved" shows on the rebuilt form, not before it, when an edit made in between would be lost.
  */
 export function CustomFieldsPanel({
   entityType,
