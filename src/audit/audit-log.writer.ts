@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { Actor } from '../lib/caller.js';
 import { isoAt } from '../lib/clock.js';
 import type { AuditEventType } from './audit-events.js';
 import { insertEntry } from './audit-trail.repository.js';
+import { newRowId } from '../lib/row-id.js';
 
 /** Units of work that wrote an entry: each wakes the listeners once, after its commit. */
 const unitsToAnnounce = new WeakSet<UnitOfWork>();
@@ -67,7 +67,7 @@ export function recordAudit(work: UnitOfWork, actor: Actor, event: AuditEvent): 
     unitsToAnnounce.add(work);
     work.onCommit(() => announceCommit(work.database));
   }
-  const id = randomUUID();
+  const id = newRowId();
   const at = isoAt(event.at ?? actor.at);
   const subject = event.subject;
   work.write(

@@ -1,7 +1,10 @@
 import { Type, type TSchema } from 'typebox';
 
 /** Shared TypeBox building blocks: every route schema is composed from these. */
-export const Id = Type.String({ format: 'uuid', description: 'UUID v4' });
+export const Id = Type.String({
+  format: 'uuid',
+  description: "UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds",
+});
 
 /** The keyword by which the validators hand a string on in lower case (plugins/validation.ts, lib/validate.ts); published as an x- extension. */
 export const LOWER_CASE = 'x-lowerCase';

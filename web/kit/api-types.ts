@@ -3345,7 +3345,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {unknown} */
@@ -3567,7 +3567,7 @@ export interface operations {
                         type: "client" | "internalUser";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @description the e-mail the person signs in with; not changed here */
@@ -3671,7 +3671,7 @@ export interface operations {
                         type: "client" | "internalUser";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @description the e-mail the person signs in with; not changed here */
@@ -3787,7 +3787,7 @@ export interface operations {
                         type: "client" | "internalUser";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @description the e-mail the person signs in with; not changed here */
@@ -3896,7 +3896,7 @@ export interface operations {
                         type: "client" | "internalUser";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @description the e-mail the person signs in with; not changed here */
@@ -4052,7 +4052,7 @@ export interface operations {
                         object: "signInSession";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @description `active`: signed in. `mfaRequired`: send a TOTP or recovery code to POST …/sign-in/totp. `mfaEnrolmentRequired`: the workspace requires TOTP of its internal users; enrol one (POST …/mfa/totp, then …/mfa/totp/confirm). Until `active`, the session opens nothing else. */
@@ -4064,7 +4064,7 @@ export interface operations {
                             type: "client" | "internalUser";
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             email: string;
@@ -4074,7 +4074,7 @@ export interface operations {
                             role?: string;
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             companyId?: string;
                         };
@@ -4285,7 +4285,7 @@ export interface operations {
                         object: "signInSession";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @description `active`: signed in. `mfaRequired`: send a TOTP or recovery code to POST …/sign-in/totp. `mfaEnrolmentRequired`: the workspace requires TOTP of its internal users; enrol one (POST …/mfa/totp, then …/mfa/totp/confirm). Until `active`, the session opens nothing else. */
@@ -4297,7 +4297,7 @@ export interface operations {
                             type: "client" | "internalUser";
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             email: string;
@@ -4307,7 +4307,7 @@ export interface operations {
                             role?: string;
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             companyId?: string;
                         };
@@ -4430,7 +4430,7 @@ export interface operations {
                         object: "signInSession";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @description `active`: signed in. `mfaRequired`: send a TOTP or recovery code to POST …/sign-in/totp. `mfaEnrolmentRequired`: the workspace requires TOTP of its internal users; enrol one (POST …/mfa/totp, then …/mfa/totp/confirm). Until `active`, the session opens nothing else. */
@@ -4442,7 +4442,7 @@ export interface operations {
                             type: "client" | "internalUser";
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             email: string;
@@ -4452,7 +4452,7 @@ export interface operations {
                             role?: string;
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             companyId?: string;
                         };
@@ -4776,7 +4776,7 @@ export interface operations {
                         object: "signInSession";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @description `active`: signed in. `mfaRequired`: send a TOTP or recovery code to POST …/sign-in/totp. `mfaEnrolmentRequired`: the workspace requires TOTP of its internal users; enrol one (POST …/mfa/totp, then …/mfa/totp/confirm). Until `active`, the session opens nothing else. */
@@ -4788,7 +4788,7 @@ export interface operations {
                             type: "client" | "internalUser";
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             email: string;
@@ -4798,7 +4798,7 @@ export interface operations {
                             role?: string;
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             companyId?: string;
                         };
@@ -4914,7 +4914,7 @@ export interface operations {
                         object: "signInSession";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @description `active`: signed in. `mfaRequired`: send a TOTP or recovery code to POST …/sign-in/totp. `mfaEnrolmentRequired`: the workspace requires TOTP of its internal users; enrol one (POST …/mfa/totp, then …/mfa/totp/confirm). Until `active`, the session opens nothing else. */
@@ -4926,7 +4926,7 @@ export interface operations {
                             type: "client" | "internalUser";
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             email: string;
@@ -4936,7 +4936,7 @@ export interface operations {
                             role?: string;
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             companyId?: string;
                         };
@@ -5268,7 +5268,7 @@ export interface operations {
                             object: "signInSession";
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @description `active`: signed in. `mfaRequired`: send a TOTP or recovery code to POST …/sign-in/totp. `mfaEnrolmentRequired`: the workspace requires TOTP of its internal users; enrol one (POST …/mfa/totp, then …/mfa/totp/confirm). Until `active`, the session opens nothing else. */
@@ -5280,7 +5280,7 @@ export interface operations {
                                 type: "client" | "internalUser";
                                 /**
                                  * Format: uuid
-                                 * @description UUID v4
+                                 * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                                  */
                                 id: string;
                                 email: string;
@@ -5290,7 +5290,7 @@ export interface operations {
                                 role?: string;
                                 /**
                                  * Format: uuid
-                                 * @description UUID v4
+                                 * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                                  */
                                 companyId?: string;
                             };
@@ -5507,7 +5507,7 @@ export interface operations {
                         object: "portalWorkspace";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @description the business whose portal this is */
@@ -5898,7 +5898,7 @@ export interface operations {
                         token: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         tokenId: string;
                         /** @description Unix seconds */
@@ -5982,7 +5982,7 @@ export interface operations {
                         object: "me";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         workspaceId: string;
                         /**
@@ -6180,7 +6180,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -6283,7 +6283,7 @@ export interface operations {
                         object: "testClock";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         workspaceId: string;
                         /**
@@ -6387,7 +6387,7 @@ export interface operations {
                         object: "testClock";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         workspaceId: string;
                         /**
@@ -6535,7 +6535,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -6556,7 +6556,7 @@ export interface operations {
                             email: string;
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             companyId: string;
                             /** @description every company of the client, the primary (`companyId`) first */
@@ -6696,7 +6696,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -6717,7 +6717,7 @@ export interface operations {
                         email: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         companyId: string;
                         /** @description every company of the client, the primary (`companyId`) first */
@@ -6881,7 +6881,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -6902,7 +6902,7 @@ export interface operations {
                         email: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         companyId: string;
                         /** @description every company of the client, the primary (`companyId`) first */
@@ -7037,7 +7037,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -7058,7 +7058,7 @@ export interface operations {
                         email: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         companyId: string;
                         /** @description every company of the client, the primary (`companyId`) first */
@@ -7320,7 +7320,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -7341,7 +7341,7 @@ export interface operations {
                         email: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         companyId: string;
                         /** @description every company of the client, the primary (`companyId`) first */
@@ -7499,7 +7499,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -7520,7 +7520,7 @@ export interface operations {
                         email: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         companyId: string;
                         /** @description every company of the client, the primary (`companyId`) first */
@@ -7692,7 +7692,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -7816,7 +7816,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -7967,7 +7967,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -8174,7 +8174,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -8319,7 +8319,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -8456,7 +8456,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -8616,7 +8616,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -8843,7 +8843,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -8999,7 +8999,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -9015,7 +9015,7 @@ export interface operations {
                             options?: {
                                 /**
                                  * Format: uuid
-                                 * @description UUID v4
+                                 * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                                  */
                                 id: string;
                                 key: string;
@@ -9122,7 +9122,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -9215,7 +9215,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -9342,7 +9342,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -9476,7 +9476,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -9502,7 +9502,7 @@ export interface operations {
                             content: string;
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             installId: string;
                             domainMetadata: {
@@ -9626,7 +9626,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -9652,7 +9652,7 @@ export interface operations {
                         content: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         installId: string;
                         domainMetadata: {
@@ -10224,7 +10224,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -10397,7 +10397,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -10577,7 +10577,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -10750,7 +10750,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -11244,7 +11244,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -11393,7 +11393,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -11571,7 +11571,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -11713,7 +11713,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -11816,7 +11816,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -11921,7 +11921,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -11938,7 +11938,7 @@ export interface operations {
                             updatedAt: string;
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             productId: string;
                             /** @description cents */
@@ -12033,7 +12033,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -12050,7 +12050,7 @@ export interface operations {
                         updatedAt: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         productId: string;
                         /** @description cents */
@@ -12145,7 +12145,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -12258,7 +12258,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -12377,7 +12377,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -12582,7 +12582,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -12791,7 +12791,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -13109,7 +13109,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -13392,7 +13392,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -13604,7 +13604,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -13816,7 +13816,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -14029,14 +14029,14 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
                             object: "payment";
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             invoiceId: string;
                             /** @enum {unknown} */
@@ -14157,7 +14157,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -14366,7 +14366,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -14563,7 +14563,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -14718,7 +14718,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -14920,7 +14920,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -15045,7 +15045,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -15195,7 +15195,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -15401,7 +15401,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -15624,19 +15624,19 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
                             object: "refund";
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             paymentId: string;
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             invoiceId: string;
                             /** @description cents */
@@ -15751,19 +15751,19 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
                         object: "refund";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         paymentId: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         invoiceId: string;
                         /** @description cents */
@@ -15909,19 +15909,19 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
                         object: "refund";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         paymentId: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         invoiceId: string;
                         /** @description cents */
@@ -16035,7 +16035,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -16172,7 +16172,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -16330,7 +16330,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -16539,7 +16539,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -16654,7 +16654,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -16897,7 +16897,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -17087,7 +17087,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -17278,7 +17278,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -17551,7 +17551,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -17736,7 +17736,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -17751,7 +17751,7 @@ export interface operations {
                             subTaskTemplates: {
                                 /**
                                  * Format: uuid
-                                 * @description UUID v4
+                                 * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                                  */
                                 id: string;
                                 /** @enum {string} */
@@ -17863,7 +17863,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -17878,7 +17878,7 @@ export interface operations {
                         subTaskTemplates: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -18016,7 +18016,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -18031,7 +18031,7 @@ export interface operations {
                         subTaskTemplates: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -18231,7 +18231,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -18246,7 +18246,7 @@ export interface operations {
                         subTaskTemplates: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -18382,7 +18382,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -18507,7 +18507,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -18658,7 +18658,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -18864,7 +18864,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -19019,7 +19019,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -19156,7 +19156,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -19314,7 +19314,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -19446,7 +19446,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {unknown} */
@@ -19637,7 +19637,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -19792,7 +19792,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {unknown} */
@@ -19923,7 +19923,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {unknown} */
@@ -20153,7 +20153,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {unknown} */
@@ -20823,7 +20823,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -20835,7 +20835,7 @@ export interface operations {
                             formFields: {
                                 /**
                                  * Format: uuid
-                                 * @description UUID v4
+                                 * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                                  */
                                 formFieldId: string;
                                 title: string;
@@ -20958,7 +20958,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -20970,7 +20970,7 @@ export interface operations {
                         formFields: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             formFieldId: string;
                             title: string;
@@ -21100,7 +21100,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -21246,7 +21246,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -21399,7 +21399,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -21578,7 +21578,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -21724,7 +21724,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -21908,7 +21908,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -22037,7 +22037,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -22174,7 +22174,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -22332,7 +22332,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -22515,7 +22515,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -22754,7 +22754,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -22942,7 +22942,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -22951,7 +22951,7 @@ export interface operations {
                             name: string;
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             appId: string;
                             description?: string;
@@ -23052,7 +23052,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -23061,7 +23061,7 @@ export interface operations {
                         name: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         appId: string;
                         description?: string;
@@ -23171,7 +23171,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -23180,7 +23180,7 @@ export interface operations {
                         name: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         appId: string;
                         description?: string;
@@ -23210,7 +23210,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -23219,7 +23219,7 @@ export interface operations {
                         name: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         appId: string;
                         description?: string;
@@ -23446,7 +23446,7 @@ export interface operations {
                         object: "appBuilderSecret";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         appId: string;
                         /** @description shown only now: store it where the builder signs; a later rotation replaces it */
@@ -23763,7 +23763,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @description the key’s first characters (`ppk_` and six of its lookup), to tell keys apart; never its secret */
@@ -23874,14 +23874,14 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         apiKeyId: string;
                         /** @description the key, shown only now */
                         apiKey: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         appId?: string;
                     };
@@ -23993,7 +23993,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         apiKeyId: string;
                         /** @enum {boolean} */
@@ -24212,7 +24212,7 @@ export interface operations {
                         token: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         tokenId: string;
                         /** @description Unix seconds; the session is refused (401) from then on */
@@ -24326,7 +24326,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         tokenId: string;
                         /** @enum {boolean} */
@@ -24414,7 +24414,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -24535,12 +24535,12 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         workspaceId: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         apiKeyId: string;
                         /** @description its first workspace key, shown only now */
@@ -24664,7 +24664,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -24806,7 +24806,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -24944,7 +24944,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -25084,7 +25084,7 @@ export interface operations {
                         object: "testClock";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         workspaceId: string;
                         /**
@@ -25188,7 +25188,7 @@ export interface operations {
                         object: "testClock";
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         workspaceId: string;
                         /**
@@ -25523,7 +25523,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -25790,7 +25790,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -25949,7 +25949,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                     };
@@ -26061,7 +26061,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -26182,12 +26182,12 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         installId: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         apiKeyId: string;
                     };
@@ -26305,7 +26305,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             notificationId: string | null;
@@ -26425,7 +26425,7 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -26572,7 +26572,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -26821,7 +26821,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -26957,7 +26957,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -27093,7 +27093,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @description the new secret, shown only now */
@@ -27218,14 +27218,14 @@ export interface operations {
                         data: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
                             object: "webhookDelivery";
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             endpointId: string;
                             /** @description the webhook-id header: the same for every attempt and replay */
@@ -27612,7 +27612,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -27750,7 +27750,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -27896,7 +27896,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -27913,7 +27913,7 @@ export interface operations {
                         updatedAt: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         productId: string;
                         /** @description cents */
@@ -28050,7 +28050,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -28209,7 +28209,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -28348,7 +28348,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -28541,7 +28541,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -28748,7 +28748,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -28763,7 +28763,7 @@ export interface operations {
                         subTaskTemplates: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             id: string;
                             /** @enum {string} */
@@ -28913,7 +28913,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -28925,7 +28925,7 @@ export interface operations {
                         formFields: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             formFieldId: string;
                             title: string;
@@ -29106,7 +29106,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -29118,7 +29118,7 @@ export interface operations {
                         formFields: {
                             /**
                              * Format: uuid
-                             * @description UUID v4
+                             * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                              */
                             formFieldId: string;
                             title: string;
@@ -29297,7 +29297,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         id: string;
                         /** @enum {string} */
@@ -29896,14 +29896,14 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         principalId: string;
                         /** @description the session token the official Node SDK decrypts with the app API key (as POST /admin/…/sessions answers) */
                         token: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         tokenId: string;
                         /** @description Unix seconds; the session is refused (401) from then on */
@@ -30031,12 +30031,12 @@ export interface operations {
                         tokenExpiresAt: number;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         apiKeyId: string;
                         /**
                          * Format: uuid
-                         * @description UUID v4
+                         * @description UUID in version 4's layout; a created row's first 48 bits are its creation time in milliseconds
                          */
                         appId?: string;
                     };

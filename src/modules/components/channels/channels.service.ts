@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import type { Page, PageTokens } from '../../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
@@ -9,6 +8,7 @@ import { type Members, resolveMembers, visibleClientCompanies } from '../../reso
 import { findInternalUser } from '../../resources/internal-users/index.js';
 import * as repo from './channels.repository.js';
 import type { FileChannelListQuery, MessageChannelCreate, MessageChannelListQuery } from './channels.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 const NAME = { message: 'Message channel', file: 'File channel' } as const;
 
@@ -27,7 +27,7 @@ export async function createChannel<K extends repo.ChannelKind>(
   const members = await resolveChannelMembers(database, caller, input);
   return unitOfWork(database, async (work) => {
     const channel = repo.insertChannel(work, caller.access, kind, {
-      id: randomUUID(),
+      id: newRowId(),
       membershipType: input.membershipType,
       companyId: members.companyId,
       clientIds: members.clientIds,

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import type { Page, PageTokens } from '../../../db/paging.js';
 import { unitOfWork } from '../../../db/unit-of-work.js';
@@ -15,6 +15,7 @@ import {
   type AppBuilderSecret,
   NAME_PATTERN,
 } from './app-api.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 /**
  * The app a caller is: an app API key in X-API-KEY, or a bearer token minted from it, of a key made with an
@@ -70,7 +71,7 @@ export async function putResource(
       const existing = await repo.findResource(work.db, access, appId, name);
       const at = isoAt(actor.at);
       const resource: AppApiResource = {
-        id: existing?.id ?? randomUUID(),
+        id: existing?.id ?? newRowId(),
         object: 'appApiResource',
         name,
         appId,

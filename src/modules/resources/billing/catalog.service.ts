@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import { listAs } from '../../../db/paging.js';
 import { unitOfWork } from '../../../db/unit-of-work.js';
@@ -20,6 +19,7 @@ import type {
   SubscriptionTemplate,
   SubscriptionTemplateCreate,
 } from './catalog.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 /** A product or a price as the subject of its audit entries (and the data of their webhooks). */
 const productSubject = (product: Product) => ({ object: 'product', id: product.id, data: product });
@@ -42,7 +42,7 @@ export async function createProduct(database: Database, caller: Caller, input: P
   const { access, actor } = caller;
   const at = isoAt(actor.at);
   const product: Product = {
-    id: randomUUID(),
+    id: newRowId(),
     object: 'product',
     createdAt: at,
     updatedAt: at,
@@ -117,7 +117,7 @@ export async function createPrice(database: Database, caller: Caller, input: Pri
   const at = isoAt(actor.at);
   const recurring = input.interval !== undefined;
   const price: Price = {
-    id: randomUUID(),
+    id: newRowId(),
     object: 'price',
     createdAt: at,
     updatedAt: at,
@@ -168,7 +168,7 @@ function templateProblems(input: InvoiceTemplateCreate): FieldProblem[] {
 function templateOf(caller: Caller, input: InvoiceTemplateCreate) {
   const at = isoAt(caller.actor.at);
   return {
-    id: randomUUID(),
+    id: newRowId(),
     createdAt: at,
     updatedAt: at,
     name: input.name.trim(),

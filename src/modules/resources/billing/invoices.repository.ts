@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { type Page, type PageTokens, fetchPage, pageScope, preparedList } from '../../../db/paging.js';
 import { lockedForUpdate, nonEmpty } from '../../../db/rows.js';
@@ -8,6 +7,7 @@ import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import type { Access } from '../../../lib/caller.js';
 import type { Invoice, InvoiceListQuery, Payment, PaymentListQuery } from './invoices.schemas.js';
 import { type Billed, type Terms, amountsOf, billingFields } from './terms.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 export const invoiceNumber = (n: number) => String(n).padStart(4, '0');
 
@@ -302,7 +302,7 @@ export interface CardCharge {
 export function insertPayment(work: UnitOfWork, access: Access, invoice: Invoice, at: string, charge?: CardCharge): Payment {
   const outcome = charge?.outcome;
   const row: PaymentsTable = {
-    id: randomUUID(),
+    id: newRowId(),
     workspace_id: access.workspaceId,
     invoice_id: invoice.id,
     status: outcome?.status ?? 'succeeded',

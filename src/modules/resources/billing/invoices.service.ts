@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import { listAs } from '../../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
@@ -14,6 +13,7 @@ import * as repo from './invoices.repository.js';
 import { recordPaid } from './payments.service.js';
 import { type Invoice, type InvoiceCreate, type InvoiceUpdate, type Payment, invoiceSubject } from './invoices.schemas.js';
 import { type Billed, type Terms, termsOf } from './terms.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 const DAY_MS = 86_400_000;
 
@@ -34,7 +34,7 @@ export interface NewInvoice {
  * finalised. The invoice, once the unit has committed.
  */
 export function addInvoice(work: UnitOfWork, caller: Caller, input: NewInvoice): () => Invoice {
-  const id = randomUUID();
+  const id = newRowId();
   if (input.status === 'draft') {
     const draft = writeInvoice(work, caller, input, id, null);
     return () => draft;

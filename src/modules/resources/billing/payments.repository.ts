@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { DialectName } from '../../../db/database.js';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../../db/paging.js';
@@ -11,6 +10,7 @@ import { billedTo, findInvoice, invoiceNumber, onServerTime, toPayment } from '.
 import type { Payment } from './invoices.schemas.js';
 import type { PaymentMethod, PaymentMethodListQuery, Refund, RefundListQuery } from './payments.schemas.js';
 import type { Billed } from './terms.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 function toPaymentMethod(row: PaymentMethodsTable): PaymentMethod {
   return {
@@ -39,7 +39,7 @@ export function insertPaymentMethod(
   input: { billed: Billed; brand: string; last4: string; expMonth: number; expYear: number; token: string; at: string },
 ): PaymentMethod {
   const row: PaymentMethodsTable = {
-    id: randomUUID(),
+    id: newRowId(),
     workspace_id: access.workspaceId,
     client_id: input.billed.clientId,
     company_id: input.billed.companyId,
@@ -179,7 +179,7 @@ export function insertRefund(
   input: { payment: Payment; companyId: string; amount: number; currency: string; reason: string | null; at: string },
 ): Refund {
   const row: RefundsTable = {
-    id: randomUUID(),
+    id: newRowId(),
     workspace_id: access.workspaceId,
     payment_id: input.payment.id,
     invoice_id: input.payment.invoiceId,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import { listAs } from '../../../db/paging.js';
 import { unitOfWork } from '../../../db/unit-of-work.js';
@@ -10,6 +9,7 @@ import { type Cycle, termsOf } from './terms.js';
 import { normalInterval, periodStart } from './periods.js';
 import * as repo from './subscriptions.repository.js';
 import type { Subscription, SubscriptionCreate } from './subscriptions.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 const subscriptionSubject = (s: Subscription) => ({ object: 'subscription', id: s.id, data: s, companyId: s.companyId });
 
@@ -48,7 +48,7 @@ export async function createSubscription(
   const first = nextPeriod(schedule, 0) as number;
   return unitOfWork(database, async (work) => {
     const subscription = repo.insertSubscription(work, caller.access, {
-      id: randomUUID(),
+      id: newRowId(),
       billed,
       status: first > now ? 'notStarted' : 'active',
       terms,

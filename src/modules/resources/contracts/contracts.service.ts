@@ -20,6 +20,7 @@ import {
   type ContractTemplateCreate,
   VariableValues,
 } from './contracts.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 export const listContractTemplates = listAs(repo.listTemplates);
 export const listContracts = listAs(repo.listContracts);
@@ -129,7 +130,7 @@ export async function createContractTemplate(database: Database, caller: Caller,
   if (problems.length > 0) throw errors.invalidFields(problems);
   const at = isoAt(caller.actor.at);
   const template: ContractTemplate = {
-    id: randomUUID(),
+    id: newRowId(),
     object: 'contractTemplate',
     name: input.name,
     fields,
@@ -171,7 +172,7 @@ export async function sendContract(database: Database, caller: Caller, input: Co
 
   const at = isoAt(caller.actor.at);
   const contract: Contract = {
-    id: randomUUID(),
+    id: newRowId(),
     object: 'contract',
     contractTemplateId: template.id,
     name: template.name,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Database, DbHandle } from '../../../db/database.js';
 import { listAs } from '../../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
@@ -16,6 +15,7 @@ import { queueEmails } from '../email-outbox/index.js';
 import { checkCustomFields, loadCustomFieldRules, mergeCustomFields, normalizeCustomFields } from '../custom-fields/index.js';
 import * as repo from './clients.repository.js';
 import type { Client, ClientCreate, ClientReplace, ClientUpdate, CreationMethod } from './clients.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 const fullName = (givenName: string, familyName: string) => `${givenName} ${familyName}`.trim();
 const noSuchCompany = () => errors.invalidField('body.companyId', 'is not a company of this workspace');
@@ -124,7 +124,7 @@ function addClient(
   how: { creationMethod: CreationMethod; invite: Invite | null },
 ): Client {
   const { access, actor } = caller;
-  const id = randomUUID();
+  const id = newRowId();
   const at = isoAt(actor.at);
   const email = input.email.trim();
   const givenName = input.givenName.trim();

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import { listAs } from '../../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
@@ -12,6 +11,7 @@ import * as clients from './clients.repository.js';
 import { mergeCustomFields, normalizeCustomFields } from '../custom-fields/index.js';
 import * as repo from './companies.repository.js';
 import type { Company, CompanyCreate, CompanyUpdate } from './companies.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 /** A company as the subject of its audit entries (and the data of their webhooks). */
 const companySubject = (company: Company) => ({ object: 'company', id: company.id, data: company, companyId: company.id });
@@ -36,7 +36,7 @@ type CompanyFields = Omit<Company, 'id' | 'object' | 'createdAt' | 'updatedAt' |
 
 /** Adds a new company to the unit of work, with its companyCreated entry. */
 function addCompany(work: UnitOfWork, caller: Caller, fields: CompanyFields, description: string, context?: object): Company {
-  const id = randomUUID();
+  const id = newRowId();
   const at = isoAt(caller.actor.at);
   const company: Company = {
     id,

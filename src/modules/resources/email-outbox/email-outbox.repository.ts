@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Page, type PageTokens, fetchPage, pageScope } from '../../../db/paging.js';
 import { type FullRow, preparedWrite } from '../../../db/prepared.js';
@@ -7,6 +6,7 @@ import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import type { Access } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import type { OutboxEmail, OutboxListQuery } from './email-outbox.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 /** An e-mail to send, as a service queues it. */
 export interface QueuedEmail {
@@ -27,7 +27,7 @@ export function queueEmails(work: UnitOfWork, access: Access, emails: readonly Q
   for (const email of emails) {
     work.write(
       insertRow(work.db, {
-        id: randomUUID(),
+        id: newRowId(),
         workspace_id: access.workspaceId,
         notification_id: email.notificationId,
         to_address: email.to,

@@ -1,5 +1,4 @@
 // File channels and their file objects (files, folders, links): create, read, list, rename or move, delete, and folders' permissions.
-import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../../audit/index.js';
 import type { Database, DbHandle } from '../../../db/database.js';
 import type { Page, PageTokens } from '../../../db/paging.js';
@@ -25,6 +24,7 @@ import type {
   PermissionsUpdate,
 } from './files.schemas.js';
 import { type UrlSettings, withUrls } from './signed-urls.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 /** What the files service needs beyond the database: the content store, the URL signer and their settings. */
 export interface FileSettings extends UrlSettings {
@@ -120,7 +120,7 @@ async function createObject(database: Database, caller: Caller, input: NewObject
       const at = isoAt(caller.actor.at);
       const modifier = modifierOf(caller);
       const file: FileObject = {
-        id: randomUUID(),
+        id: newRowId(),
         object: input.type,
         channelId: channel.id,
         createdAt: at,

@@ -9,6 +9,7 @@ import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
 import { visibleClientCompanies } from '../directory/index.js';
 import * as repo from './forms.repository.js';
 import type { Form, FormCreate, FormField, FormResponse, FormResponseComplete, FormResponseRequest, FormUpdate } from './forms.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 type FormFieldType = FormField['type'];
 
@@ -49,7 +50,7 @@ export async function createForm(database: Database, caller: Caller, input: Form
     isRequired: field.isRequired ?? false,
   }));
   const form: Form = {
-    id: randomUUID(),
+    id: newRowId(),
     object: 'form',
     name: input.name,
     description: input.description ?? '',
@@ -193,7 +194,7 @@ export async function requestFormResponse(database: Database, caller: Caller, in
   const at = isoAt(caller.actor.at);
   const formFields = Object.fromEntries(form.formFields.map(({ formFieldId, ...field }) => [formFieldId, field]));
   const responses: FormResponse[] = [...pairs.values()].map(({ clientId, companyId }) => ({
-    id: randomUUID(),
+    id: newRowId(),
     object: 'formResponse',
     formId: form.id,
     formName: form.name,

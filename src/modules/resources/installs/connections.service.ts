@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import type { Page, PageTokens } from '../../../db/paging.js';
 import { unitOfWork } from '../../../db/unit-of-work.js';
@@ -9,6 +8,7 @@ import { resolveMembers } from '../directory/index.js';
 import * as repo from './connections.repository.js';
 import type { AppConnection, AppConnectionCreate, AppConnectionListQuery } from './connections.schemas.js';
 import { getInstall } from './installs.service.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 const HTTP_URL = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
 
@@ -55,7 +55,7 @@ export async function createConnection(
   const at = isoAt(caller.actor.at);
   const membershipType = input.membershipType ?? (clientIds.length === 0 ? 'company' : clientIds.length === 1 ? 'individual' : 'group');
   const connection: AppConnection = {
-    id: randomUUID(),
+    id: newRowId(),
     object: 'appConnection',
     createdAt: at,
     updatedAt: at,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import { listAs } from '../../../db/paging.js';
 import { unitOfWork } from '../../../db/unit-of-work.js';
@@ -9,6 +8,7 @@ import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import { coreInstalls, sortKeyOf } from './core-modules.js';
 import * as repo from './installs.repository.js';
 import type { Install, InstallCreate } from './installs.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 export const listInstalls = listAs(repo.listInstalls);
 
@@ -59,7 +59,7 @@ export async function createInstall(database: Database, caller: Caller, input: I
   if (input.url !== undefined && !isHttpUrl(input.url)) throw errors.invalidField('body.url', 'must be an http(s) URL');
   const sort = await repo.nextSort(database.db, caller.access);
   const at = isoAt(caller.actor.at);
-  const id = randomUUID();
+  const id = newRowId();
   const name = input.name.trim();
   await unitOfWork(database, async (work) => {
     repo.insertInstalls(work, caller.access, [

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import type { Page, PageTokens } from '../../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
@@ -11,6 +10,7 @@ import { recordAudit } from '../../../audit/index.js';
 import { existingCompanyIds } from '../directory/index.js';
 import * as repo from './internal-users.repository.js';
 import type { InternalUser, InternalUserCreate, InternalUserListQuery } from './internal-users.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 /**
  * Creates an internal user of the caller's workspace and its `internalUserCreated` audit entry, in one
@@ -28,7 +28,7 @@ export async function createInternalUser(
   const email = input.email.trim();
   const role = input.role ?? 'staff';
   const companies = input.companyAccessList === undefined ? undefined : await workspaceCompanies(database, access, input.companyAccessList);
-  const id = randomUUID();
+  const id = newRowId();
   const at = isoAt(actor.at);
   const user: InternalUser = {
     id,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../../audit/index.js';
 import type { Database } from '../../../db/database.js';
 import type { Page, PageTokens } from '../../../db/paging.js';
@@ -14,6 +13,7 @@ import { visibleClientCompanies } from '../directory/index.js';
 import { findInternalUser } from '../internal-users/index.js';
 import * as repo from './messages.repository.js';
 import type { Message, MessageCreate, MessageListQuery, MessageStreamQuery } from './messages.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 const channelSubject = (channel: MessageChannel) => ({
   object: 'messageChannel',
@@ -125,7 +125,7 @@ export async function sendMessage(database: Database, caller: Caller, input: Mes
   if (problems.length > 0 || !channel || !sender) throw errors.invalidFields(problems);
   const at = isoAt(caller.actor.at);
   const message: Message = {
-    id: randomUUID(),
+    id: newRowId(),
     object: 'message',
     senderId: sender.id,
     createdAt: at,

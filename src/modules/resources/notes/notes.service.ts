@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../../audit/index.js';
 import type { Database } from '../../../db/database.js';
 import type { Page, PageTokens } from '../../../db/paging.js';
@@ -9,6 +8,7 @@ import { errors, orNotFound } from '../../../lib/errors.js';
 import { existingCompanyIds, findClient } from '../directory/index.js';
 import * as repo from './notes.repository.js';
 import type { Note, NoteCreate, NoteListQuery, NoteUpdate } from './notes.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 /** GET /v1/notes: `entityId` names a client or a company only with `entityType` (the SDK's rule). */
 export function listNotes(database: Database, caller: Caller, query: NoteListQuery, tokens: PageTokens): Promise<Page<Note>> {
@@ -54,7 +54,7 @@ export async function createNote(database: Database, caller: Caller, input: Note
   }
   const at = isoAt(caller.actor.at);
   const note: Note = {
-    id: randomUUID(),
+    id: newRowId(),
     object: 'note',
     entityType: input.entityType,
     entityId,

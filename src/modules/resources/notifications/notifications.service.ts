@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import { listAs } from '../../../db/paging.js';
 import { unitOfWork } from '../../../db/unit-of-work.js';
@@ -11,6 +10,7 @@ import { declaredConfigsOf } from '../installs/index.js';
 import type { NotificationSetting } from '../installs/index.js';
 import * as repo from './notifications.repository.js';
 import type { Notification, NotificationCreate } from './notifications.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 /** What sending a notification needs beyond the database: where its links point, and who sends its e-mails. */
 export interface NotificationMail {
@@ -214,7 +214,7 @@ export async function createNotification(
   if (targets.length === 0) return undefined;
 
   const at = isoAt(caller.actor.at);
-  const id = randomUUID();
+  const id = newRowId();
   const inProduct: repo.StoredInProduct | null =
     targets.includes('inProduct') && given.inProduct
       ? { title: given.inProduct.title, body: given.inProduct.body, ctaParams: inProductCta }

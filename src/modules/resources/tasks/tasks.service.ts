@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../../audit/index.js';
 import type { Database } from '../../../db/database.js';
 import { listAs } from '../../../db/paging.js';
@@ -10,6 +9,7 @@ import { resolveMembers } from '../directory/index.js';
 import { findInternalUser } from '../internal-users/index.js';
 import * as repo from './tasks.repository.js';
 import type { Task, TaskCreate, TaskTemplate, TaskTemplateCreate, TaskTemplateUpdate, TaskUpdate } from './tasks.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 export const listTasks = listAs(repo.listTasks);
 export const listTaskTemplates = listAs(repo.listTemplates);
@@ -205,7 +205,7 @@ export async function createTask(database: Database, caller: Caller, input: Task
   };
   const task: Task = {
     ...base,
-    id: randomUUID(),
+    id: newRowId(),
     name,
     description: input.description ?? template?.description ?? '',
     status,
@@ -217,7 +217,7 @@ export async function createTask(database: Database, caller: Caller, input: Task
   };
   const subtasks: Task[] = (template?.subTaskTemplates ?? []).map((sub) => ({
     ...base,
-    id: randomUUID(),
+    id: newRowId(),
     name: sub.name,
     description: sub.description,
     status: 'todo',
@@ -355,7 +355,7 @@ export async function deleteTask(database: Database, caller: Caller, id: string)
 export async function createTaskTemplate(database: Database, caller: Caller, input: TaskTemplateCreate): Promise<TaskTemplate> {
   const at = isoAt(caller.actor.at);
   const template: TaskTemplate = {
-    id: randomUUID(),
+    id: newRowId(),
     object: 'taskTemplate',
     name: input.name,
     description: input.description ?? '',
@@ -369,7 +369,7 @@ export async function createTaskTemplate(database: Database, caller: Caller, inp
 /** Subtask templates as given, each a new id made now. */
 function subTemplatesOf(given: { name: string; description?: string }[], at: string): TaskTemplate['subTaskTemplates'] {
   return given.map((sub) => ({
-    id: randomUUID(),
+    id: newRowId(),
     object: 'taskTemplate',
     name: sub.name,
     description: sub.description ?? '',

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   type AuditEventType,
@@ -36,6 +35,7 @@ import {
   recordAttempt,
   webhookIdOf,
 } from './webhooks.repository.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 /** Attempt n + 1 waits RETRY_DELAYS_MS[n] after attempt n failed (the first is immediate); after the tenth, the delivery failed. */
 const RETRY_DELAYS_MS: readonly number[] = [
@@ -124,7 +124,7 @@ function deliveriesFor(
       if (endpoint.workspace_id !== entry.workspace_id || endpoint.created_at > entry.created_at) continue;
       if (!subscribes(endpoint.event_types, name)) continue;
       deliveries.push({
-        id: randomUUID(),
+        id: newRowId(),
         workspace_id: entry.workspace_id,
         endpoint_id: endpoint.id,
         event_id: entry.id,
@@ -274,7 +274,7 @@ export class WebhookWorker extends LoopWorker {
     const retryAt = ok || response.status === 410 || delay === undefined ? null : at + delay;
     await unitOfWork(this.database, async (work) => {
       const attemptRow = {
-        id: randomUUID(),
+        id: newRowId(),
         delivery_id: delivery.id,
         attempt,
         status_code: response.status,

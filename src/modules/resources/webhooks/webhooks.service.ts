@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../db/database.js';
 import { listAs } from '../../../db/paging.js';
 import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
@@ -11,6 +10,7 @@ import { type LookupAll, WebhookAddressError, assertPublicUrl, newWebhookSecret 
 import { endpointCreated } from './endpoint-workspaces.js';
 import * as repo from './webhooks.repository.js';
 import type { WebhookEndpoint, WebhookEndpointCreate } from './webhooks.schemas.js';
+import { newRowId } from '../../../lib/row-id.js';
 
 /** What managing endpoints needs beyond the database. */
 export interface WebhookSettings {
@@ -38,7 +38,7 @@ export async function createEndpoint(
   const secret = newWebhookSecret();
   return unitOfWork(database, async (work) => {
     const endpoint = repo.insertEndpoint(work, caller.access, {
-      id: randomUUID(),
+      id: newRowId(),
       url: input.url,
       eventTypes,
       description: input.description ?? '',
@@ -141,7 +141,7 @@ export async function emitAppEvent(database: Database, caller: Caller, event: st
   const principal = caller.principal;
   const appId = principal.kind === 'system' || principal.kind === 'workspaceKey' ? null : principal.appId;
   if (appId === null) throw errors.forbidden('Only an app (its key, bearer token or session) emits app events.');
-  const id = randomUUID();
+  const id = newRowId();
   const createdAt = isoAt(caller.actor.at);
   await unitOfWork(database, async (work) => {
     recordAudit(work, caller.actor, {
