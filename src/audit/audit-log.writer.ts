@@ -1,9 +1,9 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { Actor } from '../lib/caller.js';
 import { isoAt } from '../lib/clock.js';
+import { newRowId } from '../lib/row-id.js';
 import type { AuditEventType } from './audit-events.js';
 import { insertEntry } from './audit-trail.repository.js';
-import { newRowId } from '../lib/row-id.js';
 
 /** Units of work that wrote an entry: each wakes the listeners once, after its commit. */
 const unitsToAnnounce = new WeakSet<UnitOfWork>();

@@ -4,11 +4,11 @@ import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
 import type { Caller } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { type Members, resolveMembers, visibleClientCompanies } from '../../resources/directory/index.js';
 import { findInternalUser } from '../../resources/internal-users/index.js';
 import * as repo from './channels.repository.js';
 import type { FileChannelListQuery, MessageChannelCreate, MessageChannelListQuery } from './channels.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 const NAME = { message: 'Message channel', file: 'File channel' } as const;
 

@@ -6,6 +6,7 @@ import { recordAudit } from '../../../audit/index.js';
 import type { Caller } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { errors } from '../../../lib/errors.js';
+import { newRowId } from '../../../lib/row-id.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
 import * as repo from './app-api.repository.js';
 import {
@@ -15,7 +16,6 @@ import {
   type AppBuilderSecret,
   NAME_PATTERN,
 } from './app-api.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 /**
  * The app a caller is: an app API key in X-API-KEY, or a bearer token minted from it, of a key made with an

@@ -5,6 +5,7 @@ import type { Caller } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
 import { recordAudit } from '../../../audit/index.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { QUANTITY_PLACES, TAX_PLACES, scaled } from './money.js';
 import { DEFAULT_CURRENCY, normalInterval } from './periods.js';
 import * as repo from './catalog.repository.js';
@@ -19,7 +20,6 @@ import type {
   SubscriptionTemplate,
   SubscriptionTemplateCreate,
 } from './catalog.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 /** A product or a price as the subject of its audit entries (and the data of their webhooks). */
 const productSubject = (product: Product) => ({ object: 'product', id: product.id, data: product });

@@ -5,9 +5,9 @@ import type { DB, InvoicesTable, PaymentsTable } from '../../../db/schema.js';
 import { type FullRow, preparedWrite } from '../../../db/prepared.js';
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import type { Access } from '../../../lib/caller.js';
+import { newRowId } from '../../../lib/row-id.js';
 import type { Invoice, InvoiceListQuery, Payment, PaymentListQuery } from './invoices.schemas.js';
 import { type Billed, type Terms, amountsOf, billingFields } from './terms.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 export const invoiceNumber = (n: number) => String(n).padStart(4, '0');
 

@@ -6,6 +6,7 @@ import { isoAt } from '../../../lib/clock.js';
 import type { PdfDocument } from '../../../lib/pdf.js';
 import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
 import { recordAudit } from '../../../audit/index.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { findClient, findCompany } from '../directory/index.js';
 import { documentBrand } from '../workspaces/index.js';
 import { type InvoiceParties, invoiceFileName, invoicePdf } from './invoice-pdf.js';
@@ -13,7 +14,6 @@ import * as repo from './invoices.repository.js';
 import { recordPaid } from './payments.service.js';
 import { type Invoice, type InvoiceCreate, type InvoiceUpdate, type Payment, invoiceSubject } from './invoices.schemas.js';
 import { type Billed, type Terms, termsOf } from './terms.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 const DAY_MS = 86_400_000;
 

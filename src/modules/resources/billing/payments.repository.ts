@@ -6,11 +6,11 @@ import type { DB, PaymentMethodsTable, PaymentsTable, RefundsTable } from '../..
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import type { Access } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { billedTo, findInvoice, invoiceNumber, onServerTime, toPayment } from './invoices.repository.js';
 import type { Payment } from './invoices.schemas.js';
 import type { PaymentMethod, PaymentMethodListQuery, Refund, RefundListQuery } from './payments.schemas.js';
 import type { Billed } from './terms.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 function toPaymentMethod(row: PaymentMethodsTable): PaymentMethod {
   return {

@@ -5,11 +5,11 @@ import type { Caller } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
 import { recordAudit } from '../../../audit/index.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { type Cycle, termsOf } from './terms.js';
 import { normalInterval, periodStart } from './periods.js';
 import * as repo from './subscriptions.repository.js';
 import type { Subscription, SubscriptionCreate } from './subscriptions.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 const subscriptionSubject = (s: Subscription) => ({ object: 'subscription', id: s.id, data: s, companyId: s.companyId });
 

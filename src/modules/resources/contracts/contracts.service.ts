@@ -7,6 +7,7 @@ import { type Caller, ownUserOf, workspaceAccess } from '../../../lib/caller.js'
 import { isoAt } from '../../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
 import type { PdfDocument } from '../../../lib/pdf.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { findClient, findCompany, resolveMembers } from '../directory/index.js';
 import { documentBrand } from '../workspaces/index.js';
 import { type ContractParties, contractFileName, contractPdf } from './contract-pdf.js';
@@ -20,7 +21,6 @@ import {
   type ContractTemplateCreate,
   VariableValues,
 } from './contracts.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 export const listContractTemplates = listAs(repo.listTemplates);
 export const listContracts = listAs(repo.listContracts);

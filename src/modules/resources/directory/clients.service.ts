@@ -6,6 +6,7 @@ import { isoAt } from '../../../lib/clock.js';
 import { credentialsChanged } from '../../../lib/credential-cache.js';
 import { ApiError, errors, orNotFound } from '../../../lib/errors.js';
 import { fallbackColorFor } from '../../../lib/fallback-color.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { newSecretToken } from '../../../lib/secret-token.js';
 import type { CustomFieldValues } from '../../../lib/schemas.js';
 import { blankActorPersonalData, recordAudit } from '../../../audit/index.js';
@@ -15,7 +16,6 @@ import { queueEmails } from '../email-outbox/index.js';
 import { checkCustomFields, loadCustomFieldRules, mergeCustomFields, normalizeCustomFields } from '../custom-fields/index.js';
 import * as repo from './clients.repository.js';
 import type { Client, ClientCreate, ClientReplace, ClientUpdate, CreationMethod } from './clients.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 const fullName = (givenName: string, familyName: string) => `${givenName} ${familyName}`.trim();
 const noSuchCompany = () => errors.invalidField('body.companyId', 'is not a company of this workspace');

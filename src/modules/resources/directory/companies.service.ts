@@ -7,11 +7,11 @@ import { credentialsChanged } from '../../../lib/credential-cache.js';
 import { errors, orNotFound } from '../../../lib/errors.js';
 import { fallbackColorFor } from '../../../lib/fallback-color.js';
 import { recordAudit } from '../../../audit/index.js';
+import { newRowId } from '../../../lib/row-id.js';
 import * as clients from './clients.repository.js';
 import { mergeCustomFields, normalizeCustomFields } from '../custom-fields/index.js';
 import * as repo from './companies.repository.js';
 import type { Company, CompanyCreate, CompanyUpdate } from './companies.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 /** A company as the subject of its audit entries (and the data of their webhooks). */
 const companySubject = (company: Company) => ({ object: 'company', id: company.id, data: company, companyId: company.id });

@@ -5,8 +5,8 @@ import type { DB, EmailOutboxTable } from '../../../db/schema.js';
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import type { Access } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
-import type { OutboxEmail, OutboxListQuery } from './email-outbox.schemas.js';
 import { newRowId } from '../../../lib/row-id.js';
+import type { OutboxEmail, OutboxListQuery } from './email-outbox.schemas.js';
 
 /** An e-mail to send, as a service queues it. */
 export interface QueuedEmail {

@@ -6,6 +6,7 @@ import { unitOfWork } from '../../../db/unit-of-work.js';
 import { type Caller, isClient } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
+import { newRowId } from '../../../lib/row-id.js';
 import * as channels from '../../components/channels/index.js';
 import type { FileChannel, FileChannelCreate, FileChannelListQuery } from '../../components/channels/index.js';
 import { normalizePath, parentPath } from './file-paths.js';
@@ -24,7 +25,6 @@ import type {
   PermissionsUpdate,
 } from './files.schemas.js';
 import { type UrlSettings, withUrls } from './signed-urls.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 /** What the files service needs beyond the database: the content store, the URL signer and their settings. */
 export interface FileSettings extends UrlSettings {

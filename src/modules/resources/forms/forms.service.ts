@@ -6,10 +6,10 @@ import { unitOfWork } from '../../../db/unit-of-work.js';
 import { type Caller, ownUserOf } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { visibleClientCompanies } from '../directory/index.js';
 import * as repo from './forms.repository.js';
 import type { Form, FormCreate, FormField, FormResponse, FormResponseComplete, FormResponseRequest, FormUpdate } from './forms.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 type FormFieldType = FormField['type'];
 

@@ -4,11 +4,11 @@ import { unitOfWork } from '../../../db/unit-of-work.js';
 import type { Caller } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { type FieldProblem, errors } from '../../../lib/errors.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { resolveMembers } from '../directory/index.js';
 import * as repo from './connections.repository.js';
 import type { AppConnection, AppConnectionCreate, AppConnectionListQuery } from './connections.schemas.js';
 import { getInstall } from './installs.service.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 const HTTP_URL = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
 

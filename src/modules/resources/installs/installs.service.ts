@@ -5,10 +5,10 @@ import { type Access, type Caller, workspaceAccess } from '../../../lib/caller.j
 import { isoAt } from '../../../lib/clock.js';
 import { errors, orNotFound } from '../../../lib/errors.js';
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { coreInstalls, sortKeyOf } from './core-modules.js';
 import * as repo from './installs.repository.js';
 import type { Install, InstallCreate } from './installs.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 export const listInstalls = listAs(repo.listInstalls);
 

@@ -7,10 +7,10 @@ import { errors } from '../../../lib/errors.js';
 import { fallbackColorFor } from '../../../lib/fallback-color.js';
 import { isUuid } from '../../../lib/formats.js';
 import { recordAudit } from '../../../audit/index.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { existingCompanyIds } from '../directory/index.js';
 import * as repo from './internal-users.repository.js';
 import type { InternalUser, InternalUserCreate, InternalUserListQuery } from './internal-users.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 /**
  * Creates an internal user of the caller's workspace and its `internalUserCreated` audit entry, in one

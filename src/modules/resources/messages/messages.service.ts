@@ -6,6 +6,7 @@ import { type Caller, assertNamesItself, ownUserOf } from '../../../lib/caller.j
 import { isoAt } from '../../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
 import type { EventBus } from '../../../lib/event-bus.js';
+import { newRowId } from '../../../lib/row-id.js';
 import type { StreamCursors } from '../../../lib/stream-cursors.js';
 import * as channels from '../../components/channels/index.js';
 import type { MessageChannel, MessageChannelCreate, MessageChannelListQuery } from '../../components/channels/index.js';
@@ -13,7 +14,6 @@ import { visibleClientCompanies } from '../directory/index.js';
 import { findInternalUser } from '../internal-users/index.js';
 import * as repo from './messages.repository.js';
 import type { Message, MessageCreate, MessageListQuery, MessageStreamQuery } from './messages.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 const channelSubject = (channel: MessageChannel) => ({
   object: 'messageChannel',

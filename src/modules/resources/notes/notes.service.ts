@@ -5,10 +5,10 @@ import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
 import type { Caller } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { errors, orNotFound } from '../../../lib/errors.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { existingCompanyIds, findClient } from '../directory/index.js';
 import * as repo from './notes.repository.js';
 import type { Note, NoteCreate, NoteListQuery, NoteUpdate } from './notes.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 /** GET /v1/notes: `entityId` names a client or a company only with `entityType` (the SDK's rule). */
 export function listNotes(database: Database, caller: Caller, query: NoteListQuery, tokens: PageTokens): Promise<Page<Note>> {

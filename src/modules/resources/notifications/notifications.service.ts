@@ -5,12 +5,12 @@ import { type Access, type Caller, assertNamesItself } from '../../../lib/caller
 import { isoAt } from '../../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
 import { isUuid } from '../../../lib/formats.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { type QueuedEmail, queueEmails } from '../email-outbox/index.js';
 import { declaredConfigsOf } from '../installs/index.js';
 import type { NotificationSetting } from '../installs/index.js';
 import * as repo from './notifications.repository.js';
 import type { Notification, NotificationCreate } from './notifications.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 /** What sending a notification needs beyond the database: where its links point, and who sends its e-mails. */
 export interface NotificationMail {

@@ -5,11 +5,11 @@ import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
 import { type Caller, isClient, isInternalUser } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { type FieldProblem, errors, orNotFound } from '../../../lib/errors.js';
+import { newRowId } from '../../../lib/row-id.js';
 import { resolveMembers } from '../directory/index.js';
 import { findInternalUser } from '../internal-users/index.js';
 import * as repo from './tasks.repository.js';
 import type { Task, TaskCreate, TaskTemplate, TaskTemplateCreate, TaskTemplateUpdate, TaskUpdate } from './tasks.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 export const listTasks = listAs(repo.listTasks);
 export const listTaskTemplates = listAs(repo.listTemplates);

@@ -19,6 +19,7 @@ import { unitOfWork } from '../../../db/unit-of-work.js';
 import { LoopWorker } from '../../../lib/background-loop.js';
 import { systemCaller } from '../../../lib/caller.js';
 import { type Clock, isoAt } from '../../../lib/clock.js';
+import { newRowId } from '../../../lib/row-id.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
 import { type EndpointWorkspaces, endpointWorkspacesOf } from './endpoint-workspaces.js';
 import { type LookupAll, postWebhook, signWebhook } from './webhook-http.js';
@@ -35,7 +36,6 @@ import {
   recordAttempt,
   webhookIdOf,
 } from './webhooks.repository.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 /** Attempt n + 1 waits RETRY_DELAYS_MS[n] after attempt n failed (the first is immediate); after the tenth, the delivery failed. */
 const RETRY_DELAYS_MS: readonly number[] = [

@@ -4,13 +4,13 @@ import { type UnitOfWork, unitOfWork } from '../../../db/unit-of-work.js';
 import type { Caller } from '../../../lib/caller.js';
 import { isoAt } from '../../../lib/clock.js';
 import { errors, orNotFound } from '../../../lib/errors.js';
+import { newRowId } from '../../../lib/row-id.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
 import { recordAudit } from '../../../audit/index.js';
 import { type LookupAll, WebhookAddressError, assertPublicUrl, newWebhookSecret } from './webhook-http.js';
 import { endpointCreated } from './endpoint-workspaces.js';
 import * as repo from './webhooks.repository.js';
 import type { WebhookEndpoint, WebhookEndpointCreate } from './webhooks.schemas.js';
-import { newRowId } from '../../../lib/row-id.js';
 
 /** What managing endpoints needs beyond the database. */
 export interface WebhookSettings {
