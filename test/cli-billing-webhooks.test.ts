@@ -36,7 +36,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(
         [paid.code, paid.json.status, paid.json.number, typeof paid.json.paymentId],
         [0, 'paid', '0001', 'string'],
-        `the invoice ${JSON.stringify(invoice)}; the command said: ${paid.stderr}`,
+        `the invoice ${JSON.stringify(invoice)}; the command printed ${JSON.stringify(paid.json)} and said: ${paid.stderr}`,
       );
       const again = await run('invoices', 'void', ...W, '--invoice', invoice.id);
       assert.deepEqual([again.code, again.json.error.code, again.json.error.message], [1, 'conflict', 'A paid invoice cannot be voided.']);

@@ -82,9 +82,18 @@ function forKysely(statements: ReturnType<typeof withStatementCache>): SqliteDia
   };
 }
 
-/** Kysely's SQLite driver, counting who holds the one connection (a transaction holds it throughout). */
+/**
+ * Kysely's SQLite driver, counting who holds the one connection (a transaction holds it throughout). Its
+ * transactions are the read-modify-write units, so they begin IMMEDIATE: they take the write lock before their first
+ * read, waiting busy_timeout for another process's (the `portal` CLI beside a server). Kysely's deferred `begin` reads
+ * first and asks for the lock at the first write; when another process had committed meanwhile, SQLite refuses that
+ * at once ("database is locked"), without waiting.
+ */
 class TrackedSqliteDriver extends SqliteDriver {
   held = 0;
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
   override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await super.acquireConnection();
     this.held++;
