@@ -45,6 +45,5 @@ EXPOSE 8080
 # Healthy = ready: the database answers and the process is not draining (GET /readyz; Redis and the outboxes are metrics).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# The server applies pending migrations on start; SIGTERM drains (SHUTDOWN_GRACE_MS) before closing. bin/serve execs Node
-# with the V8 flags of DATABASE_URL's database (npm start runs the same), so Node is the signalled process.
-CMD ["sh", "bin/serve"]
+# The server applies pending migrations on start; SIGTERM drains (SHUTDOWN_GRACE_MS) before closing.
+CMD ["node", "--max-semi-space-size=4", "--max-old-space-size=256", "--no-allocation-site-pretenuring", "bin/portal.js", "serve"]

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { type Child, freePort, planPinning, startChild, stopChild, waitForHttp } from './children.js';
 import { type Measured, measure } from './load.js';
 import { onPostgres, postgresSchemaUrl } from './postgres-schema.js';
-import { LOG_LEVEL, ROOMY_LIMITS, ROOT, buildServer, createWorkspace, median, runNode, serveArgs } from './server-setup.js';
+import { LOG_LEVEL, ROOMY_LIMITS, ROOT, SERVE_ARGS, buildServer, createWorkspace, median, runNode } from './server-setup.js';
 
 const LOAD = { connections: 50, seconds: 5, warmupSeconds: 2 };
 const PAGE = 100;
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     );
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    server = startChild('server', serveArgs(env), { cwd: ROOT, env: { ...env, PORT: String(port) }, cpu: pinning.serverCpu });
+    server = startChild('server', SERVE_ARGS, { cwd: ROOT, env: { ...env, PORT: String(port) }, cpu: pinning.serverCpu });
     await waitForHttp(server, `${base}/healthz`, (s) => s === 200, START_TIMEOUT_MS);
 
     const headers = { 'x-api-key': apiKey };

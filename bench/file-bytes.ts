@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Child, freePort, planPinning, readCpuMs, startChild, stopChild, waitForHttp } from './children.js';
 import { type RequestSpec, measure } from './load.js';
-import { LOG_LEVEL, ROOMY_LIMITS, ROOT, buildServer, createWorkspace, median, serveArgs } from './server-setup.js';
+import { LOG_LEVEL, ROOMY_LIMITS, ROOT, SERVE_ARGS, buildServer, createWorkspace, median } from './server-setup.js';
 
 const MiB = 1024 * 1024;
 const SMALL = 64 * 1024;
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
       const { apiKey } = await createWorkspace('File bench', env);
       const serverPort = await freePort();
       const serverUrl = `http://127.0.0.1:${serverPort}`;
-      const server = await start('server', serveArgs(env), { ...env, PORT: String(serverPort) }, `${serverUrl}/healthz`, (s) => s === 200);
+      const server = await start('server', SERVE_ARGS, { ...env, PORT: String(serverPort) }, `${serverUrl}/healthz`, (s) => s === 200);
       const company = await json(`${serverUrl}/v1/companies`, 'POST', apiKey, { name: 'Files' });
       const channel = await json(`${serverUrl}/v1/channels/files`, 'POST', apiKey, { membershipType: 'company', companyId: company.id });
       let made = 0;

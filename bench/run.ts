@@ -9,7 +9,7 @@ import { type Child, freePort, planPinning, readMemory, resetPeakRss, startChild
 import { CONTRACT_HEADER_VARIANTS, formatContractHeaders, formatLimiter, limiterVariants, measureLimiter } from './limiter.js';
 import { type LoadSettings, type Measured, type RequestSpec, bodyMaker, measure } from './load.js';
 import { copyClientTables, onPostgres, postgresSchemaUrl } from './postgres-schema.js';
-import { LOG_LEVEL, ROOMY_LIMITS, ROOT, buildServer, createWorkspace, runNode, serveArgs } from './server-setup.js';
+import { LOG_LEVEL, ROOMY_LIMITS, ROOT, SERVE_ARGS, buildServer, createWorkspace, runNode } from './server-setup.js';
 import {
   type BenchResults,
   type RoundSample,
@@ -242,7 +242,7 @@ async function main(options: Options): Promise<number> {
 
   const serverPort = await freePort();
   const serverUrl = `http://127.0.0.1:${serverPort}`;
-  const server = startChild('server', [...PROFILE_ARGS, ...serveArgs(env)], {
+  const server = startChild('server', [...PROFILE_ARGS, ...SERVE_ARGS], {
     cwd: ROOT,
     env: { ...env, PORT: String(serverPort) },
     cpu: pinning.serverCpu,
@@ -461,7 +461,7 @@ async function main(options: Options): Promise<number> {
     const limiterResults = await measureLimiter(variants, pointRead.requests.server, settings, limiterRounds, async (variant) => {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      const child = startChild(`server (${variant.name})`, serveArgs(env), {
+      const child = startChild(`server (${variant.name})`, SERVE_ARGS, {
         cwd: ROOT,
         env: { ...env, ...variant.env, PORT: String(port) },
         cpu: pinning.serverCpu,

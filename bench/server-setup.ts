@@ -1,20 +1,19 @@
 // What the benches share to run the real server: where it is, how it is started, its limits and its CLI.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Workspace } from './scenarios.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const LOG_LEVEL = 'warn'; // no per-request logs on any side: the bare route and the naive server have none
 export const CLI_TIMEOUT_MS = 30_000;
-/**
- * The server as `npm start` runs it: Node's arguments as `bin/serve` gives them for the database of `env` (the V8
- * flags of that database; bin/portal.js runs the compiled dist/ when it is fresh), asked of the script itself (its
- * Node here is `echo`), so that the bench runs them on its own Node, with a profile's flags before them.
- */
-export function serveArgs(env: NodeJS.ProcessEnv): string[] {
-  const printed = execFileSync('sh', ['bin/serve'], { cwd: ROOT, env: { ...env, npm_node_execpath: 'echo' }, encoding: 'utf8' });
-  return printed.trim().split(' ');
-}
+/** The server as `npm start` runs it: compiled (bin/portal.js picks dist/ when it is fresh), with its heap limits. */
+export const SERVE_ARGS = [
+  '--max-semi-space-size=4',
+  '--max-old-space-size=256',
+  '--no-allocation-site-pretenuring',
+  'bin/portal.js',
+  'serve',
+];
 
 /** Limits on, but roomy enough never to refuse the load generator: their cost is measured, not their effect. */
 export const ROOMY_LIMITS = {

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { type Child, freePort, startChild, stopChild, waitForHttp, withTimeout } from './children.js';
 import { onPostgres, postgresSchemaUrl } from './postgres-schema.js';
-import { ROOT, serveArgs } from './server-setup.js';
+import { ROOT, SERVE_ARGS } from './server-setup.js';
 
 const WARM_UP = 20;
 /** Every wait is bounded: an event that never comes stops the bench. */
@@ -145,7 +145,7 @@ async function measure(variant: Variant): Promise<{ fromPost: Figures; fromAnswe
     const bases: string[] = [];
     for (let i = 0; i < processes; i++) {
       const port = await freePort();
-      const child = startChild(`server ${i + 1}`, serveArgs(env), { cwd: ROOT, env: { ...env, PORT: String(port) } });
+      const child = startChild(`server ${i + 1}`, SERVE_ARGS, { cwd: ROOT, env: { ...env, PORT: String(port) } });
       children.push(child);
       bases.push(`http://127.0.0.1:${port}`);
       await waitForHttp(child, `${bases[i]}/readyz`, (status) => status === 200, START_TIMEOUT_MS);
