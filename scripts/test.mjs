@@ -63,7 +63,8 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const env = { ...process.env };
+// Every page a server writes as bytes is compared with fast-json-stringify's output (src/lib/json-bytes.ts).
+const env = { ...process.env, PORTAL_CHECK_JSON_BYTES: '1' };
 const sqliteOnly = process.env.PORTAL_TEST_SQLITE_ONLY === '1';
 const answer = sqliteOnly ? 'PORTAL_TEST_SQLITE_ONLY=1' : await postgresAnswers(pgUrl);
 if (sqliteOnly) {

@@ -1,6 +1,6 @@
-// Rule (issue 29, point 15): .env.example names every variable the server reads (src/config.ts, and the one
-// `process.env` read elsewhere in src/: PORTAL_SEED_DEMO), and only those, each with its comment line; the README's
-// Configuration table names each too; and the example as written is a valid configuration.
+// Rule (issue 29, point 15): .env.example names every variable the server reads (src/config.ts, and the two
+// `process.env` reads elsewhere in src/: PORTAL_SEED_DEMO, PORTAL_CHECK_JSON_BYTES), and only those, each with its
+// comment line; the README's Configuration table names each too; and the example as written is a valid configuration.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,8 +3,9 @@ import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
-import { releaseServedPage } from '../db/paging.js';
+import { isMadePage, releaseServedPage } from '../db/paging.js';
 import type { FieldProblem } from '../lib/errors.js';
+import { jsonBytesWriter } from '../lib/json-bytes.js';
 import { LOWER_CASE } from '../lib/schemas.js';
 import { problemsOf } from '../lib/schema-issues.js';
 
@@ -103,21 +104,44 @@ export function installValidators(app: FastifyInstance) {
 
 const buildSerializerFactory = SerializerSelector();
 
+/** PORTAL_CHECK_JSON_BYTES=1 (the test suite's): every page written as bytes is compared with fast-json-stringify's. */
+const checkJsonBytes = process.env.PORTAL_CHECK_JSON_BYTES === '1';
+
 /**
  * Fastify's own serializer compiler (fast-json-stringify), each response schema compiled on its first use. A page
- * pageOf made is emptied once its bytes are made (db/paging.ts releaseServedPage): here, where every answer with a
- * response schema is serialized, rather than in hooks every answer would run.
+ * pageOf made is written straight into bytes when its schema and values allow it (lib/json-bytes.ts), and emptied
+ * once its bytes are made (db/paging.ts releaseServedPage): here, where every answer with a response schema is
+ * serialized, rather than in hooks every answer would run.
  */
 export function lazySerializers(externalSchemas?: unknown, options?: Parameters<typeof buildSerializerFactory>[1]) {
   const compile = buildSerializerFactory(externalSchemas, options);
   return (route: Parameters<typeof compile>[0]) => {
     const serialize = onFirstCall(() => compile(route));
-    return (data: unknown) => {
-      const json = serialize(data);
+    let writePage: ReturnType<typeof jsonBytesWriter> | null = null; // null: not compiled yet
+    return (data: unknown): string => {
+      let json: string | Buffer | undefined;
+      if (isMadePage(data)) {
+        if (writePage === null) writePage = jsonBytesWriter(route.schema);
+        json = writePage?.(data);
+        if (json && checkJsonBytes) expectSameJson(json, serialize(data) as string, route);
+      }
+      json ??= serialize(data) as string;
       releaseServedPage(data);
-      return json;
+      // Fastify sends a serializer's Buffer as it is (its type says string).
+      return json as string;
     };
   };
+}
+
+function expectSameJson(bytes: Buffer, json: string, route: { method: string; url: string; httpStatus: string }): void {
+  const written = bytes.toString();
+  if (written === json) return;
+  let at = 0;
+  while (written[at] === json[at]) at++;
+  const around = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 40), at + 40));
+  throw new Error(
+    `lib/json-bytes.ts: ${route.method} ${route.url} (${route.httpStatus}) differs from fast-json-stringify at byte ${at}: ${around(written)} against ${around(json)}`,
+  );
 }
 
 const PART_PREFIX: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
