@@ -243,7 +243,8 @@ function objectWriter(schema: Record<string, unknown>): Write | undefined {
   )(writers, keys, commaKeys, defaults, commaDefaults) as Write;
 }
 
-/** The largest first buffer a writer starts with, whatever it wrote before. */
+/** A writer's first buffer: the size of its last answer, within these bounds (a larger page grows it as it goes). */
+const MIN_START = 16 * 1024;
 const MAX_START = 1024 * 1024;
 
 /**
@@ -253,11 +254,12 @@ const MAX_START = 1024 * 1024;
 export function jsonBytesWriter(schema: unknown): ((value: unknown) => Buffer | undefined) | undefined {
   const write = writerOf(schema);
   if (!write) return undefined;
-  let start = 16 * 1024; // grows to the last answer's size, so a page is written into one buffer
+  let start = MIN_START;
   return (value) => {
     const out = new JsonBytes(start);
     if (!write(out, value)) return undefined;
-    start = Math.min(MAX_START, Math.max(start, out.at + 1024));
+    // The last answer's size: a route's pages are alike, and one large page does not make every later one allocate as much.
+    start = Math.min(MAX_START, Math.max(MIN_START, out.at + 1024));
     return out.bytes.subarray(0, out.at);
   };
 }
