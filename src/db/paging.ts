@@ -106,16 +106,20 @@ export const PAGE_TEXT_BUDGET = 4 * 1024 * 1024;
 /**
  * A row's stored text, cheaply: the sum of its string columns' lengths (a few additions per column, no
  * serialization), which is what a page's answer grows with; numbers, booleans and nulls are a few bytes each.
- * `columns`: the names of the page's columns, read once (the drivers' rows are dictionaries: enumerating each
- * row's own keys cost four times as much, a page of 100 clients about 60 µs).
+ * Compiled once per set of columns (the names of a page's columns, read from its first row), each column read by its
+ * literal name: the rows of a statement share one shape, so the reads are direct, where a loop over the names made a
+ * lookup by name per column (2 % of the page of 100's CPU; enumerating each row's own keys cost four times that).
  */
-function textLength(row: object, columns: readonly string[]): number {
-  let length = 0;
-  for (const column of columns) {
-    const value = (row as Record<string, unknown>)[column];
-    if (typeof value === 'string') length += value.length;
+const textLengths = new Map<string, (row: object) => number>();
+function textLengthOf(columns: readonly string[]): (row: object) => number {
+  const key = columns.join(',');
+  let textLength = textLengths.get(key);
+  if (!textLength) {
+    const terms = columns.map((column) => ` + (typeof (v = row[${JSON.stringify(column)}]) === 'string' ? v.length : 0)`);
+    textLength = new Function('row', `let v; return 0${terms.join('')};`) as (row: object) => number;
+    textLengths.set(key, textLength);
   }
-  return length;
+  return textLength;
 }
 
 /**
@@ -149,9 +153,9 @@ function pageOf<Row extends { created_at: string; id: string }, Item>(
 ): Page<Item> {
   let kept = Math.min(rows.length, limit);
   let length = 0;
-  const columns = kept > 0 ? Object.keys(rows[0]) : [];
+  const textLength = textLengthOf(kept > 0 ? Object.keys(rows[0]) : []);
   for (let i = 0; i < kept; i++) {
-    length += textLength(rows[i], columns);
+    length += textLength(rows[i]);
     if (length > PAGE_TEXT_BUDGET && i > 0) kept = i;
   }
   const more = rows.length > kept;

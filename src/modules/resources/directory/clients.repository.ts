@@ -15,8 +15,48 @@ import type { Client, ClientListQuery } from './clients.schemas.js';
  * `insertClient` and `updateClient`, in the same unit of work.
  */
 
+/**
+ * The columns a client is served from, and only those: a page of 100 decodes no workspace id, e-mail key or invite
+ * hash it would not send (two strings of the row's fourteen; bench/README.md, 2026-12-01 (morning)).
+ */
+const CLIENT_COLUMNS = [
+  'clients.id',
+  'clients.created_at',
+  'clients.updated_at',
+  'clients.email',
+  'clients.given_name',
+  'clients.family_name',
+  'clients.avatar_image_url',
+  'clients.company_id',
+  'clients.company_ids',
+  'clients.custom_fields',
+  'clients.status',
+  'clients.creation_method',
+  'clients.first_login_date',
+  'clients.last_login_date',
+  'clients.invited_by',
+] as const;
+type ClientRow = Pick<
+  ClientsTable,
+  | 'id'
+  | 'created_at'
+  | 'updated_at'
+  | 'email'
+  | 'given_name'
+  | 'family_name'
+  | 'avatar_image_url'
+  | 'company_id'
+  | 'company_ids'
+  | 'custom_fields'
+  | 'status'
+  | 'creation_method'
+  | 'first_login_date'
+  | 'last_login_date'
+  | 'invited_by'
+>;
+
 /** One literal, every key always present (absent optional fields undefined): it runs for every row served. */
-function toClient(row: ClientsTable): Client {
+function toClient(row: ClientRow): Client {
   return {
     id: row.id,
     object: 'client',
@@ -50,9 +90,8 @@ const inAnyOf =
     );
 
 /** Clients this access may see: its workspace's; a limited principal only those of its companies; a client only itself. */
-function visible(db: Kysely<DB>, access: Access): SelectQueryBuilder<DB, 'clients', ClientsTable> {
-  // clients.* (not *): a list of one company joins client_companies, whose columns must not shadow these.
-  let q = db.selectFrom('clients').selectAll('clients').where('clients.workspace_id', '=', access.workspaceId);
+function visible(db: Kysely<DB>, access: Access): SelectQueryBuilder<DB, 'clients', ClientRow> {
+  let q = db.selectFrom('clients').select(CLIENT_COLUMNS).where('clients.workspace_id', '=', access.workspaceId);
   if (access.clientId) q = q.where('clients.id', '=', access.clientId);
   if (access.companyIds) q = q.where(inAnyOf(access.companyIds));
   return q;
@@ -73,7 +112,7 @@ export async function visibleClientCompanies(db: Kysely<DB>, access: Access, ids
 }
 
 const clientById = preparedQuery('client_by_id', (db, p: { workspaceId: string; id: string }) =>
-  db.selectFrom('clients').selectAll().where('clients.workspace_id', '=', p.workspaceId).where('clients.id', '=', p.id),
+  db.selectFrom('clients').select(CLIENT_COLUMNS).where('clients.workspace_id', '=', p.workspaceId).where('clients.id', '=', p.id),
 );
 
 export async function findClient(db: Kysely<DB>, access: Access, id: string): Promise<Client | undefined> {
@@ -91,7 +130,7 @@ type ClientFilters = {
   familyName?: string;
 };
 
-function filtered<Q extends SelectQueryBuilder<DB, 'clients' | 'client_companies', ClientsTable>>(q: Q, f: ClientFilters): Q {
+function filtered<Q extends SelectQueryBuilder<DB, 'clients' | 'client_companies', ClientRow>>(q: Q, f: ClientFilters): Q {
   let filteredQuery = q;
   if (f.emailKey !== undefined) filteredQuery = filteredQuery.where('clients.email_key', '=', f.emailKey) as Q;
   if (f.givenName !== undefined) filteredQuery = filteredQuery.where('clients.given_name', '=', f.givenName) as Q;
@@ -103,7 +142,7 @@ function filtered<Q extends SelectQueryBuilder<DB, 'clients' | 'client_companies
 const workspaceClients = preparedList(
   'clients_page',
   (db, p: ClientFilters & { workspaceId: string }) =>
-    filtered(db.selectFrom('clients').selectAll('clients').where('clients.workspace_id', '=', p.workspaceId), p),
+    filtered(db.selectFrom('clients').select(CLIENT_COLUMNS).where('clients.workspace_id', '=', p.workspaceId), p),
   'clients',
   toClient,
 );
@@ -361,7 +400,7 @@ export async function findClientProfile(
   id: string,
   lockFor?: 'sqlite' | 'postgres',
 ): Promise<{ client: Client; emailNotifications: boolean } | undefined> {
-  const query = visible(db, access).where('clients.id', '=', id);
+  const query = visible(db, access).select('clients.email_notifications').where('clients.id', '=', id);
   const row = await (lockFor ? lockedForUpdate(query, lockFor) : query).executeTakeFirst();
   return row && { client: toClient(row), emailNotifications: row.email_notifications === 1 };
 }
@@ -400,7 +439,7 @@ export async function findInvitedClient(
   tokenHash: string,
   lockFor?: 'sqlite' | 'postgres',
 ): Promise<{ client: Client; expiresAt: string | null } | undefined> {
-  const query = visible(db, access).where('clients.invite_token_hash', '=', tokenHash);
+  const query = visible(db, access).select('clients.invite_expires_at').where('clients.invite_token_hash', '=', tokenHash);
   const row = await (lockFor ? lockedForUpdate(query, lockFor) : query).executeTakeFirst();
   return row && { client: toClient(row), expiresAt: row.invite_expires_at };
 }
