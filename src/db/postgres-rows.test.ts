@@ -2,7 +2,8 @@
 // as arrays and make them objects by a literal of the statement's columns (src/db/postgres.ts, db/row-maker.ts), and
 // those rows are exactly pg's own: the same keys in the same order, the same values as pg's parsers give them (numbers,
 // dates, nulls), a later column of the same name winning, any column name a plain key. A column named "__proto__" is
-// a key of its own, never the row's prototype. Read again (the statement prepared on the connection), the same.
+// a key of its own, never the row's prototype. Read again (the statement prepared on the connection), the same. A read
+// PostgreSQL fails rejects with its error, and the pool's connections serve the next reads, twenty at once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
@@ -44,4 +45,9 @@ test('prepared reads on PostgreSQL give pg’s own rows, read as arrays', {
   const [proto] = (await database.queryPrepared('rows_test_proto', 'select "__proto__" from t where id = $1', [1])) as object[];
   assert.deepEqual([Object.hasOwn(proto, '__proto__'), Object.getPrototypeOf(proto)], [true, Object.prototype]);
   assert.equal(Object.getOwnPropertyDescriptor(proto, '__proto__')?.value, 'p1');
+
+  await assert.rejects(database.queryPrepared('rows_test_fails', 'select 1 / (id - $1) as n from t', [1]), /division by zero/);
+  assert.deepEqual(await database.queryPrepared('rows_test_fails', 'select 1 / (id - $1) as n from t', [0]), [{ n: 1 }, { n: 0 }]);
+  const many = await Promise.all(Array.from({ length: 20 }, () => database.queryPrepared('rows_test', QUERY, [2])));
+  assert.deepEqual(many, Array.from({ length: 20 }, () => own.slice(1)));
 });

@@ -123,30 +123,77 @@ function groupCommit(pool: pg.Pool) {
     });
 }
 
+/** What a prepared read's rows are made with, per statement: its row maker, and the type parser of each column pg parses. */
+interface StatementRows {
+  make: RowMaker;
+  /** Each column's dataTypeID: a result whose columns differ (its table changed) has its maker and parsers made again. */
+  types: number[];
+  /** The columns pg would parse (numbers, dates…), with their parser; text columns are the message's strings as they are. */
+  parsed: { column: number; parse: (text: string) => unknown }[];
+}
+
+type PgField = { name: string; dataTypeID: number; format: string };
+type PgQueryInternals = { callback?: unknown; _result: { rows: unknown[] }; _canceledDueToError: unknown };
+
 /**
- * The prepared reads' rows (every list page and point read): read as arrays and made objects by a literal of the
- * statement's columns (db/row-maker.ts). pg builds its own rows key by key in one function for every statement's
- * columns: here its stores saw every shape, and a page of 100 clients took 149 µs there, against 38 µs in a server
- * reading one table (bench/README.md, 2026-11-29).
- * A statement's name stands for its text (PostgreSQL refuses a name prepared again with another); a result with
- * another number of columns (its table changed) has its maker written again.
+ * The prepared reads' rows (every list page and point read): made by a literal of the statement's columns
+ * (db/row-maker.ts) straight from each DataRow message's strings, in a query of pg's own (it prepares, binds and
+ * describes as ever) whose two row handlers are these. pg's own made every result's type parsers again (its Result's
+ * addFields), each row an array and then an object key by key in one function for every statement's columns, and
+ * emitted a 'row' event per row: a page of 100 clients took 149 µs there against 38 in a server reading one table
+ * (bench/README.md, 2026-11-29), and the arrays, the parsers and the events were 5 % of the page's CPU after
+ * (2026-12-01 (morning)). A statement's name stands for its text (PostgreSQL refuses a name prepared again with another).
  */
-function preparedRows() {
-  const makers = new Map<string, RowMaker & { columns: number }>();
-  return (name: string, { fields, rows }: pg.QueryResult<unknown[]>): unknown[] => {
-    let make = makers.get(name);
-    if (make?.columns !== fields.length) {
-      make = Object.assign(rowMaker(fields.map((field) => field.name)), { columns: fields.length });
-      makers.set(name, make);
+function preparedReads(driver: typeof pg) {
+  const statements = new Map<string, StatementRows>();
+  const textParser = driver.types.getTypeParser(25, 'text');
+
+  function rowsOf(name: string, fields: PgField[]): StatementRows {
+    const known = statements.get(name);
+    if (known?.types.length === fields.length && fields.every((field, i) => field.dataTypeID === known.types[i])) return known;
+    const parsed: StatementRows['parsed'] = [];
+    for (const [column, field] of fields.entries()) {
+      const parse = driver.types.getTypeParser(field.dataTypeID, field.format === 'binary' ? 'binary' : 'text') as (
+        text: string,
+      ) => unknown;
+      if (parse !== textParser) parsed.push({ column, parse });
     }
-    const made = rows.map(make);
-    // pg's arrays of this result emptied once read: pg makes the result (and these arrays) when the query is sent,
-    // so with many reads waiting on the pool it is often promoted before its rows arrive. A dead old-generation
-    // array still pointing at young rows keeps them alive through every scavenge until a mark-compact, and they
-    // are promoted too: on the page of 100 with 50 requests in flight, 1.2 MB a scavenge (bench/README.md, 2026-11-30).
-    rows.length = 0;
-    fields.length = 0;
+    const made = { make: rowMaker(fields.map((field) => field.name)), types: fields.map((field) => field.dataTypeID), parsed };
+    statements.set(name, made);
     return made;
+  }
+
+  return class PreparedRead extends driver.Query {
+    private statement: StatementRows | undefined;
+    private rows: unknown[] = [];
+
+    handleRowDescription(message: { fields: PgField[] }): void {
+      this.statement = rowsOf((this as unknown as { name: string }).name, message.fields);
+      // Made here, once the pool gave a connection, not with the query: made before a wait on the pool, it is often
+      // promoted by the time rows arrive, and an old array keeps every young row it holds alive until a mark-compact.
+      this.rows = [];
+    }
+
+    handleDataRow(message: { fields: (string | null)[] }): void {
+      const internals = this as unknown as PgQueryInternals;
+      const statement = this.statement;
+      if (internals._canceledDueToError || !statement) return;
+      const values: unknown[] = message.fields;
+      try {
+        for (const { column, parse } of statement.parsed) if (values[column] !== null) values[column] = parse(values[column] as string);
+      } catch (error) {
+        internals._canceledDueToError = error; // as pg's own: the query fails when the server is done with it
+        return;
+      }
+      this.rows.push(statement.make(values));
+    }
+
+    /** The rows read, handed over once: nothing made before the wait keeps them after. */
+    takeRows(): unknown[] {
+      const rows = this.rows;
+      this.rows = [];
+      return rows;
+    }
   };
 }
 
@@ -169,7 +216,8 @@ export function openPostgres(url: string, options: OpenOptions = {}): Database {
   const { connectionString, schema } = postgresConnection(url);
   const max = options.poolMax ?? DEFAULT_POOL_MAX;
   // Required here, not imported: a process on SQLite never loads the driver.
-  const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
+  const driver = createRequire(import.meta.url)('pg') as typeof pg;
+  const { Pool } = driver;
   const pool = new Pool({
     connectionString,
     max,
@@ -192,7 +240,7 @@ export function openPostgres(url: string, options: OpenOptions = {}): Database {
   // and an unheard 'error' would end the process. Heard here, it is already reported through the failed query.
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  const rowsOf = preparedRows();
+  const PreparedRead = preparedReads(driver);
   return {
     db,
     dialect: 'postgres',
@@ -202,7 +250,9 @@ export function openPostgres(url: string, options: OpenOptions = {}): Database {
     },
     close: () => db.destroy(),
     async queryPrepared(name, text, values) {
-      return rowsOf(name, await pool.query<unknown[]>({ name, text, values: [...values], rowMode: 'array' }));
+      const read = new PreparedRead({ name, text, values: [...values] });
+      await pool.query(read as unknown as pg.QueryConfig);
+      return read.takeRows();
     },
     writeBatch: groupCommit(pool),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),

@@ -208,6 +208,8 @@ function objectWriter(schema: Record<string, unknown>): Write | undefined {
   if (writers.some((write) => write === undefined)) return undefined;
   // Written as code, as fast-json-stringify's and db/row-maker.ts's: each property read by its literal name (a loop
   // reading object[name] for one name after another is a megamorphic lookup per field), a string field written inline.
+  const keys = names.map((name) => Buffer.from(`${JSON.stringify(name)}:`));
+  const commaKeys = names.map((name) => Buffer.from(`,${JSON.stringify(name)}:`));
   const steps = names.map((name, i) => {
     // An undefined property: its default written if it has one (as fast-json-stringify does), else left out unless required.
     const absent =
@@ -219,28 +221,33 @@ function objectWriter(schema: Record<string, unknown>): Write | undefined {
     const write =
       writers[i] === writeString ? `if (typeof v !== 'string') return false; out.string(v);` : `if (!writers[${i}](out, v)) return false;`;
     return `v = value[${JSON.stringify(name)}];
-    if (v === undefined) { ${absent} } else { out.raw(first ? keys[${i}] : commaKeys[${i}]); first = false; ${write} }`;
+    if (v === undefined) { ${absent} } else { if (first) { ${inline(keys[i])} } else { ${inline(commaKeys[i])} } first = false; ${write} }`;
   });
   const defaults = names.map((name, i) => Buffer.from(`${JSON.stringify(name)}:${JSON.stringify(schemas[i].default)}`));
   const commaDefaults = defaults.map((bytes) => Buffer.concat([Buffer.from(','), bytes]));
-  const keys = names.map((name) => Buffer.from(`${JSON.stringify(name)}:`));
-  const commaKeys = names.map((name) => Buffer.from(`,${JSON.stringify(name)}:`));
   return new Function(
     'writers',
-    'keys',
-    'commaKeys',
     'defaults',
     'commaDefaults',
     `return function writeObject(out, value) {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
       out.byte(0x7b);
       let first = true;
-      let v;
+      let v, b, at;
       ${steps.join('\n')}
       out.byte(0x7d);
       return true;
     };`,
-  )(writers, keys, commaKeys, defaults, commaDefaults) as Write;
+  )(writers, defaults, commaDefaults) as Write;
+}
+
+/**
+ * Code writing these bytes (a property's key) as constants, one store each: the keys are most of a page's bytes that
+ * are not its values, and copying them from a buffer in a loop cost twice as much (bench/README.md, 2026-12-01 (morning)).
+ */
+function inline(bytes: Uint8Array): string {
+  const stores = Array.from(bytes, (byte, i) => `b[at + ${i}] = ${byte};`).join(' ');
+  return `out.room(${bytes.length}); b = out.bytes; at = out.at; ${stores} out.at = at + ${bytes.length};`;
 }
 
 /** A writer's first buffer: the size of its last answer, within these bounds (a larger page grows it as it goes). */
