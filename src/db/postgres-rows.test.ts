@@ -49,5 +49,8 @@ test('prepared reads on PostgreSQL give pg’s own rows, read as arrays', {
   await assert.rejects(database.queryPrepared('rows_test_fails', 'select 1 / (id - $1) as n from t', [1]), /division by zero/);
   assert.deepEqual(await database.queryPrepared('rows_test_fails', 'select 1 / (id - $1) as n from t', [0]), [{ n: 1 }, { n: 0 }]);
   const many = await Promise.all(Array.from({ length: 20 }, () => database.queryPrepared('rows_test', QUERY, [2])));
-  assert.deepEqual(many, Array.from({ length: 20 }, () => own.slice(1)));
+  assert.deepEqual(
+    many,
+    Array.from({ length: 20 }, () => own.slice(1)),
+  );
 });

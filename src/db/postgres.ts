@@ -133,7 +133,7 @@ interface StatementRows {
 }
 
 type PgField = { name: string; dataTypeID: number; format: string };
-type PgQueryInternals = { callback?: unknown; _result: { rows: unknown[] }; _canceledDueToError: unknown };
+type PgQueryInternals = { _canceledDueToError: unknown };
 
 /**
  * The prepared reads' rows (every list page and point read): made by a literal of the statement's columns
@@ -165,13 +165,14 @@ function preparedReads(driver: typeof pg) {
 
   return class PreparedRead extends driver.Query {
     private statement: StatementRows | undefined;
-    private rows: unknown[] = [];
+    // Not `rows`: pg's Query reads its own `rows` (a portal's batch size).
+    private made: unknown[] = [];
 
     handleRowDescription(message: { fields: PgField[] }): void {
       this.statement = rowsOf((this as unknown as { name: string }).name, message.fields);
       // Made here, once the pool gave a connection, not with the query: made before a wait on the pool, it is often
       // promoted by the time rows arrive, and an old array keeps every young row it holds alive until a mark-compact.
-      this.rows = [];
+      this.made = [];
     }
 
     handleDataRow(message: { fields: (string | null)[] }): void {
@@ -185,14 +186,14 @@ function preparedReads(driver: typeof pg) {
         internals._canceledDueToError = error; // as pg's own: the query fails when the server is done with it
         return;
       }
-      this.rows.push(statement.make(values));
+      this.made.push(statement.make(values));
     }
 
     /** The rows read, handed over once: nothing made before the wait keeps them after. */
     takeRows(): unknown[] {
-      const rows = this.rows;
-      this.rows = [];
-      return rows;
+      const made = this.made;
+      this.made = [];
+      return made;
     }
   };
 }
