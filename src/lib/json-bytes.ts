@@ -46,7 +46,7 @@ class JsonBytes {
     this.bytes[this.at++] = value;
   }
 
-  /** A few bytes (a key, a literal): copied one by one, cheaper than a call to set() for so few. */
+  /** A few bytes (a literal, a default): copied one by one, cheaper than a call to set() for so few. */
   raw(bytes: Uint8Array): true {
     const length = bytes.length;
     this.room(length);
