@@ -153,6 +153,11 @@ async function staffTasks(backend: (typeof BACKENDS)[number], shots: boolean) {
     await page.getByRole('status').getByText('“Onboarding” moved to Done.').waitFor();
     await focusedIn(page, taskId, 'column-completed');
     assert.deepEqual(await cardNames(page, 'Done'), ['Onboarding']);
+    // Each column reads its page again on its own request: the one the card left may answer after the one it joined.
+    await page
+      .getByRole('region', { name: 'In progress', exact: true })
+      .locator('.task-name', { hasText: 'Onboarding' })
+      .waitFor({ state: 'detached' });
     assert.deepEqual(await cardNames(page, 'In progress'), []);
     assert.equal((await ws.call<Task>('GET', `/v1/tasks/${taskId}`)).status, 'completed');
     if (shots) await checkPage(v, 'staff-task-board-moved-1280');
