@@ -1,5 +1,5 @@
-// Rule (issue 46, point 1): PostgreSQL's prepared reads (queryPrepared: every list page and point read) read their rows
-// as arrays and make them objects by a literal of the statement's columns (src/db/postgres.ts, db/row-maker.ts), and
+// Rule (issue 46, point 1): PostgreSQL's prepared reads (queryPrepared: every list page and point read) make their rows
+// by a literal of the statement's columns straight from each DataRow's strings (src/db/postgres.ts, db/row-maker.ts), and
 // those rows are exactly pg's own: the same keys in the same order, the same values as pg's parsers give them (numbers,
 // dates, nulls), a later column of the same name winning, any column name a plain key. A column named "__proto__" is
 // a key of its own, never the row's prototype. Read again (the statement prepared on the connection), the same. A read
@@ -18,7 +18,7 @@ const SETUP = [
 ];
 const QUERY = 'select id, name, note, score, at, "odd ""name"" here", 7 as name from t where id >= $1 order by id';
 
-test('prepared reads on PostgreSQL give pg’s own rows, read as arrays', {
+test('prepared reads on PostgreSQL give pg’s own rows, made from the wire', {
   skip: !BACKENDS.includes('postgres') && 'no PostgreSQL',
 }, async (t) => {
   const url = await freshDatabaseUrl(t, 'postgres');
