@@ -5,7 +5,7 @@
 // a file on the local store, the AWS SDK's upload and download on S3). The server and the bare routes run pinned to
 // one CPU, the load on the other; the targets take turns, BENCH_ROUNDS times (3).
 // - 64 KiB: the main bench's load worker (autocannon, 50 connections, 2 s warm-up + 5 s measured): CPU per request.
-// - 100 MiB: one request at a time, six a turn, from this process: MB/s, and CPU per request.
+// - 100 MiB: one request at a time, six a turn, from this process: MB/s, and CPU per request; each turn after a `sync`.
 // The goals of issue 46: 64 KiB upload ≤ 3× and download ≤ 2× the bare route's CPU; 100 MiB ≥ 0.8 of its MB/s.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -225,6 +225,8 @@ async function main(): Promise<void> {
                         if (res.status !== 200 || res.bytes !== bytes)
                           throw new Error(`${kind} ${target}: ${res.status}, ${res.bytes} bytes`);
                       };
+                // The turn before left up to 600 MiB of dirty pages: written back now, so their writeback is no one's turn.
+                execFileSync('sync');
                 turn = await oneAtATime(child, call);
               }
               turns[`${kind} ${target}`].push(turn);
