@@ -5,9 +5,11 @@
 //   PORT, HOST, LOG_LEVEL (default warn: no per-request logs),
 //   NAIVE_DATABASE   path of the SQLite file (the bench hands it a copy of the seeded database), or
 //   NAIVE_DATABASE_URL  a PostgreSQL URL, `?schema=` naming the schema of its tables (`npm run bench -- --postgres`
-//                    hands it a copy of the seeded clients, companies and workspaces, with their indexes and keys),
+//                    hands it a copy of the seeded workspaces, companies, clients, invoices, message channels and
+//                    messages, with their indexes and keys),
 //   NAIVE_API_KEYS   JSON object: API key → workspace id (the bench's keys; this server cannot check secrets).
-// Routes: GET /v1/clients/:id, GET /v1/clients?limit=&nextToken=, POST /v1/clients (one row in clients).
+// Routes: GET /v1/clients/:id, GET /v1/clients?limit=&nextToken=, POST /v1/clients (one row in clients), and the pages of
+// GET /v1/invoices?limit=&nextToken= and GET /v1/messages?channelId=&limit=&nextToken= (the channel looked up first: a 404).
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
@@ -16,7 +18,10 @@ import { Type } from 'typebox';
 import { postgresConnection } from '../src/db/postgres.js';
 import { fallbackColorFor } from '../src/lib/fallback-color.js';
 import { Page, PageQuery } from '../src/lib/schemas.js';
+import { billingFields } from '../src/modules/resources/billing/terms.js';
+import { Invoice } from '../src/modules/resources/billing/invoices.schemas.js';
 import { Client, ClientCreate } from '../src/modules/resources/directory/clients.schemas.js';
+import { Message } from '../src/modules/resources/messages/messages.schemas.js';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -44,23 +49,35 @@ interface ClientRow {
   updated_at: string;
 }
 
-/** The four statements, on either database. */
-interface Store {
-  byId(workspaceId: string, id: string): Promise<ClientRow | undefined>;
-  firstPage(workspaceId: string, limit: number): Promise<ClientRow[]>;
-  pageAfter(workspaceId: string, createdAt: string, id: string, limit: number): Promise<ClientRow[]>;
-  insert(row: [string, string, string, string, string, string, string, string, string, string]): Promise<void>;
-  close(): Promise<void>;
-}
+const SELECT_CLIENTS = 'select * from clients where workspace_id = ?';
+const SELECT_INVOICES = 'select * from invoices where workspace_id = ?';
+const SELECT_MESSAGES = 'select * from messages where workspace_id = ? and channel_id = ?';
+// Row-value keyset: the database walks the (workspace_id, …, created_at, id) index from the cursor on.
+const FIRST = ' order by created_at desc, id desc limit ?';
+const AFTER = ' and (created_at, id) < (?, ?) order by created_at desc, id desc limit ?';
 
-const SELECT_BY_ID = 'select * from clients where workspace_id = ? and id = ?';
-const SELECT_FIRST = 'select * from clients where workspace_id = ? order by created_at desc, id desc limit ?';
-// Row-value keyset: the database walks the (workspace_id, created_at, id) index from the cursor on.
-const SELECT_AFTER = 'select * from clients where workspace_id = ? and (created_at, id) < (?, ?) order by created_at desc, id desc limit ?';
-const INSERT = `insert into clients (id, workspace_id, email, email_key, given_name, family_name, company_id, company_ids, status,
+/** Every statement this server runs, by name; each prepared once (per connection on PostgreSQL). */
+const STATEMENTS = {
+  clientById: 'select * from clients where workspace_id = ? and id = ?',
+  clientsFirst: SELECT_CLIENTS + FIRST,
+  clientsAfter: SELECT_CLIENTS + AFTER,
+  insertClient: `insert into clients (id, workspace_id, email, email_key, given_name, family_name, company_id, company_ids, status,
      creation_method, avatar_image_url, first_login_date, last_login_date, invited_by, invite_token_hash, custom_fields,
      created_at, updated_at)
-   values (?, ?, ?, ?, ?, ?, ?, ?, 'notInvited', 'internalUser', null, null, null, null, null, '{}', ?, ?)`;
+   values (?, ?, ?, ?, ?, ?, ?, ?, 'notInvited', 'internalUser', null, null, null, null, null, '{}', ?, ?)`,
+  invoicesFirst: SELECT_INVOICES + FIRST,
+  invoicesAfter: SELECT_INVOICES + AFTER,
+  messageChannelById: 'select id from message_channels where workspace_id = ? and id = ?',
+  messagesFirst: SELECT_MESSAGES + FIRST,
+  messagesAfter: SELECT_MESSAGES + AFTER,
+};
+type Statement = keyof typeof STATEMENTS;
+
+/** The statements, on either database: `all` answers a read's rows (none for a write). */
+interface Store {
+  all<Row>(statement: Statement, values: unknown[]): Promise<Row[]>;
+  close(): Promise<void>;
+}
 
 function sqliteStore(path: string): Store {
   const db = new Database(path);
@@ -69,15 +86,14 @@ function sqliteStore(path: string): Store {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  const byId = db.prepare<[string, string], ClientRow>(SELECT_BY_ID);
-  const firstPage = db.prepare<[string, number], ClientRow>(SELECT_FIRST);
-  const pageAfter = db.prepare<[string, string, string, number], ClientRow>(SELECT_AFTER);
-  const insert = db.prepare(INSERT);
+  const prepared = new Map(Object.entries(STATEMENTS).map(([name, text]) => [name, db.prepare(text)]));
   return {
-    byId: async (workspaceId, id) => byId.get(workspaceId, id),
-    firstPage: async (workspaceId, limit) => firstPage.all(workspaceId, limit),
-    pageAfter: async (workspaceId, createdAt, id, limit) => pageAfter.all(workspaceId, createdAt, id, limit),
-    insert: async (row) => void insert.run(...row),
+    async all<Row>(statement: Statement, values: unknown[]) {
+      const prepare = prepared.get(statement) as Database.Statement;
+      if (prepare.reader) return prepare.all(...values) as Row[];
+      prepare.run(...values);
+      return [];
+    },
     close: async () => void db.close(),
   };
 }
@@ -90,21 +106,11 @@ function postgresStore(url: string): Store {
     let n = 0;
     return text.replace(/\?/g, () => `$${++n}`);
   };
-  const query = (name: string, text: string) => {
-    const statement = numbered(text);
-    return async (values: unknown[]) => (await pool.query<ClientRow>({ name, text: statement, values })).rows;
-  };
-  const [byId, firstPage, pageAfter, insert] = [
-    query('naive_by_id', SELECT_BY_ID),
-    query('naive_first', SELECT_FIRST),
-    query('naive_after', SELECT_AFTER),
-    query('naive_insert', INSERT),
-  ];
+  const texts = new Map(Object.entries(STATEMENTS).map(([name, text]) => [name, numbered(text)]));
   return {
-    byId: async (workspaceId, id) => (await byId([workspaceId, id]))[0],
-    firstPage: (workspaceId, limit) => firstPage([workspaceId, limit]),
-    pageAfter: (workspaceId, createdAt, id, limit) => pageAfter([workspaceId, createdAt, id, limit]),
-    insert: async (row) => void (await insert(row)),
+    async all<Row>(statement: Statement, values: unknown[]) {
+      return (await pool.query({ name: `naive_${statement}`, text: texts.get(statement) as string, values })).rows as Row[];
+    },
     close: () => pool.end(),
   };
 }
@@ -132,6 +138,73 @@ function toClient(row: ClientRow) {
     ...(row.invited_by ? { invitedBy: row.invited_by } : {}),
   };
 }
+
+interface InvoiceRow {
+  id: string;
+  number: number | null;
+  client_id: string | null;
+  company_id: string;
+  status: 'draft' | 'open' | 'paid' | 'void';
+  terms: string;
+  subtotal: number | string;
+  tax_amount: number | string;
+  total: number | string;
+  due_date: string;
+  sent_date: string | null;
+  billing_reason: 'manual' | 'subscriptionCycle';
+  collection_method: 'sendInvoice' | 'chargeAutomatically';
+  subscription_id: string | null;
+  paid_at: string | null;
+  amount_refunded: number | string;
+  attempt_count: number;
+  next_payment_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An invoice as the API serves it: its row, its terms (JSON) read by the server's own billingFields. */
+function toInvoice(row: InvoiceRow) {
+  return {
+    id: row.id,
+    object: 'invoice',
+    number: row.number === null ? undefined : String(row.number).padStart(4, '0'),
+    status: row.status,
+    ...billingFields(row),
+    subtotal: Number(row.subtotal),
+    taxAmount: Number(row.tax_amount),
+    total: Number(row.total),
+    dueDate: row.due_date,
+    sentDate: row.sent_date ?? undefined,
+    billingReason: row.billing_reason,
+    subscriptionId: row.subscription_id ?? undefined,
+    paymentSuccessDate: row.paid_at ?? undefined,
+    amountRefunded: Number(row.amount_refunded) > 0 ? Number(row.amount_refunded) : undefined,
+    attemptCount: row.attempt_count > 0 ? row.attempt_count : undefined,
+    nextPaymentAttempt: row.next_payment_attempt_at ?? undefined,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+interface MessageRow {
+  id: string;
+  sender_id: string;
+  channel_id: string;
+  text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const toMessage = (row: MessageRow) => ({
+  id: row.id,
+  object: 'message',
+  senderId: row.sender_id,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  channelId: row.channel_id,
+  text: row.text,
+  isAttachmentIncluded: false,
+});
 
 /**
  * Page tokens in the real server's format (base64 of JSON {c, i, s}, s an HMAC-SHA256 of the cursor),
@@ -172,30 +245,68 @@ app.get<{ Params: { id: string } }>(
   async (request, reply) => {
     const workspaceId = workspaceOf(request, reply);
     if (workspaceId === undefined) return reply;
-    const row = await store.byId(workspaceId, request.params.id);
+    const [row] = await store.all<ClientRow>('clientById', [workspaceId, request.params.id]);
     return row ? toClient(row) : error(reply, 404, 'not_found', 'Client not found.');
   },
 );
 
-app.get<{ Querystring: { limit: number; nextToken?: string } }>(
+interface PageParams {
+  limit: number;
+  nextToken?: string;
+}
+
+/** A page of a list newest first, the first or the one after the request's nextToken (else a 400), as the server pages. */
+async function pageOf<Row extends { created_at: string; id: string }>(
+  reply: FastifyReply,
+  [first, after]: [Statement, Statement],
+  where: unknown[],
+  { limit, nextToken }: PageParams,
+  toItem: (row: Row) => unknown,
+) {
+  let rows: Row[];
+  if (nextToken === undefined) {
+    rows = await store.all<Row>(first, [...where, limit + 1]);
+  } else {
+    const cursor = decodeToken(nextToken);
+    if (!cursor) return error(reply, 400, 'bad_request', 'nextToken is not a page token of this list.');
+    rows = await store.all<Row>(after, [...where, cursor.c, cursor.i, limit + 1]);
+  }
+  if (rows.length <= limit) return { data: rows.map(toItem) };
+  rows.length = limit;
+  const last = rows[limit - 1];
+  return { data: rows.map(toItem), nextToken: encodeToken(last.created_at, last.id) };
+}
+
+app.get<{ Querystring: PageParams }>(
   '/v1/clients',
   { schema: { querystring: Type.Object(PageQuery), response: { 200: Page(Client) } } },
   async (request, reply) => {
     const workspaceId = workspaceOf(request, reply);
     if (workspaceId === undefined) return reply;
-    const { limit, nextToken } = request.query;
-    let rows: ClientRow[];
-    if (nextToken === undefined) {
-      rows = await store.firstPage(workspaceId, limit + 1);
-    } else {
-      const cursor = decodeToken(nextToken);
-      if (!cursor) return error(reply, 400, 'bad_request', 'nextToken is not a page token of this list.');
-      rows = await store.pageAfter(workspaceId, cursor.c, cursor.i, limit + 1);
-    }
-    if (rows.length <= limit) return { data: rows.map(toClient) };
-    rows.length = limit;
-    const last = rows[limit - 1];
-    return { data: rows.map(toClient), nextToken: encodeToken(last.created_at, last.id) };
+    return pageOf(reply, ['clientsFirst', 'clientsAfter'], [workspaceId], request.query, toClient);
+  },
+);
+
+app.get<{ Querystring: PageParams }>(
+  '/v1/invoices',
+  { schema: { querystring: Type.Object(PageQuery), response: { 200: Page(Invoice) } } },
+  async (request, reply) => {
+    const workspaceId = workspaceOf(request, reply);
+    if (workspaceId === undefined) return reply;
+    return pageOf(reply, ['invoicesFirst', 'invoicesAfter'], [workspaceId], request.query, toInvoice);
+  },
+);
+
+app.get<{ Querystring: PageParams & { channelId: string } }>(
+  '/v1/messages',
+  { schema: { querystring: Type.Object({ ...PageQuery, channelId: Type.String() }), response: { 200: Page(Message) } } },
+  async (request, reply) => {
+    const workspaceId = workspaceOf(request, reply);
+    if (workspaceId === undefined) return reply;
+    const { channelId } = request.query;
+    const [channel] = await store.all('messageChannelById', [workspaceId, channelId]);
+    if (!channel) return error(reply, 404, 'not_found', 'Message channel not found.');
+    return pageOf(reply, ['messagesFirst', 'messagesAfter'], [workspaceId, channelId], request.query, toMessage);
   },
 );
 
@@ -210,7 +321,7 @@ app.post<{ Body: { email: string; givenName: string; familyName: string; company
     const id = randomUUID();
     const at = new Date().toISOString();
     // One row; a taken email or an unknown company is a constraint error (500 here: naive).
-    await store.insert([id, workspaceId, email, email.toLowerCase(), givenName, familyName, companyId, companyId, at, at]);
+    await store.all('insertClient', [id, workspaceId, email, email.toLowerCase(), givenName, familyName, companyId, companyId, at, at]);
     return toClient({
       id,
       email,

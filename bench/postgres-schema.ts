@@ -19,10 +19,11 @@ export async function onPostgres(...statements: string[]): Promise<void> {
 }
 
 /**
- * The naive server's copy of the seeded directory (`to`, a new schema): workspaces, companies and clients with their
- * rows, indexes and the foreign keys a client's insert checks, as the SQLite copy has them.
+ * The naive server's copy of the seeded tables it reads (`to`, a new schema): workspaces, companies, clients, invoices,
+ * message channels and messages, with their rows, indexes and the foreign keys a client's insert checks, as the SQLite
+ * copy has them.
  */
-export function copyClientTables(from: string, to: string): Promise<void> {
+export function copyNaiveTables(from: string, to: string): Promise<void> {
   const copy = (table: string) => [
     `create table ${to}.${table} (like ${from}.${table} including all)`,
     `insert into ${to}.${table} select * from ${from}.${table}`,
@@ -32,9 +33,12 @@ export function copyClientTables(from: string, to: string): Promise<void> {
     ...copy('workspaces'),
     ...copy('companies'),
     ...copy('clients'),
+    ...copy('invoices'),
+    ...copy('message_channels'),
+    ...copy('messages'),
     `alter table ${to}.companies add foreign key (workspace_id) references ${to}.workspaces (id) on delete cascade`,
     `alter table ${to}.clients add foreign key (workspace_id) references ${to}.workspaces (id) on delete cascade`,
     `alter table ${to}.clients add foreign key (company_id) references ${to}.companies (id)`,
-    `analyze ${to}.workspaces, ${to}.companies, ${to}.clients`,
+    `analyze ${to}.workspaces, ${to}.companies, ${to}.clients, ${to}.invoices, ${to}.message_channels, ${to}.messages`,
   );
 }

@@ -193,6 +193,9 @@ export function evaluateTargets(results: BenchResults): Check[] {
   const page = byKey('page');
   const deepPage = byKey('deepPage');
   atLeast(page, 'naive', 1.0);
+  // Issue 46: the other families' pages too.
+  atLeast(byKey('invoicePage'), 'naive', 1.0);
+  atLeast(byKey('messagePage'), 'naive', 1.0);
   const firstCpu = page?.targets.server?.cpuUsPerRequest;
   const deepCpu = deepPage?.targets.server?.cpuUsPerRequest;
   if (deepPage && firstCpu && deepCpu) {

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { type Child, freePort, planPinning, readMemory, resetPeakRss, startChild, stopChild, waitForHttp } from './children.js';
 import { CONTRACT_HEADER_VARIANTS, formatContractHeaders, formatLimiter, limiterVariants, measureLimiter } from './limiter.js';
 import { type LoadSettings, type Measured, type RequestSpec, bodyMaker, measure } from './load.js';
-import { copyClientTables, onPostgres, postgresSchemaUrl } from './postgres-schema.js';
+import { copyNaiveTables, onPostgres, postgresSchemaUrl } from './postgres-schema.js';
 import { LOG_LEVEL, ROOMY_LIMITS, ROOT, SERVE_ARGS, buildServer, createWorkspace, runNode } from './server-setup.js';
 import {
   type BenchResults,
@@ -236,7 +236,7 @@ async function main(options: Options): Promise<number> {
   } else {
     const naiveSchema = `bench_naive_${process.pid}`;
     postgresSchemas.push(naiveSchema);
-    await copyClientTables(postgresSchemas[0], naiveSchema);
+    await copyNaiveTables(postgresSchemas[0], naiveSchema);
     naiveDatabase = { NAIVE_DATABASE_URL: postgresSchemaUrl(naiveSchema) };
   }
 
