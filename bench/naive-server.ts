@@ -73,9 +73,10 @@ const STATEMENTS = {
 };
 type Statement = keyof typeof STATEMENTS;
 
-/** The statements, on either database: `all` answers a read's rows (none for a write). */
+/** The statements, on either database: `all` answers a read's rows (none for a write), `one` its first row. */
 interface Store {
   all<Row>(statement: Statement, values: unknown[]): Promise<Row[]>;
+  one<Row>(statement: Statement, values: unknown[]): Promise<Row | undefined>;
   close(): Promise<void>;
 }
 
@@ -89,11 +90,13 @@ function sqliteStore(path: string): Store {
   const prepared = new Map(Object.entries(STATEMENTS).map(([name, text]) => [name, db.prepare(text)]));
   return {
     async all<Row>(statement: Statement, values: unknown[]) {
-      const prepare = prepared.get(statement) as Database.Statement;
-      if (prepare.reader) return prepare.all(...values) as Row[];
-      prepare.run(...values);
+      const query = prepared.get(statement) as Database.Statement;
+      if (query.reader) return query.all(...values) as Row[];
+      query.run(...values);
       return [];
     },
+    one: async <Row>(statement: Statement, values: unknown[]) =>
+      (prepared.get(statement) as Database.Statement).get(...values) as Row | undefined,
     close: async () => void db.close(),
   };
 }
@@ -107,10 +110,11 @@ function postgresStore(url: string): Store {
     return text.replace(/\?/g, () => `$${++n}`);
   };
   const texts = new Map(Object.entries(STATEMENTS).map(([name, text]) => [name, numbered(text)]));
+  const all = async <Row>(statement: Statement, values: unknown[]) =>
+    (await pool.query({ name: `naive_${statement}`, text: texts.get(statement) as string, values })).rows as Row[];
   return {
-    async all<Row>(statement: Statement, values: unknown[]) {
-      return (await pool.query({ name: `naive_${statement}`, text: texts.get(statement) as string, values })).rows as Row[];
-    },
+    all,
+    one: async <Row>(statement: Statement, values: unknown[]) => (await all<Row>(statement, values))[0],
     close: () => pool.end(),
   };
 }
@@ -245,7 +249,7 @@ app.get<{ Params: { id: string } }>(
   async (request, reply) => {
     const workspaceId = workspaceOf(request, reply);
     if (workspaceId === undefined) return reply;
-    const [row] = await store.all<ClientRow>('clientById', [workspaceId, request.params.id]);
+    const row = await store.one<ClientRow>('clientById', [workspaceId, request.params.id]);
     return row ? toClient(row) : error(reply, 404, 'not_found', 'Client not found.');
   },
 );
@@ -304,7 +308,7 @@ app.get<{ Querystring: PageParams & { channelId: string } }>(
     const workspaceId = workspaceOf(request, reply);
     if (workspaceId === undefined) return reply;
     const { channelId } = request.query;
-    const [channel] = await store.all('messageChannelById', [workspaceId, channelId]);
+    const channel = await store.one('messageChannelById', [workspaceId, channelId]);
     if (!channel) return error(reply, 404, 'not_found', 'Message channel not found.');
     return pageOf(reply, ['messagesFirst', 'messagesAfter'], [workspaceId, channelId], request.query, toMessage);
   },
