@@ -19,6 +19,12 @@ const EXCEPTIONS = {
   'bench/naive-server.ts': {
     'src/modules/resources/directory/clients.schemas.ts':
       'the baseline server answers the same client shape (Client), which the directory does not export for other modules',
+    'src/modules/resources/billing/invoices.schemas.ts':
+      'the baseline server answers the same page of invoices (Invoice), which billing does not export for other modules',
+    'src/modules/resources/billing/terms.ts':
+      "the baseline server reads an invoice's stored terms as the server does (billingFields, a pure function of the row)",
+    'src/modules/resources/messages/messages.schemas.ts':
+      'the baseline server answers the same page of messages (Message); the messages module exports only its routes',
   },
   'bench/seed-clients.ts': {
     'src/modules/resources/messages/messages.service.ts':
