@@ -239,6 +239,48 @@ for (const backend of BACKENDS) {
       assert.deepEqual([badLimit.statusCode, badLimit.json().data[0].path], [400, 'query.limit']);
     });
 
+    test('listMessages: a channel with no message is an empty page; an absent, deleted or foreign channel a 404, before any 400 of its token', async (t) => {
+      const h = await adminHarness(t, backend);
+      const w = await world(h);
+      const group = await w.channel({ membershipType: 'group', memberIds: [w.bob.id, w.cy.id] });
+      const empty = await w.channel({ membershipType: 'company', companyId: w.beta.id });
+      for (const text of ['one', 'two', 'three']) {
+        assert.equal((await w.send({ channelId: group.id, text, senderId: w.bob.id })).statusCode, 200);
+      }
+      const page = (channelId: string, query = '', key = w.ws.apiKey) =>
+        h.as(key, { method: 'GET', url: `/v1/messages?channelId=${channelId}${query}` });
+      const first = await page(group.id, '&limit=2');
+      assert.deepEqual([first.statusCode, first.json().data.map((m: { text: string }) => m.text)], [200, ['three', 'two']]);
+      const token = `&nextToken=${encodeURIComponent(first.json().nextToken)}`;
+      const last = await page(group.id, `&limit=2${token}`);
+      assert.deepEqual(
+        [last.statusCode, last.json().data.map((m: { text: string }) => m.text), last.json().nextToken],
+        [200, ['one'], undefined],
+      );
+      assert.deepEqual(
+        [(await page(empty.id)).statusCode, (await page(empty.id)).json()],
+        [200, { data: [] }],
+        'a channel with no message',
+      );
+      const refused = await page(empty.id, token);
+      assert.deepEqual(
+        [refused.statusCode, refused.json().data],
+        [400, [{ path: 'query.nextToken', message: 'is not a page token of this list' }]],
+        'another channel’s token on a channel that is there',
+      );
+      const notFound = { code: 'not_found', message: 'Message channel not found.', data: null };
+      for (const [what, res] of [
+        ['an unknown channel', await page(UNKNOWN)],
+        ['an unknown channel with another channel’s token', await page(UNKNOWN, token)],
+        ['a channel with messages, asked by another workspace', await page(group.id, '', (await h.workspace('Other')).apiKey)],
+      ] as const) {
+        assert.deepEqual([res.statusCode, res.json()], [404, notFound], what);
+      }
+      assert.equal((await w.call('DELETE', `/v1/message-channels/${group.id}`)).statusCode, 200);
+      const gone = await page(group.id, token);
+      assert.deepEqual([gone.statusCode, gone.json()], [404, notFound], 'a deleted channel, with a token it gave');
+    });
+
     test('send: the sender must belong to the channel; a key must name one; lastMessageDate follows; messageSent recorded; listMessages newest first', async (t) => {
       const h = await adminHarness(t, backend);
       const w = await world(h);
