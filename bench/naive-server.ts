@@ -21,6 +21,7 @@ import { Page, PageQuery } from '../src/lib/schemas.js';
 import { billingFields } from '../src/modules/resources/billing/terms.js';
 import { Invoice } from '../src/modules/resources/billing/invoices.schemas.js';
 import { Client, ClientCreate } from '../src/modules/resources/directory/clients.schemas.js';
+import { FileObject } from '../src/modules/resources/files/files.schemas.js';
 import { Message } from '../src/modules/resources/messages/messages.schemas.js';
 
 function required(name: string): string {
@@ -52,6 +53,7 @@ interface ClientRow {
 const SELECT_CLIENTS = 'select * from clients where workspace_id = ?';
 const SELECT_INVOICES = 'select * from invoices where workspace_id = ?';
 const SELECT_MESSAGES = 'select * from messages where workspace_id = ? and channel_id = ?';
+const SELECT_FILES = 'select * from files where workspace_id = ? and channel_id = ?';
 // Row-value keyset: the database walks the (workspace_id, …, created_at, id) index from the cursor on.
 const FIRST = ' order by created_at desc, id desc limit ?';
 const AFTER = ' and (created_at, id) < (?, ?) order by created_at desc, id desc limit ?';
@@ -70,6 +72,9 @@ const STATEMENTS = {
   messageChannelById: 'select id from message_channels where workspace_id = ? and id = ?',
   messagesFirst: SELECT_MESSAGES + FIRST,
   messagesAfter: SELECT_MESSAGES + AFTER,
+  fileChannelById: 'select id from file_channels where workspace_id = ? and id = ?',
+  filesFirst: SELECT_FILES + FIRST,
+  filesAfter: SELECT_FILES + AFTER,
 };
 type Statement = keyof typeof STATEMENTS;
 
@@ -210,6 +215,44 @@ const toMessage = (row: MessageRow) => ({
   isAttachmentIncluded: false,
 });
 
+interface FileRow {
+  id: string;
+  object: 'file' | 'folder' | 'link';
+  channel_id: string;
+  path: string;
+  name: string;
+  link_url: string | null;
+  client_permissions: 'read_only' | 'read_write' | null;
+  status: 'pending' | 'completed';
+  size: number | string | null;
+  content_type: string | null;
+  creator_id: string | null;
+  modified_by_id: string | null;
+  modified_by_object: 'client' | 'internalUser' | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A file object as the API serves it: the fields with a value. */
+const toFile = (row: FileRow) => ({
+  id: row.id,
+  object: row.object,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  channelId: row.channel_id,
+  name: row.name,
+  path: row.path,
+  ...(row.creator_id === null ? {} : { creatorId: row.creator_id }),
+  ...(row.modified_by_id === null || row.modified_by_object === null
+    ? {}
+    : { lastModifiedBy: { id: row.modified_by_id, object: row.modified_by_object } }),
+  ...(row.link_url === null ? {} : { linkUrl: row.link_url }),
+  ...(row.object === 'file' ? { status: row.status } : {}),
+  ...(row.size === null ? {} : { size: Number(row.size) }),
+  ...(row.content_type === null ? {} : { contentType: row.content_type }),
+  ...(row.client_permissions === null ? {} : { clientPermissions: row.client_permissions === 'read_only' ? 'read-only' : 'read-write' }),
+});
+
 /**
  * Page tokens in the real server's format (base64 of JSON {c, i, s}, s an HMAC-SHA256 of the cursor),
  * so a page answers the same number of bytes; the key is random per process. One HMAC per page.
@@ -311,6 +354,19 @@ app.get<{ Querystring: PageParams & { channelId: string } }>(
     const channel = await store.one('messageChannelById', [workspaceId, channelId]);
     if (!channel) return error(reply, 404, 'not_found', 'Message channel not found.');
     return pageOf(reply, ['messagesFirst', 'messagesAfter'], [workspaceId, channelId], request.query, toMessage);
+  },
+);
+
+app.get<{ Querystring: PageParams & { channelId: string } }>(
+  '/v1/files',
+  { schema: { querystring: Type.Object({ ...PageQuery, channelId: Type.String() }), response: { 200: Page(FileObject) } } },
+  async (request, reply) => {
+    const workspaceId = workspaceOf(request, reply);
+    if (workspaceId === undefined) return reply;
+    const { channelId } = request.query;
+    const channel = await store.one('fileChannelById', [workspaceId, channelId]);
+    if (!channel) return error(reply, 404, 'not_found', 'File channel not found.');
+    return pageOf(reply, ['filesFirst', 'filesAfter'], [workspaceId, channelId], request.query, toFile);
   },
 );
 

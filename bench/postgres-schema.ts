@@ -36,9 +36,11 @@ export function copyNaiveTables(from: string, to: string): Promise<void> {
     ...copy('invoices'),
     ...copy('message_channels'),
     ...copy('messages'),
+    ...copy('file_channels'),
+    ...copy('files'),
     `alter table ${to}.companies add foreign key (workspace_id) references ${to}.workspaces (id) on delete cascade`,
     `alter table ${to}.clients add foreign key (workspace_id) references ${to}.workspaces (id) on delete cascade`,
     `alter table ${to}.clients add foreign key (company_id) references ${to}.companies (id)`,
-    `analyze ${to}.workspaces, ${to}.companies, ${to}.clients, ${to}.invoices, ${to}.message_channels, ${to}.messages`,
+    `analyze ${to}.workspaces, ${to}.companies, ${to}.clients, ${to}.invoices, ${to}.message_channels, ${to}.messages, ${to}.file_channels, ${to}.files`,
   );
 }

@@ -196,6 +196,7 @@ export function evaluateTargets(results: BenchResults): Check[] {
   // Issue 46: the other families' pages too.
   atLeast(byKey('invoicePage'), 'naive', 1.0);
   atLeast(byKey('messagePage'), 'naive', 1.0);
+  atLeast(byKey('filePage'), 'naive', 1.0);
   const firstCpu = page?.targets.server?.cpuUsPerRequest;
   const deepCpu = deepPage?.targets.server?.cpuUsPerRequest;
   if (deepPage && firstCpu && deepCpu) {

@@ -141,6 +141,8 @@ interface Seeded {
   readonly clientIds: string[];
   readonly companyIds: string[];
   readonly messageChannelIds: string[];
+  /** The read workspace's file channel (200 files); null when no client is seeded. */
+  readonly fileChannelId: string | null;
   readonly senderId: string;
 }
 
@@ -285,6 +287,7 @@ async function main(options: Options): Promise<number> {
     reads,
     clientIds: seeded.clientIds,
     messageChannelId: seeded.messageChannelIds[0],
+    fileChannelId: seeded.fileChannelId,
     writes,
     serverUrl,
     scratchDir: tempDir,

@@ -46,6 +46,8 @@ export interface BenchContext {
     | null;
   /** The read workspace's message channel, with 200 seeded messages. */
   readonly messageChannelId: string;
+  /** The read workspace's file channel, with 200 seeded files (none when no client is seeded). */
+  readonly fileChannelId: string | null;
   /** The real server, for a setup that writes through the API. */
   readonly serverUrl: string;
   /** A directory of this run, removed at its end. */
@@ -72,6 +74,7 @@ export type ScenarioKey =
   | 'invoiceInsert'
   | 'messagePage'
   | 'messageSend'
+  | 'filePage'
   | 'upload'
   | 'download';
 
@@ -269,6 +272,17 @@ export const SCENARIOS: readonly Scenario[] = [
     naive: true,
     directory: false,
     request: (ctx) => ({ method: 'GET', path: `/v1/messages?channelId=${ctx.messageChannelId}&limit=100`, headers: readKey(ctx) }),
+  },
+  {
+    key: 'filePage',
+    name: () => 'GET /v1/files?limit=100 (a channel of 200 files)',
+    expectedStatus: 200,
+    naive: true,
+    directory: false,
+    request: (ctx) => {
+      if (!ctx.fileChannelId) throw new Error('GET /v1/files needs the seeded file channel');
+      return { method: 'GET', path: `/v1/files?channelId=${ctx.fileChannelId}&limit=100`, headers: readKey(ctx) };
+    },
   },
   {
     key: 'messageSend',

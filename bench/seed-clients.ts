@@ -3,8 +3,12 @@
 // then <count> clients (0 for companies only) spread over them, through the same service code as the
 // API (clients, client_companies and audit_log rows alike), 100 creates at a time (group-committed on
 // SQLite), 200 invoices (when clients are seeded), a message sender (an admin) with a company message channel
-// (200 messages when clients are seeded; else one channel per company, for the sends), then a WAL checkpoint. 100,000 clients take about 20 s on a 2-core machine.
-// Prints one JSON line: {"clientIds": [every ~hundredth id], "companyIds": [...], "messageChannelIds": [...], "senderId": …, "seconds": N}.
+// (200 messages when clients are seeded; else one channel per company, for the sends), a company file channel of 200
+// files (when clients are seeded: written as rows, as bench/seed-depth.ts writes them), then a WAL checkpoint. 100,000
+// clients take about 20 s on a 2-core machine.
+// Prints one JSON line: {"clientIds": [every ~hundredth id], "companyIds": [...], "messageChannelIds": [...],
+// "fileChannelId": id or null, "senderId": …, "seconds": N}.
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { flagForWebhooksWhen } from '../src/audit/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
@@ -13,6 +17,7 @@ import { systemCaller } from '../src/lib/caller.js';
 import { InProcessEventBus } from '../src/lib/event-bus.js';
 import { createInvoice } from '../src/modules/resources/billing/index.js';
 import { createClient, createCompany } from '../src/modules/resources/directory/index.js';
+import { createChannel as createFileChannel } from '../src/modules/resources/files/files.service.js';
 import { createInternalUser } from '../src/modules/resources/internal-users/index.js';
 import { createChannel, sendMessage } from '../src/modules/resources/messages/messages.service.js';
 
@@ -81,10 +86,48 @@ for (let i = 0; i < MESSAGES; i++) {
     noStreams,
   );
 }
+// The files: a company channel of the read workspace with 200 completed files, one statement, in the shape an upload
+// leaves them (their content is never read: the page lists them).
+const FILES = count > 0 ? 200 : 0;
+let fileChannelId: string | null = null;
+if (FILES > 0) {
+  const filesAt = at + 1 + MESSAGES;
+  fileChannelId = (
+    await createFileChannel(database, systemCaller(workspaceId, filesAt), { membershipType: 'company', companyId: companyIds[0] })
+  ).id;
+  const channelId = fileChannelId;
+  const files = Array.from({ length: FILES }, (_, i) => {
+    const id = randomUUID();
+    const name = `seeded-${String(i).padStart(3, '0')}.pdf`;
+    const createdAt = new Date(filesAt + 1 + i).toISOString();
+    return {
+      id,
+      workspace_id: workspaceId,
+      channel_id: channelId,
+      object: 'file' as const,
+      path: name,
+      name,
+      link_url: null,
+      client_permissions: null,
+      status: 'completed' as const,
+      size: 10_000 + i,
+      content_type: 'application/pdf',
+      storage_key: `${workspaceId}/${id}`,
+      creator_id: sender.id,
+      modified_by_id: sender.id,
+      modified_by_object: 'internalUser' as const,
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+  });
+  await database.db.insertInto('files').values(files).execute();
+}
 // Fold the seed's WAL into the database before the server measures reads (100 group commits leave a long WAL).
 if (database.dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(database.db);
 await database.close();
 // A sample of 100 client ids is enough for the scenarios.
 const seconds = (Date.now() - start) / 1000;
 const sample = clientIds.filter((_, i) => i % Math.max(1, Math.ceil(count / 100)) === 0);
-process.stdout.write(`${JSON.stringify({ clientIds: sample, companyIds, messageChannelIds, senderId: sender.id, seconds })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ clientIds: sample, companyIds, messageChannelIds, fileChannelId, senderId: sender.id, seconds })}\n`,
+);

@@ -25,10 +25,14 @@ const EXCEPTIONS = {
       "the baseline server reads an invoice's stored terms as the server does (billingFields, a pure function of the row)",
     'src/modules/resources/messages/messages.schemas.ts':
       'the baseline server answers the same page of messages (Message); the messages module exports only its routes',
+    'src/modules/resources/files/files.schemas.ts':
+      'the baseline server answers the same page of files (FileObject); the files module exports only its routes and stores',
   },
   'bench/seed-clients.ts': {
     'src/modules/resources/messages/messages.service.ts':
       'seeds channels and messages in bulk through the service; the messages module exports only its routes',
+    'src/modules/resources/files/files.service.ts':
+      'makes the file channel of the files page through the service; the files module exports only its routes and stores',
   },
   'bench/seed-depth.ts': {
     'src/modules/resources/messages/messages.service.ts':

@@ -109,6 +109,29 @@ export async function deleteChannel<K extends repo.ChannelKind>(
   );
 }
 
+/**
+ * A page of a channel's messages or files, `read` given the channel's id; a channel the caller does not see is a 404,
+ * before any 400 of the read (its token, its filters). A caller who sees every channel of the workspace reads the page
+ * first: an item proves its channel (a foreign key, and a channel's items go with it), so only an empty or refused page
+ * asks whether the channel is there, and most pages take one query, not two. Any other caller is checked first.
+ */
+export async function channelPage<T>(
+  database: Database,
+  caller: Caller,
+  kind: repo.ChannelKind,
+  channelId: string,
+  read: (channelId: string) => Promise<Page<T>>,
+): Promise<Page<T>> {
+  const { access } = caller;
+  const visible = async () => orNotFound(await repo.findChannelRow(database.db, access, kind, channelId), NAME[kind]);
+  if (access.companyIds || access.clientId) return read((await visible()).id);
+  const listed = await read(channelId).catch((error: Error) => error);
+  if (!(listed instanceof Error) && listed.data.length > 0) return listed;
+  await visible();
+  if (listed instanceof Error) throw listed;
+  return listed;
+}
+
 /** The channel, if the caller sees it, its memberIds as stored: what a send or an upload checks its sender against. */
 export function findVisibleChannel<K extends repo.ChannelKind>(
   database: Database,

@@ -9,5 +9,5 @@ export {
   MessageChannelCreate,
   MessageChannelListQuery,
 } from './channels.schemas.js';
-export { createChannel, deleteChannel, findVisibleChannel, getChannel, listChannels } from './channels.service.js';
+export { channelPage, createChannel, deleteChannel, findVisibleChannel, getChannel, listChannels } from './channels.service.js';
 export { activityKey, findChannelRow, visibleChannelIds } from './channels.repository.js';

@@ -230,14 +230,15 @@ export async function getFile(database: Database, caller: Caller, settings: File
 
 /** A channel's file objects, newest first (`path`: only inside that folder, at any depth); a channel the caller does not see is a 404. */
 export async function listFiles(database: Database, caller: Caller, query: FileListQuery, tokens: PageTokens): Promise<Page<FileObject>> {
-  const channel = orNotFound(await repo.findChannelScope(database.db, caller.access, query.channelId), 'File channel');
-  let folderPath: string | undefined;
-  if (query.path !== undefined && query.path.replace(/^\/|\/$/g, '') !== '') {
-    const problems: FieldProblem[] = [];
-    folderPath = normalizePath(query.path, 'querystring.path', problems)?.join('/');
-    if (problems.length > 0) throw errors.invalidFields(problems);
-  }
-  return repo.listFiles(database.db, caller.access, channel.id, folderPath, { limit: query.limit, nextToken: query.nextToken }, tokens);
+  return channels.channelPage(database, caller, 'file', query.channelId, async (channelId) => {
+    let folderPath: string | undefined;
+    if (query.path !== undefined && query.path.replace(/^\/|\/$/g, '') !== '') {
+      const problems: FieldProblem[] = [];
+      folderPath = normalizePath(query.path, 'querystring.path', problems)?.join('/');
+      if (problems.length > 0) throw errors.invalidFields(problems);
+    }
+    return repo.listFiles(database.db, caller.access, channelId, folderPath, { limit: query.limit, nextToken: query.nextToken }, tokens);
+  });
 }
 
 /**

@@ -533,6 +533,43 @@ for (const backend of BACKENDS) {
         assert.equal((await auditEntries(h, w.ws.workspaceId)).filter((e) => e.event_type === 'folderCreated').length, 1);
       });
 
+      test('listFiles: a channel with nothing in it is an empty page; an absent or deleted channel a 404, before any 400 of its token or path', async (t) => {
+        const h = await harnessOf(t, backend);
+        const w = await world(h);
+        for (const path of ['A', 'B', 'C']) await w.ok('POST', '/v1/files/folder', { channelId: w.adas.id, path });
+        const page = (channelId: string, query = '') => w.call('GET', `/v1/files?channelId=${channelId}${query}`);
+        const first = await page(w.adas.id, '&limit=2');
+        assert.deepEqual([first.statusCode, first.json().data.map((f: { path: string }) => f.path)], [200, ['C', 'B']]);
+        const token = `&nextToken=${encodeURIComponent(first.json().nextToken)}`;
+        const last = await page(w.adas.id, `&limit=2${token}`);
+        assert.deepEqual(
+          [last.statusCode, last.json().data.map((f: { path: string }) => f.path), last.json().nextToken],
+          [200, ['A'], undefined],
+        );
+        const empty = await page(w.betas.id);
+        assert.deepEqual([empty.statusCode, empty.json()], [200, { data: [] }], 'a channel with nothing in it');
+        const refused = await page(w.betas.id, token);
+        assert.deepEqual(
+          [refused.statusCode, refused.json().data],
+          [400, [{ path: 'query.nextToken', message: 'is not a page token of this list' }]],
+          'another channel’s token on a channel that is there',
+        );
+        const badPath = await page(w.adas.id, '&path=../x');
+        assert.deepEqual([badPath.statusCode, badPath.json().data[0].path], [400, 'querystring.path']);
+        const notFound = { code: 'not_found', message: 'File channel not found.', data: null };
+        for (const [what, query] of [
+          ['an unknown channel', ''],
+          ['an unknown channel with another channel’s token', token],
+          ['an unknown channel with a path refused', '&path=../x'],
+        ]) {
+          const res = await page(UNKNOWN, query);
+          assert.deepEqual([res.statusCode, res.json()], [404, notFound], what);
+        }
+        assert.equal((await w.call('DELETE', `/v1/clients/${w.ada.id}`)).statusCode, 200);
+        const gone = await page(w.adas.id, token);
+        assert.deepEqual([gone.statusCode, gone.json()], [404, notFound], 'a channel gone with its client, with a token it gave');
+      });
+
       test('another workspace’s channels and files are invisible (404 on get, list, download, change and delete)', async (t) => {
         const h = await harnessOf(t, backend);
         const w = await world(h);

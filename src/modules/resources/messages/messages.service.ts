@@ -156,20 +156,10 @@ export async function listMessages(
   query: MessageListQuery,
   tokens: PageTokens,
 ): Promise<Page<Message>> {
-  const { access } = caller;
   const page = { limit: query.limit, nextToken: query.nextToken };
-  // A caller who sees every channel of the workspace reads the page first: a message proves its channel (its foreign
-  // key; a channel's messages go with it), so only an empty page or a refused token asks whether the channel is there,
-  // and an absent channel is still a 404 before any 400. Most pages take one query, not two.
-  if (!access.companyIds && !access.clientId) {
-    const listed = await repo.listMessages(database.db, access, query.channelId, page, tokens).catch((error: Error) => error);
-    if (!(listed instanceof Error) && listed.data.length > 0) return listed;
-    orNotFound(await channels.findVisibleChannel(database, caller, 'message', query.channelId), 'Message channel');
-    if (listed instanceof Error) throw listed;
-    return listed;
-  }
-  const channel = orNotFound(await channels.findVisibleChannel(database, caller, 'message', query.channelId), 'Message channel');
-  return repo.listMessages(database.db, access, channel.id, page, tokens);
+  return channels.channelPage(database, caller, 'message', query.channelId, (channelId) =>
+    repo.listMessages(database.db, caller.access, channelId, page, tokens),
+  );
 }
 
 /** Messages a stream reads at once: a page of the catch-up, or what one event (or several close together) brought. */
