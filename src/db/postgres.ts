@@ -168,6 +168,12 @@ function preparedReads(driver: typeof pg) {
     // Not `rows`: pg's Query reads its own `rows` (a portal's batch size).
     private made: unknown[] = [];
 
+    /** Given its text, not a config: pg copies a config object property by property (1.8 % of a page's CPU). */
+    constructor(name: string, text: string, values: unknown[]) {
+      super(text, values);
+      (this as unknown as { name: string }).name = name;
+    }
+
     handleRowDescription(message: { fields: PgField[] }): void {
       this.statement = rowsOf((this as unknown as { name: string }).name, message.fields);
       // Made here, once the pool gave a connection, not with the query: made before a wait on the pool, it is often
@@ -251,7 +257,7 @@ export function openPostgres(url: string, options: OpenOptions = {}): Database {
     },
     close: () => db.destroy(),
     async queryPrepared(name, text, values) {
-      const read = new PreparedRead({ name, text, values: [...values] });
+      const read = new PreparedRead(name, text, [...values]);
       await pool.query(read as unknown as pg.QueryConfig);
       return read.takeRows();
     },
