@@ -14,7 +14,7 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { postgresConnection } from '../src/db/postgres.js';
 import { fallbackColorFor } from '../src/lib/fallback-color.js';
 import { Page, PageQuery } from '../src/lib/schemas.js';
@@ -344,31 +344,29 @@ app.get<{ Querystring: PageParams }>(
   },
 );
 
-app.get<{ Querystring: PageParams & { channelId: string } }>(
-  '/v1/messages',
-  { schema: { querystring: Type.Object({ ...PageQuery, channelId: Type.String() }), response: { 200: Page(Message) } } },
-  async (request, reply) => {
-    const workspaceId = workspaceOf(request, reply);
-    if (workspaceId === undefined) return reply;
-    const { channelId } = request.query;
-    const channel = await store.one('messageChannelById', [workspaceId, channelId]);
-    if (!channel) return error(reply, 404, 'not_found', 'Message channel not found.');
-    return pageOf(reply, ['messagesFirst', 'messagesAfter'], [workspaceId, channelId], request.query, toMessage);
-  },
-);
+/** A channel's page (messages, files): the channel looked up in the workspace first (a 404 as the server's), then its items. */
+function channelPageRoute<Row extends { created_at: string; id: string }>(
+  url: string,
+  item: TSchema,
+  [channelById, first, after]: [Statement, Statement, Statement],
+  channelName: string,
+  toItem: (row: Row) => unknown,
+) {
+  app.get<{ Querystring: PageParams & { channelId: string } }>(
+    url,
+    { schema: { querystring: Type.Object({ ...PageQuery, channelId: Type.String() }), response: { 200: Page(item) } } },
+    async (request, reply) => {
+      const workspaceId = workspaceOf(request, reply);
+      if (workspaceId === undefined) return reply;
+      const { channelId } = request.query;
+      if (!(await store.one(channelById, [workspaceId, channelId]))) return error(reply, 404, 'not_found', `${channelName} not found.`);
+      return pageOf(reply, [first, after], [workspaceId, channelId], request.query, toItem);
+    },
+  );
+}
 
-app.get<{ Querystring: PageParams & { channelId: string } }>(
-  '/v1/files',
-  { schema: { querystring: Type.Object({ ...PageQuery, channelId: Type.String() }), response: { 200: Page(FileObject) } } },
-  async (request, reply) => {
-    const workspaceId = workspaceOf(request, reply);
-    if (workspaceId === undefined) return reply;
-    const { channelId } = request.query;
-    const channel = await store.one('fileChannelById', [workspaceId, channelId]);
-    if (!channel) return error(reply, 404, 'not_found', 'File channel not found.');
-    return pageOf(reply, ['filesFirst', 'filesAfter'], [workspaceId, channelId], request.query, toFile);
-  },
-);
+channelPageRoute('/v1/messages', Message, ['messageChannelById', 'messagesFirst', 'messagesAfter'], 'Message channel', toMessage);
+channelPageRoute('/v1/files', FileObject, ['fileChannelById', 'filesFirst', 'filesAfter'], 'File channel', toFile);
 
 app.post<{ Body: { email: string; givenName: string; familyName: string; companyId?: string } }>(
   '/v1/clients',
