@@ -552,6 +552,8 @@ test('workspace overview: where staff work (the portal), an admin invited, staff
   await row(page, 'Outbox Co').getByRole('link', { name: 'Outbox Co' }).click();
   await heading(page, 'Overview');
   const nav = page.getByRole('navigation', { name: 'Workspace Outbox Co' });
+  // The heading is drawn before the workspaces' list names the navigation.
+  await nav.waitFor();
   assert.deepEqual(await nav.getByRole('link').allTextContents(), [
     'Overview',
     'API keys',
