@@ -12,12 +12,12 @@ import { bundleForNode } from './node-bundle.mjs';
  */
 const LONGEST = [
   'test/webhook-crash.test.ts',
-  'test/cli.test.ts',
   'test/console.test.ts',
   'test/fuzz.test.ts',
   'test/client-csv.test.ts',
   'src/modules/resources/webhooks/webhooks.test.ts',
   'test/portal-browser.test.ts',
+  'test/cli-usage.test.ts',
   'src/modules/resources/tasks/tasks.test.ts',
   'test/portal-staff-billing.test.ts',
   'test/portal-states.test.ts',
@@ -31,6 +31,7 @@ const LONGEST = [
   'src/modules/resources/messages/message-stream.test.ts',
   'src/modules/resources/forms/forms.test.ts',
   'test/portal-staff-view.test.ts',
+  'test/cli.test.ts',
   'test/portal-messages.test.ts',
   'src/modules/resources/custom-fields/custom-fields.test.ts',
   'test/seed.test.ts',
@@ -59,6 +60,7 @@ const LONGEST = [
  * loops over BACKENDS), side by side.
  */
 const BY_BACKEND = new Set([
+  'test/cli.test.ts',
   'src/modules/resources/files/files.test.ts',
   'test/fuzz.test.ts',
   'test/paging.test.ts',
